@@ -1,0 +1,51 @@
+/**
+ * `npm run bench [-- name-filter]`: runs every bench/*.bench.ts against one real control plane (started here,
+ * or $KUBECONFIG when set) and prints one table. Each bench file default-exports
+ * `(ctx: BenchContext) => Promise<BenchRow[]>`; ratios are measured inside one run, side by side.
+ */
+import { readdirSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startControlPlane } from '../e2e/testenv/controlplane.ts';
+import { formatTable, type BenchContext, type BenchFn, type BenchRow } from './table.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const filter = process.argv[2] ?? '';
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts') && f.includes(filter))
+  .sort();
+if (files.length === 0) {
+  console.error(`no bench file matches "${filter}" in ${here}`);
+  process.exit(1);
+}
+
+const external = process.env['KUBECONFIG'];
+const cp = external ? undefined : await startControlPlane({ dir: mkdtempSync(join(tmpdir(), 'kv-bench-')) });
+const ctx: BenchContext = {
+  kubeconfigPath: external ?? cp?.kubeconfigPath ?? '',
+  log: (msg) => console.error(`[bench] ${msg}`),
+};
+console.error(
+  `[bench] control plane: ${external ? `external ($KUBECONFIG=${external})` : `local, ${cp?.dir ?? ''}`}`,
+);
+
+const rows: { file: string; row: BenchRow }[] = [];
+let failed = 0;
+try {
+  for (const file of files) {
+    ctx.log(`running ${file}`);
+    try {
+      const mod = (await import(pathToFileURL(join(here, file)).href)) as { default: BenchFn };
+      for (const row of await mod.default(ctx)) rows.push({ file, row });
+    } catch (err) {
+      failed++;
+      console.error(`[bench] ${file} failed:`, err);
+    }
+  }
+} finally {
+  await cp?.stop();
+}
+console.log(formatTable(rows));
+process.exit(failed === 0 ? 0 : 1);

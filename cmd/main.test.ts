@@ -1,0 +1,69 @@
+import { describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ROLES } from './roles.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function run(bin: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(join(root, 'bin', bin), args, { timeout: 60_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('virt entrypoint', () => {
+  it('lists every role in --help', async () => {
+    const r = await run('virt', ['--help']);
+    expect(r.code).toBe(0);
+    for (const role of ['operator', 'controller', 'api', 'handler', 'launcher', 'rewriter', 'pr-helper']) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${role} `, 'm'));
+    }
+    expect(ROLES.map((x) => x.name)).toHaveLength(7);
+  });
+
+  it('prints the version and the git commit', async () => {
+    const r = await run('virt', ['--version']);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+ \(commit ([0-9a-f]{40}|unknown)\)$/);
+  });
+
+  it('lists the flags of a role in its --help', async () => {
+    const r = await run('virt', ['launcher', '--help']);
+    expect(r.stdout).toContain('--grace-period-seconds');
+    expect(r.stdout).toContain('node-labeller');
+  });
+
+  it('refuses roles that are not built yet, with exit 2 and a clear message', async () => {
+    const pending = ROLES.map((x) => x.name);
+    const results = await Promise.all(pending.map((name) => run('virt', [name])));
+    results.forEach((r, i) => {
+      expect({ code: r.code, stderr: r.stderr.trim() }).toEqual({
+        code: 2,
+        stderr: `role ${pending[i] ?? ''} is not implemented yet`,
+      });
+    });
+  });
+
+  it('rejects an unknown role with a hint and a non-zero exit', async () => {
+    const r = await run('virt', ['bogus']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("unknown command 'bogus'");
+  });
+});
+
+describe('virtctl-ts', () => {
+  it('prints its version', async () => {
+    const r = await run('virtctl-ts', ['version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^virtctl-ts \d+\.\d+\.\d+ \(commit /);
+  });
+
+  it('refuses a command that is not built yet, with exit 2', async () => {
+    const r = await run('virtctl-ts', ['console', 'myvmi']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('virtctl-ts console is not implemented yet');
+  });
+});

@@ -1,0 +1,12 @@
+/** `virt <role>`: the one entrypoint of the image. Registers the roles; holds no logic. */
+import { Command } from 'commander';
+import { versionLine } from '../lib/version/version.ts';
+import { ROLES, roleCommand } from './roles.ts';
+
+const program = new Command('virt')
+  .description('KubeVirt-compatible virtualization core: pick a role')
+  .version(versionLine(), '--version', 'print the version and git commit')
+  .showHelpAfterError('(run `virt --help` for the roles)')
+  .exitOverride((err) => process.exit(err.exitCode));
+for (const role of ROLES) program.addCommand(roleCommand(role));
+await program.parseAsync();

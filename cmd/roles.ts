@@ -1,0 +1,176 @@
+/**
+ * The roles of the one binary, with the flags each will take. A role whose implementation has not landed
+ * yet is listed here and refuses to run (exit 2, `role <name> is not implemented yet`): it never fakes.
+ * When a role lands it moves to its own cmd/<role>.ts with a run(signal).
+ */
+import { Command, Option } from 'commander';
+
+export const NOT_IMPLEMENTED_EXIT = 2;
+
+interface FlagSpec {
+  flags: string;
+  description: string;
+  default?: string;
+  choices?: readonly string[];
+}
+
+interface RoleSpec {
+  name: string;
+  description: string;
+  kube: boolean;
+  flags: FlagSpec[];
+  subcommands?: RoleSpec[];
+}
+
+const KUBE_FLAGS: FlagSpec[] = [
+  {
+    flags: '--kubeconfig <path>',
+    description: 'kubeconfig file (default: $KUBECONFIG, in-cluster, ~/.kube/config)',
+  },
+  { flags: '--context <name>', description: 'kubeconfig context' },
+  { flags: '--kube-api-qps <n>', description: 'client QPS to the API server', default: '50' },
+  { flags: '--kube-api-burst <n>', description: 'client burst to the API server', default: '100' },
+];
+const ROOT_FLAG: FlagSpec = {
+  flags: '--root <dir>',
+  description: 'prefix for every host path (local mode, tests)',
+  default: '/',
+};
+const VERBOSITY: FlagSpec = {
+  flags: '-v, --verbosity <n>',
+  description: 'log verbosity (debug levels above 2)',
+  default: '2',
+};
+
+export const ROLES: RoleSpec[] = [
+  {
+    name: 'operator',
+    description: 'install and configure every other component from the KubeVirt CR',
+    kube: true,
+    flags: [
+      { flags: '--namespace <ns>', description: 'install namespace', default: 'd8-virtualization' },
+      { flags: '--health-port <port>', description: 'health and metrics port', default: '8186' },
+    ],
+  },
+  {
+    name: 'controller',
+    description: 'VM → VMI → launcher Pod, status, run strategies, hotplug requests',
+    kube: true,
+    flags: [
+      {
+        flags: '--namespace <ns>',
+        description: 'namespace of the leader Lease',
+        default: 'd8-virtualization',
+      },
+      { flags: '--workers <n>', description: 'reconcile workers per controller', default: '10' },
+      {
+        flags: '--leader-elect <bool>',
+        description: 'use a Lease to elect one active replica',
+        default: 'true',
+      },
+      { flags: '--launcher-image <ref>', description: 'image of launcher Pods' },
+      { flags: '--health-port <port>', description: 'health and metrics port', default: '8443' },
+    ],
+  },
+  {
+    name: 'api',
+    description: 'aggregated API for subresources.kubevirt.io and admission webhooks',
+    kube: true,
+    flags: [
+      { flags: '--port <port>', description: 'TLS port', default: '8443' },
+      { flags: '--tls-cert-file <path>', description: 'serving certificate' },
+      { flags: '--tls-key-file <path>', description: 'serving key' },
+    ],
+  },
+  {
+    name: 'handler',
+    description: 'per-node VMI sync with launchers, console server, device plugins',
+    kube: true,
+    flags: [
+      { flags: '--node-name <name>', description: 'this node (default: $NODE_NAME)' },
+      ROOT_FLAG,
+      { flags: '--port <port>', description: 'health and metrics port', default: '4100' },
+      { flags: '--console-server-port <port>', description: 'console/VNC TLS port', default: '4101' },
+    ],
+  },
+  {
+    name: 'launcher',
+    description: 'one per VMI: gRPC cmd-server driving libvirt/QEMU',
+    kube: false,
+    flags: [
+      { flags: '--name <name>', description: 'VMI name' },
+      { flags: '--namespace <ns>', description: 'VMI namespace' },
+      { flags: '--uid <uid>', description: 'VMI uid' },
+      { flags: '--grace-period-seconds <n>', description: 'graceful shutdown period', default: '30' },
+      {
+        flags: '--emulation <mode>',
+        description: 'use TCG instead of KVM',
+        default: 'auto',
+        choices: ['auto', 'on', 'off'],
+      },
+      ROOT_FLAG,
+    ],
+    subcommands: [
+      {
+        name: 'node-labeller',
+        description: 'write host CPU models, features and machine types for node labels',
+        kube: false,
+        flags: [{ flags: '--output <dir>', description: 'where to write the facts' }],
+      },
+      {
+        name: 'convert',
+        description: 'print the libvirt domain XML of a VMI (debugging aid)',
+        kube: false,
+        flags: [
+          { flags: '--vmi <file>', description: 'VMI as JSON or YAML' },
+          { flags: '--emulation', description: 'TCG' },
+          { flags: '--arch <arch>', description: 'guest architecture', default: 'amd64' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'rewriter',
+    description: 'proxy renaming kubevirt.io ⇄ internal.virtualization.deckhouse.io',
+    kube: true,
+    flags: [
+      { flags: '--listen <addr>', description: 'kube-api proxy address', default: '127.0.0.1:23915' },
+      { flags: '--upstream <url>', description: 'API server URL (default: from kubeconfig)' },
+      { flags: '--webhook-listen <addr>', description: 'TLS webhook proxy address', default: ':24192' },
+      { flags: '--webhook-upstream <url>', description: 'webhook server URL' },
+      { flags: '--metrics-listen <addr>', description: 'metrics address', default: '127.0.0.1:9090' },
+    ],
+  },
+  {
+    name: 'pr-helper',
+    description: 'supervise qemu-pr-helper for SCSI persistent reservations',
+    kube: false,
+    flags: [
+      {
+        flags: '--socket <path>',
+        description: 'listener socket',
+        default: '/var/run/kubevirt/daemons/pr/pr-helper.sock',
+      },
+      ROOT_FLAG,
+    ],
+  },
+];
+
+function refuse(name: string): never {
+  console.error(`role ${name} is not implemented yet`);
+  process.exit(NOT_IMPLEMENTED_EXIT);
+}
+
+export function roleCommand(spec: RoleSpec, path: string[] = []): Command {
+  const cmd = new Command(spec.name).description(spec.description);
+  for (const f of [...(spec.kube ? KUBE_FLAGS : []), ...spec.flags, VERBOSITY]) {
+    const opt = new Option(f.flags, f.description);
+    if (f.default !== undefined) opt.default(f.default);
+    if (f.choices) opt.choices(f.choices);
+    cmd.addOption(opt);
+  }
+  const full = [...path, spec.name].join(' ');
+  for (const sub of spec.subcommands ?? []) cmd.addCommand(roleCommand(sub, [...path, spec.name]));
+  cmd.action(() => refuse(full));
+  return cmd;
+}

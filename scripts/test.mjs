@@ -1,0 +1,36 @@
+// `npm test`: static checks (each counted as one test), then jest (unit + integration), then the plain
+// closing line CI reads: "N passed, N failed". Extra args go to jest.
+import { spawnSync } from 'node:child_process';
+
+const checks = [
+  ['node version', ['node', 'scripts/check-node.mjs']],
+  ['typecheck', ['npx', 'tsc', '-p', '.']],
+  ['lint', ['npx', 'eslint', '--max-warnings', '0', 'cmd', 'lib', 'e2e', 'bench']],
+  ['import cycles', ['npx', 'madge', '--circular', '--extensions', 'ts', 'cmd', 'lib']],
+];
+let passed = 0;
+let failed = 0;
+for (const [name, [cmd, ...args]] of checks) {
+  const t = Date.now();
+  const r = spawnSync(cmd, args, { stdio: 'inherit' });
+  const ok = r.status === 0;
+  console.error(`[test] ${name}: ${ok ? 'ok' : 'FAILED'} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
+  if (ok) passed++;
+  else failed++;
+}
+const jest = spawnSync(process.execPath, ['scripts/jest.mjs', ...process.argv.slice(2)], {
+  stdio: ['inherit', 'pipe', 'inherit'],
+  encoding: 'utf8',
+});
+const out = jest.stdout ?? '';
+const m = /^(\d+) passed, (\d+) failed$/m.exec(out);
+process.stdout.write(out.replace(/^\d+ passed, \d+ failed\n?$/m, ''));
+if (m) {
+  passed += Number(m[1]);
+  failed += Number(m[2]);
+} else {
+  failed++;
+}
+if (jest.status !== 0 && (!m || m[2] === '0')) failed++;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
