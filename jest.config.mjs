@@ -19,7 +19,7 @@ export default {
       testMatch: ['<rootDir>/{cmd,lib,e2e}/**/*.itest.ts'],
       globalSetup: '<rootDir>/e2e/testenv/jest-global-setup.ts',
       globalTeardown: '<rootDir>/e2e/testenv/jest-global-teardown.ts',
-      testTimeout: 120000,
+      setupFilesAfterEnv: ['<rootDir>/e2e/testenv/jest-setup-integration.ts'],
     },
   ],
 };

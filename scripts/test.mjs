@@ -18,19 +18,24 @@ for (const [name, [cmd, ...args]] of checks) {
   if (ok) passed++;
   else failed++;
 }
-const jest = spawnSync(process.execPath, ['scripts/jest.mjs', ...process.argv.slice(2)], {
-  stdio: ['inherit', 'pipe', 'inherit'],
-  encoding: 'utf8',
-});
-const out = jest.stdout ?? '';
-const m = /^(\d+) passed, (\d+) failed$/m.exec(out);
-process.stdout.write(out.replace(/^\d+ passed, \d+ failed\n?$/m, ''));
-if (m) {
-  passed += Number(m[1]);
-  failed += Number(m[2]);
-} else {
-  failed++;
+// Unit tests in parallel; integration tests in band (some kill and restart the shared API server).
+const runs = [
+  ['--selectProjects', 'unit'],
+  ['--selectProjects', 'integration', '--runInBand'],
+];
+for (const projectArgs of runs) {
+  const jest = spawnSync(process.execPath, ['scripts/jest.mjs', ...projectArgs, '--', ...process.argv.slice(2)], {
+    stdio: ['inherit', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
+  const out = jest.stdout ?? '';
+  const m = /^(\d+) passed, (\d+) failed$/m.exec(out);
+  process.stdout.write(out.replace(/^\d+ passed, \d+ failed\n?$/m, ''));
+  const p = m ? Number(m[1]) : 0;
+  const f = m ? Number(m[2]) : 0;
+  passed += p;
+  failed += f === 0 && jest.status !== 0 ? 1 : f;
+  console.error(`[test] jest ${projectArgs[1]}: ${p} passed, ${f} failed (exit ${jest.status})`);
 }
-if (jest.status !== 0 && (!m || m[2] === '0')) failed++;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

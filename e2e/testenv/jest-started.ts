@@ -1,0 +1,19 @@
+/**
+ * Hands the control plane from jest's global setup to its global teardown: both run in jest's main
+ * process, but as separately loaded modules, so the handle is kept on globalThis.
+ */
+import type { ControlPlane } from './controlplane.ts';
+
+const KEY = Symbol.for('kubevirt-ts.testenv.started');
+const slot = globalThis as unknown as Record<symbol, ControlPlane | undefined>;
+
+export function setStarted(cp: ControlPlane): void {
+  slot[KEY] = cp;
+}
+
+/** Returns the started control plane (once) or undefined when the setup started none. */
+export function takeStarted(): ControlPlane | undefined {
+  const cp = slot[KEY];
+  slot[KEY] = undefined;
+  return cp;
+}

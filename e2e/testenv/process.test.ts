@@ -1,0 +1,62 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isRunning, startProcess, stopProcess } from './process.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'kv-process-'));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts `sh -c script` and waits until it has printed "ready" to its log. */
+async function shell(
+  name: string,
+  script: string,
+  detached = false,
+): Promise<{ pid: number; logFile: string }> {
+  const logFile = join(dir, `${name}.log`);
+  const pid = await startProcess({ bin: '/bin/sh', args: ['-c', script], logFile, detached });
+  for (let i = 0; i < 250 && !(existsSync(logFile) && readFileSync(logFile, 'utf8').includes('ready')); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { pid, logFile };
+}
+
+const LOOP = 'while :; do sleep 1; done';
+
+describe('child processes by PID', () => {
+  it('appends output to the log file and stops the process with SIGTERM', async () => {
+    const { pid, logFile } = await shell('term', `echo ready; ${LOOP}`);
+    expect(isRunning(pid, '/bin/sh')).toBe(true);
+    await stopProcess(pid, '/bin/sh');
+    expect(isRunning(pid)).toBe(false);
+    expect(readFileSync(logFile, 'utf8')).toBe('ready\n');
+  });
+
+  it('falls back to SIGKILL when the process ignores SIGTERM', async () => {
+    const { pid } = await shell('stubborn', `trap '' TERM; echo ready; ${LOOP}`, true);
+    await stopProcess(pid, '/bin/sh', { graceMs: 300 });
+    expect(isRunning(pid)).toBe(false);
+  });
+
+  it('never signals a PID that runs another binary', async () => {
+    const { pid } = await shell('other', `echo ready; ${LOOP}`);
+    await stopProcess(pid, '/bin/not-sh');
+    expect(isRunning(pid, '/bin/not-sh')).toBe(false);
+    expect(isRunning(pid, '/bin/sh')).toBe(true);
+    await stopProcess(pid, '/bin/sh', { signal: 'SIGKILL' });
+    expect(isRunning(pid)).toBe(false);
+  });
+
+  it('fails with the log path when the binary cannot start', async () => {
+    const logFile = join(dir, 'missing.log');
+    await expect(
+      startProcess({ bin: '/nonexistent/bin', args: [], logFile, detached: false }),
+    ).rejects.toThrow(logFile);
+  });
+
+  it.each([0, -1, 1.5])('treats pid %p as not running', (pid) => {
+    expect(isRunning(pid)).toBe(false);
+  });
+});
