@@ -54,6 +54,7 @@ async function up(o: DirOption): Promise<void> {
   console.log(`pids:           etcd ${cp.pids.etcd}, kube-apiserver ${cp.pids.apiserver}`);
   console.log(`logs:           ${join(cp.dir, 'etcd.log')}, ${join(cp.dir, 'kube-apiserver.log')}`);
   printExports(cp);
+  console.log('note: the virtualization roles are not built yet, so this local stack is the control plane only.');
 }
 
 async function down(o: DirOption): Promise<void> {
