@@ -25,29 +25,6 @@ export default tseslint.config(
     rules: { '@typescript-eslint/explicit-function-return-type': 'error' },
   },
   {
-    files: ['lib/**/*.ts', 'cmd/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
-    ignores: ['lib/kernel/kube/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: '@kubernetes/client-node', message: 'only lib/kernel/kube imports client-node' }] },
-      ],
-    },
-  },
-  {
-    files: ['lib/kernel/**/*.ts'],
-    ignores: ['lib/kernel/kube/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: '@kubernetes/client-node', message: 'only lib/kernel/kube imports client-node' }],
-          patterns: [{ group: ['../../*/**', '!../../kernel/**'], message: 'lib/kernel never imports from role folders' }],
-        },
-      ],
-    },
-  },
-  {
     files: ['**/*.test.ts', '**/*.itest.ts', 'e2e/**/*.ts', 'bench/**/*.ts', 'cmd/**/*.ts'],
     rules: { 'max-lines-per-function': 'off', 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },

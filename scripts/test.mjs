@@ -6,6 +6,7 @@ const checks = [
   ['node version', ['node', 'scripts/check-node.mjs']],
   ['typecheck', ['npx', 'tsc', '-p', '.']],
   ['lint', ['npx', 'eslint', '--max-warnings', '0', 'cmd', 'lib', 'e2e', 'bench']],
+  ['layering', ['node', 'scripts/check-layers.mjs']],
   ['import cycles', ['npx', 'madge', '--circular', '--extensions', 'ts', 'cmd', 'lib']],
 ];
 let passed = 0;
