@@ -3,8 +3,7 @@
  * or $KUBECONFIG when set) and prints one table. Each bench file default-exports
  * `(ctx: BenchContext) => Promise<BenchRow[]>`; ratios are measured inside one run, side by side.
  */
-import { readdirSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,20 +24,26 @@ const external = process.env['KUBECONFIG'];
 const cp = external ? undefined : await startControlPlane({ dir: mkdtempSync(join(tmpdir(), 'kv-bench-')) });
 const ctx: BenchContext = {
   kubeconfigPath: external ?? cp?.kubeconfigPath ?? '',
-  log: (msg) => console.error(`[bench] ${msg}`),
+  log: (msg) => {
+    console.error(`[bench] ${msg}`);
+  },
 };
 console.error(
   `[bench] control plane: ${external ? `external ($KUBECONFIG=${external})` : `local, ${cp?.dir ?? ''}`}`,
 );
 
+async function runOne(file: string): Promise<{ file: string; row: BenchRow }[]> {
+  ctx.log(`running ${file}`);
+  const mod = (await import(pathToFileURL(join(here, file)).href)) as { default: BenchFn };
+  return (await mod.default(ctx)).map((row) => ({ file, row }));
+}
+
 const rows: { file: string; row: BenchRow }[] = [];
 let failed = 0;
 try {
   for (const file of files) {
-    ctx.log(`running ${file}`);
     try {
-      const mod = (await import(pathToFileURL(join(here, file)).href)) as { default: BenchFn };
-      for (const row of await mod.default(ctx)) rows.push({ file, row });
+      rows.push(...(await runOne(file)));
     } catch (err) {
       failed++;
       console.error(`[bench] ${file} failed:`, err);
