@@ -1,0 +1,158 @@
+/**
+ * One undici Agent per RestConfig: TLS material, bearer token, User-Agent, the client-side token bucket,
+ * and the mapping of answers to errors (non-2xx → StatusError with the server's Status; socket and TLS
+ * failures → KV_ERR_TRANSPORT; a caller's abort → KV_ERR_ABORTED).
+ */
+import { Agent, type Dispatcher } from 'undici';
+import { realClock, type Clock } from '../clock.ts';
+import { KvError, StatusError, errorMessage, isStatus, newStatus, type Status } from '../errors/errors.ts';
+import type { RestConfig } from './config.ts';
+import { TokenBucket } from './rate-limiter.ts';
+import { FileTokenSource, staticTokenSource, type TokenSource } from './token-source.ts';
+import type { RawRequest } from './types.ts';
+
+export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
+
+export interface HttpTransportOptions {
+  clock?: Clock;
+  /** Idle keep-alive sockets close after this (ms); tests use a short one. undici's default otherwise. */
+  keepAliveTimeout?: number;
+  /** Replaces the token from the config (tests, or a caller with its own credentials). */
+  tokenSource?: TokenSource;
+}
+
+export interface SendOptions {
+  method: RawRequest['method'];
+  /** API path, e.g. '/api/v1/pods'; the server URL's own path prefix is added in front. */
+  path: string;
+  query?: Query | undefined;
+  body?: unknown;
+  contentType?: string | undefined;
+  signal?: AbortSignal | undefined;
+  /** A watch stream: skips the rate limiter and has no body timeout. */
+  stream?: boolean;
+}
+
+export class HttpTransport {
+  private readonly agent: Agent;
+  private readonly origin: string;
+  private readonly prefix: string;
+  private readonly limiter: TokenBucket;
+  private readonly tokens: TokenSource;
+  private readonly userAgent: string;
+
+  constructor(config: RestConfig, opts: HttpTransportOptions = {}) {
+    const url = new URL(config.server);
+    const clock = opts.clock ?? realClock;
+    this.origin = url.origin;
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.userAgent = config.userAgent;
+    this.limiter = new TokenBucket({ qps: config.qps, burst: config.burst, clock });
+    this.tokens =
+      opts.tokenSource ??
+      (config.tokenFile !== undefined
+        ? new FileTokenSource(config.tokenFile, { clock })
+        : staticTokenSource(config.token));
+    this.agent = new Agent({
+      connect: tlsOptions(config),
+      ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
+    });
+  }
+
+  /** Sends a call and returns a 2xx response with its body unread; anything else throws. */
+  async send(o: SendOptions): Promise<Dispatcher.ResponseData> {
+    const what = `${o.method} ${o.path}`;
+    if (!o.stream) await this.limiter.take(o.signal).catch((err: unknown) => rethrow(err, what, o.signal));
+    const res = await this.agent
+      .request({
+        origin: this.origin,
+        path: this.prefix + o.path + queryString(o.query),
+        method: o.method,
+        headers: await this.headers(o),
+        body: encodeBody(o.body),
+        signal: o.signal ?? null,
+        ...(o.stream && { bodyTimeout: 0 }),
+      })
+      .catch((err: unknown) => rethrow(err, what, o.signal));
+    if (res.statusCode >= 200 && res.statusCode < 300) return res;
+    if (res.statusCode === 401) this.tokens.invalidate();
+    const text = await res.body.text().catch((err: unknown) => rethrow(err, what, o.signal));
+    throw new StatusError(statusFromBody(res.statusCode, text));
+  }
+
+  /** send(), then the body decoded: JSON when the server says so, text otherwise, undefined when empty. */
+  async call<T>(o: SendOptions): Promise<T> {
+    const res = await this.send(o);
+    const text = await res.body
+      .text()
+      .catch((err: unknown) => rethrow(err, `${o.method} ${o.path}`, o.signal));
+    if (text === '') return undefined as T;
+    const type = res.headers['content-type'];
+    if (!String(type ?? '').includes('json')) return text as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch (err) {
+      throw new KvError('KV_ERR_DECODE', `${o.method} ${o.path}: response is not valid JSON`, { cause: err });
+    }
+  }
+
+  /** Closes idle sockets and waits for calls in flight. */
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  /** Closes every socket now, streams included. */
+  destroy(): Promise<void> {
+    return this.agent.destroy();
+  }
+
+  private async headers(o: SendOptions): Promise<Record<string, string>> {
+    const h: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent };
+    const token = await this.tokens.token();
+    if (token) h['authorization'] = `Bearer ${token}`;
+    if (o.body !== undefined) h['content-type'] = o.contentType ?? 'application/json';
+    return h;
+  }
+}
+
+function tlsOptions(config: RestConfig): NonNullable<Agent.Options['connect']> {
+  return {
+    ...(config.ca !== undefined && { ca: config.ca }),
+    ...(config.cert !== undefined && { cert: config.cert }),
+    ...(config.key !== undefined && { key: config.key }),
+    ...(config.tlsServerName !== undefined && { servername: config.tlsServerName }),
+    rejectUnauthorized: config.insecureSkipTLSVerify !== true,
+  };
+}
+
+export function queryString(q: Query | undefined): string {
+  if (!q) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(q)) if (v !== undefined) params.append(k, String(v));
+  const s = params.toString();
+  return s === '' ? '' : `?${s}`;
+}
+
+function encodeBody(body: unknown): string | Uint8Array | null {
+  if (body === undefined) return null;
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  return JSON.stringify(body);
+}
+
+/** The server's Status when the body is one, otherwise a Status made from the code and the text. */
+export function statusFromBody(code: number, text: string): Status {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (isStatus(parsed)) return parsed;
+  } catch {
+    // not JSON: fall through
+  }
+  const message = text.trim().slice(0, 1024);
+  return newStatus(code, message === '' ? `the server answered HTTP ${code}` : message);
+}
+
+function rethrow(err: unknown, what: string, signal: AbortSignal | undefined): never {
+  if (err instanceof KvError) throw err;
+  if (signal?.aborted) throw new KvError('KV_ERR_ABORTED', `${what}: aborted`, { cause: err });
+  throw new KvError('KV_ERR_TRANSPORT', `${what}: ${errorMessage(err)}`, { cause: err });
+}

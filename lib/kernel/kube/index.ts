@@ -1,0 +1,30 @@
+/** The kube client: configuration, the HTTP KubeClient, GVR constants and paths, shared CLI flags. */
+export type * from './types.ts';
+export {
+  DEFAULT_BURST,
+  DEFAULT_QPS,
+  DEFAULT_USER_AGENT,
+  loadRestConfig,
+  type LoadRestConfigOptions,
+  type RestConfig,
+} from './config.ts';
+export { HttpKubeClient, PATCH_CONTENT_TYPES, type HttpKubeClientOptions } from './client.ts';
+export { listAll, type ListAllOptions, type ListAllResult } from './list-all.ts';
+export {
+  CONFIG_MAPS,
+  CUSTOM_RESOURCE_DEFINITIONS,
+  EVENTS,
+  LEASES,
+  NAMESPACES,
+  NODES,
+  PODS,
+  SECRETS,
+  SERVICES,
+  groupVersionPath,
+  gvkOf,
+  gvrPath,
+  type PathParts,
+} from './resources.ts';
+export { addKubeFlags, kubeFlagsToConfigOptions, type KubeFlagValues } from './flags.ts';
+export { FileTokenSource, staticTokenSource, type TokenSource } from './token-source.ts';
+export { decodeWatchEvent } from './watch-decoder.ts';

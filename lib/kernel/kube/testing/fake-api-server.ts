@@ -1,0 +1,97 @@
+/**
+ * Test support: a real node:https server on 127.0.0.1:0 that records every request (with whether the client
+ * presented a trusted certificate) and answers through a handler the test swaps in.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { TLSSocket } from 'node:tls';
+import type { TlsFixture } from './tls-fixture.ts';
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as sent. */
+  url: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: string;
+  clientCertAuthorized: boolean;
+  /** The raw request, to watch for its socket closing. */
+  raw: IncomingMessage;
+}
+
+export type Handler = (req: RecordedRequest, res: ServerResponse) => void;
+
+export const json = (res: ServerResponse, code: number, body: unknown): void => {
+  res.writeHead(code, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+};
+
+export class FakeApiServer {
+  readonly requests: RecordedRequest[] = [];
+  handler: Handler = (req, res) => {
+    json(res, 200, { metadata: {}, echo: req.method });
+  };
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
+
+  static async start(tls: TlsFixture): Promise<FakeApiServer> {
+    // Requests a client certificate but lets untrusted clients in, so tests can see what was presented.
+    const server = createServer({
+      cert: tls.cert,
+      key: tls.key,
+      ca: tls.cert,
+      requestCert: true,
+      rejectUnauthorized: false,
+    });
+    server.on('error', () => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const fake = new FakeApiServer(server, `https://127.0.0.1:${port}`);
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      fake.record(req, res);
+    });
+    return fake;
+  }
+
+  get last(): RecordedRequest {
+    const r = this.requests[this.requests.length - 1];
+    if (!r) throw new Error('no request received');
+    return r;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => {
+        resolve();
+      });
+    });
+  }
+
+  private record(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'https://x');
+      const rec: RecordedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        clientCertAuthorized: req.socket instanceof TLSSocket && req.socket.authorized,
+        raw: req,
+      };
+      this.requests.push(rec);
+      this.handler(rec, res);
+    });
+  }
+}
