@@ -1,14 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { controllerMetricsFor } from '../controller/metrics.ts';
 import { leadingStatusGauge } from '../leader/leading-status.ts';
+import { workQueueMetricsFor } from '../workqueue/metrics.ts';
 import { lintMetricNames } from './lint.ts';
 import { newRegistry } from './registry.ts';
 
 describe('lintMetricNames', () => {
-  it('passes the registry our kernel builds: default process metrics plus the leading-status gauges', () => {
+  it('passes every metric the kernel registers: process defaults, leading status, work queues, controllers', () => {
     const registry = newRegistry();
     for (const component of ['controller', 'operator', 'api', 'handler'])
       leadingStatusGauge({ registry, component });
+    workQueueMetricsFor(registry);
+    controllerMetricsFor(registry);
+    expect(registry.getSingleMetric('kubevirt_workqueue_depth')).toBeDefined();
+    expect(registry.getSingleMetric('kubevirt_controller_reconcile_total')).toBeDefined();
     expect(registry.getSingleMetric('process_cpu_seconds_total')).toBeDefined();
     expect(registry.getSingleMetric('kubevirt_virt_controller_leading_status')).toBeDefined();
     expect(lintMetricNames(registry)).toEqual([]);
