@@ -1,10 +1,11 @@
 /**
- * Free loopback TCP ports: bind n listeners on port 0 at once (so the OS hands out n distinct unused
- * ports), then close them and return the numbers.
+ * Free loopback TCP ports for the control plane, chosen BELOW the kernel's ephemeral range: a port from
+ * that range (what port 0 hands out) can be taken as the local port of any outbound connection on a busy
+ * machine while kube-apiserver is down for a restart, and the restart then fails with EADDRINUSE.
  */
 import { createServer, type Server } from 'node:net';
 
-function listen(port = 0): Promise<Server> {
+function listen(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
@@ -24,9 +25,18 @@ function close(srv: Server): Promise<number> {
   );
 }
 
-export async function freePorts(n: number): Promise<number[]> {
-  const servers = await Promise.all(Array.from({ length: n }, () => listen()));
-  return Promise.all(servers.map(close));
+const LOW = 20_000;
+const HIGH = 32_000;
+
+/** n distinct ports in [20000, 32000) that can be bound on 127.0.0.1 right now. */
+export async function freePorts(n: number, random: () => number = Math.random): Promise<number[]> {
+  const picked: number[] = [];
+  for (let tries = 0; picked.length < n; tries++) {
+    if (tries > 200) throw new Error(`no ${n} free ports in [${LOW}, ${HIGH}) after 200 tries`);
+    const port = LOW + Math.floor(random() * (HIGH - LOW));
+    if (!picked.includes(port) && (await portsFree([port]))) picked.push(port);
+  }
+  return picked;
 }
 
 /** True when every port can be bound on 127.0.0.1 right now. */
