@@ -1,0 +1,147 @@
+/**
+ * The handler side of the command channel (kubevirt pkg/virt-handler/cmd-client/client.go): dial
+ * the launcher's unix socket, negotiate the version through CmdInfo, then call Cmd with a deadline
+ * on every call. Domain failures come back as `{ success: false, message }`; transport failures
+ * throw RpcTransportError (KV_ERR_TRANSPORT with the gRPC code).
+ */
+import { Client, credentials } from '@grpc/grpc-js';
+import { realClock, type Clock } from '../kernel/clock.ts';
+import { CmdInfoService } from './gen/kubevirt/cmd/info/info.ts';
+import {
+  CmdService,
+  VirtualMachineOptions,
+  type DeepPartial,
+  type Response,
+  type VMIRequest,
+} from './gen/kubevirt/cmd/v1/cmd.ts';
+import {
+  CMD_DEADLINE_TIER,
+  DEFAULT_DEADLINES,
+  deadlineMs,
+  type CmdMethod,
+  type DeadlineTiers,
+} from './deadlines.ts';
+import { unixTarget } from './listen.ts';
+import { jsonBytes, parseJsonField, resultOf, type CmdResult } from './results.ts';
+import { callUnary, type RequestOf, type ResponseOf } from './unary.ts';
+import { CMD_VERSION, highestCompatibleVersion } from './version.ts';
+
+export interface CmdClientOptions {
+  /** Overrides of the 5 s / 20 s / 60 s tiers (tests use short ones). */
+  readonly deadlines?: Partial<DeadlineTiers>;
+  readonly clock?: Clock;
+}
+
+/** RPCs that take a VMIRequest and answer a plain Response. */
+export type VmiCommand = {
+  [K in CmdMethod]: RequestOf<CmdService[K]> extends VMIRequest
+    ? ResponseOf<CmdService[K]> extends Response
+      ? K
+      : never
+    : never;
+}[CmdMethod];
+
+export interface PayloadResult extends CmdResult {
+  /** Parsed JSON payload; undefined when the launcher sent none (e.g. no domain yet). */
+  readonly payload: unknown;
+}
+
+export class LauncherClient {
+  readonly version: number;
+  private readonly client: Client;
+  private readonly tiers: DeadlineTiers;
+  private readonly clock: Clock;
+
+  constructor(client: Client, version: number, opts: CmdClientOptions = {}) {
+    this.client = client;
+    this.version = version;
+    this.tiers = { ...DEFAULT_DEADLINES, ...opts.deadlines };
+    this.clock = opts.clock ?? realClock;
+  }
+
+  /** Any Cmd RPC with its KubeVirt deadline tier; the raw response. */
+  call<K extends CmdMethod>(
+    method: K,
+    request: RequestOf<CmdService[K]>,
+  ): Promise<ResponseOf<CmdService[K]>> {
+    const guestSeconds = (request as { timeoutSeconds?: number }).timeoutSeconds ?? 0;
+    const ms = deadlineMs(this.tiers, CMD_DEADLINE_TIER[method], guestSeconds);
+    return callUnary(this.client, CmdService[method], request, { deadline: this.clock.now() + ms });
+  }
+
+  /** Sync, Pause, Unpause, Unfreeze, SoftReboot, Reset, Shutdown, Kill, Delete, ...: the VMI as JSON. */
+  async vmiCommand(
+    method: VmiCommand,
+    vmi: object,
+    options: DeepPartial<VirtualMachineOptions> = {},
+  ): Promise<CmdResult> {
+    const request: VMIRequest = {
+      vmi: { vmiJson: jsonBytes(vmi) },
+      options: VirtualMachineOptions.fromPartial(options),
+    };
+    return resultOf(await this.call(method, request));
+  }
+
+  syncVirtualMachine(vmi: object, options: DeepPartial<VirtualMachineOptions> = {}): Promise<CmdResult> {
+    return this.vmiCommand('syncVirtualMachine', vmi, options);
+  }
+
+  async freezeVirtualMachine(vmi: object, unfreezeTimeoutSeconds: number): Promise<CmdResult> {
+    const request = { vmi: { vmiJson: jsonBytes(vmi) }, unfreezeTimeoutSeconds };
+    return resultOf(await this.call('freezeVirtualMachine', request));
+  }
+
+  async ping(): Promise<CmdResult> {
+    return resultOf(await this.call('ping', {}));
+  }
+
+  /** KubeVirt api.Domain JSON, parsed; payload undefined when no domain exists yet. */
+  async getDomain(): Promise<PayloadResult> {
+    const r = await this.call('getDomain', {});
+    return { ...resultOf(r.response), payload: parseJsonField('GetDomain', r.domain) };
+  }
+
+  async getDomainStats(): Promise<PayloadResult> {
+    const r = await this.call('getDomainStats', {});
+    return { ...resultOf(r.response), payload: parseJsonField('GetDomainStats', r.domainStats) };
+  }
+
+  async getGuestInfo(): Promise<PayloadResult> {
+    const r = await this.call('getGuestInfo', {});
+    return { ...resultOf(r.response), payload: parseJsonField('GetGuestInfo', r.guestInfoResponse) };
+  }
+
+  async getQemuVersion(): Promise<CmdResult & { readonly version: string }> {
+    const r = await this.call('getQemuVersion', {});
+    return { ...resultOf(r.response), version: r.version };
+  }
+
+  /** Deckhouse fork: the checksum of the VMI spec the launcher last applied. */
+  async getAppliedVmiChecksum(): Promise<CmdResult & { readonly checksum: string }> {
+    const r = await this.call('getAppliedVmiChecksum', {});
+    return { ...resultOf(r.response), checksum: r.checksum };
+  }
+
+  close(): void {
+    this.client.close();
+  }
+}
+
+/**
+ * Connects to the launcher at `socketPath` and negotiates the Cmd version (CmdInfo.Info within the
+ * short deadline). Rejects with RpcTransportError when the launcher is not reachable, and with
+ * RpcVersionError when it speaks no version we know; the channel is closed in both cases.
+ */
+export async function newCmdClient(socketPath: string, opts: CmdClientOptions = {}): Promise<LauncherClient> {
+  const client = new Client(unixTarget(socketPath), credentials.createInsecure());
+  try {
+    const tiers = { ...DEFAULT_DEADLINES, ...opts.deadlines };
+    const deadline = (opts.clock ?? realClock).now() + tiers.shortMs;
+    const info = await callUnary(client, CmdInfoService.info, {}, { deadline });
+    const version = highestCompatibleVersion('kubevirt.cmd.v1.Cmd', info.supportedCmdVersions, [CMD_VERSION]);
+    return new LauncherClient(client, version, opts);
+  } catch (err) {
+    client.close();
+    throw err;
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * The handler <-> launcher contract (kubevirt pkg/handler-launcher-com): socket paths, unix-socket
+ * listening, Cmd/Notify servers and clients with deadlines and version negotiation. The generated
+ * wire types live in ./gen (regenerate with `npm run gen:proto`).
+ */
+export { rpcPaths, type RpcPaths } from './paths.ts';
+export { UNIX_PATH_MAX, checkSocketPath, listenUnix, shutdownServer, unixTarget } from './listen.ts';
+export { RpcTransportError, RpcVersionError, isDisconnected, isUnimplemented } from './errors.ts';
+export { CMD_VERSION, NOTIFY_VERSION, highestCompatibleVersion } from './version.ts';
+export {
+  CMD_DEADLINE_TIER,
+  DEFAULT_DEADLINES,
+  deadlineMs,
+  type CmdMethod,
+  type DeadlineTier,
+  type DeadlineTiers,
+} from './deadlines.ts';
+export { type CmdResult } from './results.ts';
+export { newCmdServer, ok, failed, type CmdHandlers, type CmdServerOptions } from './cmd-server.ts';
+export {
+  LauncherClient,
+  newCmdClient,
+  type CmdClientOptions,
+  type PayloadResult,
+  type VmiCommand,
+} from './cmd-client.ts';
+export {
+  decodeDomainEvent,
+  newNotifyServer,
+  type DomainEvent,
+  type NotifyHandlers,
+  type NotifyServerOptions,
+} from './notify-server.ts';
+export {
+  NotifyClient,
+  newNotifyClient,
+  type DomainEventInput,
+  type DomainEventType,
+  type NotifyClientOptions,
+} from './notify-client.ts';
+export type { UnaryHandler, UnaryImpl } from './unary.ts';
