@@ -1,0 +1,139 @@
+/** VirtualMachineInstance status: phase, conditions, node, guest facts, interfaces and volumes. */
+import { s, type Infer, type Schema } from '../schema/dsl.ts';
+import { condition, cpuTopology, type OpenString, machine, opaque, resourceList } from './common.ts';
+import { migrationState } from './migration-state.ts';
+
+export const vmiPhase = s.enum([
+  'Pending',
+  'Scheduling',
+  'Scheduled',
+  'Running',
+  'Succeeded',
+  'Failed',
+  'WaitingForSync',
+  'Unknown',
+]);
+export type VirtualMachineInstancePhase = Infer<typeof vmiPhase>;
+
+export const vmiConditionType = s.enum([
+  'Provisioning',
+  'Ready',
+  'Synchronized',
+  'Paused',
+  'AgentConnected',
+  'AccessCredentialsSynchronized',
+  'AgentVersionNotSupported',
+  'LiveMigratable',
+  'HotVCPUChange',
+  'HotMemoryChange',
+  'VolumesChange',
+  'DataVolumesReady',
+  'StorageLiveMigratable',
+  'MigrationRequired',
+]);
+export type VirtualMachineInstanceConditionType = Infer<typeof vmiConditionType>;
+
+export const vmiCondition = condition<VirtualMachineInstanceConditionType>();
+export type VirtualMachineInstanceCondition = Infer<typeof vmiCondition>;
+
+export interface PhaseTransitionTimestamp<P extends string> {
+  phase?: OpenString<P>;
+  phaseTransitionTimestamp?: string | null;
+}
+
+/** When the object entered a phase; the schema keeps the phase a free string. */
+export function phaseTransitionTimestamp<P extends string>(): Schema<PhaseTransitionTimestamp<P>> {
+  return s.object({ phase: s.string(), phaseTransitionTimestamp: s.dateTime().nullable() });
+}
+
+export const vmiNetworkInterface = s.object({
+  name: s.string(),
+  ipAddress: s.string(),
+  ipAddresses: s.array(s.string()),
+  mac: s.string(),
+  interfaceName: s.string(),
+  podInterfaceName: s.string(),
+  /** domain, guest-agent, multus-status, or several joined with ", ". */
+  infoSource: s.string(),
+  queueCount: s.int('int32'),
+  linkState: s.string(),
+});
+export type VirtualMachineInstanceNetworkInterface = Infer<typeof vmiNetworkInterface>;
+
+export const guestOsInfo = s.object({
+  name: s.string(),
+  kernelRelease: s.string(),
+  version: s.string(),
+  prettyName: s.string(),
+  versionId: s.string(),
+  kernelVersion: s.string(),
+  machine: s.string(),
+  id: s.string(),
+});
+export type GuestOsInfo = Infer<typeof guestOsInfo>;
+
+export const pvcInfo = s.object({
+  claimName: s.string(),
+  accessModes: s.array(s.string(), { listType: 'atomic' }),
+  volumeMode: s.string(),
+  capacity: resourceList,
+  requests: resourceList,
+  preallocated: s.bool(),
+  filesystemOverhead: s.string(),
+});
+
+/** Pending, Bound, AttachedToNode, MountedToPod, Ready, Detaching, UnMountedFromPod, MemoryDump*. */
+export const volumeStatus = s.object({
+  name: s.string().required(),
+  target: s.string().required(),
+  phase: s.string(),
+  reason: s.string(),
+  message: s.string(),
+  persistentVolumeClaimInfo: pvcInfo,
+  hotplugVolume: s.object({ attachPodName: s.string(), attachPodUID: s.string() }),
+  size: s.int('int64'),
+  memoryDumpVolume: s.object({
+    claimName: s.string(),
+    targetFileName: s.string(),
+    startTimestamp: s.dateTime().nullable(),
+    endTimestamp: s.dateTime().nullable(),
+  }),
+  containerDiskVolume: s.object({ checksum: s.int('int32') }),
+});
+export type VolumeStatus = Infer<typeof volumeStatus>;
+
+const checksum = s.object({ checksum: s.int('int32') });
+
+export const vmiStatus = s.object({
+  phase: vmiPhase,
+  phaseTransitionTimestamps: s.array(phaseTransitionTimestamp<VirtualMachineInstancePhase>(), {
+    listType: 'atomic',
+  }),
+  conditions: s.array(vmiCondition),
+  nodeName: s.string(),
+  reason: s.string(),
+  interfaces: s.array(vmiNetworkInterface),
+  guestOSInfo: guestOsInfo,
+  volumeStatus: s.array(volumeStatus, { listType: 'atomic' }),
+  migrationState,
+  migrationMethod: s.enum(['BlockMigration', 'LiveMigration']),
+  migrationTransport: s.string(),
+  qosClass: s.string(),
+  launcherContainerImageVersion: s.string(),
+  evacuationNodeName: s.string(),
+  /** Pod UID → node name of the launcher pods that belong to this VMI. */
+  activePods: s.map(s.string()),
+  kernelBootStatus: s.object({ kernelInfo: checksum, initrdInfo: checksum }),
+  fsFreezeStatus: s.string(),
+  topologyHints: s.object({ tscFrequency: s.int('int64') }),
+  virtualMachineRevisionName: s.string(),
+  runtimeUser: s.int('int64'),
+  VSOCKCID: s.int('int32'),
+  selinuxContext: s.string(),
+  machine,
+  currentCPUTopology: cpuTopology,
+  memory: s.object({ guestAtBoot: s.quantity(), guestCurrent: s.quantity(), guestRequested: s.quantity() }),
+  migratedVolumes: s.array(opaque, { listType: 'atomic' }),
+  deviceStatus: opaque,
+});
+export type VirtualMachineInstanceStatus = Infer<typeof vmiStatus>;
