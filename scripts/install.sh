@@ -6,7 +6,9 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$KV_ROOT"
 NODE_VERSION=24.22.3
-APT_PACKAGES=(openssl ca-certificates git curl)
+# libvirt + QEMU (TCG) for the launcher and its tests; --no-install-recommends keeps it small.
+APT_PACKAGES=(openssl ca-certificates git curl util-linux
+  libvirt-daemon-system libvirt-daemon-driver-qemu libvirt-clients qemu-system-x86 qemu-utils ovmf)
 
 log() { printf '[install] %s\n' "$*" >&2; }
 
@@ -14,7 +16,7 @@ missing=()
 for p in "${APT_PACKAGES[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
   log "apt-get install ${missing[*]}"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 if [ "$(.tools/node/bin/node --version 2>/dev/null || true)" != "v$NODE_VERSION" ]; then

@@ -12,7 +12,8 @@ export type ErrorCode =
   | 'KV_ERR_TRANSPORT'
   | 'KV_ERR_DECODE'
   | 'KV_ERR_SHUTDOWN'
-  | 'KV_ERR_NOT_IMPLEMENTED';
+  | 'KV_ERR_NOT_IMPLEMENTED'
+  | 'KV_ERR_LIBVIRT';
 
 export class KvError extends Error {
   readonly code: ErrorCode;

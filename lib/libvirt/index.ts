@@ -1,0 +1,28 @@
+/**
+ * A pure TypeScript libvirt client: libvirt's RPC protocol (XDR over the daemon's unix socket), no native
+ * code. Open a LibvirtConnection, then call the procedure functions with it.
+ */
+export {
+  LibvirtConnection,
+  type CallOptions,
+  type KeepAliveSettings,
+  type OpenOptions,
+} from './connection.ts';
+export * from './constants.ts';
+export { uuidFromBytes, uuidToBytes, type DomainRef } from './domain-ref.ts';
+export * from './domain.ts';
+export { errorCodeName, errorDomainName, VIR_ERR, VIR_FROM } from './error-codes.ts';
+export { DomainEventHub, type DomainEventHandler, type EventSubscription } from './event-hub.ts';
+export type {
+  AgentLifecycleEvent,
+  DeviceEvent,
+  DomainEvent,
+  DomainEventKind,
+  LifecycleEvent,
+  RebootEvent,
+} from './events.ts';
+export * from './guest.ts';
+export * from './host.ts';
+export { isLibvirtError, isNoDomain, LibvirtError } from './protocol.ts';
+export * from './stats.ts';
+export type { TypedValue } from './typed-params.ts';
