@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Builds the kubevirt-ts test guests from Debian packages (apt-get download + dpkg-deb -x; nothing is
+# installed on the host) and caches them outside the repo under
+# ${KV_CACHE_DIR:-$HOME/.cache/kubevirt-ts}/guests/<key>, key = hash of this script, init.sh and the
+# candidate versions of every package used. A warm run with unchanged apt lists returns at once; after
+# an apt-get update it asks apt-cache for versions (a few seconds) and rebuilds only if one changed.
+#   vmlinux                  uncompressed kernel (ELF, boots through its PVH entry with -kernel)
+#   initramfs.cpio.gz        busybox + /init (prints the marker on ttyS0)
+#   initramfs-agent.cpio.gz  the same plus virtio modules, qemu-ga and its libraries
+#   data.ext4.qcow2          16 MiB ext4 disk (label kvts-data) for the agent variant
+#   manifest.json            package versions, kernel release, sizes
+# Prints the cache directory on stdout's last line; progress goes to stderr.
+# KV_GUEST_KERNEL_FLAVOUR picks the Debian kernel flavour (default cloud-amd64: smaller, virtio as modules).
+set -euo pipefail
+export PATH="$PATH:/usr/sbin:/sbin" LC_ALL=C
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+flavour=${KV_GUEST_KERNEL_FLAVOUR:-cloud-amd64}
+MARKER=KUBEVIRT-TS-GUEST-READY
+# Modules the agent image loads (with their dependencies, in order); built-in ones are skipped.
+AGENT_MODULES=(virtio_pci virtio_console virtio_blk crc32c_generic ext4)
+log() { printf '[guests] %3ds %s\n' "$SECONDS" "$*" >&2; }
+die() { log "$*"; exit 1; }
+# shellcheck source=e2e/guests/lib-build.sh
+source "$here/lib-build.sh"
+
+# Decompressors (lz4 for the cloud kernel, xz-utils or zstd for others) are checked when needed.
+for tool in apt-cache apt-get dpkg-deb mkfs.ext4 qemu-img gzip sha256sum flock; do
+  command -v "$tool" >/dev/null || die "$tool is not on PATH (apt packages: e2fsprogs qemu-utils gzip coreutils util-linux)"
+done
+
+root="${KV_CACHE_DIR:-$HOME/.cache/kubevirt-ts}/guests"
+mkdir -p "$root"
+# Warm path without apt-cache: the key resolved last time holds while these inputs and apt's package
+# lists (and pinning) are unchanged.
+fingerprint=$( (cat "${BASH_SOURCE[0]}" "$here/lib-build.sh" "$here/init.sh"; echo "$flavour"
+  stat -c '%n %s %Y' /var/lib/apt/lists/*_Packages* /etc/apt/preferences* 2>/dev/null || true) |
+  sha256sum | cut -c1-16)
+if [ -f "$root/.resolved-$fingerprint" ]; then
+  out=$(cat "$root/.resolved-$fingerprint")
+  if [ -f "$out/manifest.json" ]; then
+    log "cached guests in $out"
+    echo "$out"
+    exit 0
+  fi
+fi
+
+# Package set: busybox-static, the Depends closure of qemu-guest-agent (its shared libraries; pre-depends
+# are install-time only) and the versioned kernel image behind the flavour metapackage. Two apt-cache
+# calls only: without a pkgcache (Docker images) each one rebuilds the cache, about a second.
+mapfile -t agent_pkgs < <(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+  --no-breaks --no-replaces --no-enhances --no-pre-depends qemu-guest-agent | grep -E '^[a-z0-9]' | sort -u)
+[ ${#agent_pkgs[@]} -gt 0 ] || die "apt-cache knows no qemu-guest-agent (run apt-get update?)"
+declare -A version
+kdep=""
+p=""
+while IFS= read -r line; do
+  case $line in
+    "Package: "*) p=${line#Package: } ;;
+    "Version: "*) version[$p]=${line#Version: } ;;
+    "Depends: "*) [ "$p" != "linux-image-$flavour" ] || kdep=${line#Depends: } ;;
+  esac
+done < <(apt-cache show --no-all-versions "linux-image-$flavour" busybox-static "${agent_pkgs[@]}")
+# Depends: linux-image-6.1.0-57-cloud-amd64 (= 6.1.192-3)
+kpkg=${kdep%% *}
+[[ $kpkg == linux-image-[0-9]* ]] || die "no kernel package behind linux-image-$flavour (run apt-get update?)"
+release=${kpkg#linux-image-}
+version[$kpkg]=${version[linux-image-$flavour]}
+pkgs=("$kpkg" busybox-static "${agent_pkgs[@]}")
+for p in "${pkgs[@]}"; do [ -n "${version[$p]:-}" ] || die "no candidate version for $p"; done
+
+key=$( (cat "${BASH_SOURCE[0]}" "$here/lib-build.sh" "$here/init.sh"
+  for p in "${pkgs[@]}"; do echo "$p=${version[$p]}"; done) | sha256sum | cut -c1-16)
+out="$root/$key"
+exec 9>"$root/.lock-$key"
+flock 9
+if [ -f "$out/manifest.json" ]; then
+  echo "$out" >"$root/.resolved-$fingerprint"
+  log "cached guests in $out"
+  echo "$out"
+  exit 0
+fi
+start=$(date +%s.%N)
+work=$(mktemp -d "$root/.build-$key.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/debs" "$work/out"
+
+log "downloading ${#pkgs[@]} packages (kernel $kpkg ${version[$kpkg]})"
+apt_opts=()
+[ "$(id -u)" = 0 ] && apt_opts+=(-o APT::Sandbox::User=root)
+specs=()
+for p in "${pkgs[@]}"; do specs+=("$p=${version[$p]}"); done
+(cd "$work/debs" && apt-get "${apt_opts[@]}" -q download "${specs[@]}" >/dev/null) || die "apt-get download failed"
+deb() { local f=("$work/debs/${1}_"*.deb); echo "${f[0]}"; }
+
+log "extracting the kernel"
+dpkg-deb -x "$(deb "$kpkg")" "$work/kernel"
+extract_vmlinux "$work/kernel/boot/vmlinuz-$release" "$work/out/vmlinux" ||
+  die "could not extract vmlinux from vmlinuz-$release (is its decompressor installed: lz4, xz-utils, zstd?)"
+
+dpkg-deb -x "$(deb busybox-static)" "$work/busybox"
+bb="$work/busybox/bin/busybox"
+
+log "building initramfs.cpio.gz"
+make_base_tree "$work/plain" "$bb" "$here/init.sh"
+pack_cpio "$work/plain" "$bb" "$work/out/initramfs.cpio.gz"
+
+log "building initramfs-agent.cpio.gz (${AGENT_MODULES[*]}, qemu-ga)"
+make_base_tree "$work/agent" "$bb" "$here/init.sh"
+add_modules "$work/agent" "$work/kernel/lib/modules/$release" "${AGENT_MODULES[@]}"
+mkdir -p "$work/sysroot"
+for p in "${agent_pkgs[@]}"; do dpkg-deb -x "$(deb "$p")" "$work/sysroot"; done
+add_program "$work/agent" "$work/sysroot" usr/sbin/qemu-ga
+pack_cpio "$work/agent" "$bb" "$work/out/initramfs-agent.cpio.gz"
+
+log "building data.ext4.qcow2"
+make_data_disk "$work/data" "$work/out/data.ext4.qcow2"
+
+elapsed=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+write_manifest "$work/out" >"$work/out/manifest.json"
+chmod -R a+rX "$work/out"
+rm -rf "$out"
+mv "$work/out" "$out"
+echo "$out" >"$root/.resolved-$fingerprint"
+log "built in ${elapsed}s: $(cd "$out" && du -h -- * | awk '{ printf "%s %s  ", $2, $1 }')"
+echo "$out"

@@ -1,0 +1,84 @@
+/**
+ * The test guests built by e2e/guests/build.sh from Debian packages: an uncompressed Debian kernel
+ * (vmlinux, booted through its PVH entry with `-kernel` / libvirt `<kernel>`), a busybox initramfs whose
+ * /init prints MARKER on ttyS0, an "agent" initramfs that also loads the virtio modules, mounts /dev/vda at
+ * /mnt/data and runs qemu-ga on the org.qemu.guest_agent.0 port, and a 16 MiB ext4 data disk (qcow2).
+ * build.sh caches them under ${KV_CACHE_DIR:-~/.cache/kubevirt-ts}/guests/<key>; a warm run is quick.
+ */
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { KvError } from '../../lib/kernel/errors/errors.ts';
+
+/** First word of the line /init prints once the guest is up (then `kernel=<release> variant=...`). */
+export const MARKER = 'KUBEVIRT-TS-GUEST-READY';
+
+/** Kernel command line for the guests; add `kvts.poweroff=1` to power off right after the marker. */
+export const GUEST_CMDLINE = 'console=ttyS0 quiet';
+
+/** Name of the virtio-serial port qemu-ga listens on in the agent guest. */
+export const GUEST_AGENT_PORT = 'org.qemu.guest_agent.0';
+
+export const BUILD_SCRIPT = fileURLToPath(new URL('./build.sh', import.meta.url));
+
+export interface Guests {
+  /** The cache directory holding every file below. */
+  dir: string;
+  /** Uncompressed kernel (ELF vmlinux). */
+  kernel: string;
+  /** Busybox initramfs: prints the marker, then idles with a shell on the console. */
+  initrd: string;
+  /** Initramfs with virtio modules and qemu-ga; mounts /dev/vda (ext4) at /mnt/data when present. */
+  agentInitrd: string;
+  /** ext4 data disk, qcow2. Shared by every caller: boot it with snapshot=on or an overlay. */
+  dataDisk: string;
+  /** uname -r of the guest kernel, e.g. 6.1.0-57-cloud-amd64. */
+  kernelVersion: string;
+  marker: string;
+}
+
+interface Manifest {
+  kernel: { release: string };
+}
+
+async function runBuild(): Promise<string> {
+  const child = spawn('bash', [BUILD_SCRIPT], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => (out += chunk));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', resolve);
+  });
+  const dir = out.trim().split('\n').pop() ?? '';
+  if (code !== 0 || dir === '') {
+    throw new KvError('KV_ERR_CONFIG', `${BUILD_SCRIPT} failed (exit ${code}); its stderr says why`);
+  }
+  return dir;
+}
+
+async function load(): Promise<Guests> {
+  const dir = await runBuild();
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  return {
+    dir,
+    kernel: join(dir, 'vmlinux'),
+    initrd: join(dir, 'initramfs.cpio.gz'),
+    agentInitrd: join(dir, 'initramfs-agent.cpio.gz'),
+    dataDisk: join(dir, 'data.ext4.qcow2'),
+    kernelVersion: manifest.kernel.release,
+    marker: MARKER,
+  };
+}
+
+let pending: Promise<Guests> | undefined;
+
+/** Builds the guests on first use (once per process; a failed build is retried by the next call). */
+export function ensureGuests(): Promise<Guests> {
+  pending ??= load().catch((err: unknown) => {
+    pending = undefined;
+    throw err;
+  });
+  return pending;
+}
