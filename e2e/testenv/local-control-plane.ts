@@ -7,6 +7,7 @@ import { KvError } from '../../lib/kernel/errors/errors.ts';
 import type { Logger } from '../../lib/kernel/log/log.ts';
 import { compactEtcd, etcdHealthy } from './etcd.ts';
 import { httpsRequest, type Credentials } from './https.ts';
+import { waitPortFree } from './ports.ts';
 import { isRunning, startProcess, stopProcess } from './process.ts';
 import { waitUntilReady } from './ready.ts';
 import { readState, statePath, writeState, type ControlPlaneState } from './state.ts';
@@ -91,6 +92,7 @@ export class LocalControlPlane implements ControlPlane {
     const a = this.s.apiserver;
     if (isRunning(a.pid, a.bin))
       throw new KvError('KV_ERR_CONFIG', `kube-apiserver already runs (pid ${a.pid})`);
+    await waitPortFree(this.s.ports.apiserver, 15_000);
     a.pid = await startProcess({ bin: a.bin, args: a.args, logFile: a.logFile, detached: this.s.detached });
     await writeState(this.s);
     const what = 'kube-apiserver';

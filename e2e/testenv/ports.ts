@@ -49,3 +49,16 @@ export async function portsFree(ports: number[]): Promise<boolean> {
     return false;
   }
 }
+
+/**
+ * Waits until port can be bound on 127.0.0.1. A SIGKILLed multi-threaded process (kube-apiserver) can show
+ * as a zombie in /proc before its last thread has closed the listening socket, so "the PID is gone" is not
+ * yet "the port is free".
+ */
+export async function waitPortFree(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await portsFree([port]))) {
+    if (Date.now() >= deadline) throw new Error(`port ${port} is still in use after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
