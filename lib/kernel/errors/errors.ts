@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'KV_ERR_DECODE'
   | 'KV_ERR_SHUTDOWN'
   | 'KV_ERR_NOT_IMPLEMENTED'
+  | 'KV_ERR_INVALID'
   | 'KV_ERR_LIBVIRT';
 
 export class KvError extends Error {

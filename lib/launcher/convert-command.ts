@@ -1,0 +1,65 @@
+/**
+ * `virt launcher convert --vmi FILE [--emulation] [--arch amd64]`: the domain XML the launcher would define
+ * for a VMI, as a debugging aid. The file holds one VirtualMachineInstance in JSON or YAML; KubeVirt's defaults
+ * are applied first, as the API's mutating webhook would have, and paths are the in-Pod ones (root "/").
+ */
+import { readFile } from 'node:fs/promises';
+import { parse } from 'yaml';
+import { clusterDefaultsFrom, withVmiDefaults, type VirtualMachineInstance } from '../api/index.ts';
+import { errorMessage, KvError } from '../kernel/errors/errors.ts';
+import { converterContext, isArch, toDomainXml, type Arch } from './converter/index.ts';
+
+export interface ConvertOptions {
+  /** Path of a JSON or YAML file with one VirtualMachineInstance. */
+  readonly vmi: string;
+  /** Render for TCG (domain type qemu, a custom CPU model). */
+  readonly emulation: boolean;
+  readonly arch: string;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The VMI in a JSON or YAML document, checked just enough to convert it. */
+export function parseVmiDocument(text: string, source: string): VirtualMachineInstance {
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (err) {
+    throw new KvError('KV_ERR_DECODE', `${source}: not JSON or YAML: ${errorMessage(err)}`, { cause: err });
+  }
+  if (!isObject(doc)) throw new KvError('KV_ERR_DECODE', `${source}: expected an object`);
+  if (doc['kind'] !== undefined && doc['kind'] !== 'VirtualMachineInstance') {
+    throw new KvError(
+      'KV_ERR_DECODE',
+      `${source}: expected a VirtualMachineInstance, got ${JSON.stringify(doc['kind'])}`,
+    );
+  }
+  const spec = doc['spec'];
+  if (!isObject(spec) || !isObject(spec['domain']) || !isObject(spec['domain']['devices'])) {
+    throw new KvError('KV_ERR_DECODE', `${source}: spec.domain.devices must be an object`);
+  }
+  if (!isObject(doc['metadata'])) throw new KvError('KV_ERR_DECODE', `${source}: metadata must be an object`);
+  return doc as unknown as VirtualMachineInstance;
+}
+
+/** The VMI with KubeVirt's defaults for a cluster of this architecture (pure). */
+export function defaultedVmi(vmi: VirtualMachineInstance, arch: Arch): VirtualMachineInstance {
+  return withVmiDefaults(vmi, clusterDefaultsFrom(undefined, arch));
+}
+
+export async function runConvert(opts: ConvertOptions): Promise<string> {
+  const { arch } = opts;
+  if (!isArch(arch)) {
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      `--arch must be one of amd64, arm64, s390x, got ${JSON.stringify(arch)}`,
+    );
+  }
+  const vmi = parseVmiDocument(await readFile(opts.vmi, 'utf8'), opts.vmi);
+  return toDomainXml(
+    defaultedVmi(vmi, arch),
+    converterContext({ root: '/', arch, emulation: opts.emulation }),
+  );
+}

@@ -1,0 +1,157 @@
+/**
+ * Everything the converter knows about the host and the launcher's environment (kubevirt converter.go
+ * ConverterContext). The converter never looks at the machine itself: the launcher finds these facts (is KVM
+ * usable, which volumes are block devices, where OVMF lives, does a directory take O_DIRECT) and passes them
+ * in. converterContext() fills the rest with the paths a launcher Pod has, under a root prefix.
+ */
+import path from 'node:path';
+import { KvError } from '../../kernel/errors/errors.ts';
+import { rpcPaths, type RpcPaths } from '../../rpc/paths.ts';
+import type { ImageFormat } from './domain.ts';
+
+export const ARCHES = ['amd64', 'arm64', 's390x'] as const;
+export type Arch = (typeof ARCHES)[number];
+
+export function isArch(value: string): value is Arch {
+  return (ARCHES as readonly string[]).includes(value);
+}
+
+/** SMBIOS system values from the cluster configuration (KubeVirt's VirtualMachineOptions.VirtualMachineSMBios). */
+export interface Smbios {
+  readonly manufacturer: string;
+  readonly family: string;
+  readonly product: string;
+  readonly sku: string;
+  readonly version: string;
+}
+
+/** OVMF/AAVMF images: the code (loader) and the variable-store template, with and without secure boot. */
+export interface EfiFiles {
+  readonly code: string;
+  readonly vars: string;
+  readonly secureBootCode: string;
+  readonly secureBootVars: string;
+}
+
+export interface BlockSize {
+  readonly logical: number;
+  readonly physical: number;
+}
+
+export interface ConverterContext {
+  /** Absolute prefix of every launcher path ("/" in a Pod). */
+  readonly root: string;
+  readonly arch: Arch;
+  /** TCG instead of KVM: domain type qemu and a custom CPU model (never host-model/host-passthrough). */
+  readonly emulation: boolean;
+  /** CPU model used under emulation when the VMI asks for host-model or host-passthrough. */
+  readonly emulatedCpuModel: string;
+  /** CPU models the hypervisor can run (domain capabilities); a VMI naming another one is refused. */
+  readonly hostCpuModels?: readonly string[];
+  readonly smbios?: Smbios;
+  /** virtio-transitional device models for every VMI (a VMI can also ask through useVirtioTransitional). */
+  readonly virtioTransitional: boolean;
+  readonly paths: RpcPaths;
+  /** `<root>/var/run/kubevirt-private`: vmi-disks, config-map-disks, NVRAM, ... */
+  readonly privateDir: string;
+  /** Overlay images (disk-data) and cloud-init ISOs (cloud-init-data). */
+  readonly ephemeralDiskDir: string;
+  /** containerDisk images (disk_<volume index>.img) and kernel-boot artifacts (kernel-boot/). */
+  readonly containerDiskDir: string;
+  readonly hotplugDiskDir: string;
+  readonly emptyDiskDir: string;
+  /** Where block-mode volumes appear as devices (`<devDir>/<volume>`). */
+  readonly devDir: string;
+  readonly nvramDir: string;
+  readonly prHelperSocket: string;
+  readonly efi: EfiFiles;
+  /** Seconds between balloon statistics updates; 0 turns them off. */
+  readonly memBalloonStatsPeriod: number;
+  /** Keep a log file of the serial console unless the VMI says logSerialConsole: false. */
+  readonly serialConsoleLog: boolean;
+  readonly freePageReporting: boolean;
+  readonly bochsForEfiGuests: boolean;
+  /** Volumes that are block devices; when absent, status.volumeStatus[].persistentVolumeClaimInfo decides. */
+  readonly blockVolumes?: ReadonlySet<string>;
+  /** Hotplugged volumes; when absent, those with status.volumeStatus[].hotplugVolume. */
+  readonly hotplugVolumes?: ReadonlySet<string>;
+  /** Format of each containerDisk image (raw when not listed). */
+  readonly containerDiskFormats: ReadonlyMap<string, ImageFormat>;
+  /** Whether disk images take O_DIRECT (cache=none): the default, and per volume. tmpfs does not. */
+  readonly directIo: boolean;
+  readonly directIoByVolume: ReadonlyMap<string, boolean>;
+  /** Preallocated or thick volumes: no discard=unmap, and io=native with cache=none. */
+  readonly preallocatedVolumes: ReadonlySet<string>;
+  /** Block sizes of volumes, for disks with blockSize.matchVolume. */
+  readonly volumeBlockSizes: ReadonlyMap<string, BlockSize>;
+}
+
+type Optional<T> = { -readonly [K in keyof T]?: T[K] };
+
+export type ConverterContextOptions = Pick<ConverterContext, 'root' | 'arch' | 'emulation'> &
+  Optional<Omit<ConverterContext, 'root' | 'arch' | 'emulation' | 'paths' | 'emulatedCpuModel' | 'efi'>> & {
+    readonly emulatedCpuModel?: string;
+    /** Directory of the OVMF images (KubeVirt's --ovmf-path); individual files can be given in `efi`. */
+    readonly ovmfDir?: string;
+    readonly efi?: Partial<EfiFiles>;
+  };
+
+/** A custom model TCG runs on each architecture. */
+export const EMULATED_CPU_MODELS: Readonly<Record<Arch, string>> = {
+  amd64: 'qemu64',
+  arm64: 'cortex-a57',
+  s390x: 'qemu',
+};
+
+function efiFiles(arch: Arch, ovmfDir: string, given: Partial<EfiFiles> = {}): EfiFiles {
+  const file = (name: string): string => path.join(ovmfDir, name);
+  const defaults: EfiFiles =
+    arch === 'arm64'
+      ? {
+          code: file('AAVMF_CODE.fd'),
+          vars: file('AAVMF_VARS.fd'),
+          secureBootCode: file('AAVMF_CODE.fd'),
+          secureBootVars: file('AAVMF_VARS.fd'),
+        }
+      : {
+          code: file('OVMF_CODE.fd'),
+          vars: file('OVMF_VARS.fd'),
+          secureBootCode: file('OVMF_CODE.secboot.fd'),
+          secureBootVars: file('OVMF_VARS.secboot.fd'),
+        };
+  return { ...defaults, ...given };
+}
+
+/** The full context: the options given, and for the rest the paths a launcher Pod uses, under `root`. */
+export function converterContext(opts: ConverterContextOptions): ConverterContext {
+  if (!path.isAbsolute(opts.root)) {
+    throw new KvError('KV_ERR_CONFIG', `converter root must be absolute, got ${JSON.stringify(opts.root)}`);
+  }
+  const under = (p: string): string => path.join(path.resolve(opts.root), p);
+  const privateDir = under('var/run/kubevirt-private');
+  const { ovmfDir, efi, ...rest } = opts;
+  return {
+    emulatedCpuModel: EMULATED_CPU_MODELS[opts.arch],
+    virtioTransitional: false,
+    paths: rpcPaths(opts.root),
+    privateDir,
+    ephemeralDiskDir: under('var/run/kubevirt-ephemeral-disks'),
+    containerDiskDir: under('var/run/kubevirt/container-disks'),
+    hotplugDiskDir: under('var/run/kubevirt/hotplug-disks'),
+    emptyDiskDir: under('var/run/libvirt/empty-disks'),
+    devDir: under('dev'),
+    nvramDir: path.join(privateDir, 'libvirt/qemu/nvram'),
+    prHelperSocket: under('var/run/kubevirt/daemons/pr/pr-helper.sock'),
+    memBalloonStatsPeriod: 10,
+    serialConsoleLog: true,
+    freePageReporting: true,
+    bochsForEfiGuests: false,
+    containerDiskFormats: new Map(),
+    directIo: true,
+    directIoByVolume: new Map(),
+    preallocatedVolumes: new Set(),
+    volumeBlockSizes: new Map(),
+    ...rest,
+    efi: efiFiles(opts.arch, ovmfDir ?? '/usr/share/OVMF', efi),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * VMI → libvirt domain (kubevirt Convert_v1_VirtualMachineInstance_To_api_Domain): the configurators run in
+ * order over an empty domain. The VMI is expected as the API serves it (KubeVirt's defaults applied, as its
+ * mutating webhook does); it is not modified. Pure: same VMI and context, same domain.
+ */
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import { agentChannelConfigurator } from './agent-channel.ts';
+import { balloonConfigurator } from './balloon.ts';
+import { clockConfigurator } from './clock.ts';
+import type { Configurator } from './configurator.ts';
+import type { ConverterContext } from './context.ts';
+import { consoleConfigurator } from './console.ts';
+import { controllersConfigurator } from './controllers.ts';
+import { cpuModelConfigurator } from './cpu-model.ts';
+import { cpuTopologyConfigurator } from './cpu-topology.ts';
+import { disksConfigurator } from './disks.ts';
+import { emptyDomain, type DomainSpec } from './domain.ts';
+import { domainXml } from './domain-xml.ts';
+import { featuresConfigurator } from './features.ts';
+import { firmwareConfigurator } from './firmware.ts';
+import { graphicsConfigurator } from './graphics.ts';
+import { identityConfigurator } from './identity.ts';
+import { interfacesConfigurator } from './interfaces.ts';
+import { memoryConfigurator } from './memory.ts';
+import { osConfigurator } from './os.ts';
+import { rngConfigurator } from './rng.ts';
+import { unsupportedConfigurator } from './unsupported.ts';
+import { watchdogConfigurator } from './watchdog.ts';
+
+/** In order: checks first; controllers after the disks and inputs they look at; os before firmware. */
+export const CONFIGURATORS: readonly Configurator[] = [
+  unsupportedConfigurator,
+  identityConfigurator,
+  memoryConfigurator,
+  cpuTopologyConfigurator,
+  cpuModelConfigurator,
+  osConfigurator,
+  firmwareConfigurator,
+  clockConfigurator,
+  featuresConfigurator,
+  disksConfigurator,
+  interfacesConfigurator,
+  agentChannelConfigurator,
+  graphicsConfigurator,
+  consoleConfigurator,
+  controllersConfigurator,
+  balloonConfigurator,
+  rngConfigurator,
+  watchdogConfigurator,
+];
+
+/** The domain for a VMI; throws a ConversionError naming the VMI field that prevents it. */
+export function toDomain(
+  vmi: VirtualMachineInstance,
+  ctx: ConverterContext,
+  configurators: readonly Configurator[] = CONFIGURATORS,
+): DomainSpec {
+  const domain = emptyDomain();
+  for (const c of configurators) c.configure(vmi, domain, ctx);
+  return domain;
+}
+
+export function toDomainXml(vmi: VirtualMachineInstance, ctx: ConverterContext): string {
+  return domainXml(toDomain(vmi, ctx));
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Cpu, ResourceList } from '../../api/index.ts';
+import { withCpu, withLimits, withRequests } from '../../api/testing/builders.ts';
+import type { Arch } from './context.ts';
+import { cpuModelConfigurator } from './cpu-model.ts';
+import { cpuTopologyConfigurator } from './cpu-topology.ts';
+import { runConfigurator, testCtx, testVmi } from './testing.ts';
+
+describe('cpuTopologyConfigurator', () => {
+  interface Row {
+    readonly cpu?: Cpu;
+    readonly requests?: ResourceList;
+    readonly limits?: ResourceList;
+  }
+
+  it.each<[string, Row, string, number]>([
+    ['nothing → one socket', {}, '1/1/1', 1],
+    ['the given topology', { cpu: { sockets: 2, cores: 4, threads: 2 } }, '2/4/2', 16],
+    ['missing parts count as one', { cpu: { cores: 3 }, requests: { cpu: '8' } }, '1/3/1', 3],
+    ['requests round up to sockets', { requests: { cpu: '1500m' } }, '2/1/1', 2],
+    ['limits win over requests', { requests: { cpu: '1' }, limits: { cpu: '3' } }, '3/1/1', 3],
+    ['a zero request still gives a socket', { requests: { cpu: '0' } }, '1/1/1', 1],
+  ])('%s', (_, row, topology, vcpus) => {
+    const vmi = testVmi(
+      ...(row.cpu ? [withCpu(row.cpu)] : []),
+      ...(row.requests ? [withRequests(row.requests)] : []),
+      ...(row.limits ? [withLimits(row.limits)] : []),
+    );
+    const d = runConfigurator(cpuTopologyConfigurator, vmi);
+    const t = d.cpu.topology;
+    expect(`${t.sockets}/${t.cores}/${t.threads}`).toBe(topology);
+    expect(d.vcpu).toBe(vcpus);
+    expect(d.vcpus).toBeUndefined();
+  });
+
+  it('lists hotpluggable vCPUs up to maxSockets, the first socket fixed', () => {
+    const vmi = testVmi(withCpu({ sockets: 1, cores: 2, threads: 1, maxSockets: 3 }));
+    const d = runConfigurator(cpuTopologyConfigurator, vmi);
+    expect(d.cpu.topology).toEqual({ sockets: 3, cores: 2, threads: 1 });
+    expect(d.vcpu).toBe(6);
+    expect(d.vcpus?.map((v) => `${v.id}:${v.enabled}:${v.hotpluggable}`)).toEqual([
+      '0:yes:no',
+      '1:yes:no',
+      '2:no:yes',
+      '3:no:yes',
+      '4:no:yes',
+      '5:no:yes',
+    ]);
+  });
+
+  it('has no CPU hotplug on arm64', () => {
+    const vmi = testVmi(withCpu({ sockets: 1, cores: 1, threads: 1, maxSockets: 4 }));
+    const d = runConfigurator(cpuTopologyConfigurator, vmi, testCtx({ arch: 'arm64' }));
+    expect(d.vcpu).toBe(1);
+    expect(d.vcpus).toBeUndefined();
+  });
+
+  it.each<[string, Cpu, string]>([
+    ['maxSockets below sockets', { sockets: 4, maxSockets: 2 }, 'spec.domain.cpu.maxSockets'],
+    ['negative cores', { cores: -1 }, 'spec.domain.cpu.cores'],
+    ['fractional threads', { threads: 1.5 }, 'spec.domain.cpu.threads'],
+  ])('%s → error at %s', (_, cpu, field) => {
+    expect(() => runConfigurator(cpuTopologyConfigurator, testVmi(withCpu(cpu)))).toThrow(
+      expect.objectContaining({ field }),
+    );
+  });
+});
+
+interface ModelRow {
+  readonly model?: string;
+  readonly emulation?: boolean;
+  readonly arch?: Arch;
+  readonly hostCpuModels?: string[];
+  readonly emulatedCpuModel?: string;
+}
+
+describe('cpuModelConfigurator', () => {
+  it.each<[string, ModelRow, string, string | undefined]>([
+    ['no model → host-model', {}, 'host-model', undefined],
+    ['host-passthrough kept', { model: 'host-passthrough' }, 'host-passthrough', undefined],
+    ['a named model is custom', { model: 'Skylake-Server' }, 'custom', 'Skylake-Server'],
+    ['emulation replaces host-model with qemu64', { emulation: true }, 'custom', 'qemu64'],
+    [
+      'emulation replaces host-passthrough',
+      { model: 'host-passthrough', emulation: true },
+      'custom',
+      'qemu64',
+    ],
+    ['emulation keeps a named model', { model: 'Nehalem', emulation: true }, 'custom', 'Nehalem'],
+    ['emulation on arm64', { emulation: true, arch: 'arm64' }, 'custom', 'cortex-a57'],
+    ['emulation with a chosen model', { emulation: true, emulatedCpuModel: 'max' }, 'custom', 'max'],
+    [
+      'emulation falls back to a usable model',
+      { emulation: true, hostCpuModels: ['Westmere', 'Nehalem'] },
+      'custom',
+      'Westmere',
+    ],
+  ])('%s', (_, row, mode, model) => {
+    const vmi = testVmi(withCpu(row.model === undefined ? {} : { model: row.model }));
+    const ctx = testCtx({
+      emulation: row.emulation ?? false,
+      arch: row.arch ?? 'amd64',
+      ...(row.hostCpuModels && { hostCpuModels: row.hostCpuModels }),
+      ...(row.emulatedCpuModel !== undefined && { emulatedCpuModel: row.emulatedCpuModel }),
+    });
+    const d = runConfigurator(cpuModelConfigurator, vmi, ctx);
+    expect(d.cpu.mode).toBe(mode);
+    expect(d.cpu.model).toBe(model);
+  });
+
+  it('passes features with their policies (require when none) and disables mpx for named amd64 models', () => {
+    const vmi = testVmi(
+      withCpu({ model: 'Haswell', features: [{ name: 'vmx', policy: 'forbid' }, { name: 'pcid' }] }),
+    );
+    expect(runConfigurator(cpuModelConfigurator, vmi).cpu.features).toEqual([
+      { name: 'vmx', policy: 'forbid' },
+      { name: 'pcid', policy: 'require' },
+      { name: 'mpx', policy: 'disable' },
+    ]);
+  });
+
+  it.each<[string, Cpu, Arch]>([
+    ['host-model', { features: [{ name: 'vmx' }] }, 'amd64'],
+    ['mpx set by the VMI', { model: 'Haswell', features: [{ name: 'mpx', policy: 'optional' }] }, 'amd64'],
+    ['arm64', { model: 'cortex-a72' }, 'arm64'],
+  ])('adds no mpx for %s', (_, cpu, arch) => {
+    const d = runConfigurator(cpuModelConfigurator, testVmi(withCpu(cpu)), testCtx({ arch }));
+    expect(d.cpu.features.filter((f) => f.name === 'mpx' && f.policy === 'disable')).toHaveLength(0);
+  });
+
+  it.each<[string, Cpu, Partial<ModelRow>, string]>([
+    [
+      'an unknown policy',
+      { features: [{ name: 'vmx', policy: 'maybe' }] },
+      {},
+      'spec.domain.cpu.features[0].policy',
+    ],
+    ['an empty feature name', { features: [{ name: '' }] }, {}, 'spec.domain.cpu.features[0].name'],
+    [
+      'a model the host cannot run',
+      { model: 'EPYC' },
+      { hostCpuModels: ['qemu64'] },
+      'spec.domain.cpu.model',
+    ],
+  ])('%s → error at %s', (_, cpu, row, field) => {
+    const ctx = testCtx({ ...(row.hostCpuModels && { hostCpuModels: row.hostCpuModels }) });
+    expect(() => runConfigurator(cpuModelConfigurator, testVmi(withCpu(cpu)), ctx)).toThrow(
+      expect.objectContaining({ field }),
+    );
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * `<devices>` as XML, in KubeVirt's element order (api/schema.go Devices): interfaces, channels, controllers,
+ * video, graphics, memballoon, disks, inputs, serials, consoles, watchdogs, rng.
+ */
+import type { Address, Alias, Devices, Disk, DiskSource, Interface } from './domain.ts';
+import { el, textEl, type XmlElement } from './xml.ts';
+
+export const USER_ALIAS_PREFIX = 'ua-';
+
+export function aliasXml(alias: Alias | undefined): XmlElement | undefined {
+  if (alias === undefined) return undefined;
+  return el('alias', { name: alias.userDefined ? `${USER_ALIAS_PREFIX}${alias.name}` : alias.name });
+}
+
+function addressXml(a: Address | undefined): XmlElement | undefined {
+  if (a === undefined) return undefined;
+  if (a.type === 'drive')
+    return el('address', { type: 'drive', controller: a.controller, bus: a.bus, unit: a.unit });
+  return el('address', { type: 'pci', domain: a.domain, bus: a.bus, slot: a.slot, function: a.function });
+}
+
+function sourceXml(s: DiskSource): XmlElement | undefined {
+  const r = s.reservations;
+  if (s.dev === undefined && s.file === undefined && r === undefined) return undefined;
+  return el(
+    'source',
+    { dev: s.dev, file: s.file },
+    r !== undefined &&
+      el(
+        'reservations',
+        { managed: r.managed },
+        el('source', { type: r.source.type, path: r.source.path, mode: r.source.mode }),
+      ),
+  );
+}
+
+/** One `<disk>` (as attach and detach take it). */
+export function diskXml(d: Disk): XmlElement {
+  const { driver: dr, backingStore: bs } = d;
+  return el(
+    'disk',
+    { device: d.device, type: d.type, model: d.model },
+    sourceXml(d.source),
+    el('target', { bus: d.target.bus, dev: d.target.dev, tray: d.target.tray }),
+    d.serial !== undefined && textEl('serial', d.serial),
+    el('driver', {
+      cache: dr.cache,
+      error_policy: dr.errorPolicy,
+      io: dr.io,
+      name: dr.name,
+      type: dr.type,
+      queues: dr.queues,
+      discard: dr.discard,
+    }),
+    d.readonly && el('readonly'),
+    aliasXml(d.alias),
+    bs !== undefined &&
+      el('backingStore', { type: bs.type }, el('format', { type: bs.format }), sourceXml(bs.source)),
+    d.bootOrder !== undefined && el('boot', { order: d.bootOrder }),
+    addressXml(d.address),
+    d.blockIo !== undefined &&
+      el('blockio', { logical_block_size: d.blockIo.logical, physical_block_size: d.blockIo.physical }),
+    d.shareable && el('shareable'),
+  );
+}
+
+/** One `<interface>`. */
+export function interfaceXml(i: Interface): XmlElement {
+  return el(
+    'interface',
+    { type: i.type },
+    addressXml(i.address),
+    el('model', { type: i.model }),
+    i.mac !== undefined && el('mac', { address: i.mac }),
+    i.bootOrder !== undefined && el('boot', { order: i.bootOrder }),
+    i.linkState !== undefined && el('link', { state: i.linkState }),
+    aliasXml(i.alias),
+    i.driver !== undefined && el('driver', { name: i.driver.name, queues: i.driver.queues }),
+    i.romEnabled !== undefined && el('rom', { enabled: i.romEnabled }),
+    i.acpiIndex !== undefined && el('acpi', { index: i.acpiIndex }),
+  );
+}
+
+function consoleDevicesXml(d: Devices): XmlElement[] {
+  return [
+    ...d.serials.map((s) =>
+      el(
+        'serial',
+        { type: 'unix' },
+        el('target', { port: s.port }),
+        el('source', { mode: 'bind', path: s.socket }),
+        s.logFile !== undefined && el('log', { file: s.logFile, append: 'on' }),
+      ),
+    ),
+    ...d.consoles.map((c) =>
+      el('console', { type: c.type }, el('target', { type: c.targetType, port: c.port })),
+    ),
+  ];
+}
+
+export function devicesXml(d: Devices): XmlElement {
+  const b = d.memBalloon;
+  return el(
+    'devices',
+    {},
+    d.interfaces.map(interfaceXml),
+    d.channels.map((c) =>
+      el('channel', { type: c.type }, el('target', { name: c.target.name, type: c.target.type })),
+    ),
+    d.controllers.map((c) => el('controller', { type: c.type, index: c.index, model: c.model })),
+    d.video.map((v) => el('video', {}, el('model', { type: v.type, heads: v.heads, vram: v.vram }))),
+    d.graphics.map((g) =>
+      el('graphics', { type: g.type }, el('listen', { type: 'socket', socket: g.socket })),
+    ),
+    b !== undefined &&
+      el(
+        'memballoon',
+        { model: b.model, freePageReporting: b.freePageReporting },
+        b.statsPeriod !== undefined && el('stats', { period: b.statsPeriod }),
+      ),
+    d.disks.map(diskXml),
+    d.inputs.map((i) => el('input', { type: i.type, bus: i.bus, model: i.model }, aliasXml(i.alias))),
+    consoleDevicesXml(d),
+    d.watchdogs.map((w) => el('watchdog', { model: w.model, action: w.action }, aliasXml(w.alias))),
+    d.rng !== undefined &&
+      el(
+        'rng',
+        { model: d.rng.model },
+        textEl('backend', d.rng.backend.source, { model: d.rng.backend.model }),
+      ),
+  );
+}

@@ -1,0 +1,159 @@
+/**
+ * Disks: each disk of the VMI joined with its volume, in disk order. A disk without a volume is an error,
+ * except a CD-ROM, which becomes an empty drive. Hotplugged volumes appear only once they are mounted into the
+ * launcher (volume status MountedToPod or Ready). LUNs with `reservation` reach their storage through the
+ * pr-helper socket. Boot orders are unique across disks and interfaces.
+ */
+import {
+  assignDiskTargets,
+  busOf,
+  defaultDiskBus,
+  type Disk as VmiDisk,
+  type DiskBus,
+  type VirtualMachineInstance,
+  type VolumeStatus,
+} from '../../api/index.ts';
+import { configurator, virtioModel, type Configurator } from './configurator.ts';
+import type { ConverterContext } from './context.ts';
+import { cpuTopology, vcpuCount } from './cpu-topology.ts';
+import { setCacheAndIo } from './disk-cache.ts';
+import { DISK_BUSES, diskDevice, diskKind } from './disk-device.ts';
+import type { Disk } from './domain.ts';
+import { ConversionError } from './errors.ts';
+import { volumeSource, type VolumeDisk } from './volume-source.ts';
+
+const HOTPLUG_READY_PHASES: readonly (string | undefined)[] = ['MountedToPod', 'Ready'];
+
+/** The disk with the bus it will use: its own, else the architecture's default. */
+function withBus(disk: VmiDisk, field: string, ctx: ConverterContext): VmiDisk & { bus: DiskBus } {
+  const kind = diskKind(disk);
+  const bus = busOf(disk) ?? defaultDiskBus(ctx.arch);
+  if (!DISK_BUSES.includes(bus))
+    throw new ConversionError(`${field}.${kind}.bus`, `unsupported disk bus ${bus}`);
+  return { ...disk, [kind]: { ...disk[kind], bus }, bus };
+}
+
+export function checkBootOrders(vmi: VirtualMachineInstance): void {
+  const devices = vmi.spec.domain.devices;
+  const seen = new Set<number>();
+  const entries = [
+    ...(devices.disks ?? []).map(
+      (d, i) => [d.bootOrder, `spec.domain.devices.disks[${i}].bootOrder`] as const,
+    ),
+    ...(devices.interfaces ?? []).map(
+      (n, i) => [n.bootOrder, `spec.domain.devices.interfaces[${i}].bootOrder`] as const,
+    ),
+  ];
+  for (const [order, field] of entries) {
+    if (order === undefined) continue;
+    if (!Number.isInteger(order) || order < 1) throw new ConversionError(field, 'must be greater than 0');
+    if (seen.has(order)) {
+      throw new ConversionError(field, `Boot order for ${field} already set for a different device.`);
+    }
+    seen.add(order);
+  }
+}
+
+interface DiskPlan {
+  readonly vmi: VirtualMachineInstance;
+  readonly ctx: ConverterContext;
+  readonly statuses: ReadonlyMap<string, VolumeStatus>;
+}
+
+function isBlock(name: string, plan: DiskPlan): boolean {
+  const fromCtx = plan.ctx.blockVolumes?.has(name);
+  return fromCtx ?? plan.statuses.get(name)?.persistentVolumeClaimInfo?.volumeMode === 'Block';
+}
+
+function isHotplug(name: string, plan: DiskPlan): boolean {
+  return plan.ctx.hotplugVolumes?.has(name) ?? plan.statuses.get(name)?.hotplugVolume !== undefined;
+}
+
+function emptyCdrom(disk: Disk): Disk {
+  return { ...disk, type: 'block', source: {} };
+}
+
+/** Type, source, format, backing store and discard from the volume. */
+function withSource(disk: Disk, src: VolumeDisk, discardIgnored: boolean): Disk {
+  const discard = disk.device !== 'cdrom' && (src.discard || !discardIgnored);
+  const out: Disk = {
+    ...disk,
+    type: src.type,
+    source: { ...src.source },
+    driver: { ...disk.driver, type: src.format, ...(discard && { discard: 'unmap' }) },
+  };
+  if (src.backingStore !== undefined) out.backingStore = src.backingStore;
+  return out;
+}
+
+/** The pr-helper reservation of a LUN, and block sizes matched to the volume. */
+function setStorageOptions(out: Disk, source: VmiDisk, volume: string, ctx: ConverterContext): void {
+  if (out.device === 'lun' && source.lun?.reservation === true) {
+    out.source.reservations = {
+      managed: 'no',
+      source: { type: 'unix', path: ctx.prHelperSocket, mode: 'client' },
+    };
+  }
+  const match = source.blockSize?.matchVolume;
+  const sizes = ctx.volumeBlockSizes.get(volume);
+  if (out.blockIo === undefined && match !== undefined && match.enabled !== false && sizes !== undefined) {
+    out.blockIo = sizes;
+  }
+}
+
+/** Fills in the volume side of a disk; undefined when the volume is a hotplug that is not mounted yet. */
+function backDisk(disk: Disk, source: VmiDisk, field: string, plan: DiskPlan): Disk | undefined {
+  const volumes = plan.vmi.spec.volumes ?? [];
+  const index = volumes.findIndex((v) => v.name === source.name);
+  const volume = volumes[index];
+  if (volume === undefined) {
+    if (disk.device === 'cdrom') return emptyCdrom(disk);
+    throw new ConversionError(`${field}.name`, `no volume named ${source.name} in spec.volumes`);
+  }
+  const { ctx, vmi } = plan;
+  const hotplug = isHotplug(volume.name, plan);
+  if (hotplug && !HOTPLUG_READY_PHASES.includes(plan.statuses.get(volume.name)?.phase)) return undefined;
+  const src = volumeSource(volume, { vmi, ctx, index, block: isBlock(volume.name, plan), hotplug });
+  if (disk.device === 'lun' && !src.persistent) {
+    throw new ConversionError(`${field}.lun`, 'a LUN needs a persistentVolumeClaim or dataVolume volume');
+  }
+  const out = withSource(disk, src, ctx.preallocatedVolumes.has(volume.name));
+  setStorageOptions(out, source, volume.name, ctx);
+  setCacheAndIo(out, { ctx, volume: volume.name, field });
+  return out;
+}
+
+function checkUniqueNames(disks: readonly VmiDisk[]): void {
+  const seen = new Set<string>();
+  disks.forEach((d, i) => {
+    if (seen.has(d.name))
+      throw new ConversionError(`spec.domain.devices.disks[${i}].name`, `duplicate disk ${d.name}`);
+    seen.add(d.name);
+  });
+}
+
+export const disksConfigurator: Configurator = configurator((vmi, domain, ctx) => {
+  const disks = vmi.spec.domain.devices.disks ?? [];
+  checkUniqueNames(disks);
+  checkBootOrders(vmi);
+  const withBuses = disks.map((d, i) => withBus(d, `spec.domain.devices.disks[${i}]`, ctx));
+  const statusList = vmi.status?.volumeStatus ?? [];
+  const targets = assignDiskTargets(withBuses, statusList);
+  const plan: DiskPlan = { vmi, ctx, statuses: new Map(statusList.map((s) => [s.name, s])) };
+  const multiQueue = vmi.spec.domain.devices.blockMultiQueue === true;
+  const queues = multiQueue ? vcpuCount(cpuTopology(vmi)) : undefined;
+  withBuses.forEach((disk, i) => {
+    const field = `spec.domain.devices.disks[${i}]`;
+    const target = targets.get(disk.name);
+    if (target === undefined) throw new ConversionError(`${field}.name`, 'no device name left for this disk');
+    const device = diskDevice(disk, {
+      field,
+      bus: disk.bus,
+      target,
+      virtioModel: virtioModel(vmi, ctx),
+      queues,
+    });
+    const backed = backDisk(device, disk, field, plan);
+    if (backed !== undefined) domain.devices.disks.push(backed);
+  });
+});

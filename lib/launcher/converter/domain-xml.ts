@@ -1,0 +1,144 @@
+/**
+ * The domain as libvirt XML, in KubeVirt's element order (api/schema.go DomainSpec): name, uuid, memory, os,
+ * sysinfo, devices, clock, metadata, features, cpu, vcpu, vcpus.
+ */
+import { devicesXml } from './devices-xml.ts';
+import type { Clock, Cpu, DomainSpec, Features, Hyperv, OnOff, Os, SysInfo, SysInfoEntry } from './domain.ts';
+import { el, renderXml, textEl, type XmlElement } from './xml.ts';
+
+export const KUBEVIRT_METADATA_NS = 'http://kubevirt.io';
+export const QEMU_NS = 'http://libvirt.org/schemas/domain/qemu/1.0';
+
+function osXml(os: Os): XmlElement {
+  return el(
+    'os',
+    {},
+    textEl('type', 'hvm', { arch: os.type.arch, machine: os.type.machine }),
+    os.smbiosMode !== undefined && el('smbios', { mode: os.smbiosMode }),
+    os.bootMenu !== undefined &&
+      el('bootmenu', { enable: os.bootMenu.enable, timeout: os.bootMenu.timeoutMs }),
+    os.biosUseSerial === true && el('bios', { useserial: 'yes' }),
+    os.loader !== undefined &&
+      textEl('loader', os.loader.path, {
+        readonly: os.loader.readonly,
+        secure: os.loader.secure,
+        type: os.loader.type,
+      }),
+    os.nvram !== undefined && textEl('nvram', os.nvram.path, { template: os.nvram.template }),
+    os.kernel !== undefined && textEl('kernel', os.kernel),
+    os.initrd !== undefined && textEl('initrd', os.initrd),
+    os.cmdline !== undefined && textEl('cmdline', os.cmdline),
+  );
+}
+
+function entries(group: string, list: readonly SysInfoEntry[]): XmlElement | undefined {
+  if (list.length === 0) return undefined;
+  return el(
+    group,
+    {},
+    list.map((e) => textEl('entry', e.value, { name: e.name })),
+  );
+}
+
+function sysinfoXml(s: SysInfo): XmlElement | undefined {
+  if (s.system.length === 0 && s.chassis.length === 0) return undefined;
+  return el('sysinfo', { type: 'smbios' }, entries('system', s.system), entries('chassis', s.chassis));
+}
+
+function clockXml(c: Clock | undefined): XmlElement | undefined {
+  if (c === undefined) return undefined;
+  return el(
+    'clock',
+    { offset: c.offset, timezone: c.timezone, adjustment: c.adjustment },
+    c.timers.map((t) =>
+      el('timer', { name: t.name, tickpolicy: t.tickPolicy, present: t.present, track: t.track }),
+    ),
+  );
+}
+
+function stateEl(name: string, state: OnOff | undefined): XmlElement | undefined {
+  return state === undefined ? undefined : el(name, { state });
+}
+
+function hypervXml(h: Hyperv): XmlElement {
+  return el(
+    'hyperv',
+    { mode: h.mode },
+    stateEl('relaxed', h.relaxed),
+    stateEl('vapic', h.vapic),
+    h.spinlocks !== undefined && el('spinlocks', { state: h.spinlocks.state, retries: h.spinlocks.retries }),
+    stateEl('vpindex', h.vpindex),
+    stateEl('runtime', h.runtime),
+    stateEl('synic', h.synic),
+    h.stimer !== undefined && el('stimer', { state: h.stimer.state }, stateEl('direct', h.stimer.direct)),
+    stateEl('reset', h.reset),
+    h.vendorId !== undefined && el('vendor_id', { state: h.vendorId.state, value: h.vendorId.value }),
+    stateEl('frequencies', h.frequencies),
+    stateEl('reenlightenment', h.reenlightenment),
+    stateEl('tlbflush', h.tlbflush),
+    stateEl('ipi', h.ipi),
+    stateEl('evmcs', h.evmcs),
+  );
+}
+
+function featuresXml(f: Features | undefined): XmlElement | undefined {
+  if (f === undefined) return undefined;
+  return el(
+    'features',
+    {},
+    f.acpi && el('acpi'),
+    f.apic && el('apic'),
+    f.hyperv !== undefined && hypervXml(f.hyperv),
+    f.smm && el('smm'),
+    f.kvmHidden !== undefined && el('kvm', {}, el('hidden', { state: f.kvmHidden })),
+    stateEl('pvspinlock', f.pvspinlock),
+    stateEl('vmport', f.vmport),
+  );
+}
+
+function cpuXml(c: Cpu): XmlElement {
+  return el(
+    'cpu',
+    { mode: c.mode },
+    c.model !== undefined && textEl('model', c.model),
+    c.features.map((f) => el('feature', { name: f.name, policy: f.policy })),
+    el('topology', { sockets: c.topology.sockets, cores: c.topology.cores, threads: c.topology.threads }),
+  );
+}
+
+export function domainXmlTree(d: DomainSpec): XmlElement {
+  return el(
+    'domain',
+    { type: d.type, 'xmlns:qemu': QEMU_NS },
+    textEl('name', d.name),
+    d.uuid !== undefined && textEl('uuid', d.uuid),
+    textEl('memory', d.memory, { unit: 'b' }),
+    osXml(d.os),
+    sysinfoXml(d.sysinfo),
+    devicesXml(d.devices),
+    clockXml(d.clock),
+    el(
+      'metadata',
+      {},
+      el(
+        'kubevirt',
+        { xmlns: KUBEVIRT_METADATA_NS },
+        textEl('uid', d.metadata.uid),
+        el('graceperiod', {}, textEl('deletionGracePeriodSeconds', d.metadata.gracePeriodSeconds)),
+      ),
+    ),
+    featuresXml(d.features),
+    cpuXml(d.cpu),
+    textEl('vcpu', d.vcpu, { placement: 'static' }),
+    d.vcpus !== undefined &&
+      el(
+        'vcpus',
+        {},
+        d.vcpus.map((v) => el('vcpu', { id: v.id, enabled: v.enabled, hotpluggable: v.hotpluggable })),
+      ),
+  );
+}
+
+export function domainXml(d: DomainSpec): string {
+  return renderXml(domainXmlTree(d));
+}

@@ -1,0 +1,309 @@
+/**
+ * The libvirt domain the converter builds: a typed subset of libvirt's domain XML with the pieces KubeVirt's
+ * converter sets (kubevirt pkg/virt-launcher/virtwrap/api/schema.go). Plain data: configurators fill it in,
+ * domain-xml.ts writes it out.
+ */
+
+/** A device alias; user-defined ones (named after a VMI device) are written with KubeVirt's `ua-` prefix. */
+export interface Alias {
+  readonly name: string;
+  readonly userDefined: boolean;
+}
+
+export function userAlias(name: string): Alias {
+  return { name, userDefined: true };
+}
+
+export interface DriveAddress {
+  readonly type: 'drive';
+  readonly controller: number;
+  readonly bus: number;
+  readonly unit: number;
+}
+
+export interface PciAddress {
+  readonly type: 'pci';
+  /** Hex strings with their 0x prefix, as libvirt writes them. */
+  readonly domain: string;
+  readonly bus: string;
+  readonly slot: string;
+  readonly function: string;
+}
+
+export type Address = DriveAddress | PciAddress;
+
+export interface Reservations {
+  readonly managed: 'no';
+  readonly source: { readonly type: 'unix'; readonly path: string; readonly mode: 'client' };
+}
+
+export interface DiskSource {
+  dev?: string;
+  file?: string;
+  reservations?: Reservations;
+}
+
+export type ImageFormat = 'raw' | 'qcow2';
+
+export interface DiskDriver {
+  name: 'qemu';
+  type: ImageFormat;
+  cache?: string;
+  errorPolicy?: string;
+  io?: string;
+  queues?: number;
+  discard?: 'unmap';
+}
+
+export interface BackingStore {
+  readonly type: 'file' | 'block';
+  readonly format: ImageFormat;
+  readonly source: DiskSource;
+}
+
+export interface Disk {
+  device: 'disk' | 'cdrom' | 'lun';
+  type: 'file' | 'block';
+  /** virtio-(non-)transitional for virtio disks. */
+  model?: string;
+  source: DiskSource;
+  target: { bus: string; dev: string; tray?: string };
+  serial?: string;
+  driver: DiskDriver;
+  readonly: boolean;
+  shareable: boolean;
+  alias: Alias;
+  backingStore?: BackingStore;
+  bootOrder?: number;
+  address?: Address;
+  blockIo?: { readonly logical: number; readonly physical: number };
+}
+
+export interface Interface {
+  type: 'ethernet';
+  model: string;
+  mac?: string;
+  alias: Alias;
+  bootOrder?: number;
+  linkState?: 'down';
+  driver?: { readonly name: 'vhost'; readonly queues: number };
+  romEnabled?: 'no';
+  acpiIndex?: number;
+  address?: PciAddress;
+}
+
+export interface Controller {
+  readonly type: 'usb' | 'scsi' | 'virtio-serial';
+  readonly index: number;
+  readonly model: string;
+}
+
+export interface Channel {
+  readonly type: 'unix';
+  readonly target: { readonly name: string; readonly type: 'virtio' };
+}
+
+export interface Video {
+  readonly type: string;
+  readonly heads?: number;
+  readonly vram?: number;
+}
+
+export interface VncGraphics {
+  readonly type: 'vnc';
+  readonly socket: string;
+}
+
+export interface Input {
+  readonly type: 'tablet' | 'keyboard';
+  readonly bus: 'usb' | 'virtio';
+  readonly model?: 'virtio';
+  readonly alias?: Alias;
+}
+
+export interface Serial {
+  readonly port: number;
+  readonly socket: string;
+  readonly logFile?: string;
+}
+
+export interface Console {
+  readonly type: 'pty';
+  readonly targetType: 'serial';
+  readonly port: number;
+}
+
+export interface MemBalloon {
+  readonly model: string;
+  readonly statsPeriod?: number;
+  readonly freePageReporting?: 'on' | 'off';
+}
+
+export interface Rng {
+  readonly model: string;
+  readonly backend: { readonly model: 'random'; readonly source: string };
+}
+
+export interface Watchdog {
+  readonly model: 'i6300esb' | 'diag288';
+  readonly action: string;
+  readonly alias: Alias;
+}
+
+export interface Devices {
+  interfaces: Interface[];
+  channels: Channel[];
+  controllers: Controller[];
+  video: Video[];
+  graphics: VncGraphics[];
+  memBalloon?: MemBalloon;
+  disks: Disk[];
+  inputs: Input[];
+  serials: Serial[];
+  consoles: Console[];
+  watchdogs: Watchdog[];
+  rng?: Rng;
+}
+
+export interface Loader {
+  readonly path: string;
+  readonly readonly: 'yes';
+  readonly secure: 'yes' | 'no';
+  readonly type: 'pflash';
+}
+
+export interface Os {
+  type: { arch: string; machine: string };
+  smbiosMode?: 'sysinfo';
+  bootMenu?: { readonly enable: 'yes'; readonly timeoutMs: number };
+  biosUseSerial?: boolean;
+  loader?: Loader;
+  nvram?: { readonly template: string; readonly path: string };
+  kernel?: string;
+  initrd?: string;
+  cmdline?: string;
+}
+
+export interface SysInfoEntry {
+  readonly name: string;
+  readonly value: string;
+}
+
+export interface SysInfo {
+  system: SysInfoEntry[];
+  chassis: SysInfoEntry[];
+}
+
+export interface Timer {
+  readonly name: string;
+  readonly tickPolicy?: string;
+  readonly present?: 'yes' | 'no';
+  readonly track?: string;
+}
+
+export interface Clock {
+  readonly offset?: 'utc' | 'timezone';
+  readonly timezone?: string;
+  readonly adjustment?: string;
+  readonly timers: readonly Timer[];
+}
+
+/** on/off state of a Hyper-V enlightenment or another switchable feature. */
+export type OnOff = 'on' | 'off';
+
+export interface Hyperv {
+  mode?: 'passthrough';
+  relaxed?: OnOff;
+  vapic?: OnOff;
+  spinlocks?: { readonly state: OnOff; readonly retries?: number };
+  vpindex?: OnOff;
+  runtime?: OnOff;
+  synic?: OnOff;
+  stimer?: { readonly state: OnOff; readonly direct?: OnOff };
+  reset?: OnOff;
+  vendorId?: { readonly state: OnOff; readonly value?: string };
+  frequencies?: OnOff;
+  reenlightenment?: OnOff;
+  tlbflush?: OnOff;
+  ipi?: OnOff;
+  evmcs?: OnOff;
+}
+
+export interface Features {
+  acpi: boolean;
+  apic: boolean;
+  hyperv?: Hyperv;
+  smm: boolean;
+  kvmHidden?: OnOff;
+  pvspinlock?: OnOff;
+  vmport?: OnOff;
+}
+
+export interface CpuFeature {
+  readonly name: string;
+  readonly policy?: string;
+}
+
+export interface Cpu {
+  mode: 'host-model' | 'host-passthrough' | 'custom';
+  model?: string;
+  features: CpuFeature[];
+  topology: { sockets: number; cores: number; threads: number };
+}
+
+export interface VcpuEntry {
+  readonly id: number;
+  readonly enabled: 'yes' | 'no';
+  readonly hotpluggable: 'yes' | 'no';
+}
+
+export interface KubevirtMetadata {
+  uid: string;
+  gracePeriodSeconds: number;
+}
+
+export interface DomainSpec {
+  /** kvm, or qemu when the guest runs under TCG emulation. */
+  type: 'kvm' | 'qemu';
+  name: string;
+  uuid?: string;
+  /** Guest memory in bytes. */
+  memory: number;
+  os: Os;
+  sysinfo: SysInfo;
+  devices: Devices;
+  clock?: Clock;
+  metadata: KubevirtMetadata;
+  features?: Features;
+  cpu: Cpu;
+  /** vCPUs the domain may have (the maximum when CPU hotplug is possible). */
+  vcpu: number;
+  /** Per-vCPU state when CPU hotplug is possible. */
+  vcpus?: VcpuEntry[];
+}
+
+/** A domain with nothing set yet; configurators fill it in. */
+export function emptyDomain(): DomainSpec {
+  return {
+    type: 'kvm',
+    name: '',
+    memory: 0,
+    os: { type: { arch: '', machine: '' } },
+    sysinfo: { system: [], chassis: [] },
+    devices: {
+      interfaces: [],
+      channels: [],
+      controllers: [],
+      video: [],
+      graphics: [],
+      disks: [],
+      inputs: [],
+      serials: [],
+      consoles: [],
+      watchdogs: [],
+    },
+    metadata: { uid: '', gracePeriodSeconds: 0 },
+    cpu: { mode: 'host-model', features: [], topology: { sockets: 1, cores: 1, threads: 1 } },
+    vcpu: 1,
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Golden files: testdata/<case>.in.json is a VMI as a user writes it; KubeVirt's defaults are applied (as the
+ * API's mutating webhook does before a launcher ever sees it), then it is converted and compared, as an exact
+ * string, with testdata/<case>.domain.xml. UPDATE_GOLDEN=1 rewrites the XML files.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { clusterDefaultsFrom, withVmiDefaults, type VirtualMachineInstance } from '../../api/index.ts';
+import { converterContext, toDomainXml, type ConverterContextOptions } from './index.ts';
+
+const TESTDATA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testdata');
+const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
+
+type CaseOptions = Partial<ConverterContextOptions>;
+
+const SMBIOS = {
+  manufacturer: 'Flant',
+  family: 'Deckhouse',
+  product: 'DeckhouseVirtualizationPlatform',
+  sku: '',
+  version: '1.6.2',
+};
+
+const CASES: readonly [string, CaseOptions][] = [
+  // Like the e2e test guests: TCG, kernel + initrd + console=ttyS0, no disks, paths under a private root.
+  ['kernel-boot-tcg', { root: '/tmp/kv-launcher/marker', emulation: true }],
+  [
+    'containerdisk-cloudinit',
+    { smbios: SMBIOS, containerDiskFormats: new Map([['containerdisk', 'qcow2']]) },
+  ],
+  [
+    'persistent-volumes',
+    {
+      directIoByVolume: new Map([['scratch', false]]),
+      preallocatedVolumes: new Set(['root']),
+      serialConsoleLog: false,
+    },
+  ],
+  ['efi-secureboot', { ovmfDir: '/usr/share/OVMF', memBalloonStatsPeriod: 0 }],
+  ['custom-cpu', { hostCpuModels: ['qemu64', 'Cascadelake-Server-noTSX'] }],
+  ['scsi-lun-reservation', {}],
+  ['hyperv', { freePageReporting: false }],
+];
+
+function loadVmi(name: string): VirtualMachineInstance {
+  return JSON.parse(readFileSync(path.join(TESTDATA, `${name}.in.json`), 'utf8')) as VirtualMachineInstance;
+}
+
+describe('domain XML goldens', () => {
+  it.each(CASES)('%s', (name, opts) => {
+    const ctx = converterContext({ root: '/', arch: 'amd64', emulation: false, ...opts });
+    const vmi = withVmiDefaults(loadVmi(name), clusterDefaultsFrom(undefined, ctx.arch));
+    const xml = toDomainXml(vmi, ctx);
+    const golden = path.join(TESTDATA, `${name}.domain.xml`);
+    if (UPDATE) writeFileSync(golden, xml);
+    expect(existsSync(golden)).toBe(true);
+    expect(xml).toBe(readFileSync(golden, 'utf8'));
+  });
+
+  it('gives the same bytes for the same VMI and context', () => {
+    const ctx = converterContext({ root: '/', arch: 'amd64', emulation: true });
+    const vmi = withVmiDefaults(loadVmi('containerdisk-cloudinit'), clusterDefaultsFrom(undefined, 'amd64'));
+    const before = structuredClone(vmi);
+    expect(toDomainXml(vmi, ctx)).toBe(toDomainXml(structuredClone(vmi), ctx));
+    expect(vmi).toEqual(before);
+  });
+});

@@ -1,0 +1,105 @@
+import { describe, expect, it } from '@jest/globals';
+import type { Interface as VmiInterface } from '../../api/index.ts';
+import { withInterface, withSpec } from '../../api/testing/builders.ts';
+import type { ConverterContextOptions } from './context.ts';
+import type { Interface } from './domain.ts';
+import { interfacesConfigurator } from './interfaces.ts';
+import { runConfigurator, testCtx, testVmi } from './testing.ts';
+
+const pod = { name: 'default', pod: {} };
+
+function convert(iface: VmiInterface, ctx: Partial<ConverterContextOptions> = {}): Interface[] {
+  const vmi = testVmi(withInterface(iface, { ...pod, name: iface.name }));
+  return runConfigurator(interfacesConfigurator, vmi, testCtx(ctx)).devices.interfaces;
+}
+
+describe('interfacesConfigurator', () => {
+  it.each<[string, VmiInterface, Partial<ConverterContextOptions>, Interface[]]>([
+    [
+      'bridge on the pod network is an ethernet (tap) interface without option ROM',
+      { name: 'default', bridge: {} },
+      {},
+      [
+        {
+          type: 'ethernet',
+          model: 'virtio-non-transitional',
+          alias: { name: 'default', userDefined: true },
+          romEnabled: 'no',
+        },
+      ],
+    ],
+    [
+      'masquerade with a MAC, boot order and another model',
+      { name: 'default', masquerade: {}, macAddress: '02:00:00:00:00:01', bootOrder: 1, model: 'e1000e' },
+      {},
+      [
+        {
+          type: 'ethernet',
+          model: 'e1000e',
+          mac: '02:00:00:00:00:01',
+          bootOrder: 1,
+          alias: { name: 'default', userDefined: true },
+        },
+      ],
+    ],
+    [
+      'transitional virtio, link down, ACPI index, PCI address',
+      { name: 'default', bridge: {}, state: 'down', acpiIndex: 3, pciAddress: '0000:02:01.0' },
+      { virtioTransitional: true },
+      [
+        {
+          type: 'ethernet',
+          model: 'virtio-transitional',
+          alias: { name: 'default', userDefined: true },
+          romEnabled: 'no',
+          linkState: 'down',
+          acpiIndex: 3,
+          address: { type: 'pci', domain: '0x0000', bus: '0x02', slot: '0x01', function: '0x0' },
+        },
+      ],
+    ],
+    ['SR-IOV is not a libvirt interface here', { name: 'default', sriov: {} }, {}, []],
+    ['nor is a binding plugin', { name: 'default', binding: { name: 'passt' } }, {}, []],
+    ['an absent interface is left out', { name: 'default', bridge: {}, state: 'absent' }, {}, []],
+  ])('%s', (_, iface, ctx, expected) => {
+    expect(convert(iface, ctx)).toEqual(expected);
+  });
+
+  it('multi-queue gives virtio interfaces one queue per vCPU', () => {
+    const vmi = testVmi(
+      withInterface({ name: 'default', bridge: {} }, pod),
+      withSpec((s) => {
+        s.domain.devices.networkInterfaceMultiqueue = true;
+        s.domain.cpu = { sockets: 1, cores: 3, threads: 1 };
+      }),
+    );
+    expect(runConfigurator(interfacesConfigurator, vmi).devices.interfaces[0]?.driver).toEqual({
+      name: 'vhost',
+      queues: 3,
+    });
+  });
+
+  it.each<[string, VmiInterface, string, string]>([
+    ['slirp', { name: 'default', slirp: {} }, 'spec.domain.devices.interfaces[0].slirp', 'unsupported'],
+    ['core passt', { name: 'default', passt: {} }, 'spec.domain.devices.interfaces[0].passt', 'unsupported'],
+    ['no binding', { name: 'default' }, 'spec.domain.devices.interfaces[0]', 'invalid'],
+    [
+      'a bad PCI address',
+      { name: 'default', bridge: {}, pciAddress: '0:1:2' },
+      'spec.domain.devices.interfaces[0].pciAddress',
+      'invalid',
+    ],
+  ])('%s → %s error at %s', (_, iface, field, reason) => {
+    expect(() => convert(iface)).toThrow(expect.objectContaining({ field, reason }));
+  });
+
+  it('refuses an interface without a network', () => {
+    const vmi = testVmi(withInterface({ name: 'extra', bridge: {} }, pod));
+    expect(() => runConfigurator(interfacesConfigurator, vmi)).toThrow(
+      expect.objectContaining({
+        field: 'spec.domain.devices.interfaces[0].name',
+        message: expect.stringContaining('failed to find network extra'),
+      }),
+    );
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * Network interfaces as KubeVirt renders them for the pod network (kubevirt converter/network.go): bridge and
+ * masquerade bindings attach through a tap device the launcher prepares, so libvirt gets `type="ethernet"`;
+ * the tap name, MTU and the rest are added at runtime by the network setup (a later step). SR-IOV and binding
+ * plugins other than tap ones are not libvirt interfaces. Absent interfaces are left out.
+ */
+import type { Interface as VmiInterface, VirtualMachineInstance } from '../../api/index.ts';
+import { configurator, virtioModel, type Configurator } from './configurator.ts';
+import type { ConverterContext } from './context.ts';
+import { cpuTopology, vcpuCount } from './cpu-topology.ts';
+import { parsePciAddress } from './disk-device.ts';
+import { userAlias, type Interface } from './domain.ts';
+import { ConversionError } from './errors.ts';
+
+const MAX_QUEUES = 256;
+const TAP_BINDINGS = ['bridge', 'masquerade', 'macvtap'] as const;
+
+type Attachment = 'tap' | 'none';
+
+function attachment(iface: VmiInterface, field: string): Attachment {
+  if (TAP_BINDINGS.some((b) => iface[b] !== undefined)) return 'tap';
+  if (iface.sriov !== undefined || iface.binding !== undefined) return 'none';
+  if (iface.slirp !== undefined) {
+    throw new ConversionError(`${field}.slirp`, 'slirp interface is deprecated as of v1.3', 'unsupported');
+  }
+  if (iface.passt !== undefined) {
+    throw new ConversionError(`${field}.passt`, 'the core passt binding is not supported', 'unsupported');
+  }
+  throw new ConversionError(field, 'interface has no binding method (bridge, masquerade, sriov or binding)');
+}
+
+function queues(vmi: VirtualMachineInstance, model: string): number | undefined {
+  if (vmi.spec.domain.devices.networkInterfaceMultiqueue !== true || model !== 'virtio') return undefined;
+  return Math.min(vcpuCount(cpuTopology(vmi)), MAX_QUEUES);
+}
+
+/** MAC, PCI address, ACPI index, boot order (or no option ROM), link state. */
+function setOptionalParts(out: Interface, iface: VmiInterface, field: string, ctx: ConverterContext): void {
+  if (iface.macAddress !== undefined && iface.macAddress !== '') out.mac = iface.macAddress;
+  if (iface.pciAddress !== undefined && iface.pciAddress !== '') {
+    out.address = parsePciAddress(iface.pciAddress, `${field}.pciAddress`);
+  }
+  if (iface.acpiIndex !== undefined && iface.acpiIndex > 0) out.acpiIndex = iface.acpiIndex;
+  if (iface.bootOrder !== undefined) out.bootOrder = iface.bootOrder;
+  // Without a boot order the iPXE option ROM only slows the boot down (s390x has none to turn off).
+  else if (ctx.arch !== 's390x') out.romEnabled = 'no';
+  if (iface.state === 'down') out.linkState = 'down';
+}
+
+function domainInterface(
+  iface: VmiInterface,
+  field: string,
+  vmi: VirtualMachineInstance,
+  ctx: ConverterContext,
+): Interface {
+  const model = iface.model === undefined || iface.model === '' ? 'virtio' : iface.model;
+  const out: Interface = {
+    type: 'ethernet',
+    model: model === 'virtio' ? virtioModel(vmi, ctx) : model,
+    alias: userAlias(iface.name),
+  };
+  const q = queues(vmi, model);
+  if (q !== undefined) out.driver = { name: 'vhost', queues: q };
+  setOptionalParts(out, iface, field, ctx);
+  return out;
+}
+
+export const interfacesConfigurator: Configurator = configurator((vmi, domain, ctx) => {
+  const networks = new Set((vmi.spec.networks ?? []).map((n) => n.name));
+  (vmi.spec.domain.devices.interfaces ?? []).forEach((iface, i) => {
+    const field = `spec.domain.devices.interfaces[${i}]`;
+    if (iface.state === 'absent') return;
+    if (!networks.has(iface.name)) {
+      throw new ConversionError(`${field}.name`, `failed to find network ${iface.name}`);
+    }
+    if (attachment(iface, field) === 'none') return;
+    domain.devices.interfaces.push(domainInterface(iface, field, vmi, ctx));
+  });
+});
