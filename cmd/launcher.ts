@@ -1,0 +1,108 @@
+/**
+ * `virt launcher`: one per VMI, the Cmd server driving its own libvirt/QEMU (lib/launcher). Subcommands:
+ * `node-labeller` (host facts for node labels) and `convert` (print a VMI's domain XML), loaded only when
+ * used: the launcher's own memory is budgeted (KubeVirt: 100 Mi for virt-launcher).
+ */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { createLogger } from '../lib/kernel/log/log.ts';
+import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
+import { EMULATION_MODES, type EmulationMode } from '../lib/launcher/emulation/emulation.ts';
+import { runLauncher } from '../lib/launcher/launcher.ts';
+
+interface LauncherFlags {
+  name?: string;
+  namespace?: string;
+  uid?: string;
+  gracePeriodSeconds: number;
+  emulation: EmulationMode;
+  root: string;
+  qemuCapsCache?: string;
+  verbosity: string;
+}
+
+function wholeNumber(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number >= 0');
+  return n;
+}
+
+const emulationOption = (): Option =>
+  new Option('--emulation <mode>', 'TCG instead of KVM: auto (probe KVM), on (TCG), off (KVM)')
+    .choices(EMULATION_MODES)
+    .default('auto');
+const capsCacheOption = (): Option =>
+  new Option(
+    '--qemu-caps-cache <dir>',
+    "share libvirt's QEMU capability probe between launchers (local mode)",
+  );
+
+function nodeLabellerCommand(): Command {
+  return new Command('node-labeller')
+    .description('write host CPU models, features, machine types and TSC facts for node labels')
+    .requiredOption('--output <dir>', 'where to write the facts')
+    .addOption(emulationOption())
+    .addOption(capsCacheOption())
+    .option('-v, --verbosity <n>', 'log verbosity (debug levels above 2)', '2')
+    .action(
+      async (f: { output: string; emulation: EmulationMode; qemuCapsCache?: string; verbosity: string }) => {
+        const log = createLogger({ component: 'node-labeller', verbosity: Number(f.verbosity) });
+        const { runNodeLabeller } = await import('../lib/launcher/node-labeller/run.ts');
+        await runNodeLabeller({
+          output: f.output,
+          emulation: f.emulation,
+          log,
+          ...(f.qemuCapsCache !== undefined && { qemuCapsCache: f.qemuCapsCache }),
+        });
+      },
+    );
+}
+
+function convertCommand(): Command {
+  return new Command('convert')
+    .description('print the libvirt domain XML of a VMI (debugging aid)')
+    .requiredOption('--vmi <file>', 'VMI as JSON or YAML')
+    .option('--emulation', 'render for TCG', false)
+    .option('--arch <arch>', 'guest architecture', 'amd64')
+    .action(async (f: { vmi: string; emulation: boolean; arch: string }) => {
+      const { runConvert } = await import('../lib/launcher/convert-command.ts');
+      process.stdout.write(await runConvert({ vmi: f.vmi, emulation: f.emulation, arch: f.arch }));
+    });
+}
+
+export function launcherCommand(): Command {
+  const cmd = new Command('launcher')
+    .description('one per VMI: gRPC cmd-server driving libvirt/QEMU')
+    .option('--name <name>', 'VMI name')
+    .option('--namespace <ns>', 'VMI namespace')
+    .option('--uid <uid>', 'VMI uid')
+    .addOption(
+      new Option('--grace-period-seconds <n>', 'graceful shutdown period').argParser(wholeNumber).default(30),
+    )
+    .addOption(emulationOption())
+    .option('--root <dir>', 'prefix for every host path (local mode, tests)', '/')
+    .addOption(capsCacheOption())
+    .option('-v, --verbosity <n>', 'log verbosity (debug levels above 2)', '2')
+    .action(async (f: LauncherFlags) => {
+      const { name, namespace, uid } = f;
+      if (name === undefined || namespace === undefined || uid === undefined) {
+        cmd.error('--name, --namespace and --uid are required');
+        return;
+      }
+      const log = createLogger({ component: 'virt-launcher', verbosity: Number(f.verbosity) });
+      const graceMs = (f.gracePeriodSeconds + 60) * 1000;
+      const opts = {
+        name,
+        namespace,
+        uid,
+        gracePeriodSeconds: f.gracePeriodSeconds,
+        emulation: f.emulation,
+        root: f.root,
+        log,
+        ...(f.qemuCapsCache !== undefined && { qemuCapsCache: f.qemuCapsCache }),
+      };
+      await runUntilSignal((signal) => runLauncher(opts, signal), { log, graceMs });
+    });
+  cmd.addCommand(nodeLabellerCommand());
+  cmd.addCommand(convertCommand());
+  return cmd;
+}

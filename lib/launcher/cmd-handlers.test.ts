@@ -1,0 +1,52 @@
+import { describe, expect, it } from '@jest/globals';
+import { decodeVmi, exclusive } from './cmd-handlers.ts';
+
+describe('decodeVmi', () => {
+  it('parses the VMI JSON of a request', () => {
+    const vmi = { metadata: { name: 'a' }, spec: { domain: { devices: {} } } };
+    expect(decodeVmi(Buffer.from(JSON.stringify(vmi)))).toEqual(vmi);
+  });
+
+  it.each([
+    ['no bytes', undefined, 'carries no VMI'],
+    ['empty bytes', Buffer.alloc(0), 'carries no VMI'],
+    ['broken JSON', Buffer.from('{'), 'not valid JSON'],
+    ['no spec', Buffer.from('{"metadata":{}}'), 'no metadata or spec'],
+    ['null', Buffer.from('null'), 'no metadata or spec'],
+  ])('rejects %s', (_what, bytes, msg) => {
+    expect(() => decodeVmi(bytes)).toThrow(msg);
+  });
+});
+
+describe('exclusive', () => {
+  it('runs one command at a time, in order, and goes on after a failure', async () => {
+    const one = exclusive();
+    const log: string[] = [];
+    let release: () => void = () => undefined;
+    const first = one(
+      () =>
+        new Promise<void>((resolve) => {
+          log.push('first started');
+          release = () => {
+            log.push('first done');
+            resolve();
+          };
+        }),
+    );
+    const failing = one(() => {
+      log.push('second started');
+      return Promise.reject(new Error('boom'));
+    });
+    const third = one(() => {
+      log.push('third started');
+      return Promise.resolve(3);
+    });
+    await Promise.resolve();
+    expect(log).toEqual(['first started']);
+    release();
+    await first;
+    await expect(failing).rejects.toThrow('boom');
+    expect(await third).toBe(3);
+    expect(log).toEqual(['first started', 'first done', 'second started', 'third started']);
+  });
+});

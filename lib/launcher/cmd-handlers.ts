@@ -1,0 +1,134 @@
+/**
+ * The launcher's Cmd service (kubevirt pkg/virt-launcher/virtwrap/cmd-server/server.go): each RPC decodes the
+ * VMI, runs one manager call and answers in-band. A domain failure becomes `{success:false, message}` naming
+ * the command and the cause (a conversion error names the VMI field); the server keeps serving. RPCs not
+ * listed here answer UNIMPLEMENTED.
+ */
+import type { VirtualMachineInstance } from '../api/index.ts';
+import { errorMessage } from '../kernel/errors/errors.ts';
+import type { Logger } from '../kernel/log/log.ts';
+import { getVersion } from '../libvirt/index.ts';
+import type {
+  DomainResponse,
+  DomainStatsResponse,
+  FreezeRequest,
+  GuestInfoResponse,
+  QemuVersionResponse,
+  Response,
+  VMIRequest,
+} from '../rpc/gen/kubevirt/cmd/v1/cmd.ts';
+import { failed, ok, type CmdHandlers } from '../rpc/index.ts';
+import type { GuestOps } from './guest-ops.ts';
+import type { DomainManager } from './manager.ts';
+
+export interface HandlerDeps {
+  readonly manager: DomainManager;
+  readonly guest: GuestOps;
+  readonly log: Logger;
+  /** Called after a successful sync (the notifier sends the domain). */
+  readonly afterSync?: () => void;
+}
+
+export function decodeVmi(bytes: Uint8Array | undefined): VirtualMachineInstance {
+  if (bytes === undefined || bytes.length === 0) throw new Error('the request carries no VMI');
+  let vmi: unknown;
+  try {
+    vmi = JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch (err) {
+    throw new Error(`the VMI is not valid JSON: ${errorMessage(err)}`, { cause: err });
+  }
+  const v = vmi as Partial<VirtualMachineInstance> | null;
+  if (v === null || typeof v !== 'object' || typeof v.spec !== 'object' || typeof v.metadata !== 'object') {
+    throw new Error('the VMI has no metadata or spec');
+  }
+  return v as VirtualMachineInstance;
+}
+
+async function inBand(what: string, log: Logger, fn: () => Promise<void>): Promise<Response> {
+  try {
+    await fn();
+    return ok();
+  } catch (err) {
+    const message = `${what} failed: ${errorMessage(err)}`;
+    log.warning('command failed', { command: what, reason: err });
+    return failed(message);
+  }
+}
+
+const empty = (r: Response | undefined): Response => r ?? ok();
+
+/** Runs commands one at a time, in arrival order (a sync never overlaps a shutdown or another sync). */
+export function exclusive(): <T>(fn: () => Promise<T>) => Promise<T> {
+  let chain: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = chain.then(fn, fn);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+}
+
+export function cmdHandlers(d: HandlerDeps): CmdHandlers {
+  const { manager: m, guest: g, log } = d;
+  const oneAtATime = exclusive();
+  const vmiCommand =
+    (what: string, fn: (vmi: VirtualMachineInstance, req: VMIRequest) => Promise<void>) =>
+    (req: VMIRequest): Promise<Response> =>
+      oneAtATime(() => inBand(what, log, () => fn(decodeVmi(req.vmi?.vmiJson), req)));
+  const payload = async <T>(
+    what: string,
+    fn: () => Promise<T>,
+  ): Promise<{ response: Response; value?: T }> => {
+    let value: T | undefined;
+    const response = await inBand(what, log, async () => {
+      value = await fn();
+    });
+    return value === undefined ? { response } : { response, value };
+  };
+  return {
+    syncVirtualMachine: vmiCommand('SyncVirtualMachine', async (vmi, req) => {
+      await m.sync(vmi, req.options);
+      d.afterSync?.();
+    }),
+    shutdownVirtualMachine: vmiCommand('ShutdownVirtualMachine', () => m.shutdown()),
+    killVirtualMachine: vmiCommand('KillVirtualMachine', () => m.kill()),
+    deleteVirtualMachine: vmiCommand('DeleteVirtualMachine', () => m.delete()),
+    pauseVirtualMachine: vmiCommand('PauseVirtualMachine', () => m.pause()),
+    unpauseVirtualMachine: vmiCommand('UnpauseVirtualMachine', () => m.unpause()),
+    softRebootVirtualMachine: vmiCommand('SoftRebootVirtualMachine', () => m.softReboot()),
+    resetVirtualMachine: vmiCommand('ResetVirtualMachine', () => m.reset()),
+    freezeVirtualMachine: (req: FreezeRequest) =>
+      oneAtATime(() =>
+        inBand('FreezeVirtualMachine', log, async () => {
+          decodeVmi(req.vmi?.vmiJson);
+          await g.freeze(req.unfreezeTimeoutSeconds);
+        }),
+      ),
+    unfreezeVirtualMachine: vmiCommand('UnfreezeVirtualMachine', async () => {
+      await g.unfreeze();
+    }),
+    ping: () => Promise.resolve(ok()),
+    getDomain: async (): Promise<DomainResponse> => {
+      const r = await payload('GetDomain', async () => {
+        const fsFreezeStatus = await g.freezeStatus();
+        return (await m.domainJson({ fsFreezeStatus })) ?? null;
+      });
+      return { response: empty(r.response), domain: r.value == null ? '' : JSON.stringify(r.value) };
+    },
+    getDomainStats: async (): Promise<DomainStatsResponse> => {
+      const r = await payload('GetDomainStats', async () => (await g.stats()) ?? null);
+      return { response: r.response, domainStats: r.value == null ? '' : JSON.stringify(r.value) };
+    },
+    getGuestInfo: async (): Promise<GuestInfoResponse> => {
+      const r = await payload('GetGuestInfo', () => g.guestInfo());
+      return {
+        response: r.response,
+        guestInfoResponse: r.value === undefined ? '' : JSON.stringify(r.value),
+      };
+    },
+    getQemuVersion: async (): Promise<QemuVersionResponse> => {
+      const r = await payload('GetQemuVersion', async () => (await getVersion(m.conn)).text);
+      return { response: r.response, version: r.value ?? '' };
+    },
+    getAppliedVmiChecksum: () => Promise.resolve({ response: ok(), checksum: m.appliedChecksum }),
+  };
+}

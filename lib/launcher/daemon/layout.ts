@@ -1,0 +1,58 @@
+/**
+ * Where the launcher's own libvirt keeps its files, all under --root, as in a launcher Pod (kubevirt runs
+ * virtqemud and virtlogd in session mode with XDG_* pointing at private directories).
+ *
+ * The QEMU driver of a session daemon puts the monitor and guest-agent sockets under
+ * $XDG_CONFIG_HOME/libvirt/qemu/lib/channel/target/domain-<id>-<name>/org.qemu.guest_agent.0, and a unix
+ * socket path stops at 107 bytes: XDG_CONFIG_HOME is therefore the short `<root>/lv`.
+ */
+import { join, resolve } from 'node:path';
+
+export interface LibvirtLayout {
+  /** XDG_CONFIG_HOME: libvirt's config, and QEMU's monitor and channel sockets. */
+  readonly config: string;
+  /** XDG_RUNTIME_DIR: the daemons' sockets and pid files. */
+  readonly run: string;
+  /** XDG_CACHE_HOME: the QEMU capabilities cache and QEMU's logs. */
+  readonly cache: string;
+  readonly home: string;
+  /** Daemon logs. */
+  readonly log: string;
+  /** The libvirtd socket directory. */
+  readonly sock: string;
+  readonly libvirtdConf: string;
+  readonly virtlogdConf: string;
+  readonly socketPath: string;
+  readonly virtlogdSocket: string;
+  /** QEMU's per-domain logs (<domain name>.log). */
+  readonly qemuLogDir: string;
+  /** Pid files of the running domains. */
+  readonly qemuRunDir: string;
+}
+
+/** Bytes an agent channel path adds to XDG_CONFIG_HOME (domain id up to 3 digits, name cut to 20). */
+export const AGENT_SOCKET_SUFFIX_BYTES =
+  '/libvirt/qemu/lib/channel/target/domain-999-12345678901234567890/org.qemu.guest_agent.0'.length;
+
+export function libvirtLayout(root: string): LibvirtLayout {
+  const r = resolve(root);
+  const config = join(r, 'lv');
+  const run = join(r, 'var/run/libvirt');
+  const cache = join(r, 'var/cache/libvirt');
+  const log = join(r, 'var/log/libvirt');
+  const sock = join(run, 'libvirt');
+  return {
+    config,
+    run,
+    cache,
+    home: join(r, 'var/lib/libvirt-home'),
+    log,
+    sock,
+    libvirtdConf: join(config, 'libvirtd.conf'),
+    virtlogdConf: join(config, 'virtlogd.conf'),
+    socketPath: join(sock, 'libvirt-sock'),
+    virtlogdSocket: join(run, 'libvirt', 'virtlogd-sock'),
+    qemuLogDir: join(cache, 'libvirt', 'qemu', 'log'),
+    qemuRunDir: join(run, 'libvirt', 'qemu', 'run'),
+  };
+}

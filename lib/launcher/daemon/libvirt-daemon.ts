@@ -1,0 +1,180 @@
+/**
+ * The launcher's own libvirt: virtlogd first (libvirtd needs it for QEMU's logs), then libvirtd in session
+ * mode, both with every directory under --root (layout.ts) and run as the daemon user (identity.ts). No
+ * systemd: started by hand, stopped by PID. A QEMU capabilities cache directory may be shared between
+ * launchers (libvirt probes each QEMU binary for seconds otherwise; it validates every cached file, so a
+ * seeded cache is never wrong, only faster).
+ */
+import { existsSync } from 'node:fs';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { join, resolve } from 'node:path';
+import { realClock, type Clock } from '../../kernel/clock.ts';
+import { KvError } from '../../kernel/errors/errors.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { daemonIdentity, giveTree } from './identity.ts';
+import { libvirtLayout, type LibvirtLayout } from './layout.ts';
+import {
+  cmdlineOf,
+  spawnLogged,
+  stopChild,
+  stopForeign,
+  type ChildHandle,
+  type Identity,
+} from './process.ts';
+
+export const LIBVIRTD = '/usr/sbin/libvirtd';
+export const VIRTLOGD = '/usr/sbin/virtlogd';
+export const SESSION_URI = 'qemu:///session';
+
+export interface LauncherLibvirtOptions {
+  readonly root: string;
+  readonly log: Logger;
+  /** Shared QEMU capabilities cache (seeded before start, saved back on stop). */
+  readonly capsCache?: string;
+  readonly startTimeoutMs?: number;
+  readonly clock?: Clock;
+}
+
+export interface LauncherLibvirt {
+  readonly layout: LibvirtLayout;
+  readonly identity: Identity;
+  readonly socketPath: string;
+  readonly uri: string;
+  readonly libvirtdPid: number;
+  readonly virtlogdPid: number;
+  /** Stops libvirtd, any QEMU it left running, then virtlogd. */
+  stop(): Promise<void>;
+}
+
+const capsDir = (cache: string): string => join(cache, 'libvirt', 'qemu', 'cache', 'capabilities');
+
+async function copyXml(from: string, to: string): Promise<number> {
+  if (!existsSync(from)) return 0;
+  await mkdir(to, { recursive: true });
+  const files = (await readdir(from)).filter((f) => f.endsWith('.xml'));
+  for (const f of files) {
+    const tmp = join(to, `.${f}.${process.pid}.tmp`);
+    await copyFile(join(from, f), tmp);
+    await rename(tmp, join(to, f));
+  }
+  return files.length;
+}
+
+const canConnect = (path: string): Promise<boolean> =>
+  new Promise((resolve) => {
+    const s = connect({ path });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => {
+      resolve(false);
+    });
+  });
+
+async function waitSocket(
+  path: string,
+  daemon: ChildHandle,
+  o: { timeoutMs: number; clock: Clock; probe: boolean },
+): Promise<void> {
+  const deadline = o.clock.now() + o.timeoutMs;
+  while (!(existsSync(path) && (!o.probe || (await canConnect(path))))) {
+    if (!daemon.running()) throw new KvError('KV_ERR_CONFIG', `${daemon.bin} exited before serving ${path}`);
+    if (o.clock.now() > deadline) {
+      throw new KvError('KV_ERR_TIMEOUT', `${daemon.bin}: no socket ${path} after ${o.timeoutMs} ms`);
+    }
+    await o.clock.sleep(20);
+  }
+}
+
+async function prepare(l: LibvirtLayout, o: LauncherLibvirtOptions): Promise<number> {
+  // The daemons' user must be able to walk into the root (mkdtemp makes it 0700).
+  if (resolve(o.root) !== '/') await chmod(o.root, 0o755);
+  for (const dir of [l.config, l.run, l.cache, l.home, l.log, l.sock]) await mkdir(dir, { recursive: true });
+  await writeFile(
+    l.libvirtdConf,
+    `unix_sock_dir = "${l.sock}"\nlog_outputs = "3:file:${l.log}/libvirtd.log"\n`,
+  );
+  await writeFile(l.virtlogdConf, `log_outputs = "3:file:${l.log}/virtlogd.log"\n`);
+  return o.capsCache === undefined ? 0 : copyXml(o.capsCache, capsDir(l.cache));
+}
+
+/** Pids of the QEMU processes this daemon runs (its domains' pid files). */
+async function qemuPids(l: LibvirtLayout): Promise<number[]> {
+  if (!existsSync(l.qemuRunDir)) return [];
+  const files = (await readdir(l.qemuRunDir)).filter((f) => f.endsWith('.pid'));
+  const pids = await Promise.all(
+    files.map(async (f) => Number((await readFile(join(l.qemuRunDir, f), 'utf8')).trim())),
+  );
+  return pids.filter((p) => Number.isInteger(p) && p > 0);
+}
+
+export async function startLauncherLibvirt(o: LauncherLibvirtOptions): Promise<LauncherLibvirt> {
+  const clock = o.clock ?? realClock;
+  const timeoutMs = o.startTimeoutMs ?? 30_000;
+  const layout = libvirtLayout(o.root);
+  const identity = daemonIdentity();
+  const seeded = await prepare(layout, o);
+  await giveTree(layout.config, identity);
+  for (const dir of [layout.run, layout.cache, layout.home, layout.log]) await giveTree(dir, identity);
+  const env = {
+    HOME: layout.home,
+    XDG_CONFIG_HOME: layout.config,
+    XDG_RUNTIME_DIR: layout.run,
+    XDG_CACHE_HOME: layout.cache,
+    PATH: '/usr/sbin:/usr/bin:/sbin:/bin',
+    LC_ALL: 'C',
+  };
+  const spawnOpts = (name: string): { env: typeof env; identity: Identity; logFile: string } => ({
+    env,
+    identity,
+    logFile: join(layout.log, `${name}.out`),
+  });
+  const virtlogd = spawnLogged(VIRTLOGD, ['-f', layout.virtlogdConf], spawnOpts('virtlogd'));
+  let libvirtd: ChildHandle | undefined;
+  const stop = async (): Promise<void> => {
+    const qemu = await qemuPids(layout);
+    if (libvirtd !== undefined) await stopChild(libvirtd, 10_000, clock);
+    const ours = (argv: readonly string[]): boolean =>
+      (argv[0] ?? '').includes('qemu-system') &&
+      argv.some((a) => a.includes(layout.config) || a.includes(o.root));
+    for (const pid of qemu) await stopForeign(pid, ours, { graceMs: 3000, clock });
+    await stopChild(virtlogd, 5000, clock);
+    if (o.capsCache !== undefined) await copyXml(capsDir(layout.cache), o.capsCache).catch(() => 0);
+    o.log.info('launcher libvirt stopped', { qemu: qemu.length });
+  };
+  try {
+    // virtlogd refuses clients of another uid and logs each one: for it, the socket appearing is enough.
+    await waitSocket(layout.virtlogdSocket, virtlogd, { timeoutMs, clock, probe: false });
+    libvirtd = spawnLogged(LIBVIRTD, ['-f', layout.libvirtdConf], spawnOpts('libvirtd'));
+    await waitSocket(layout.socketPath, libvirtd, { timeoutMs, clock, probe: true });
+  } catch (err) {
+    await stop();
+    throw new KvError('KV_ERR_CONFIG', `launcher libvirt did not start (logs in ${layout.log})`, {
+      cause: err,
+    });
+  }
+  o.log.info('launcher libvirt started', {
+    socket: layout.socketPath,
+    user: identity.name,
+    libvirtdPid: libvirtd.pid,
+    virtlogdPid: virtlogd.pid,
+    seededCaps: seeded,
+  });
+  return {
+    layout,
+    identity,
+    socketPath: layout.socketPath,
+    uri: SESSION_URI,
+    libvirtdPid: libvirtd.pid,
+    virtlogdPid: virtlogd.pid,
+    stop,
+  };
+}
+
+/** Is pid a QEMU process started under this root? (for tests and for the kill-on-exit path) */
+export function isQemuUnder(pid: number, root: string): boolean {
+  const argv = cmdlineOf(pid);
+  return argv !== undefined && (argv[0] ?? '').includes('qemu-system') && argv.some((a) => a.includes(root));
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from '@jest/globals';
+import { toDomain } from '../converter/index.ts';
+import { testCtx, testVmi, TEST_UID } from '../converter/testing.ts';
+import { domainJson } from './domain-json.ts';
+import { NON_EXISTENT } from './state.ts';
+
+const id = { name: 'testvmi', namespace: 'default', uid: TEST_UID };
+
+function convertedDomain(): ReturnType<typeof toDomain> {
+  const vmi = testVmi((spec) => {
+    spec.domain.firmware = { uuid: TEST_UID };
+    spec.domain.devices.disks = [{ name: 'root', disk: { bus: 'virtio' } }];
+    spec.volumes = [{ name: 'root', persistentVolumeClaim: { claimName: 'pvc' } }];
+  });
+  return toDomain(vmi, testCtx({ emulation: true }));
+}
+
+describe('domainJson (KubeVirt api.Domain as encoding/json writes it)', () => {
+  it('inlines TypeMeta, keeps ObjectMeta, Spec and Status with Go field names', () => {
+    const d = domainJson({
+      id,
+      spec: convertedDomain(),
+      state: { status: 'Running', reason: 'Unpaused' },
+    }) as Record<string, Record<string, unknown>>;
+    expect(d['kind']).toBe('Domain');
+    expect(d['apiVersion']).toBe('1.2.2');
+    expect(d['ObjectMeta']).toEqual({
+      name: 'testvmi',
+      namespace: 'default',
+      uid: TEST_UID,
+      creationTimestamp: null,
+    });
+    expect(d['Status']).toMatchObject({
+      Status: 'Running',
+      Reason: 'Unpaused',
+      FSFreezeStatus: { Status: '' },
+    });
+    const spec = d['Spec'] as Record<string, unknown>;
+    expect(spec).toMatchObject({
+      Type: 'qemu',
+      Name: 'default_testvmi',
+      UUID: TEST_UID,
+      Memory: { Value: 64 * 1024 * 1024, Unit: 'b' },
+      OS: { Type: { OS: 'hvm', Arch: 'x86_64', Machine: 'q35' } },
+      Metadata: { KubeVirt: { UID: TEST_UID } },
+      CPU: { Mode: 'custom', Model: 'qemu64' },
+    });
+    expect((spec['Devices'] as { Disks: unknown[] }).Disks[0]).toMatchObject({
+      Device: 'disk',
+      Type: 'file',
+      Source: { File: '/var/run/kubevirt-private/vmi-disks/root/disk.img' },
+      Target: { Bus: 'virtio', Device: 'vda' },
+      Alias: { Name: 'root', UserDefined: true },
+    });
+  });
+
+  it('carries guest facts into Status', () => {
+    const d = domainJson({
+      id,
+      spec: undefined,
+      state: NON_EXISTENT,
+      extras: { fsFreezeStatus: 'frozen', osInfo: { Id: 'debian' } },
+    }) as { Status: Record<string, unknown>; Spec: unknown };
+    expect(d.Status).toMatchObject({
+      Status: 'NoState',
+      Reason: 'NonExistent',
+      FSFreezeStatus: { Status: 'frozen' },
+    });
+    expect(d.Status['OSInfo']).toMatchObject({ Id: 'debian', Name: '' });
+    expect(d.Spec).toEqual({ Name: 'default_testvmi', Devices: {} });
+  });
+});

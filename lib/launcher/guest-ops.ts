@@ -1,0 +1,113 @@
+/**
+ * Commands that go through the guest agent or libvirt's statistics: filesystem freeze with the safety thaw
+ * (kubevirt manager.go FreezeVMI: the launcher thaws on its own once unfreezeTimeoutSeconds have passed),
+ * thaw, guest info and domain stats.
+ */
+import type { TimerHandle } from '../kernel/clock.ts';
+import type { Logger } from '../kernel/log/log.ts';
+import { agentCommand, fsFreeze, fsThaw, getAllDomainStats, getGuestInfo } from '../libvirt/index.ts';
+import { domainStats, guestAgentInfo } from './domain/guest-json.ts';
+import type { DomainManager } from './manager.ts';
+
+/** The `return` member of an agent answer. */
+function parseReturn(text: string | null): unknown {
+  if (text === null) return undefined;
+  return (JSON.parse(text) as { return?: unknown }).return;
+}
+
+interface AgentInfo {
+  version?: string;
+  supported_commands?: { name: string; enabled: boolean }[];
+}
+
+export class GuestOps {
+  private thawTimer: TimerHandle | undefined;
+
+  constructor(
+    private readonly m: DomainManager,
+    private readonly log: Logger,
+  ) {}
+
+  /** Freezes every guest filesystem; with a timeout above 0 they are thawed again after that many seconds. */
+  async freeze(unfreezeTimeoutSeconds: number): Promise<number> {
+    const ref = await this.m.require();
+    const frozen = await fsFreeze(this.m.conn, ref);
+    this.thawTimer?.cancel();
+    this.thawTimer = undefined;
+    if (unfreezeTimeoutSeconds > 0) {
+      this.thawTimer = this.m.clock.after(unfreezeTimeoutSeconds * 1000, () => {
+        this.thawTimer = undefined;
+        this.unfreeze().then(
+          (n) => {
+            this.log.info('guest filesystems thawed after the unfreeze timeout', {
+              thawed: n,
+              unfreezeTimeoutSeconds,
+            });
+          },
+          (err: unknown) => {
+            this.log.error('automatic thaw failed', { reason: err });
+          },
+        );
+      });
+    }
+    this.log.info('guest filesystems frozen', { frozen, unfreezeTimeoutSeconds });
+    return frozen;
+  }
+
+  async unfreeze(): Promise<number> {
+    this.thawTimer?.cancel();
+    this.thawTimer = undefined;
+    return fsThaw(this.m.conn, await this.m.require());
+  }
+
+  /** 'frozen' or 'thawed' from the agent; '' when it does not answer. */
+  async freezeStatus(): Promise<string> {
+    const ref = await this.m.lookup();
+    if (ref === undefined) return '';
+    try {
+      const r = await agentCommand(
+        this.m.conn,
+        ref,
+        { execute: 'guest-fsfreeze-status' },
+        { timeoutSeconds: 5 },
+      );
+      const status = parseReturn(r);
+      return typeof status === 'string' ? status : '';
+    } catch {
+      return '';
+    }
+  }
+
+  async guestInfo(): Promise<object> {
+    const ref = await this.m.require();
+    const [params, info, fsFreezeStatus] = await Promise.all([
+      getGuestInfo(this.m.conn, ref),
+      agentCommand(this.m.conn, ref, { execute: 'guest-info' }, { timeoutSeconds: 5 }).then(
+        (r) => parseReturn(r) as AgentInfo | undefined,
+        () => undefined,
+      ),
+      this.freezeStatus(),
+    ]);
+    return guestAgentInfo(params, {
+      ...(info?.version !== undefined && { version: info.version }),
+      ...(info?.supported_commands !== undefined && {
+        supportedCommands: info.supported_commands.map((c) => ({ name: c.name, enabled: c.enabled })),
+      }),
+      fsFreezeStatus,
+    });
+  }
+
+  /** Statistics of the domain; undefined when it does not run. */
+  async stats(): Promise<object | undefined> {
+    const ref = await this.m.lookup();
+    if (ref === undefined) return undefined;
+    const [s] = await getAllDomainStats(this.m.conn, { domains: [ref] });
+    if (s === undefined) return undefined;
+    return domainStats({ name: s.domain.name, uuid: s.domain.uuid, params: s.params });
+  }
+
+  close(): void {
+    this.thawTimer?.cancel();
+    this.thawTimer = undefined;
+  }
+}

@@ -1,0 +1,321 @@
+// The launcher end to end, with this test acting as the handler: the launcher runs as a child process with
+// its own libvirt under a temp --root; a Notify server here records domain events; a Cmd client drives it.
+// Guests are the e2e test guests (kernel boot, busybox initramfs) under whatever accelerator the launcher
+// finds (TCG on these machines: /dev/kvm is there but KVM cannot run a Linux guest).
+import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { chownSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ensureKvmDeviceAccess } from '../../e2e/libvirt/host.ts';
+import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../../e2e/guests/guests.ts';
+import { realClock } from '../kernel/clock.ts';
+import { nopLogger } from '../kernel/log/log.ts';
+import type { DomainEvent } from '../rpc/index.ts';
+import { daemonIdentity } from './daemon/identity.ts';
+import { runKvmProbe } from './emulation/kvm-probe.ts';
+import type { NodeFacts } from './node-labeller/facts.ts';
+import {
+  CAPS_CACHE,
+  domainStatus,
+  kernelBootVmi,
+  processesUnder,
+  REPO,
+  RUN_LAUNCHER,
+  startLauncher,
+  type LauncherProcess,
+  type StartOptions,
+} from './testdata/harness.ts';
+
+const run = promisify(execFile);
+const BOOT_MS = 60_000;
+const UID = 'a9d5e0c4-1b2c-4d3e-8f40-5a6b7c8d9e0f';
+
+let guests: Guests;
+let running: LauncherProcess | undefined;
+
+const is =
+  (status: string, reason?: string) =>
+  (e: DomainEvent): boolean => {
+    const s = domainStatus(e);
+    return s.Status === status && (reason === undefined || s.Reason === reason);
+  };
+
+async function launch(
+  o: Omit<StartOptions, 'guest' | 'uid'> & { agent?: boolean },
+): Promise<LauncherProcess> {
+  const guest =
+    o.agent === true
+      ? { kernel: guests.kernel, initrd: guests.agentInitrd, dataDisk: guests.dataDisk }
+      : { kernel: guests.kernel, initrd: guests.initrd };
+  running = await startLauncher({ ...o, uid: UID, guest, gracePeriodSeconds: o.gracePeriodSeconds ?? 2 });
+  return running;
+}
+
+function qemuPid(root: string): number {
+  const pid = processesUnder(root).find((p) =>
+    readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('/usr/bin/qemu-system'),
+  );
+  if (pid === undefined) throw new Error('no QEMU process under the launcher root');
+  return pid;
+}
+
+async function stopAndCheck(l: LauncherProcess): Promise<void> {
+  const before = processesUnder(l.root);
+  expect(before.length).toBeGreaterThanOrEqual(2); // libvirtd, virtlogd (and QEMU while it runs)
+  expect(await l.terminate(60_000)).toBe(0);
+  for (let i = 0; i < 20 && processesUnder(l.root).length > 0; i++) await realClock.sleep(100);
+  expect(processesUnder(l.root)).toEqual([]);
+  for (const pid of before) expect(() => process.kill(pid, 0)).toThrow();
+}
+
+beforeAll(async () => {
+  ensureKvmDeviceAccess(nopLogger);
+  guests = await ensureGuests();
+}, 600_000);
+
+afterEach(async () => {
+  await running?.cleanup();
+  running = undefined;
+});
+
+describe('launcher end to end', () => {
+  it('syncs a kernel-boot VMI: events, serial marker, idempotent re-sync, in-band failures, SIGTERM', async () => {
+    const l = await launch({ name: 'marker' });
+    expect((await l.client.ping()).success).toBe(true);
+    expect((await l.client.getDomain()).payload).toBeUndefined();
+
+    const vmi = kernelBootVmi({
+      name: 'marker',
+      uid: UID,
+      initrd: 'initramfs.cpio.gz',
+      cmdline: GUEST_CMDLINE,
+    });
+    expect(await l.client.syncVirtualMachine(vmi)).toEqual({ success: true, message: '' });
+    await l.waitEvent((e) => e.eventType === 'ADDED', 10_000);
+    await l.waitEvent(is('Running'), 10_000);
+    const serial = await l.readSerial(MARKER, BOOT_MS);
+    expect(serial).toContain(`${MARKER} kernel=${guests.kernelVersion} variant=plain`);
+    // virtlogd keeps the whole console output as well.
+    const log = l.paths.serialLog(UID);
+    for (let i = 0; i < 50 && !readFileSync(log, 'utf8').includes(MARKER); i++) await realClock.sleep(100);
+    expect(readFileSync(log, 'utf8')).toContain(MARKER);
+
+    const domain = (await l.client.getDomain()).payload as {
+      Spec: { Name: string };
+      Status: { Status: string };
+    };
+    expect(domain.Spec.Name).toBe('default_marker');
+    expect(domain.Status.Status).toBe('Running');
+    expect((await l.client.getQemuVersion()).version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect((await l.client.getAppliedVmiChecksum()).checksum).toMatch(/^[0-9a-f]{64}$/);
+
+    // Sync again: nothing to do, the same QEMU keeps running.
+    const pid = qemuPid(l.root);
+    const seen = l.events.length;
+    expect((await l.client.syncVirtualMachine({ ...vmi, status: { phase: 'Running' } })).success).toBe(true);
+    expect(qemuPid(l.root)).toBe(pid);
+    expect(l.events.slice(seen).some((e) => e.eventType === 'ADDED')).toBe(false);
+
+    // A VMI the converter refuses: the field is named, the launcher keeps serving.
+    const bad = structuredClone(vmi);
+    bad.spec.domain.cpu = { features: [{ name: 'avx2', policy: 'sometimes' }] };
+    const refused = await l.client.syncVirtualMachine(bad);
+    expect(refused.success).toBe(false);
+    expect(refused.message).toContain('spec.domain.cpu.features[0].policy');
+    expect((await l.client.ping()).success).toBe(true);
+
+    const from = l.events.length;
+    expect((await l.client.vmiCommand('pauseVirtualMachine', vmi)).success).toBe(true);
+    await l.waitEvent(is('Paused', 'User'), 10_000, from);
+    expect((await l.client.vmiCommand('unpauseVirtualMachine', vmi)).success).toBe(true);
+    await l.waitEvent(is('Running', 'Unpaused'), 10_000, from);
+
+    await stopAndCheck(l);
+    await l.waitEvent(is('Shutoff'), 5_000, from);
+  }, 180_000);
+
+  it('reports Shutdown as a shut-off domain (Kill when the guest ignores ACPI), and Delete', async () => {
+    const l = await launch({ name: 'shutdown' });
+    const vmi = kernelBootVmi({
+      name: 'shutdown',
+      uid: UID,
+      initrd: 'initramfs.cpio.gz',
+      cmdline: GUEST_CMDLINE,
+    });
+    expect((await l.client.syncVirtualMachine(vmi)).success).toBe(true);
+    await l.readSerial(MARKER, BOOT_MS);
+    const from = l.events.length;
+    expect((await l.client.vmiCommand('shutdownVirtualMachine', vmi)).success).toBe(true);
+    const off = await l.waitEvent(is('Shutoff'), 8_000, from).catch(() => undefined);
+    if (off === undefined) {
+      // The busybox test guest has no ACPI power-button handler: the handler's next step is Kill.
+      console.log(
+        'guest ignored the ACPI power button; killing it as the handler would after the grace period',
+      );
+      expect((await l.client.vmiCommand('killVirtualMachine', vmi)).success).toBe(true);
+      await l.waitEvent(is('Shutoff', 'Destroyed'), 10_000, from);
+    } else {
+      expect(domainStatus(off).Reason).toBe('Shutdown');
+    }
+    expect((await l.client.vmiCommand('deleteVirtualMachine', vmi)).success).toBe(true);
+    await l.waitEvent((e) => e.eventType === 'DELETED', 10_000, from);
+    expect((await l.client.getDomain()).payload).toBeUndefined();
+    await stopAndCheck(l);
+  }, 180_000);
+
+  it('reports a guest that powers itself off as Shutoff/Shutdown (Succeeded)', async () => {
+    const l = await launch({ name: 'poweroff' });
+    const cmdline = `${GUEST_CMDLINE} kvts.poweroff=1`;
+    const vmi = kernelBootVmi({ name: 'poweroff', uid: UID, initrd: 'initramfs.cpio.gz', cmdline });
+    expect((await l.client.syncVirtualMachine(vmi)).success).toBe(true);
+    await l.waitEvent(is('Shutoff', 'Shutdown'), BOOT_MS);
+    expect(readFileSync(l.paths.serialLog(UID), 'utf8')).toContain(MARKER);
+    await stopAndCheck(l);
+  }, 180_000);
+
+  it('reports kill -9 of QEMU as a crash and does not restart a VMI that already ran', async () => {
+    const l = await launch({ name: 'crash' });
+    const vmi = kernelBootVmi({
+      name: 'crash',
+      uid: UID,
+      initrd: 'initramfs.cpio.gz',
+      cmdline: GUEST_CMDLINE,
+    });
+    expect((await l.client.syncVirtualMachine(vmi)).success).toBe(true);
+    await l.waitEvent(is('Running'), 10_000);
+    const from = l.events.length;
+    process.kill(qemuPid(l.root), 'SIGKILL');
+    await l.waitEvent(is('Shutoff', 'Crashed'), 10_000, from);
+    expect((await l.client.syncVirtualMachine({ ...vmi, status: { phase: 'Running' } })).success).toBe(true);
+    const domain = (await l.client.getDomain()).payload as { Status: { Status: string; Reason: string } };
+    expect(domain.Status).toMatchObject({ Status: 'Shutoff', Reason: 'Crashed' });
+    await stopAndCheck(l);
+  }, 180_000);
+
+  it('hotplugs a PVC disk into the running domain and unplugs it again', async () => {
+    const l = await launch({ name: 'hotplug' });
+    const vmi = kernelBootVmi({
+      name: 'hotplug',
+      uid: UID,
+      initrd: 'initramfs.cpio.gz',
+      cmdline: GUEST_CMDLINE,
+    });
+    expect((await l.client.syncVirtualMachine(vmi)).success).toBe(true);
+    await l.waitEvent(is('Running'), 10_000);
+    // What the handler's hotplug mounter would leave: the PVC's image in the hotplug directory.
+    const image = join(l.root, 'var/run/kubevirt/hotplug-disks/hp.img');
+    writeFileSync(image, Buffer.alloc(0));
+    truncateSync(image, 8 * 1024 * 1024);
+    const id = daemonIdentity();
+    chownSync(image, id.uid, id.gid);
+    const plugged = structuredClone(vmi);
+    plugged.spec.domain.devices.disks = [{ name: 'hp', disk: { bus: 'scsi' } }];
+    plugged.spec.volumes = [
+      { name: 'hp', persistentVolumeClaim: { claimName: 'hp-pvc', hotpluggable: true } },
+    ];
+    plugged.status = {
+      phase: 'Running',
+      volumeStatus: [{ name: 'hp', target: '', phase: 'Ready', hotplugVolume: { attachPodName: 'hp-pod' } }],
+    };
+    const pid = qemuPid(l.root);
+    expect(await l.client.syncVirtualMachine(plugged)).toEqual({ success: true, message: '' });
+    const blocks = async (): Promise<string[]> =>
+      ((await l.client.getDomainStats()).payload as { Block: { Name: string }[] }).Block.map((b) => b.Name);
+    expect(await blocks()).toContain('sda');
+    expect(qemuPid(l.root)).toBe(pid);
+    const spec = (await l.client.getDomain()).payload as {
+      Spec: { Devices: { Disks: { Alias: { Name: string } }[] } };
+    };
+    expect(spec.Spec.Devices.Disks.map((d) => d.Alias.Name)).toEqual(['hp']);
+
+    expect((await l.client.syncVirtualMachine({ ...vmi, status: { phase: 'Running' } })).success).toBe(true);
+    let gone = false;
+    for (let i = 0; i < 100 && !gone; i++) {
+      gone = !(await blocks()).includes('sda');
+      if (!gone) await realClock.sleep(100);
+    }
+    expect(gone).toBe(true);
+    await stopAndCheck(l);
+  }, 180_000);
+
+  it('freezes and thaws the agent guest, and thaws by itself after the unfreeze timeout', async () => {
+    const l = await launch({ name: 'agent', agent: true });
+    const vmi = kernelBootVmi({
+      name: 'agent',
+      uid: UID,
+      initrd: 'initramfs-agent.cpio.gz',
+      cmdline: GUEST_CMDLINE,
+      dataDisk: true,
+    });
+    const sync = await l.client.syncVirtualMachine(vmi, { DisksInfo: { data: { format: 'qcow2' } } });
+    expect(sync).toEqual({ success: true, message: '' });
+    expect(await l.readSerial('agent=', BOOT_MS)).toContain('data=mounted agent=started');
+    const status = async (): Promise<string> =>
+      ((await l.client.getGuestInfo()).payload as { fsFreezeStatus: string }).fsFreezeStatus;
+    const info = (await l.client.getGuestInfo()).payload as { guestAgentVersion: string; fsInfo: unknown };
+    expect(info.guestAgentVersion).not.toBe('');
+    expect(await status()).toBe('thawed');
+
+    expect((await l.client.freezeVirtualMachine(vmi, 0)).success).toBe(true);
+    expect(await status()).toBe('frozen');
+    expect((await l.client.vmiCommand('unfreezeVirtualMachine', vmi)).success).toBe(true);
+    expect(await status()).toBe('thawed');
+
+    expect((await l.client.freezeVirtualMachine(vmi, 2)).success).toBe(true);
+    expect(await status()).toBe('frozen');
+    let thawed = false;
+    for (let i = 0; i < 100 && !thawed; i++) {
+      await realClock.sleep(100);
+      thawed = (await status()) === 'thawed';
+    }
+    expect(thawed).toBe(true);
+
+    const stats = (await l.client.getDomainStats()).payload as { Name: string; Block: { Name: string }[] };
+    expect(stats.Name).toBe('default_agent');
+    expect(stats.Block.map((b) => b.Name)).toContain('vda');
+    await stopAndCheck(l);
+  }, 180_000);
+});
+
+describe('virt launcher node-labeller', () => {
+  it('writes the host facts and labels for the accelerator it finds', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'kv-node-labeller-'));
+    try {
+      const args = [
+        '--import',
+        'tsx',
+        RUN_LAUNCHER,
+        'node-labeller',
+        '--output',
+        out,
+        '--qemu-caps-cache',
+        CAPS_CACHE,
+      ];
+      await run(process.execPath, args, { cwd: REPO });
+      const facts = JSON.parse(readFileSync(join(out, 'host-facts.json'), 'utf8')) as NodeFacts;
+      const labels = JSON.parse(readFileSync(join(out, 'node-labels.json'), 'utf8')) as Record<
+        string,
+        string
+      >;
+      expect(facts.virtType).toBe(facts.emulation ? 'qemu' : 'kvm');
+      expect(facts.cpuModels.length).toBeGreaterThan(0);
+      for (const m of facts.cpuModels) expect(labels[`cpu-model.node.kubevirt.io/${m}`]).toBe('true');
+      expect(labels['machine-type.node.kubevirt.io/q35']).toBe('true');
+      expect(readFileSync(join(out, 'domcapabilities.xml'), 'utf8')).toContain(
+        `<domain>${facts.virtType}</domain>`,
+      );
+      expect(readFileSync(join(out, 'capabilities.xml'), 'utf8')).toContain('<capabilities>');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('KVM probe guest', () => {
+  it('runs to its end under TCG (so a failure under KVM means KVM, not the probe)', async () => {
+    const r = await runKvmProbe({ qemu: '/usr/bin/qemu-system-x86_64', accel: 'tcg' });
+    expect(r).toMatchObject({ ok: true, reason: 'ok' });
+  }, 30_000);
+});

@@ -1,0 +1,159 @@
+/**
+ * The launcher role (kubevirt cmd/virt-launcher): its own libvirt under --root, KVM or TCG as found out,
+ * the Cmd server on `<root>/var/run/kubevirt/sockets/launcher-sock`, domain events to the handler's Notify
+ * socket, the VMI's serial console relay. On shutdown (the signal aborts): ACPI shutdown of the guest for
+ * the grace period, then destroy, then libvirt is stopped; resolves once everything is down.
+ */
+import { constants as fsConstants } from 'node:fs';
+import { chmod, mkdir, open, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { realClock, type Clock } from '../kernel/clock.ts';
+import { KvError } from '../kernel/errors/errors.ts';
+import type { Logger } from '../kernel/log/log.ts';
+import { DomainEventHub, getDomainCapabilities, LibvirtConnection } from '../libvirt/index.ts';
+import { listenUnix, newCmdServer, rpcPaths, shutdownServer } from '../rpc/index.ts';
+import { cmdHandlers } from './cmd-handlers.ts';
+import { converterContext } from './converter/index.ts';
+import { giveDirs } from './daemon/identity.ts';
+import { startLauncherLibvirt, type LauncherLibvirt } from './daemon/libvirt-daemon.ts';
+import { detectEmulation, type EmulationMode } from './emulation/emulation.ts';
+import { runKvmProbe } from './emulation/kvm-probe.ts';
+import { GuestOps } from './guest-ops.ts';
+import { DomainManager } from './manager.ts';
+import { usableCpuModels } from './node-labeller/facts.ts';
+import { DomainNotifier } from './notifier.ts';
+import { SerialRelay } from './serial/relay.ts';
+import type { HostFacts } from './sync/context.ts';
+
+export interface LauncherOptions {
+  readonly name: string;
+  readonly namespace: string;
+  readonly uid: string;
+  readonly gracePeriodSeconds: number;
+  readonly emulation: EmulationMode;
+  readonly root: string;
+  readonly log: Logger;
+  /** Shared QEMU capabilities cache for libvirt (local mode, tests). */
+  readonly qemuCapsCache?: string;
+  readonly clock?: Clock;
+}
+
+const ARCH = 'x86_64';
+
+/** Whether files in dir can be opened with O_DIRECT (tmpfs cannot): decides cache=none. */
+export async function supportsDirectIo(dir: string): Promise<boolean> {
+  const probe = join(dir, `.direct-io-probe-${process.pid}`);
+  try {
+    const fh = await open(probe, fsConstants.O_CREAT | fsConstants.O_WRONLY | fsConstants.O_DIRECT, 0o600);
+    await fh.close();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await rm(probe, { force: true });
+  }
+}
+
+/** Directories QEMU reads or writes, owned by the daemons' user where it must create files. */
+async function prepareRoot(root: string, lv: LauncherLibvirt): Promise<{ ephemeral: string }> {
+  const ctx = converterContext({ root, arch: 'amd64', emulation: true });
+  if (root !== '/') await chmod(root, 0o755);
+  const readable = [ctx.privateDir, ctx.containerDiskDir, join(ctx.containerDiskDir, 'kernel-boot')];
+  const writable = [ctx.ephemeralDiskDir, ctx.emptyDiskDir, ctx.hotplugDiskDir];
+  for (const d of [...readable, ...writable]) {
+    await mkdir(d, { recursive: true });
+    await chmod(d, 0o755);
+  }
+  await giveDirs(writable, lv.identity);
+  return { ephemeral: ctx.ephemeralDiskDir };
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else
+      signal.addEventListener(
+        'abort',
+        () => {
+          resolve();
+        },
+        { once: true },
+      );
+  });
+}
+
+async function hostFacts(o: LauncherOptions, conn: LibvirtConnection, ephemeral: string): Promise<HostFacts> {
+  const decision = await detectEmulation({
+    mode: o.emulation,
+    conn,
+    arch: ARCH,
+    log: o.log,
+    probe: (qemu) => runKvmProbe({ qemu, accel: 'kvm', ...(o.clock !== undefined && { clock: o.clock }) }),
+  });
+  const virtType = decision.emulation ? 'qemu' : 'kvm';
+  const domCaps = await getDomainCapabilities(conn, { virtType, arch: ARCH });
+  return {
+    root: o.root,
+    arch: 'amd64',
+    emulation: decision.emulation,
+    hostCpuModels: usableCpuModels(domCaps),
+    directIo: await supportsDirectIo(ephemeral),
+  };
+}
+
+export async function runLauncher(o: LauncherOptions, signal: AbortSignal): Promise<void> {
+  const clock = o.clock ?? realClock;
+  const root = resolve(o.root);
+  const log = o.log.with({ namespace: o.namespace, name: o.name, uid: o.uid });
+  const paths = rpcPaths(root);
+  await mkdir(root, { recursive: true });
+  const lv = await startLauncherLibvirt({
+    root,
+    log,
+    clock,
+    ...(o.qemuCapsCache !== undefined && { capsCache: o.qemuCapsCache }),
+  });
+  const cleanups: (() => Promise<void>)[] = [(): Promise<void> => lv.stop()];
+  try {
+    const { ephemeral } = await prepareRoot(root, lv);
+    const conn = await LibvirtConnection.open({ socketPath: lv.socketPath, uri: lv.uri, log, clock });
+    cleanups.unshift(() => conn.close());
+    const lost = new Promise<never>((_, reject): void => {
+      conn.onClose((err) => {
+        if (err !== undefined)
+          reject(new KvError('KV_ERR_TRANSPORT', 'lost the connection to libvirt', { cause: err }));
+      });
+    });
+    lost.catch(() => undefined);
+    const host = await hostFacts({ ...o, root }, conn, ephemeral);
+    const serial = await SerialRelay.listen({ publicPath: paths.serialSocket(o.uid), log, clock });
+    cleanups.unshift(() => serial.close());
+    const id = { name: o.name, namespace: o.namespace, uid: o.uid };
+    const manager = new DomainManager({ conn, id, host, identity: lv.identity, serial, log, clock });
+    const guest = new GuestOps(manager, log);
+    const notifier = new DomainNotifier({
+      socketPath: paths.notifySocket,
+      manager,
+      hub: new DomainEventHub(conn, log),
+      log,
+      fsFreezeStatus: (): Promise<string> => guest.freezeStatus(),
+    });
+    await notifier.start();
+    const server = newCmdServer(cmdHandlers({ manager, guest, log }));
+    await listenUnix(server, paths.launcherSocket);
+    log.info('launcher ready', { socket: paths.launcherSocket, emulation: host.emulation });
+    await Promise.race([aborted(signal), lost]);
+    const outcome = await manager.stopGuest(o.gracePeriodSeconds * 1000);
+    log.info('guest stopped', { outcome, gracePeriodSeconds: o.gracePeriodSeconds });
+    await clock.sleep(200);
+    await notifier.close();
+    guest.close();
+    await shutdownServer(server, 1000, clock);
+  } finally {
+    for (const c of cleanups) {
+      await c().catch((err: unknown): void => {
+        log.warning('cleanup step failed', { reason: err });
+      });
+    }
+  }
+}

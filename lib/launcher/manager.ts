@@ -1,0 +1,274 @@
+/**
+ * The domain of the launcher's one VMI (kubevirt virtwrap/manager.go LibvirtDomainManager): sync (convert,
+ * prepare, define, start paused, attach the console relay, resume, hotplug), the lifecycle commands and the
+ * domain as the handler sees it. Failures throw; the Cmd handlers turn them into `{success:false}`.
+ */
+import { createHash } from 'node:crypto';
+import type { VirtualMachineInstance } from '../api/index.ts';
+import { realClock, type Clock } from '../kernel/clock.ts';
+import { KvError } from '../kernel/errors/errors.ts';
+import type { Logger } from '../kernel/log/log.ts';
+import {
+  DOMAIN_SHUTDOWN,
+  attachDevice,
+  createDomain,
+  defineDomain,
+  destroyDomain,
+  detachDeviceByAlias,
+  getDomainState,
+  isNoDomain,
+  lookupDomainByName,
+  rebootDomain,
+  resetDomain,
+  resumeDomain,
+  shutdownDomain,
+  suspendDomain,
+  undefineDomain,
+  type DomainRef,
+  type DomainState,
+  type LibvirtConnection,
+} from '../libvirt/index.ts';
+import type { VirtualMachineOptions } from '../rpc/gen/kubevirt/cmd/v1/cmd.ts';
+import { devicesXml, domainXml, renderXml, toDomain, type Disk, type DomainSpec } from './converter/index.ts';
+import type { Identity } from './daemon/process.ts';
+import { domainJson, type DomainIdentity, type DomainStatusExtras } from './domain/domain-json.ts';
+import { kubevirtState, NON_EXISTENT, type KubevirtState } from './domain/state.ts';
+import type { SerialRelay } from './serial/relay.ts';
+import { syncContext, type HostFacts } from './sync/context.ts';
+import { isDown, planSync, type SyncPlan } from './sync/plan.ts';
+import { prepareDomain } from './sync/prestart.ts';
+
+export interface ManagerOptions {
+  readonly conn: LibvirtConnection;
+  readonly id: DomainIdentity;
+  readonly host: HostFacts;
+  /** The daemons' user: everything a domain touches is handed to it. */
+  readonly identity: Identity;
+  readonly serial: SerialRelay;
+  readonly log: Logger;
+  readonly clock?: Clock;
+}
+
+interface Applied {
+  readonly vmi: VirtualMachineInstance;
+  readonly domain: DomainSpec;
+  readonly xml: string;
+  readonly checksum: string;
+}
+
+/** sha256 of the VMI spec as JSON: what the Deckhouse fork's GetAppliedVMIChecksum reports. */
+export function vmiChecksum(vmi: VirtualMachineInstance): string {
+  return createHash('sha256').update(JSON.stringify(vmi.spec)).digest('hex');
+}
+
+/** `<disk>` alone, as attach/detach take it. */
+function diskDeviceXml(d: Disk): string {
+  const devices = devicesXml({
+    interfaces: [],
+    channels: [],
+    controllers: [],
+    video: [],
+    graphics: [],
+    disks: [d],
+    inputs: [],
+    serials: [],
+    consoles: [],
+    watchdogs: [],
+  });
+  const disk = devices.children[0];
+  if (disk === undefined) throw new KvError('KV_ERR_INTERNAL', 'no disk element rendered');
+  return renderXml(disk);
+}
+
+const LIVE_AND_CONFIG = { live: true, config: true };
+
+export class DomainManager {
+  readonly domainName: string;
+  private applied: Applied | undefined;
+  private pausedByUser = false;
+  private readonly log: Logger;
+  readonly clock: Clock;
+
+  constructor(private readonly o: ManagerOptions) {
+    this.domainName = `${o.id.namespace}_${o.id.name}`;
+    this.log = o.log.with({ domain: this.domainName });
+    this.clock = o.clock ?? realClock;
+  }
+
+  get conn(): LibvirtConnection {
+    return this.o.conn;
+  }
+
+  get appliedChecksum(): string {
+    return this.applied?.checksum ?? '';
+  }
+
+  /** The libvirt domain, or undefined when none is defined. */
+  async lookup(): Promise<DomainRef | undefined> {
+    try {
+      return await lookupDomainByName(this.o.conn, this.domainName);
+    } catch (err) {
+      if (isNoDomain(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** The domain or a failure naming what is missing. */
+  async require(): Promise<DomainRef> {
+    const ref = await this.lookup();
+    if (ref === undefined) throw new KvError('KV_ERR_INVALID', `domain ${this.domainName} does not exist`);
+    return ref;
+  }
+
+  private checkIdentity(vmi: VirtualMachineInstance): void {
+    const { name, namespace, uid } = vmi.metadata;
+    const id = this.o.id;
+    if (name !== id.name || namespace !== id.namespace || (id.uid !== '' && uid !== id.uid)) {
+      throw new KvError(
+        'KV_ERR_INVALID',
+        `VMI ${namespace ?? ''}/${name ?? ''} (uid ${uid ?? ''}) is not this launcher's ${id.namespace}/${id.name} (uid ${id.uid})`,
+      );
+    }
+  }
+
+  private async plan(
+    vmi: VirtualMachineInstance,
+    domain: DomainSpec,
+    xml: string,
+  ): Promise<{ ref: DomainRef | undefined; plan: SyncPlan }> {
+    const ref = await this.lookup();
+    const state = ref === undefined ? undefined : (await getDomainState(this.o.conn, ref)).state;
+    const applied = this.applied;
+    const plan = planSync({
+      state,
+      appliedXml: applied?.xml,
+      wantedXml: xml,
+      appliedDisks: applied?.domain.devices.disks ?? [],
+      wantedDisks: domain.devices.disks,
+      vmiPhase: vmi.status?.phase,
+      pausedByUser: this.pausedByUser,
+    });
+    const summary = { ...plan, attach: plan.attach.length, detach: plan.detach.length };
+    this.log.v(2).info('sync planned', { state: state ?? 'absent', ...summary });
+    return { ref, plan };
+  }
+
+  async sync(vmi: VirtualMachineInstance, options: VirtualMachineOptions | undefined): Promise<void> {
+    this.checkIdentity(vmi);
+    const ctx = syncContext(this.o.host, options);
+    const domain = toDomain(vmi, ctx);
+    const xml = domainXml(domain);
+    const planned = await this.plan(vmi, domain, xml);
+    const plan = planned.plan;
+    let ref = planned.ref;
+    if (plan.define || ref === undefined) {
+      await prepareDomain({ vmi, domain, ctx, identity: this.o.identity });
+      ref = await defineDomain(this.o.conn, xml);
+    }
+    if (plan.start) await this.start(ref, vmi, ctx.paths.serialSocket(vmi.metadata.uid ?? ''));
+    if (plan.resume) await resumeDomain(this.o.conn, ref);
+    for (const d of plan.attach) await attachDevice(this.o.conn, ref, diskDeviceXml(d), LIVE_AND_CONFIG);
+    for (const d of plan.detach) {
+      await detachDeviceByAlias(this.o.conn, ref, `ua-${d.alias.name}`, LIVE_AND_CONFIG);
+    }
+    this.applied = { vmi, domain, xml, checksum: vmiChecksum(vmi) };
+  }
+
+  /** Start paused, attach the console relay while no output can be lost, then let the vCPUs run. */
+  private async start(ref: DomainRef, vmi: VirtualMachineInstance, qemuSerial: string): Promise<void> {
+    const running = await createDomain(this.o.conn, ref, { paused: true });
+    const hasSerial = vmi.spec.domain.devices.autoattachSerialConsole !== false;
+    if (hasSerial) await this.o.serial.attach(qemuSerial);
+    if (vmi.spec.startStrategy === 'Paused') {
+      this.pausedByUser = true;
+      this.log.info('domain started paused (startStrategy Paused)');
+      return;
+    }
+    await resumeDomain(this.o.conn, running);
+    this.log.info('domain started', { serial: hasSerial });
+  }
+
+  async state(): Promise<DomainState | undefined> {
+    const ref = await this.lookup();
+    return ref === undefined ? undefined : getDomainState(this.o.conn, ref);
+  }
+
+  async kubevirtState(): Promise<KubevirtState> {
+    const s = await this.state();
+    return s === undefined ? NON_EXISTENT : kubevirtState(s);
+  }
+
+  /** api.Domain JSON of the current domain; undefined when none exists. */
+  async domainJson(extras?: DomainStatusExtras, state?: KubevirtState): Promise<object | undefined> {
+    const st = state ?? (await this.kubevirtState());
+    if (st === NON_EXISTENT && state === undefined) return undefined;
+    return domainJson({
+      id: this.o.id,
+      spec: this.applied?.domain,
+      state: st,
+      ...(extras !== undefined && { extras }),
+    });
+  }
+
+  /** ACPI power button, as KubeVirt's ShutdownVirtualMachine; nothing to do when the domain is down. */
+  async shutdown(): Promise<void> {
+    const ref = await this.lookup();
+    if (ref === undefined || isDown((await getDomainState(this.o.conn, ref)).state)) return;
+    await shutdownDomain(this.o.conn, ref, DOMAIN_SHUTDOWN.ACPI_POWER_BTN);
+  }
+
+  /** Stops QEMU (SIGTERM first, SIGKILL when that fails); nothing to do when the domain is down. */
+  async kill(): Promise<void> {
+    const ref = await this.lookup();
+    if (ref === undefined || isDown((await getDomainState(this.o.conn, ref)).state)) return;
+    try {
+      await destroyDomain(this.o.conn, ref, { graceful: true });
+    } catch (err) {
+      this.log.warning('graceful destroy failed, destroying', { reason: err });
+      await destroyDomain(this.o.conn, ref);
+    }
+  }
+
+  /** Undefines the domain (kept running domains become transient: kill first). */
+  async delete(): Promise<void> {
+    const ref = await this.lookup();
+    if (ref === undefined) return;
+    await undefineDomain(this.o.conn, ref);
+    this.applied = undefined;
+    this.pausedByUser = false;
+  }
+
+  async pause(): Promise<void> {
+    await suspendDomain(this.o.conn, await this.require());
+    this.pausedByUser = true;
+  }
+
+  async unpause(): Promise<void> {
+    await resumeDomain(this.o.conn, await this.require());
+    this.pausedByUser = false;
+  }
+
+  async softReboot(): Promise<void> {
+    await rebootDomain(this.o.conn, await this.require(), 0);
+  }
+
+  async reset(): Promise<void> {
+    await resetDomain(this.o.conn, await this.require());
+  }
+
+  /** ACPI shutdown, up to graceMs for the guest to go down, then destroy (the launcher's SIGTERM path). */
+  async stopGuest(graceMs: number): Promise<'down' | 'shutdown' | 'destroyed'> {
+    const ref = await this.lookup();
+    if (ref === undefined || isDown((await getDomainState(this.o.conn, ref)).state)) return 'down';
+    await shutdownDomain(this.o.conn, ref, DOMAIN_SHUTDOWN.ACPI_POWER_BTN).catch((err: unknown) => {
+      this.log.warning('ACPI shutdown request failed', { reason: err });
+    });
+    const deadline = this.clock.now() + graceMs;
+    while (this.clock.now() < deadline) {
+      if (isDown((await getDomainState(this.o.conn, ref)).state)) return 'shutdown';
+      await this.clock.sleep(100);
+    }
+    await this.kill();
+    return 'destroyed';
+  }
+}

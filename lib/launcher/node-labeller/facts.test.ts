@@ -1,0 +1,110 @@
+import { describe, expect, it } from '@jest/globals';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { nodeFacts, usableCpuModels, type NodeFacts } from './facts.ts';
+import { nodeLabels } from './labels.ts';
+
+// Captured from this project's private libvirt 9.0 / QEMU 7.2 on a host whose KVM is listed but unusable.
+const testdata = (f: string): string => readFileSync(new URL(`./testdata/${f}`, import.meta.url), 'utf8');
+const capabilitiesXml = testdata('capabilities.xml');
+
+function golden(name: string, value: unknown): void {
+  const url = new URL(`./testdata/${name}`, import.meta.url);
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(url, text);
+  expect(text).toBe(readFileSync(url, 'utf8'));
+}
+
+describe('nodeFacts from the real capabilities of this host', () => {
+  it.each([
+    ['kvm', 'domcaps-kvm.xml', false],
+    ['qemu', 'domcaps-qemu.xml', true],
+  ] as const)('virt type %s matches its golden file', (virtType, file, emulation) => {
+    const facts = nodeFacts({ capabilitiesXml, domCapabilitiesXml: testdata(file), emulation });
+    expect(facts.virtType).toBe(virtType);
+    golden(`facts-${virtType}.json`, facts);
+    golden(`labels-${virtType}.json`, nodeLabels(facts));
+  });
+
+  it('under TCG offers only the models QEMU emulates, and no host model', () => {
+    const tcg = nodeFacts({
+      capabilitiesXml,
+      domCapabilitiesXml: testdata('domcaps-qemu.xml'),
+      emulation: true,
+    });
+    const kvm = nodeFacts({
+      capabilitiesXml,
+      domCapabilitiesXml: testdata('domcaps-kvm.xml'),
+      emulation: false,
+    });
+    expect(tcg.hostModel).toBeUndefined();
+    expect(kvm.hostModel).toMatchObject({ name: 'kvm64', vendor: 'AMD', fallback: 'forbid' });
+    // The paravirtual KVM here leaves only obsolete models usable; TCG emulates a few named ones.
+    expect(kvm.cpuModels).toEqual([]);
+    expect(kvm.obsoleteCpuModels).toEqual(['486', 'pentium', 'pentium2', 'pentium3']);
+    expect(tcg.cpuModels).toEqual(['Nehalem', 'Opteron_G1', 'Opteron_G2', 'Penryn', 'Westmere']);
+    expect(tcg.obsoleteCpuModels).toEqual(expect.arrayContaining(['qemu64', 'qemu32']));
+    expect(usableCpuModels(testdata('domcaps-qemu.xml'))).toContain('qemu64');
+  });
+
+  it('reads machine types (deprecated ones left out), TSC and Hyper-V', () => {
+    const f = nodeFacts({
+      capabilitiesXml,
+      domCapabilitiesXml: testdata('domcaps-qemu.xml'),
+      emulation: true,
+    });
+    expect(f.machineTypes).toEqual(expect.arrayContaining(['q35', 'pc-q35-7.2', 'pc', 'pc-i440fx-7.2']));
+    expect(f.machineTypes).not.toContain('pc-i440fx-1.5');
+    expect(f.tsc).toEqual({ frequency: 2596148000, scalable: false });
+    expect(f.hypervFeatures).toEqual(['spinlocks', 'vendor_id']);
+    expect(f.sev).toBe(false);
+    expect(f.arch).toBe('x86_64');
+    expect(f.machine).toBe('pc-q35-7.2');
+  });
+});
+
+const base: NodeFacts = {
+  arch: 'x86_64',
+  emulation: false,
+  virtType: 'kvm',
+  emulator: '/usr/bin/qemu-system-x86_64',
+  machine: 'pc-q35-7.2',
+  cpuModels: [],
+  obsoleteCpuModels: [],
+  cpuFeatures: [],
+  machineTypes: [],
+  hypervFeatures: [],
+  sev: false,
+};
+
+describe('nodeLabels', () => {
+  it.each([
+    ['a CPU model', { cpuModels: ['Haswell'] }, { 'cpu-model.node.kubevirt.io/Haswell': 'true' }],
+    ['a CPU feature', { cpuFeatures: ['avx2'] }, { 'cpu-feature.node.kubevirt.io/avx2': 'true' }],
+    [
+      'a machine type',
+      { machineTypes: ['pc-q35-7.2'] },
+      { 'machine-type.node.kubevirt.io/pc-q35-7.2': 'true' },
+    ],
+    [
+      'TSC facts',
+      { tsc: { frequency: 2596148000, scalable: true } },
+      {
+        'cpu-timer.node.kubevirt.io/tsc-frequency': '2596148000',
+        'cpu-timer.node.kubevirt.io/tsc-scalable': 'true',
+      },
+    ],
+    [
+      'the host model',
+      { hostModel: { name: 'EPYC', vendor: 'AMD', fallback: 'forbid', requiredFeatures: ['x2apic'] } },
+      {
+        'host-model-cpu.node.kubevirt.io/EPYC': 'true',
+        'host-model-required-features.node.kubevirt.io/x2apic': 'true',
+        'cpu-vendor.node.kubevirt.io/AMD': 'true',
+      },
+    ],
+    ['SEV', { sev: true }, { 'kubevirt.io/sev': 'true' }],
+    ['a name a label cannot carry', { cpuModels: ['bad/name'] }, {}],
+  ] as const)('labels %s', (_what, change, want) => {
+    expect(nodeLabels({ ...base, ...change })).toEqual(want);
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * KubeVirt's node labels for a set of host facts (kubevirt pkg/virt-handler/node-labeller node_labeller.go,
+ * api/v1 types.go label prefixes), for the handler to put on its Node. Pure.
+ */
+import type { NodeFacts } from './facts.ts';
+
+export const LABEL = {
+  cpuModel: 'cpu-model.node.kubevirt.io/',
+  cpuFeature: 'cpu-feature.node.kubevirt.io/',
+  hostModelCpu: 'host-model-cpu.node.kubevirt.io/',
+  hostModelRequiredFeature: 'host-model-required-features.node.kubevirt.io/',
+  cpuVendor: 'cpu-vendor.node.kubevirt.io/',
+  machineType: 'machine-type.node.kubevirt.io/',
+  hyperv: 'hyperv.node.kubevirt.io/',
+  tscFrequency: 'cpu-timer.node.kubevirt.io/tsc-frequency',
+  tscScalable: 'cpu-timer.node.kubevirt.io/tsc-scalable',
+  sev: 'kubevirt.io/sev',
+} as const;
+
+/** A label name part is at most 63 characters of [A-Za-z0-9._-], starting and ending alphanumeric. */
+const NAME_PART = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
+
+export function nodeLabels(f: NodeFacts): Record<string, string> {
+  const out: Record<string, string> = {};
+  const flag = (prefix: string, names: readonly string[]): void => {
+    for (const n of names) if (NAME_PART.test(n)) out[`${prefix}${n}`] = 'true';
+  };
+  flag(LABEL.cpuModel, f.cpuModels);
+  flag(LABEL.cpuFeature, f.cpuFeatures);
+  flag(LABEL.machineType, f.machineTypes);
+  flag(LABEL.hyperv, f.hypervFeatures);
+  if (f.hostModel !== undefined) {
+    flag(LABEL.hostModelCpu, [f.hostModel.name]);
+    flag(LABEL.hostModelRequiredFeature, f.hostModel.requiredFeatures);
+    if (f.hostModel.vendor !== '') flag(LABEL.cpuVendor, [f.hostModel.vendor]);
+  }
+  if (f.tsc !== undefined) {
+    out[LABEL.tscFrequency] = String(f.tsc.frequency);
+    out[LABEL.tscScalable] = String(f.tsc.scalable);
+  }
+  if (f.sev) out[LABEL.sev] = 'true';
+  return out;
+}

@@ -1,0 +1,142 @@
+/**
+ * The serial console seen from outside the launcher. QEMU binds its serial port to a private unix socket and
+ * drops whatever it prints while no client is connected. The launcher attaches to that socket while the
+ * domain is still paused, keeps the tail of the output, and serves the VMI's public console socket
+ * (`<private>/<uid>/virt-serial0`): each client first gets the kept output, then the live stream; what
+ * clients type goes to the guest. QEMU's own log file (virtlogd) keeps the complete output.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, unlink } from 'node:fs/promises';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { dirname } from 'node:path';
+import { realClock, type Clock } from '../../kernel/clock.ts';
+import { KvError } from '../../kernel/errors/errors.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { ByteHistory } from './history.ts';
+
+export const DEFAULT_HISTORY_BYTES = 256 * 1024;
+
+function connectOnce(path: string): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = createConnection({ path });
+    s.once('connect', () => {
+      s.removeAllListeners('error');
+      resolve(s);
+    });
+    s.once('error', reject);
+  });
+}
+
+export class SerialRelay {
+  private readonly clients = new Set<Socket>();
+  private readonly history: ByteHistory;
+  private upstream: Socket | undefined;
+
+  private constructor(
+    private readonly server: Server,
+    private readonly log: Logger,
+    private readonly clock: Clock,
+    historyBytes: number,
+  ) {
+    this.history = new ByteHistory(historyBytes);
+  }
+
+  /** Serves the public socket (replacing a stale one). */
+  static async listen(o: {
+    publicPath: string;
+    log: Logger;
+    clock?: Clock;
+    historyBytes?: number;
+  }): Promise<SerialRelay> {
+    await mkdir(dirname(o.publicPath), { recursive: true });
+    if (existsSync(o.publicPath)) await unlink(o.publicPath);
+    const server = createServer();
+    const relay = new SerialRelay(
+      server,
+      o.log,
+      o.clock ?? realClock,
+      o.historyBytes ?? DEFAULT_HISTORY_BYTES,
+    );
+    server.on('connection', (c) => {
+      relay.addClient(c);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(o.publicPath, () => {
+        server.off('error', reject);
+        server.on('error', (err) => {
+          o.log.warning('serial console socket failed', { reason: err });
+        });
+        resolve();
+      });
+    });
+    return relay;
+  }
+
+  /** The output kept so far (this boot). */
+  output(): Buffer {
+    return this.history.contents();
+  }
+
+  get attached(): boolean {
+    return this.upstream !== undefined;
+  }
+
+  /** Connects to QEMU's serial socket (retrying until it appears); starts a fresh history. */
+  async attach(upstreamPath: string, timeoutMs = 10_000): Promise<void> {
+    this.detach();
+    this.history.clear();
+    const deadline = this.clock.now() + timeoutMs;
+    let sock: Socket | undefined;
+    while (sock === undefined) {
+      try {
+        sock = await connectOnce(upstreamPath);
+      } catch (err) {
+        if (this.clock.now() > deadline) {
+          throw new KvError('KV_ERR_TIMEOUT', `serial port ${upstreamPath} not reachable`, { cause: err });
+        }
+        await this.clock.sleep(20);
+      }
+    }
+    const up = sock;
+    this.upstream = up;
+    up.on('data', (chunk: Buffer) => {
+      this.history.push(chunk);
+      for (const c of this.clients) c.write(chunk);
+    });
+    up.on('error', (err) => {
+      this.log.v(3).info('serial port connection error', { reason: err });
+    });
+    up.on('close', () => {
+      if (this.upstream === up) this.upstream = undefined;
+    });
+  }
+
+  detach(): void {
+    this.upstream?.destroy();
+    this.upstream = undefined;
+  }
+
+  private addClient(c: Socket): void {
+    this.clients.add(c);
+    c.on('error', () => {
+      c.destroy();
+    });
+    c.on('close', () => this.clients.delete(c));
+    c.on('data', (chunk: Buffer) => {
+      this.upstream?.write(chunk);
+    });
+    const kept = this.history.contents();
+    if (kept.length > 0) c.write(kept);
+  }
+
+  async close(): Promise<void> {
+    this.detach();
+    for (const c of this.clients) c.destroy();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => {
+        resolve();
+      });
+    });
+  }
+}

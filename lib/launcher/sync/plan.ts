@@ -1,0 +1,67 @@
+/**
+ * What one SyncVirtualMachine has to do (kubevirt virtwrap/manager.go SyncVMI), decided from what libvirt has
+ * and what the VMI asks for. Pure:
+ * - no domain: define it and start it;
+ * - a domain that is down: start it again (redefined when its XML changed) unless the VMI already ran
+ *   (phase Running) or is final: a guest that stopped by itself stays stopped, the handler reports it;
+ * - a paused domain that no one paused on purpose: resume it;
+ * - a running or paused domain: attach the disks the VMI gained and detach those it lost (hotplug).
+ */
+import type { DomainStateName } from '../../libvirt/index.ts';
+import type { Disk } from '../converter/index.ts';
+
+export interface SyncInput {
+  /** libvirt's state of the domain, undefined when it is not defined. */
+  readonly state: DomainStateName | 'unknown' | undefined;
+  /** XML the domain was defined with (ours, not libvirt's), undefined when unknown. */
+  readonly appliedXml: string | undefined;
+  readonly wantedXml: string;
+  readonly appliedDisks: readonly Disk[];
+  readonly wantedDisks: readonly Disk[];
+  /** status.phase of the VMI. */
+  readonly vmiPhase: string | undefined;
+  /** Paused through PauseVirtualMachine (and not unpaused since). */
+  readonly pausedByUser: boolean;
+}
+
+export interface SyncPlan {
+  readonly define: boolean;
+  readonly start: boolean;
+  readonly resume: boolean;
+  readonly attach: readonly Disk[];
+  readonly detach: readonly Disk[];
+}
+
+const DOWN: ReadonlySet<string> = new Set(['shutoff', 'crashed', 'nostate', 'unknown']);
+const FINAL_PHASES: ReadonlySet<string> = new Set(['Succeeded', 'Failed']);
+const NOTHING: SyncPlan = { define: false, start: false, resume: false, attach: [], detach: [] };
+
+export function isDown(state: DomainStateName | 'unknown'): boolean {
+  return DOWN.has(state);
+}
+
+/** Disks keyed by alias: the ones to attach (new aliases) and to detach (aliases gone). */
+export function diskDiff(
+  applied: readonly Disk[],
+  wanted: readonly Disk[],
+): { attach: Disk[]; detach: Disk[] } {
+  const key = (d: Disk): string => d.alias.name;
+  const had = new Set(applied.map(key));
+  const want = new Set(wanted.map(key));
+  return {
+    attach: wanted.filter((d) => !had.has(key(d))),
+    detach: applied.filter((d) => !want.has(key(d))),
+  };
+}
+
+export function planSync(i: SyncInput): SyncPlan {
+  if (i.state === undefined) return { ...NOTHING, define: true, start: true };
+  if (isDown(i.state)) {
+    const ran = i.vmiPhase === 'Running' || (i.vmiPhase !== undefined && FINAL_PHASES.has(i.vmiPhase));
+    if (ran) return NOTHING;
+    return { ...NOTHING, define: i.appliedXml !== i.wantedXml, start: true };
+  }
+  const { attach, detach } = diskDiff(i.appliedDisks, i.wantedDisks);
+  const resume = i.state === 'paused' && !i.pausedByUser;
+  return { define: false, start: false, resume, attach, detach };
+}

@@ -1,0 +1,77 @@
+/**
+ * What has to exist before a domain starts (kubevirt manager.go preStartHook, reduced to what the converter
+ * renders here): the VMI's private directory (console and VNC sockets, serial log) owned by the daemons'
+ * user, the qcow2 overlays of ephemeral disks over their backing images (containerDisk, ephemeral PVC), and
+ * empty disks of the requested capacity. Images that already exist are kept (a restart keeps its overlay).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { promisify } from 'node:util';
+import { parseQuantity, type VirtualMachineInstance } from '../../api/index.ts';
+import { KvError } from '../../kernel/errors/errors.ts';
+import type { ConverterContext, Disk, DomainSpec } from '../converter/index.ts';
+import { giveDirs, giveTree } from '../daemon/identity.ts';
+import type { Identity } from '../daemon/process.ts';
+
+const run = promisify(execFile);
+export const QEMU_IMG = '/usr/bin/qemu-img';
+
+/** A qemu-img command that makes a missing image, or undefined when the disk needs none. Pure. */
+export function imageCommand(
+  disk: Disk,
+  emptyDiskBytes: (volume: string) => number | undefined,
+): string[] | undefined {
+  const file = disk.source.file;
+  if (file === undefined) return undefined;
+  const bs = disk.backingStore;
+  const backing = bs?.source.file ?? bs?.source.dev;
+  if (bs !== undefined && backing !== undefined) {
+    return ['create', '-f', 'qcow2', '-F', bs.format, '-b', backing, file];
+  }
+  const bytes = emptyDiskBytes(disk.alias.name);
+  if (bytes !== undefined) return ['create', '-f', disk.driver.type, file, String(bytes)];
+  return undefined;
+}
+
+function emptyDiskSizes(vmi: VirtualMachineInstance): (volume: string) => number | undefined {
+  const sizes = new Map<string, number>();
+  for (const v of vmi.spec.volumes ?? []) {
+    if (v.emptyDisk !== undefined) sizes.set(v.name, parseQuantity(v.emptyDisk.capacity));
+  }
+  return (volume) => sizes.get(volume);
+}
+
+async function mkdirOwned(path: string, id: Identity): Promise<void> {
+  await mkdir(path, { recursive: true });
+  await chmod(path, 0o755);
+  await giveDirs([path], id);
+}
+
+export async function prepareDomain(o: {
+  vmi: VirtualMachineInstance;
+  domain: DomainSpec;
+  ctx: ConverterContext;
+  identity: Identity;
+}): Promise<void> {
+  const uid = o.vmi.metadata.uid ?? '';
+  await mkdirOwned(o.ctx.paths.vmiPrivateDir(uid), o.identity);
+  await mkdirOwned(o.ctx.nvramDir, o.identity);
+  const sizes = emptyDiskSizes(o.vmi);
+  for (const disk of o.domain.devices.disks) {
+    const file = disk.source.file;
+    if (file === undefined || existsSync(file)) continue;
+    const args = imageCommand(disk, sizes);
+    if (args === undefined) continue;
+    await mkdirOwned(dirname(file), o.identity);
+    try {
+      await run(QEMU_IMG, args);
+    } catch (err) {
+      throw new KvError('KV_ERR_CONFIG', `cannot create disk image ${file} for disk ${disk.alias.name}`, {
+        cause: err,
+      });
+    }
+    await giveTree(dirname(file), o.identity);
+  }
+}

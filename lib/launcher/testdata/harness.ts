@@ -1,0 +1,295 @@
+/**
+ * A test handler for one launcher: a short temp --root, the test guests staged where a kernel-boot container
+ * and a containerDisk would put them, a Notify server recording domain events, the launcher as a child
+ * process (`node --import tsx lib/launcher/testdata/run-launcher.ts`), and a Cmd client once it serves.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+} from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createConnection } from 'node:net';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_CLUSTER_DEFAULTS, withVmiDefaults, type VirtualMachineInstance } from '../../api/index.ts';
+import { realClock } from '../../kernel/clock.ts';
+import {
+  decodeDomainEvent,
+  listenUnix,
+  newCmdClient,
+  newNotifyServer,
+  rpcPaths,
+  shutdownServer,
+  type DomainEvent,
+  type LauncherClient,
+  type RpcPaths,
+} from '../../rpc/index.ts';
+import { converterContext } from '../converter/index.ts';
+import type { Server } from '@grpc/grpc-js';
+
+export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+export const RUN_LAUNCHER = fileURLToPath(new URL('./run-launcher.ts', import.meta.url));
+/** libvirt's QEMU capabilities, shared with the other private daemons of the tests (e2e/libvirt). */
+export const CAPS_CACHE = '/tmp/kv-libvirt-qemu-caps';
+
+export interface Guest {
+  readonly kernel: string;
+  readonly initrd: string;
+  readonly dataDisk?: string;
+}
+
+export interface VmiSpecOptions {
+  readonly name: string;
+  readonly uid: string;
+  readonly namespace?: string;
+  readonly initrd: string;
+  readonly cmdline: string;
+  /** A containerDisk volume `data` (the staged data disk, qcow2). */
+  readonly dataDisk?: boolean;
+  readonly memory?: string;
+  readonly firmwareUuid?: string;
+}
+
+/** A kernel-boot VMI for the staged guest, with KubeVirt's defaults applied. */
+export function kernelBootVmi(o: VmiSpecOptions): VirtualMachineInstance {
+  const vmi: VirtualMachineInstance = {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachineInstance',
+    metadata: { name: o.name, namespace: o.namespace ?? 'default', uid: o.uid },
+    spec: {
+      terminationGracePeriodSeconds: 5,
+      domain: {
+        memory: { guest: o.memory ?? '192Mi' },
+        firmware: {
+          kernelBoot: {
+            kernelArgs: o.cmdline,
+            container: {
+              image: 'test/guest:v1',
+              kernelPath: '/boot/vmlinux',
+              initrdPath: `/boot/${o.initrd}`,
+            },
+          },
+        },
+        devices: {
+          autoattachPodInterface: false,
+          autoattachGraphicsDevice: false,
+          ...(o.dataDisk === true && { disks: [{ name: 'data', disk: { bus: 'virtio' } }] }),
+        },
+      },
+      ...(o.dataDisk === true && { volumes: [{ name: 'data', containerDisk: { image: 'test/data:v1' } }] }),
+    },
+  };
+  // The API's mutating webhook always sets firmware.uuid (the converter's SMBIOS sysinfo needs it).
+  return withVmiDefaults(vmi, DEFAULT_CLUSTER_DEFAULTS, { firmwareUuid: o.firmwareUuid ?? o.uid });
+}
+
+function linkOrCopy(from: string, to: string): void {
+  rmSync(to, { force: true });
+  try {
+    linkSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+  }
+}
+
+/** Puts the guest files where the launcher's converter looks for them (hard links: /root is not readable). */
+export function stageGuest(root: string, g: Guest): void {
+  const ctx = converterContext({ root, arch: 'amd64', emulation: true });
+  const kb = join(ctx.containerDiskDir, 'kernel-boot');
+  mkdirSync(kb, { recursive: true });
+  linkOrCopy(g.kernel, join(kb, 'vmlinux'));
+  linkOrCopy(g.initrd, join(kb, basename(g.initrd)));
+  if (g.dataDisk !== undefined) copyFileSync(g.dataDisk, join(ctx.containerDiskDir, 'disk_0.img'));
+  for (const d of [ctx.containerDiskDir, kb]) chmodSync(d, 0o755);
+}
+
+export interface LauncherProcess {
+  readonly root: string;
+  readonly paths: RpcPaths;
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+  readonly events: DomainEvent[];
+  client: LauncherClient;
+  /** Resolves with the first recorded event (from `from` on) that matches. */
+  waitEvent(match: (e: DomainEvent) => boolean, timeoutMs: number, from?: number): Promise<DomainEvent>;
+  /** Reads the serial console socket until a whole line with `text` shows up. */
+  readSerial(text: string, timeoutMs: number): Promise<string>;
+  /** SIGTERM and the exit code. */
+  terminate(timeoutMs: number): Promise<number | null>;
+  cleanup(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly name: string;
+  readonly uid: string;
+  readonly namespace?: string;
+  readonly guest: Guest;
+  readonly emulation?: 'auto' | 'on' | 'off';
+  readonly gracePeriodSeconds?: number;
+  readonly readyTimeoutMs?: number;
+  /** Node arguments that run `virt launcher` (default: tsx and run-launcher.ts). */
+  readonly command?: readonly string[];
+}
+
+export const domainStatus = (e: DomainEvent): { Status?: string; Reason?: string } =>
+  (e.domain as { Status?: { Status?: string; Reason?: string } } | undefined)?.Status ?? {};
+
+async function notifyServer(paths: RpcPaths, events: DomainEvent[]): Promise<Server> {
+  const server = newNotifyServer({
+    handleDomainEvent: (req) => {
+      events.push(decodeDomainEvent(req));
+      return Promise.resolve({ success: true, message: '' });
+    },
+    handleK8SEvent: () => Promise.resolve({ success: true, message: '' }),
+  });
+  await listenUnix(server, paths.notifySocket);
+  return server;
+}
+
+async function connectWhenReady(
+  socket: string,
+  child: ChildProcess,
+  timeoutMs: number,
+): Promise<LauncherClient> {
+  const deadline = realClock.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`launcher exited with ${child.exitCode} before serving`);
+    try {
+      return await newCmdClient(socket);
+    } catch (err) {
+      if (realClock.now() > deadline) throw err;
+      await realClock.sleep(100);
+    }
+  }
+}
+
+export async function startLauncher(o: StartOptions): Promise<LauncherProcess> {
+  const root = mkdtempSync('/tmp/kvl-');
+  chmodSync(root, 0o755);
+  stageGuest(root, o.guest);
+  const paths = rpcPaths(root);
+  const events: DomainEvent[] = [];
+  const notify = await notifyServer(paths, events);
+  const args = [
+    ...(o.command ?? ['--import', 'tsx', RUN_LAUNCHER]),
+    ...['--name', o.name, '--namespace', o.namespace ?? 'default'],
+    ...[
+      '--uid',
+      o.uid,
+      '--root',
+      root,
+      '--emulation',
+      o.emulation ?? 'auto',
+      '--qemu-caps-cache',
+      CAPS_CACHE,
+    ],
+    ...['--grace-period-seconds', String(o.gracePeriodSeconds ?? 5)],
+  ];
+  const logFd = openSync(join(root, 'launcher.log'), 'a');
+  const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', logFd, logFd] });
+  closeSync(logFd);
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('exit', (code) => {
+      resolve(code);
+    });
+  });
+  const client = await connectWhenReady(paths.launcherSocket, child, o.readyTimeoutMs ?? 60_000);
+  const p: LauncherProcess = {
+    root,
+    paths,
+    child,
+    exited,
+    events,
+    client,
+    waitEvent: (match, timeoutMs, from = 0) => waitFor(() => events.slice(from).find(match), timeoutMs),
+    readSerial: (text, timeoutMs) => readSerial(paths.serialSocket(o.uid), text, timeoutMs),
+    terminate: async (timeoutMs) => {
+      child.kill('SIGTERM');
+      const stop = new AbortController();
+      const late = realClock.sleep(timeoutMs, stop.signal).then(
+        () => 'timeout' as const,
+        () => 'cancelled' as const,
+      );
+      const r = await Promise.race([exited, late]);
+      stop.abort();
+      if (r === 'timeout') throw new Error(`launcher still running ${timeoutMs} ms after SIGTERM`);
+      return r === 'cancelled' ? null : r;
+    },
+    cleanup: async () => {
+      p.client.close();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      for (const pid of processesUnder(root)) process.kill(pid, 'SIGKILL');
+      await shutdownServer(notify, 0);
+      if (process.env['KEEP_LAUNCHER_ROOT'] === undefined) rmSync(root, { recursive: true, force: true });
+    },
+  };
+  return p;
+}
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T> {
+  const deadline = realClock.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined) return v;
+    if (realClock.now() > deadline) throw new Error(`nothing matched within ${timeoutMs} ms`);
+    await realClock.sleep(50);
+  }
+}
+
+function readSerial(socket: string, text: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const s = createConnection({ path: socket });
+    const timer = setTimeout(() => {
+      s.destroy();
+      reject(
+        new Error(
+          `serial console: no ${JSON.stringify(text)} within ${timeoutMs} ms; got ${JSON.stringify(out.slice(-500))}`,
+        ),
+      );
+    }, timeoutMs);
+    s.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+      const at = out.indexOf(text);
+      // The whole line: the rest of it may come in a later chunk.
+      if (at >= 0 && out.indexOf('\n', at) >= 0) {
+        clearTimeout(timer);
+        s.destroy();
+        resolve(out);
+      }
+    });
+    s.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+/**
+ * Pids of the processes whose command line names root: the launcher's libvirtd, virtlogd and QEMU (the
+ * launcher itself, which has `--root`, is left out).
+ */
+export function processesUnder(root: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (argv.some((a) => a.includes(root)) && !argv.includes('--root')) out.push(pid);
+    } catch {
+      // gone
+    }
+  }
+  return out;
+}
