@@ -9,12 +9,13 @@ import { el, renderXml, textEl, type XmlElement } from './xml.ts';
 export const KUBEVIRT_METADATA_NS = 'http://kubevirt.io';
 export const QEMU_NS = 'http://libvirt.org/schemas/domain/qemu/1.0';
 
-function osXml(os: Os): XmlElement {
+/** hasSysinfo: libvirt refuses `<smbios mode="sysinfo">` when the domain has no `<sysinfo>` to take it from. */
+function osXml(os: Os, hasSysinfo: boolean): XmlElement {
   return el(
     'os',
     {},
     textEl('type', 'hvm', { arch: os.type.arch, machine: os.type.machine }),
-    os.smbiosMode !== undefined && el('smbios', { mode: os.smbiosMode }),
+    hasSysinfo && os.smbiosMode !== undefined && el('smbios', { mode: os.smbiosMode }),
     os.bootMenu !== undefined &&
       el('bootmenu', { enable: os.bootMenu.enable, timeout: os.bootMenu.timeoutMs }),
     os.biosUseSerial === true && el('bios', { useserial: 'yes' }),
@@ -107,14 +108,15 @@ function cpuXml(c: Cpu): XmlElement {
 }
 
 export function domainXmlTree(d: DomainSpec): XmlElement {
+  const sysinfo = sysinfoXml(d.sysinfo);
   return el(
     'domain',
     { type: d.type, 'xmlns:qemu': QEMU_NS },
     textEl('name', d.name),
     d.uuid !== undefined && textEl('uuid', d.uuid),
     textEl('memory', d.memory, { unit: 'b' }),
-    osXml(d.os),
-    sysinfoXml(d.sysinfo),
+    osXml(d.os, sysinfo !== undefined),
+    sysinfo,
     devicesXml(d.devices),
     clockXml(d.clock),
     el(
