@@ -130,18 +130,6 @@ export const ROLES: RoleSpec[] = [
     ],
   },
   {
-    name: 'rewriter',
-    description: 'proxy renaming kubevirt.io ⇄ internal.virtualization.deckhouse.io',
-    kube: true,
-    flags: [
-      { flags: '--listen <addr>', description: 'kube-api proxy address', default: '127.0.0.1:23915' },
-      { flags: '--upstream <url>', description: 'API server URL (default: from kubeconfig)' },
-      { flags: '--webhook-listen <addr>', description: 'TLS webhook proxy address', default: ':24192' },
-      { flags: '--webhook-upstream <url>', description: 'webhook server URL' },
-      { flags: '--metrics-listen <addr>', description: 'metrics address', default: '127.0.0.1:9090' },
-    ],
-  },
-  {
     name: 'pr-helper',
     description: 'supervise qemu-pr-helper for SCSI persistent reservations',
     kube: false,

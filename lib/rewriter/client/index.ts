@@ -1,0 +1,2 @@
+/** The rewriter rules around an in-process KubeClient. */
+export { rewritingClient } from './rewriting-client.ts';

@@ -1,0 +1,84 @@
+import { describe, expect, it } from '@jest/globals';
+import { nopLogger } from '../../kernel/log/log.ts';
+import { runRewriter, type ListeningPorts } from './app.ts';
+import { FakeUpstream, sendJson } from './testing/fake-upstream.ts';
+import { internalVmi, originalVmi } from './testing/fixtures.ts';
+
+async function get(url: string): Promise<{ status: number; body: string }> {
+  const res = await fetch(url);
+  return { status: res.status, body: await res.text() };
+}
+
+/** Runs the role against `server` until the test is done with it. */
+async function withRewriter(server: string, test: (p: ListeningPorts) => Promise<void>): Promise<void> {
+  const ac = new AbortController();
+  let ready: (p: ListeningPorts) => void = () => undefined;
+  const listening = new Promise<ListeningPorts>((resolve) => (ready = resolve));
+  const running = runRewriter(
+    {
+      config: { server, qps: 0, burst: 1, userAgent: 'test' },
+      listen: { host: '127.0.0.1', port: 0 },
+      metricsListen: { host: '127.0.0.1', port: 0 },
+      maxBodyBytes: 1 << 20,
+      log: nopLogger,
+      probeIntervalMs: 20,
+      onListening: ready,
+    },
+    ac.signal,
+  );
+  const ports = await Promise.race([
+    listening,
+    running.then(() => Promise.reject(new Error('stopped early'))),
+  ]);
+  try {
+    await test(ports);
+  } finally {
+    ac.abort();
+    await running;
+  }
+  await expect(fetch(`http://127.0.0.1:${ports.kubeApi}/`)).rejects.toThrow();
+  await expect(fetch(`http://127.0.0.1:${ports.metrics}/healthz`)).rejects.toThrow();
+}
+
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+describe('runRewriter', () => {
+  it('proxies, serves /healthz, /readyz and the kube_api_rewriter_* metrics, and stops on abort', async () => {
+    const fake = await FakeUpstream.start();
+    fake.handler = (req, res) => {
+      if (req.path === '/readyz') res.end('ok');
+      else sendJson(res, 200, internalVmi({ name: 'a' }));
+    };
+    try {
+      await withRewriter(fake.url, async (p) => {
+        const vmi = await get(
+          `http://127.0.0.1:${p.kubeApi}/apis/kubevirt.io/v1/namespaces/ns/virtualmachineinstances/a`,
+        );
+        expect(JSON.parse(vmi.body)).toEqual(originalVmi({ name: 'a' }));
+        expect(await get(`http://127.0.0.1:${p.metrics}/healthz`)).toEqual({ status: 200, body: 'ok' });
+        await eventually(async () => (await get(`http://127.0.0.1:${p.metrics}/readyz`)).status === 200);
+        expect((await get(`http://127.0.0.1:${p.metrics}/readyz`)).status).toBe(200);
+        const metrics = (await get(`http://127.0.0.1:${p.metrics}/metrics`)).body;
+        expect(metrics).toContain(
+          'kube_api_rewriter_client_requests_total{name="kube-api",resource="virtualmachineinstances",method="GET",watch="false",decision="rewrite"} 1',
+        );
+        expect(metrics).toContain('kube_api_rewriter_request_handling_duration_seconds_bucket{le="0.001"');
+      });
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('is not ready while the API server is down, and says why', async () => {
+    await withRewriter('http://127.0.0.1:1', async (p) => {
+      await eventually(async () =>
+        (await get(`http://127.0.0.1:${p.metrics}/readyz`)).body.includes('unreachable'),
+      );
+      const r = await get(`http://127.0.0.1:${p.metrics}/readyz`);
+      expect(r.status).toBe(503);
+      expect(r.body).toMatch(/\[-\]upstream failed: the API server http:\/\/127\.0\.0\.1:1 is unreachable/);
+    });
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * HTTP plumbing shared by the kube-api and webhook proxies: header filtering both ways, content negotiation,
+ * reading a request body under a size limit, and answering with a Kubernetes Status.
+ */
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { KvError, errorMessage, newStatus, type Status } from '../../kernel/errors/errors.ts';
+import type { HeaderMap } from './upstream.ts';
+
+/** Hop-by-hop and framing headers: never forwarded as they are (RFC 9110 §7.6.1, plus framing we redo). */
+const HOP_BY_HOP: ReadonlySet<string> = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'expect',
+]);
+
+export interface ForwardHeaderOptions {
+  /** Ask for JSON instead of protobuf or a Table, so the body can be rewritten. */
+  forceJson: boolean;
+}
+
+/** True when the client asked for something the rewriter cannot read (protobuf, a Table). */
+export function needsJsonAccept(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  return accept.includes('protobuf') || /;\s*as=Table/i.test(accept);
+}
+
+export function upstreamHeaders(h: IncomingHttpHeaders, o: ForwardHeaderOptions): HeaderMap {
+  const out: HeaderMap = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
+  if (o.forceJson && needsJsonAccept(stringOf(h['accept']))) out['accept'] = 'application/json';
+  return out;
+}
+
+export interface ClientHeaderOptions {
+  /** The body is re-encoded: drop Content-Length. */
+  rewritten: boolean;
+  /** The body was decompressed: drop Content-Encoding. */
+  decoded: boolean;
+}
+
+export function clientHeaders(
+  h: Readonly<Record<string, string | string[] | undefined>>,
+  o: ClientHeaderOptions,
+): HeaderMap {
+  const out: HeaderMap = {};
+  for (const [k, v] of Object.entries(h)) {
+    if (v === undefined || (HOP_BY_HOP.has(k) && !(k === 'content-length' && !o.rewritten))) continue;
+    if (k === 'content-encoding' && o.decoded) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+export function stringOf(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+export function isJsonContentType(type: string | undefined): boolean {
+  if (type === undefined) return false;
+  const media = (type.split(';')[0] ?? '').trim().toLowerCase();
+  return media === 'application/json' || media.endsWith('+json');
+}
+
+/** A request body the rewriter reads: JSON, and server-side apply YAML (which clients send as JSON). */
+export function isRewritableBody(type: string | undefined): boolean {
+  return isJsonContentType(type) || (type ?? '').toLowerCase().startsWith('application/apply-patch+yaml');
+}
+
+export function contentEncoding(h: Readonly<Record<string, string | string[] | undefined>>): string {
+  return (stringOf(h['content-encoding']) ?? '').trim().toLowerCase();
+}
+
+export class BodyTooLargeError extends KvError {
+  constructor(readonly limit: number) {
+    super('KV_ERR_DECODE', `the request body is larger than ${limit} bytes`);
+  }
+}
+
+/** The whole request body; BodyTooLargeError past `limit` bytes (Content-Length is checked first). */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (declared > limit) {
+    req.resume();
+    return Promise.reject(new BodyTooLargeError(limit));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        // The rest is read and dropped, so the client gets to read the 413 instead of a reset.
+        req.off('data', onData);
+        req.resume();
+        reject(new BodyTooLargeError(limit));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => {
+      resolve(Buffer.concat(chunks));
+    });
+    req.once('error', reject);
+    // A client that goes away mid-body: no 'end' will come.
+    req.once('close', () => {
+      if (!req.complete) reject(new Error('the client closed the request before its body was complete'));
+    });
+  });
+}
+
+/** Answers with a Status (its code as the HTTP status); returns the bytes sent (0: the response was cut). */
+export function sendStatus(res: ServerResponse, status: Status): number {
+  const body = JSON.stringify(status);
+  if (res.headersSent) {
+    res.destroy();
+    return 0;
+  }
+  res.writeHead(status.code, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
+  return Buffer.byteLength(body);
+}
+
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+function errorCode(err: unknown): string {
+  const own = (err as { code?: unknown } | null)?.code;
+  if (typeof own === 'string' && own !== '') return own;
+  const cause = (err as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof cause === 'string' ? cause : '';
+}
+
+/** 503 when the API server cannot be reached, 502 when it was reached but the exchange failed. */
+export function upstreamFailureStatus(err: unknown, upstream: string): Status {
+  const code = errorCode(err);
+  const reason = `${code === '' ? '' : `${code}: `}${errorMessage(err)}`;
+  if (UNREACHABLE.has(code)) return newStatus(503, `the API server ${upstream} is unavailable: ${reason}`);
+  return newStatus(502, `the API server ${upstream} failed to answer: ${reason}`, {
+    reason: 'InternalError',
+  });
+}

@@ -1,0 +1,10 @@
+/** The rewriter's IO shell: the kube-api proxy, the webhook proxy and the role's wiring. */
+export { runRewriter, type ListeningPorts, type RewriterAppOptions, type WebhookAppOptions } from './app.ts';
+export { DEFAULT_MAX_BODY_BYTES, type KubeApiDeps } from './deps.ts';
+export { handleKubeApi, startKubeApiProxy, type KubeApiProxyOptions } from './kube-api.ts';
+export { parseListenAddress, type ListenAddress } from './listen-address.ts';
+export { REWRITER_BUCKETS, rewriterMetrics, type RewriterMetrics } from './metrics.ts';
+export { UpstreamProbe } from './probe.ts';
+export type { ProxyServer } from './serve.ts';
+export { Upstream, type UpstreamOptions } from './upstream.ts';
+export { startWebhookProxy, type WebhookProxyOptions } from './webhook.ts';

@@ -1,0 +1,156 @@
+/**
+ * The kube-api proxy (mode "rename"): a client speaking kubevirt.io in front, the API server storing the
+ * internal names behind. Per request: parse the target, rename path and query, read and rename the body
+ * (400 when it does not parse, 413 past the limit), ask for JSON instead of protobuf or Table, forward, and
+ * relay the answer restored (relay.ts). Upgrade requests (exec, attach, port-forward) are piped raw (upgrade.ts).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { Dispatcher } from 'undici';
+import { newStatus, type Status } from '../../kernel/errors/errors.ts';
+import { renameContext, restoreContext } from '../context.ts';
+import { parseTarget, targetUrl, type ApiTarget } from '../target.ts';
+import { rewriteTarget, shouldRewriteBodies } from '../target-rewrite.ts';
+import {
+  BodyTooLargeError,
+  isRewritableBody,
+  readBody,
+  sendStatus,
+  stringOf,
+  upstreamFailureStatus,
+  upstreamHeaders,
+} from './http.ts';
+import type { KubeApiDeps } from './deps.ts';
+import { baseLabels, RequestRecorder } from './recorder.ts';
+import { relayResponse } from './relay.ts';
+import { BadBodyError, renameRequestBody } from './request-body.ts';
+import { serve, type ProxyServer } from './serve.ts';
+import { handleUpgrade } from './upgrade.ts';
+import { STREAM_BUFFER_BYTES } from './upstream.ts';
+
+export interface KubeApiProxyOptions extends KubeApiDeps {
+  /** undefined: every interface. */
+  readonly host?: string | undefined;
+  /** 0 picks a free port. */
+  readonly port: number;
+}
+
+export async function startKubeApiProxy(o: KubeApiProxyOptions): Promise<ProxyServer> {
+  // Bigger socket buffers toward the client: a busy client stalls the proxy less often (watch throughput).
+  const server = createServer({ requestTimeout: 0, highWaterMark: STREAM_BUFFER_BYTES });
+  const proxy = await serve({
+    server,
+    host: o.host,
+    port: o.port,
+    log: o.log,
+    handle: (req, res, signal) => handleKubeApi(o, req, res, signal),
+    upgrade: (req, socket, head, track) => handleUpgrade(o, { req, socket, head, track }),
+    longRunning: (req) => parseTarget(req.url ?? '/', o.index).isWatch,
+  });
+  o.log.info('kube-api proxy listening', { port: proxy.port, upstream: o.upstream.url.origin });
+  return proxy;
+}
+
+interface Exchange {
+  readonly d: KubeApiDeps;
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly target: ApiTarget;
+  readonly rewrite: boolean;
+  readonly rec: RequestRecorder;
+}
+
+export async function handleKubeApi(
+  d: KubeApiDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<void> {
+  const target = parseTarget(req.url ?? '/', d.index);
+  const rewrite = shouldRewriteBodies(target, d.index);
+  const rec = new RequestRecorder(
+    d.metrics,
+    baseLabels('kube-api', target, req.method),
+    rewrite ? 'rewrite' : 'pass',
+  );
+  const x: Exchange = { d, req, res, target, rewrite, rec };
+  const body = await clientBody(x);
+  if (body === undefined) return;
+  const up = rewriteTarget(target, renameContext(d.index));
+  let reply: Dispatcher.ResponseData;
+  try {
+    reply = await d.upstream.request({
+      method: req.method ?? 'GET',
+      url: targetUrl(up),
+      headers: upstreamHeaders(req.headers, { forceJson: rewrite }),
+      body: body.length > 0 ? body : undefined,
+      signal,
+    });
+  } catch (err) {
+    rec.targetResponse(0, true);
+    if (signal.aborted) return;
+    d.log.warning('API server request failed', { reason: err, method: req.method, path: target.path });
+    respond(x, upstreamFailureStatus(err, d.upstream.url.origin));
+    return;
+  }
+  rec.toTarget(body.length);
+  rec.targetResponse(reply.statusCode);
+  await relay(x, reply, signal);
+}
+
+async function relay(x: Exchange, reply: Dispatcher.ResponseData, signal: AbortSignal): Promise<void> {
+  const { req, res, target, rewrite, rec } = x;
+  try {
+    await relayResponse(
+      { res, target, method: req.method ?? 'GET', rewrite, ctx: restoreContext(x.d.index), rec },
+      reply,
+    );
+    rec.handled();
+  } catch (err) {
+    rec.handled(undefined, true);
+    if (signal.aborted && !target.isWatch) return;
+    if (!signal.aborted) x.d.log.warning('relaying the answer failed', { reason: err, path: target.path });
+    // A watch that breaks ends like one the server closed: the client watches again from its last event.
+    if (!res.headersSent) respond(x, upstreamFailureStatus(err, x.d.upstream.url.origin));
+    else if (target.isWatch) res.end();
+    else res.destroy();
+  } finally {
+    if (!reply.body.destroyed) reply.body.destroy();
+  }
+}
+
+/** The body to forward, renamed; undefined when the proxy has answered itself (400, 413). */
+async function clientBody(x: Exchange): Promise<Buffer | undefined> {
+  const { req, rec } = x;
+  let body: Buffer;
+  try {
+    body = await readBody(req, x.d.maxBodyBytes);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) respond(x, newStatus(413, err.message));
+    else req.destroy();
+    return undefined;
+  }
+  rec.fromClient(body.length);
+  const contentType = stringOf(req.headers['content-type']);
+  if (!x.rewrite || body.length === 0 || !isRewritableBody(contentType)) return body;
+  try {
+    return rec.rewrite('client', 'rename', () =>
+      renameRequestBody({
+        body,
+        method: req.method ?? '',
+        contentType,
+        target: x.target,
+        ctx: renameContext(x.d.index),
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof BadBodyError)) throw err;
+    respond(x, newStatus(400, err.message));
+    return undefined;
+  }
+}
+
+function respond(x: Exchange, status: Status): void {
+  x.rec.toClient(sendStatus(x.res, status));
+  x.rec.handled(status.code, status.code >= 500);
+}

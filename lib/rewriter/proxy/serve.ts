@@ -1,0 +1,132 @@
+/**
+ * Listener lifecycle shared by the kube-api and webhook proxies: every request gets an AbortSignal that fires
+ * when its client goes away (so the upstream call stops too), a handler that throws never takes the process
+ * down, and close() is graceful: stop accepting, end long-running streams (watches) at once, give the other
+ * requests in flight up to graceMs, then cut whatever is left, upgraded sockets included.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { realClock, type Clock } from '../../kernel/clock.ts';
+import { newStatus } from '../../kernel/errors/errors.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { sendStatus } from './http.ts';
+
+export type RequestHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  signal: AbortSignal,
+) => Promise<void>;
+/** Takes over an upgraded connection; registers the sockets it opens through `track`. */
+export type UpgradeHandler = (
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  track: (s: Duplex) => void,
+) => Promise<void>;
+
+export interface ServeOptions {
+  readonly server: Server;
+  /** undefined: every interface. */
+  readonly host?: string | undefined;
+  readonly port: number;
+  readonly log: Logger;
+  readonly handle: RequestHandler;
+  readonly upgrade?: UpgradeHandler;
+  /** Requests that never end on their own (watches): closed first on shutdown. */
+  readonly longRunning?: (req: IncomingMessage) => boolean;
+  readonly clock?: Clock;
+}
+
+export interface ProxyServer {
+  readonly port: number;
+  /** Stops accepting, ends watches, waits up to graceMs (default 5 s) for the rest, then cuts them. */
+  close(graceMs?: number): Promise<void>;
+}
+
+interface InFlight {
+  readonly ac: AbortController;
+  readonly longRunning: boolean;
+  readonly done: Promise<void>;
+}
+
+export async function serve(o: ServeOptions): Promise<ProxyServer> {
+  const inFlight = new Set<InFlight>();
+  const upgraded = new Set<Duplex>();
+  o.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const ac = new AbortController();
+    let finish: () => void = () => undefined;
+    const entry: InFlight = {
+      ac,
+      longRunning: o.longRunning?.(req) ?? false,
+      done: new Promise<void>((resolve) => (finish = resolve)),
+    };
+    inFlight.add(entry);
+    req.on('error', () => undefined);
+    res.on('error', () => undefined);
+    res.once('close', () => {
+      ac.abort();
+      inFlight.delete(entry);
+      finish();
+    });
+    o.handle(req, res, ac.signal).catch((err: unknown) => {
+      o.log.error('request failed', { reason: err, method: req.method, path: req.url });
+      if (!res.headersSent) sendStatus(res, newStatus(500, 'the rewriter failed to handle the request'));
+      else res.destroy();
+    });
+  });
+  if (o.upgrade !== undefined) {
+    const upgrade = o.upgrade;
+    o.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const track = (s: Duplex): void => {
+        upgraded.add(s);
+        s.once('close', () => upgraded.delete(s));
+      };
+      track(socket);
+      upgrade(req, socket, head, track).catch((err: unknown) => {
+        o.log.error('upgrade failed', { reason: err, path: req.url });
+        socket.destroy();
+      });
+    });
+  }
+  o.server.on('clientError', (_err, socket: Socket) => {
+    socket.destroy();
+  });
+  const port = await listen(o);
+  return {
+    port,
+    close: async (graceMs = 5000): Promise<void> => {
+      const closed = new Promise<void>((resolve) =>
+        o.server.close(() => {
+          resolve();
+        }),
+      );
+      o.server.closeIdleConnections();
+      for (const f of inFlight) if (f.longRunning) f.ac.abort();
+      const grace = new AbortController();
+      await Promise.race([
+        Promise.all([...inFlight].map((f) => f.done)),
+        (o.clock ?? realClock).sleep(graceMs, grace.signal).catch(() => undefined),
+      ]);
+      grace.abort();
+      for (const f of inFlight) f.ac.abort();
+      for (const s of upgraded) s.destroy();
+      o.server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+async function listen(o: ServeOptions): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    o.server.once('error', reject);
+    o.server.listen(o.port, o.host, () => {
+      o.server.off('error', reject);
+      resolve();
+    });
+  });
+  o.server.on('error', (err) => {
+    o.log.error('listener error', { reason: err });
+  });
+  return (o.server.address() as AddressInfo).port;
+}

@@ -1,0 +1,87 @@
+/**
+ * Upgrade requests (exec, attach, port-forward over SPDY or WebSocket) pass through untouched: the request
+ * head goes to the API server with the renamed path, our Host and (when the client sent none) our bearer
+ * token; from then on both sockets are piped raw, both ways, until either side closes.
+ */
+import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Status } from '../../kernel/errors/errors.ts';
+import { renameContext } from '../context.ts';
+import { parseTarget, targetUrl } from '../target.ts';
+import { rewriteTarget } from '../target-rewrite.ts';
+import { upstreamFailureStatus } from './http.ts';
+import type { KubeApiDeps } from './deps.ts';
+import { baseLabels, RequestRecorder } from './recorder.ts';
+
+export interface UpgradeRequest {
+  readonly req: IncomingMessage;
+  readonly socket: Duplex;
+  readonly head: Buffer;
+  /** Registers a socket the proxy must cut on shutdown. */
+  readonly track: (s: Duplex) => void;
+}
+
+export async function handleUpgrade(d: KubeApiDeps, u: UpgradeRequest): Promise<void> {
+  const { req, socket } = u;
+  socket.on('error', () => socket.destroy());
+  const target = parseTarget(req.url ?? '/', d.index);
+  const rec = new RequestRecorder(d.metrics, baseLabels('kube-api', target, req.method), 'pass');
+  const url = targetUrl(rewriteTarget(target, renameContext(d.index)));
+  let conn: Socket;
+  try {
+    conn = await d.upstream.connect();
+  } catch (err) {
+    rec.targetResponse(0, true);
+    const status = upstreamFailureStatus(err, d.upstream.url.origin);
+    writeRawStatus(socket, status);
+    rec.handled(status.code, true);
+    return;
+  }
+  u.track(conn);
+  conn.on('error', () => conn.destroy());
+  conn.once('data', (first: Buffer) => {
+    const code = /^HTTP\/1\.[01] (\d{3})/.exec(first.toString('latin1', 0, 16))?.[1];
+    rec.targetResponse(Number(code ?? 0), code === undefined);
+  });
+  conn.once('close', () => {
+    socket.destroy();
+    rec.handled();
+  });
+  socket.once('close', () => conn.destroy());
+  conn.write(await requestHead(d, req, url));
+  if (u.head.length > 0) conn.write(u.head);
+  socket.pipe(conn);
+  conn.pipe(socket);
+}
+
+/** The request line and headers for the API server, in the client's order and spelling. */
+async function requestHead(d: KubeApiDeps, req: IncomingMessage, url: string): Promise<string> {
+  const lines = [`${req.method ?? 'GET'} ${d.upstream.pathOf(url)} HTTP/1.1`, `Host: ${d.upstream.host}`];
+  const raw = req.rawHeaders;
+  let authorized = false;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i] as string;
+    const lower = name.toLowerCase();
+    if (lower === 'host') continue;
+    if (lower === 'authorization') authorized = true;
+    lines.push(`${name}: ${raw[i + 1] as string}`);
+  }
+  if (!authorized) {
+    const auth = (await d.upstream.withAuthorization({}))['authorization'];
+    if (typeof auth === 'string') lines.push(`Authorization: ${auth}`);
+  }
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+function writeRawStatus(socket: Duplex, status: Status): void {
+  const body = JSON.stringify(status);
+  socket.end(
+    `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code] ?? ''}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
+import { Agent, request } from 'undici';
+import { nopLogger } from '../../kernel/log/log.ts';
+import { makeTlsFixture, type TlsFixture } from '../../kernel/kube/testing/tls-fixture.ts';
+import { KUBEVIRT } from '../testing/synthetic-rules.ts';
+import { rewriterMetrics } from './metrics.ts';
+import type { ProxyServer } from './serve.ts';
+import { IG, INT, internalVmi, originalVmi } from './testing/fixtures.ts';
+import { startWebhookProxy } from './webhook.ts';
+
+const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64');
+const unb64 = (s: unknown): unknown => JSON.parse(Buffer.from(String(s), 'base64').toString('utf8'));
+
+interface Seen {
+  url: string;
+  body: string;
+}
+
+let tls: TlsFixture;
+let webhook: Server;
+let proxy: ProxyServer;
+let client: Agent;
+let seen: Seen[];
+let answer: (review: { request?: { uid?: string } }, res: ServerResponse) => void;
+
+beforeAll(async () => {
+  tls = makeTlsFixture();
+  webhook = createServer({ cert: tls.cert, key: tls.key }, (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      seen.push({ url: req.url ?? '', body });
+      answer(JSON.parse(body) as { request?: { uid?: string } }, res);
+    });
+  });
+  await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
+  proxy = await startWebhookProxy({
+    host: '127.0.0.1',
+    port: 0,
+    cert: tls.cert,
+    key: tls.key,
+    upstream: `https://127.0.0.1:${(webhook.address() as AddressInfo).port}`,
+    upstreamCa: tls.cert,
+    index: KUBEVIRT,
+    metrics: rewriterMetrics(new Registry()),
+    log: nopLogger,
+    maxBodyBytes: 1 << 20,
+    keepAliveTimeout: 10,
+  });
+  client = new Agent({ connect: { ca: tls.cert }, keepAliveTimeout: 10 });
+});
+
+afterAll(async () => {
+  await proxy.close(100);
+  webhook.closeAllConnections();
+  await new Promise((resolve) => webhook.close(resolve));
+  await client.destroy();
+  tls.remove();
+});
+
+beforeEach(() => {
+  seen = [];
+});
+
+function review(): object {
+  return {
+    kind: 'AdmissionReview',
+    apiVersion: 'admission.k8s.io/v1',
+    request: {
+      uid: 'u1',
+      kind: { group: IG, version: 'v1', kind: 'InternalVirtualizationVirtualMachineInstance' },
+      resource: { group: IG, version: 'v1', resource: 'internalvirtualizationvirtualmachineinstances' },
+      requestKind: { group: IG, version: 'v1', kind: 'InternalVirtualizationVirtualMachineInstance' },
+      requestResource: {
+        group: IG,
+        version: 'v1',
+        resource: 'internalvirtualizationvirtualmachineinstances',
+      },
+      name: 'a',
+      namespace: 'ns',
+      operation: 'CREATE',
+      userInfo: { username: 'admin' },
+      object: internalVmi({ name: 'a' }),
+    },
+  };
+}
+
+async function post(path: string, body: string): Promise<{ status: number; json: unknown }> {
+  const res = await request(`https://127.0.0.1:${proxy.port}${path}`, {
+    dispatcher: client,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, json: JSON.parse(text) as unknown };
+}
+
+describe('webhook proxy', () => {
+  it('hands the webhook the review with original names, and renames the patch it answers with', async () => {
+    answer = (r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          kind: 'AdmissionReview',
+          apiVersion: 'admission.k8s.io/v1',
+          response: {
+            uid: r.request?.uid,
+            allowed: true,
+            patchType: 'JSONPatch',
+            patch: b64([
+              { op: 'add', path: '/metadata/labels/kubevirt.io~1vm', value: 'a' },
+              {
+                op: 'add',
+                path: '/metadata/finalizers/-',
+                value: 'kubevirt.io/foregroundDeleteVirtualMachine',
+              },
+            ]),
+          },
+        }),
+      );
+    };
+    const r = await post('/virtualmachineinstances-mutate?timeout=10s', JSON.stringify(review()));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.url).toBe('/virtualmachineinstances-mutate?timeout=10s');
+    expect(JSON.parse(seen[0]?.body ?? '')).toMatchObject({
+      request: {
+        kind: { group: 'kubevirt.io', version: 'v1', kind: 'VirtualMachineInstance' },
+        resource: { group: 'kubevirt.io', resource: 'virtualmachineinstances' },
+        object: originalVmi({ name: 'a' }),
+      },
+    });
+    expect(r.status).toBe(200);
+    const response = (r.json as { response: { uid: string; allowed: boolean; patch: string } }).response;
+    expect(response).toMatchObject({ uid: 'u1', allowed: true });
+    expect(unb64(response.patch)).toEqual([
+      { op: 'add', path: `/metadata/labels/${INT}~1vm`, value: 'a' },
+      { op: 'add', path: '/metadata/finalizers/-', value: `${INT}/foregroundDeleteVirtualMachine` },
+    ]);
+  });
+
+  it('passes a denial without a patch through', async () => {
+    const denial = {
+      kind: 'AdmissionReview',
+      apiVersion: 'admission.k8s.io/v1',
+      response: { uid: 'u1', allowed: false, status: { code: 422, message: 'spec.domain is required' } },
+    };
+    answer = (_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(denial));
+    };
+    expect((await post('/virtualmachineinstances-validate-create', JSON.stringify(review()))).json).toEqual(
+      denial,
+    );
+  });
+
+  it('answers a review that is not JSON with a 400 Status', async () => {
+    const r = await post('/virtualmachines-mutate', '{"kind":');
+    expect(r.status).toBe(400);
+    expect(r.json).toMatchObject({ kind: 'Status', code: 400 });
+    expect(seen).toHaveLength(0);
+  });
+
+  it('passes paths outside the rule set through untouched', async () => {
+    answer = (_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"kind":"AdmissionReview","response":{"uid":"u1","allowed":true}}');
+    };
+    const body = JSON.stringify(review());
+    await post('/some-other-webhook', body);
+    expect(seen[0]).toEqual({ url: '/some-other-webhook', body });
+  });
+});

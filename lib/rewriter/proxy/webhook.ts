@@ -1,0 +1,205 @@
+/**
+ * The webhook proxy (mode "restore"): a TLS server the API server calls for admission, in front of the real
+ * webhook server that speaks kubevirt.io. An AdmissionReview request for one of the rule set's webhook paths
+ * is restored (kinds, resources, object and oldObject) before it is forwarded; the response patch is renamed
+ * on the way back (rewriteAdmissionReview). Other paths pass through untouched.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:https';
+import { Agent, type Dispatcher } from 'undici';
+import { newStatus, type Status } from '../../kernel/errors/errors.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { rewriteAdmissionReview } from '../admission-review.ts';
+import { renameContext, restoreContext } from '../context.ts';
+import { rewriteDocument } from '../document.ts';
+import { getRecord, getString, isRecord, isSkip } from '../json.ts';
+import type { PatchTarget } from '../patch-target.ts';
+import type { RuleIndex } from '../rules/rule-index.ts';
+import { parseTarget, type ApiTarget } from '../target.ts';
+import {
+  BodyTooLargeError,
+  readBody,
+  sendStatus,
+  stringOf,
+  upstreamFailureStatus,
+  upstreamHeaders,
+} from './http.ts';
+import type { RewriterMetrics } from './metrics.ts';
+import { RequestRecorder } from './recorder.ts';
+import { BadBodyError, parseBody } from './request-body.ts';
+import { serve, type ProxyServer } from './serve.ts';
+
+export interface WebhookProxyOptions {
+  /** undefined: every interface. */
+  readonly host?: string | undefined;
+  readonly port: number;
+  /** Serving certificate and key (PEM): the webhook server's own, as the API server trusts it. */
+  readonly cert: string;
+  readonly key: string;
+  /** The real webhook server, e.g. https://127.0.0.1:8443. */
+  readonly upstream: string;
+  /** PEM CA for the webhook server's certificate (default: the system roots). */
+  readonly upstreamCa?: string | undefined;
+  /** TLS server name to verify instead of the URL's host. */
+  readonly upstreamServerName?: string | undefined;
+  readonly index: RuleIndex;
+  readonly metrics: RewriterMetrics;
+  readonly log: Logger;
+  readonly maxBodyBytes: number;
+  /** Idle keep-alive sockets to the webhook server close after this (ms). */
+  readonly keepAliveTimeout?: number;
+}
+
+interface WebhookDeps extends WebhookProxyOptions {
+  readonly agent: Agent;
+  readonly origin: string;
+}
+
+export async function startWebhookProxy(o: WebhookProxyOptions): Promise<ProxyServer> {
+  const url = new URL(o.upstream);
+  const agent = new Agent({
+    connect: {
+      ...(o.upstreamCa !== undefined && { ca: o.upstreamCa }),
+      ...(o.upstreamServerName !== undefined && { servername: o.upstreamServerName }),
+    },
+    ...(o.keepAliveTimeout !== undefined && { keepAliveTimeout: o.keepAliveTimeout }),
+  });
+  const d: WebhookDeps = { ...o, agent, origin: url.origin };
+  const server = createServer({ cert: o.cert, key: o.key });
+  const proxy = await serve({
+    server,
+    host: o.host,
+    port: o.port,
+    log: o.log,
+    handle: (req, res, signal) => handleWebhook(d, req, res, signal),
+  });
+  o.log.info('webhook proxy listening', { port: proxy.port, upstream: url.origin });
+  return {
+    port: proxy.port,
+    close: async (graceMs?: number): Promise<void> => {
+      await proxy.close(graceMs);
+      await agent.close();
+    },
+  };
+}
+
+function recorderOf(d: WebhookDeps, target: ApiTarget, method: string | undefined): RequestRecorder {
+  const labels = {
+    name: 'webhook',
+    resource: target.webhook?.resource ?? '',
+    method: method ?? '',
+    watch: 'false',
+  } as const;
+  return new RequestRecorder(d.metrics, labels, target.webhook ? 'rewrite' : 'pass');
+}
+
+async function handleWebhook(
+  d: WebhookDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  signal: AbortSignal,
+): Promise<void> {
+  const target = parseTarget(req.url ?? '/', d.index);
+  const rec = recorderOf(d, target, req.method);
+  const respond = (status: Status): void => {
+    rec.toClient(sendStatus(res, status));
+    rec.handled(status.code, status.code >= 500);
+  };
+  let body: Buffer;
+  let reviewed: PatchTarget | undefined;
+  try {
+    body = await readBody(req, d.maxBodyBytes);
+    rec.fromClient(body.length);
+    if (target.webhook && body.length > 0) [body, reviewed] = restoreReview(body, rec, d.index);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) respond(newStatus(413, err.message));
+    else if (err instanceof BadBodyError) respond(newStatus(400, err.message));
+    else req.destroy();
+    return;
+  }
+  let reply: Dispatcher.ResponseData;
+  try {
+    reply = await forward(d, req, body, signal);
+  } catch (err) {
+    rec.targetResponse(0, true);
+    if (!signal.aborted) respond(upstreamFailureStatus(err, d.origin));
+    return;
+  }
+  rec.toTarget(body.length);
+  rec.targetResponse(reply.statusCode);
+  const raw = Buffer.from(await reply.body.arrayBuffer());
+  rec.fromTarget(raw.length);
+  const out = target.webhook ? renameReviewResponse(raw, reviewed, rec, d.index) : raw;
+  res.writeHead(reply.statusCode, {
+    'content-type': stringOf(reply.headers['content-type']) ?? 'application/json',
+    'content-length': String(out.length),
+  });
+  res.end(out);
+  rec.toClient(out.length);
+  rec.handled();
+}
+
+function forward(
+  d: WebhookDeps,
+  req: IncomingMessage,
+  body: Buffer,
+  signal: AbortSignal,
+): Promise<Dispatcher.ResponseData> {
+  return d.agent.request({
+    origin: d.origin,
+    path: upstreamPath(parseTarget(req.url ?? '/', d.index), req.url),
+    method: req.method ?? 'POST',
+    headers: { ...upstreamHeaders(req.headers, { forceJson: false }), 'content-length': String(body.length) },
+    body,
+    signal,
+  });
+}
+
+/** A known webhook's own path (with the query), anything else as it came. */
+function upstreamPath(target: ApiTarget, url: string | undefined): string {
+  if (target.webhook === undefined) return url ?? '/';
+  return target.query === '' ? target.webhook.path : `${target.webhook.path}?${target.query}`;
+}
+
+/** The AdmissionReview with original names, and the reviewed kind on the webhook's side. */
+function restoreReview(
+  body: Buffer,
+  rec: RequestRecorder,
+  index: RuleIndex,
+): [Buffer, PatchTarget | undefined] {
+  const doc = parseBody(body.toString('utf8'), undefined);
+  const out = rec.rewrite('client', 'restore', () => rewriteDocument(doc, restoreContext(index)));
+  if (isSkip(out) || out === doc) return [body, reviewedOf(doc)];
+  return [Buffer.from(JSON.stringify(out)), reviewedOf(out)];
+}
+
+function reviewedOf(review: unknown): PatchTarget | undefined {
+  const request = isRecord(review) ? getRecord(review, 'request') : undefined;
+  const kind = request === undefined ? undefined : getRecord(request, 'kind');
+  if (kind === undefined) return undefined;
+  const group = getString(kind, 'group') ?? '';
+  const version = getString(kind, 'version') ?? '';
+  return { kind: getString(kind, 'kind') ?? '', apiVersion: group === '' ? version : `${group}/${version}` };
+}
+
+/** The webhook's answer with its patch renamed; passed through as it is when it is not JSON. */
+function renameReviewResponse(
+  raw: Buffer,
+  reviewed: PatchTarget | undefined,
+  rec: RequestRecorder,
+  index: RuleIndex,
+): Buffer {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch {
+    rec.invalidJson();
+    return raw;
+  }
+  if (!isRecord(parsed) || parsed['kind'] !== 'AdmissionReview') return raw;
+  const doc = parsed;
+  const out = rec.rewrite('target', 'rename', () =>
+    rewriteAdmissionReview(doc, renameContext(index), reviewed),
+  );
+  return out === doc ? raw : Buffer.from(JSON.stringify(out));
+}
