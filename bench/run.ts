@@ -3,8 +3,7 @@
  * or $KUBECONFIG when set) and prints one table. Each bench file default-exports
  * `(ctx: BenchContext) => Promise<BenchRow[]>`; ratios are measured inside one run, side by side.
  */
-import { mkdtempSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startControlPlane } from '../e2e/testenv/controlplane.ts';
@@ -21,7 +20,8 @@ if (files.length === 0) {
 }
 
 const external = process.env['KUBECONFIG'];
-const cp = external ? undefined : await startControlPlane({ dir: mkdtempSync(join(tmpdir(), 'kv-bench-')) });
+// No dir given: the control plane makes its own temp dir and removes it (etcd data included) on stop().
+const cp = external ? undefined : await startControlPlane({});
 const ctx: BenchContext = {
   kubeconfigPath: external ?? cp?.kubeconfigPath ?? '',
   log: (msg) => {
