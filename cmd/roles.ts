@@ -94,42 +94,6 @@ export const ROLES: RoleSpec[] = [
     ],
   },
   {
-    name: 'launcher',
-    description: 'one per VMI: gRPC cmd-server driving libvirt/QEMU',
-    kube: false,
-    flags: [
-      { flags: '--name <name>', description: 'VMI name' },
-      { flags: '--namespace <ns>', description: 'VMI namespace' },
-      { flags: '--uid <uid>', description: 'VMI uid' },
-      { flags: '--grace-period-seconds <n>', description: 'graceful shutdown period', default: '30' },
-      {
-        flags: '--emulation <mode>',
-        description: 'use TCG instead of KVM',
-        default: 'auto',
-        choices: ['auto', 'on', 'off'],
-      },
-      ROOT_FLAG,
-    ],
-    subcommands: [
-      {
-        name: 'node-labeller',
-        description: 'write host CPU models, features and machine types for node labels',
-        kube: false,
-        flags: [{ flags: '--output <dir>', description: 'where to write the facts' }],
-      },
-      {
-        name: 'convert',
-        description: 'print the libvirt domain XML of a VMI (debugging aid)',
-        kube: false,
-        flags: [
-          { flags: '--vmi <file>', description: 'VMI as JSON or YAML' },
-          { flags: '--emulation', description: 'TCG' },
-          { flags: '--arch <arch>', description: 'guest architecture', default: 'amd64' },
-        ],
-      },
-    ],
-  },
-  {
     name: 'pr-helper',
     description: 'supervise qemu-pr-helper for SCSI persistent reservations',
     kube: false,
