@@ -65,12 +65,20 @@ function convertCommand(): Command {
     .option('--arch <arch>', 'guest architecture', 'amd64')
     .action(async (f: { vmi: string; emulation: boolean; arch: string }) => {
       const { runConvert } = await import('../lib/launcher/convert-command.ts');
-      process.stdout.write(await runConvert({ vmi: f.vmi, emulation: f.emulation, arch: f.arch }));
+      try {
+        process.stdout.write(await runConvert({ vmi: f.vmi, emulation: f.emulation, arch: f.arch }));
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        const why = code === 'ENOENT' ? `no such file: ${f.vmi}` : err instanceof Error ? err.message : String(err);
+        console.error(`virt launcher convert: ${why}`);
+        process.exitCode = 1;
+      }
     });
 }
 
 export function launcherCommand(): Command {
   const cmd = new Command('launcher')
+    .enablePositionalOptions()
     .description('one per VMI: gRPC cmd-server driving libvirt/QEMU')
     .option('--name <name>', 'VMI name')
     .option('--namespace <ns>', 'VMI namespace')

@@ -81,3 +81,19 @@ describe('virtctl-ts', () => {
     expect(r.stderr.trim()).toBe('virtctl-ts console is not implemented yet');
   });
 });
+
+describe('virt launcher convert', () => {
+  it('prints the domain XML of a VMI file, with TCG when --emulation follows the subcommand', async () => {
+    const vmi = join(root, 'lib/launcher/converter/testdata/kernel-boot-tcg.in.json');
+    const r = await run('virt', ['launcher', 'convert', '--vmi', vmi, '--emulation']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^<domain type="qemu"/);
+  });
+
+  it.each([
+    [['--vmi', '/nonexistent/vmi.json'], 'virt launcher convert: no such file: /nonexistent/vmi.json'],
+  ])('answers bad input %j with a one-line error and exit 1', async (args, message) => {
+    const r = await run('virt', ['launcher', 'convert', ...args]);
+    expect({ code: r.code, stderr: r.stderr.trim() }).toEqual({ code: 1, stderr: message });
+  });
+});

@@ -8,6 +8,7 @@ import { ROLES, roleCommand } from './roles.ts';
 const program = new Command('virt')
   .description('KubeVirt-compatible virtualization core: pick a role')
   .version(versionLine(), '--version', 'print the version and git commit')
+  .enablePositionalOptions()
   .showHelpAfterError('(run `virt --help` for the roles)')
   .exitOverride((err) => process.exit(err.exitCode));
 for (const role of ROLES) program.addCommand(roleCommand(role));
