@@ -12,7 +12,7 @@ import { buildSync } from 'esbuild';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ensureGuests, GUEST_CMDLINE, MARKER } from '../e2e/guests/guests.ts';
-import { ensureKvmDeviceAccess } from '../e2e/libvirt/host.ts';
+import { ensureKvmDeviceAccess } from '../lib/launcher/daemon/kvm-device.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
 import { toDomainXml } from '../lib/launcher/converter/index.ts';
 import { libvirtLayout } from '../lib/launcher/daemon/layout.ts';

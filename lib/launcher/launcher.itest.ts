@@ -8,12 +8,12 @@ import { chownSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureKvmDeviceAccess } from '../../e2e/libvirt/host.ts';
 import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../../e2e/guests/guests.ts';
 import { realClock } from '../kernel/clock.ts';
 import { nopLogger } from '../kernel/log/log.ts';
 import type { DomainEvent } from '../rpc/index.ts';
 import { daemonIdentity } from './daemon/identity.ts';
+import { ensureKvmDeviceAccess } from './daemon/kvm-device.ts';
 import { runKvmProbe } from './emulation/kvm-probe.ts';
 import type { NodeFacts } from './node-labeller/facts.ts';
 import {

@@ -11,12 +11,17 @@ import type { Identity } from './process.ts';
 
 export const DAEMON_USER = 'libvirt-qemu';
 
-/** The passwd fields of `name`, parsed from passwd text. Pure. */
-export function passwdEntry(passwd: string, name: string): Identity | undefined {
-  const f = passwd
+/** The colon-separated fields of the line for `name` in /etc/passwd or /etc/group text. Pure. */
+export function colonRecord(text: string, name: string): string[] | undefined {
+  return text
     .split('\n')
     .find((l) => l.startsWith(`${name}:`))
     ?.split(':');
+}
+
+/** The passwd fields of `name`, parsed from passwd text. Pure. */
+export function passwdEntry(passwd: string, name: string): Identity | undefined {
+  const f = colonRecord(passwd, name);
   if (f === undefined) return undefined;
   return { uid: Number(f[2]), gid: Number(f[3]), name };
 }

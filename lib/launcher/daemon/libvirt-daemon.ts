@@ -3,16 +3,18 @@
  * mode, both with every directory under --root (layout.ts) and run as the daemon user (identity.ts). No
  * systemd: started by hand, stopped by PID. A QEMU capabilities cache directory may be shared between
  * launchers (libvirt probes each QEMU binary for seconds otherwise; it validates every cached file, so a
- * seeded cache is never wrong, only faster).
+ * seeded cache is never wrong, only faster). When we are root, /dev/kvm is first made usable by the daemon
+ * user (kvm-device.ts). Stopping also stops the QEMU processes it left: domains and capability probes.
  */
 import { existsSync } from 'node:fs';
-import { chmod, copyFile, mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { realClock, type Clock } from '../../kernel/clock.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { daemonIdentity, giveTree } from './identity.ts';
+import { ensureKvmDeviceAccess } from './kvm-device.ts';
 import { libvirtLayout, type LibvirtLayout } from './layout.ts';
 import {
   cmdlineOf,
@@ -22,6 +24,7 @@ import {
   type ChildHandle,
   type Identity,
 } from './process.ts';
+import { qemuPids } from './qemu-pids.ts';
 
 export const LIBVIRTD = '/usr/sbin/libvirtd';
 export const VIRTLOGD = '/usr/sbin/virtlogd';
@@ -100,21 +103,12 @@ async function prepare(l: LibvirtLayout, o: LauncherLibvirtOptions): Promise<num
   return o.capsCache === undefined ? 0 : copyXml(o.capsCache, capsDir(l.cache));
 }
 
-/** Pids of the QEMU processes this daemon runs (its domains' pid files). */
-async function qemuPids(l: LibvirtLayout): Promise<number[]> {
-  if (!existsSync(l.qemuRunDir)) return [];
-  const files = (await readdir(l.qemuRunDir)).filter((f) => f.endsWith('.pid'));
-  const pids = await Promise.all(
-    files.map(async (f) => Number((await readFile(join(l.qemuRunDir, f), 'utf8')).trim())),
-  );
-  return pids.filter((p) => Number.isInteger(p) && p > 0);
-}
-
 export async function startLauncherLibvirt(o: LauncherLibvirtOptions): Promise<LauncherLibvirt> {
   const clock = o.clock ?? realClock;
   const timeoutMs = o.startTimeoutMs ?? 30_000;
   const layout = libvirtLayout(o.root);
   const identity = daemonIdentity();
+  ensureKvmDeviceAccess(o.log);
   const seeded = await prepare(layout, o);
   await giveTree(layout.config, identity);
   for (const dir of [layout.run, layout.cache, layout.home, layout.log]) await giveTree(dir, identity);
@@ -134,15 +128,16 @@ export async function startLauncherLibvirt(o: LauncherLibvirtOptions): Promise<L
   const virtlogd = spawnLogged(VIRTLOGD, ['-f', layout.virtlogdConf], spawnOpts('virtlogd'));
   let libvirtd: ChildHandle | undefined;
   const stop = async (): Promise<void> => {
-    const qemu = await qemuPids(layout);
+    const qemu = new Set(await qemuPids(layout));
     if (libvirtd !== undefined) await stopChild(libvirtd, 10_000, clock);
+    for (const pid of await qemuPids(layout)) qemu.add(pid);
     const ours = (argv: readonly string[]): boolean =>
       (argv[0] ?? '').includes('qemu-system') &&
       argv.some((a) => a.includes(layout.config) || a.includes(o.root));
     for (const pid of qemu) await stopForeign(pid, ours, { graceMs: 3000, clock });
     await stopChild(virtlogd, 5000, clock);
     if (o.capsCache !== undefined) await copyXml(capsDir(layout.cache), o.capsCache).catch(() => 0);
-    o.log.info('launcher libvirt stopped', { qemu: qemu.length });
+    o.log.info('launcher libvirt stopped', { qemu: qemu.size });
   };
   try {
     // virtlogd refuses clients of another uid and logs each one: for it, the socket appearing is enough.
