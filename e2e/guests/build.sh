@@ -5,7 +5,7 @@
 # candidate versions of every package used. A warm run with unchanged apt lists returns at once; after
 # an apt-get update it asks apt-cache for versions (a few seconds) and rebuilds only if one changed.
 #   vmlinux                  uncompressed kernel (ELF, boots through its PVH entry with -kernel)
-#   initramfs.cpio.gz        busybox + /init (prints the marker on ttyS0)
+#   initramfs.cpio.gz        busybox + /init (prints the marker on ttyS0; ACPI power button powers off)
 #   initramfs-agent.cpio.gz  the same plus virtio modules, qemu-ga and its libraries
 #   data.ext4.qcow2          16 MiB ext4 disk (label kvts-data) for the agent variant
 #   manifest.json            package versions, kernel release, sizes
@@ -18,6 +18,9 @@ flavour=${KV_GUEST_KERNEL_FLAVOUR:-cloud-amd64}
 MARKER=KUBEVIRT-TS-GUEST-READY
 # Modules the agent image loads (with their dependencies, in order); built-in ones are skipped.
 AGENT_MODULES=(virtio_pci virtio_console virtio_blk crc32c_generic ext4)
+# Both images: the ACPI power button (a module in the cloud kernel) and evdev, through which busybox acpid
+# sees its key press (the kernel has no /proc/acpi/event).
+BUTTON_MODULES=(button evdev)
 log() { printf '[guests] %3ds %s\n' "$SECONDS" "$*" >&2; }
 die() { log "$*"; exit 1; }
 # shellcheck source=e2e/guests/lib-build.sh
@@ -102,11 +105,12 @@ bb="$work/busybox/bin/busybox"
 
 log "building initramfs.cpio.gz"
 make_base_tree "$work/plain" "$bb" "$here/init.sh"
+add_modules "$work/plain" "$work/kernel/lib/modules/$release" "${BUTTON_MODULES[@]}"
 pack_cpio "$work/plain" "$bb" "$work/out/initramfs.cpio.gz"
 
 log "building initramfs-agent.cpio.gz (${AGENT_MODULES[*]}, qemu-ga)"
 make_base_tree "$work/agent" "$bb" "$here/init.sh"
-add_modules "$work/agent" "$work/kernel/lib/modules/$release" "${AGENT_MODULES[@]}"
+add_modules "$work/agent" "$work/kernel/lib/modules/$release" "${BUTTON_MODULES[@]}" "${AGENT_MODULES[@]}"
 mkdir -p "$work/sysroot"
 for p in "${agent_pkgs[@]}"; do dpkg-deb -x "$(deb "$p")" "$work/sysroot"; done
 add_program "$work/agent" "$work/sysroot" usr/sbin/qemu-ga

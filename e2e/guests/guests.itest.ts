@@ -1,5 +1,5 @@
 // Boots the test guests with qemu-system-x86_64 under TCG (no libvirt): the plain guest must print the
-// marker (and power off on kvts.poweroff=1); the agent guest must answer the guest agent on its
+// marker (and power off on kvts.poweroff=1 or on the ACPI power button); the agent guest must answer the guest agent on its
 // virtio-serial socket and freeze/thaw its ext4 data disk. Prints the QEMU-start-to-marker times.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,8 +9,19 @@ import { ensureGuests, GUEST_CMDLINE, MARKER } from './guests.ts';
 import type { Guests } from './guests.ts';
 import { GuestAgentClient } from './qga-client.ts';
 import { agentDeviceArgs, QemuGuest } from './qemu-direct.ts';
+import { qmpExecute } from './qmp.ts';
 
 const BOOT_TIMEOUT_MS = 60_000;
+const POWER_BUTTON_TIMEOUT_MS = 15_000;
+
+/** Resolves QEMU's exit code, or 'timeout' if it has not exited after ms. */
+function exitWithin(vm: QemuGuest, ms: number): Promise<number | null | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(resolve, ms, 'timeout')));
+  return Promise.race([vm.exited, timeout]).finally(() => {
+    clearTimeout(timer);
+  });
+}
 
 describe('test guests under TCG', () => {
   let guests: Guests;
@@ -51,6 +62,29 @@ describe('test guests under TCG', () => {
       await vm.waitForSerial(MARKER, BOOT_TIMEOUT_MS);
       // -no-reboot: an ACPI power-off ends QEMU with status 0.
       expect(await vm.exited).toBe(0);
+    } finally {
+      await vm.stop();
+    }
+  });
+
+  it.each([
+    { variant: 'plain', agent: false },
+    { variant: 'agent', agent: true },
+  ])('the $variant guest powers off on the ACPI power button', async ({ variant, agent }) => {
+    const qmpSocket = join(tmp, `qmp-${variant}.sock`);
+    const vm = await QemuGuest.start({
+      kernel: guests.kernel,
+      initrd: agent ? guests.agentInitrd : guests.initrd,
+      serialLog: join(tmp, `button-${variant}.log`),
+      qmpSocket,
+      extraArgs: agent ? agentDeviceArgs({ agentSocket: join(tmp, `qga-${variant}.sock`) }) : [],
+    });
+    try {
+      await vm.waitForSerial(`variant=${variant}`, BOOT_TIMEOUT_MS);
+      expect(await qmpExecute(qmpSocket, 'system_powerdown')).toEqual({});
+      // -no-reboot: the guest's poweroff ends QEMU with status 0.
+      expect(await exitWithin(vm, POWER_BUTTON_TIMEOUT_MS)).toBe(0);
+      expect(await vm.serial()).toContain('kvts: power button, powering off');
     } finally {
       await vm.stop();
     }

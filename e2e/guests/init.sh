@@ -1,8 +1,9 @@
 #!/bin/busybox sh
 # PID 1 of the kubevirt-ts test guests (copied into both initramfs images by build.sh as /init).
-# Mounts dev/proc/sys, on the agent image loads the virtio modules, mounts /dev/vda at /mnt/data and
-# starts qemu-ga on the org.qemu.guest_agent.0 port, then prints the marker line on the console
-# (console=ttyS0). Cmdline flags: kvts.poweroff=1 powers off after the marker; otherwise a shell is
+# Mounts dev/proc/sys, loads the modules (ACPI button and evdev; virtio on the agent image) and starts
+# busybox acpid (the power button powers off, see /etc/acpid.conf), on the agent image mounts /dev/vda
+# at /mnt/data and starts qemu-ga on the org.qemu.guest_agent.0 port, then prints the marker line on the
+# console (console=ttyS0). Cmdline flags: kvts.poweroff=1 powers off after the marker; otherwise a shell is
 # offered on the console (respawned) so console tests can type into the guest.
 export PATH=/sbin:/bin:/usr/sbin:/usr/bin
 MARKER=KUBEVIRT-TS-GUEST-READY
@@ -29,6 +30,17 @@ load_modules() {
   done
 }
 
+# acpid opens the /dev/input/event* nodes present when it starts (so after the modules) and writes its
+# pid file once they are open: the marker must mean "the power button works", so wait for it.
+start_acpid() {
+  acpid -c /etc/acpi -a /etc/acpid.conf -l /run/acpid.log -p /run/acpid.pid || echo "kvts: acpid failed"
+  i=0
+  while [ $i -lt 50 ] && [ ! -s /run/acpid.pid ]; do
+    i=$((i + 1))
+    sleep 0.1
+  done
+}
+
 # The host names a port through the virtio-console control queue after the driver probed: poll.
 find_agent_port() {
   [ -d /sys/bus/virtio/drivers/virtio_console ] || return 1
@@ -44,7 +56,6 @@ find_agent_port() {
 }
 
 start_agent() {
-  load_modules
   data=absent
   if [ -b /dev/vda ]; then
     mkdir -p /mnt/data
@@ -74,6 +85,8 @@ start_agent() {
 
 variant=plain
 extra=""
+load_modules
+start_acpid
 if [ -x /usr/sbin/qemu-ga ]; then
   variant=agent
   start_agent

@@ -34,7 +34,8 @@ elf_complete() {
   [ "$shnum" -gt 0 ] && [ $((shoff + shentsize * shnum)) -le "$size" ]
 }
 
-# A busybox root: applet symlinks made here (no --install at boot), /init, minimal /etc.
+# A busybox root: applet symlinks made here (no --install at boot), /init, minimal /etc, and the
+# busybox acpid configuration: the power button's event (PWRF) runs /etc/acpi/power-off.
 make_base_tree() {
   local root=$1 bb=$2 init=$3 applet
   mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,dev,proc,sys,run,tmp,mnt/data,etc,root}
@@ -45,6 +46,10 @@ make_base_tree() {
   install -m 0755 "$init" "$root/init"
   echo 'root:x:0:0:root:/root:/bin/sh' >"$root/etc/passwd"
   echo 'root:x:0:' >"$root/etc/group"
+  mkdir -p "$root/etc/acpi"
+  echo 'PWRF power-off' >"$root/etc/acpid.conf"
+  printf '#!/bin/sh\necho "kvts: power button, powering off" >/dev/console\nsync\npoweroff -f\n' >"$root/etc/acpi/power-off"
+  chmod 0755 "$root/etc/acpi/power-off"
 }
 
 # newc archive with every file owned by root (busybox cpio: no host cpio needed), gzip-compressed.
@@ -76,7 +81,7 @@ add_modules() {
   for m in "$@"; do add_module "$dst" "$m"; done
   : >"$dst/load-order"
   for m in "${KO_ORDER[@]}"; do echo "$m" >>"$dst/load-order"; done
-  log "agent modules: ${KO_ORDER[*]:-none}"
+  log "modules of ${root##*/}: ${KO_ORDER[*]:-none}"
 }
 
 add_module() {

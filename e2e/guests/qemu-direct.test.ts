@@ -15,9 +15,10 @@ describe('qemuArgs', () => {
     expect(valueOf(args, '-kernel')).toEqual(['/k']);
     expect(valueOf(args, '-initrd')).toEqual(['/i']);
     expect(valueOf(args, '-append')).toEqual(['console=ttyS0 quiet']);
+    expect(valueOf(args, '-qmp')).toEqual([]);
   });
 
-  it('takes the command line, memory and extra devices', () => {
+  it('takes the command line, memory, a QMP socket and extra devices', () => {
     const args = qemuArgs({
       kernel: '/k',
       initrd: '/i',
@@ -25,7 +26,9 @@ describe('qemuArgs', () => {
       cmdline: 'x',
       memoryMiB: 128,
       extraArgs: ['-device', 'd'],
+      qmpSocket: '/r/qmp.sock',
     });
+    expect(valueOf(args, '-qmp')).toEqual(['unix:/r/qmp.sock,server=on,wait=off']);
     expect(valueOf(args, '-append')).toEqual(['x']);
     expect(valueOf(args, '-m')).toEqual(['128']);
     expect(args.slice(-2)).toEqual(['-device', 'd']);

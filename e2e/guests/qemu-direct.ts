@@ -23,6 +23,8 @@ export interface QemuGuestOptions {
   memoryMiB?: number;
   /** Extra QEMU arguments (devices), e.g. from agentDeviceArgs(). */
   extraArgs?: string[];
+  /** Unix socket QEMU listens on for QMP (see qmp.ts); none by default. */
+  qmpSocket?: string;
 }
 
 /** The QEMU command line (pure). */
@@ -42,6 +44,7 @@ export function qemuArgs(o: QemuGuestOptions): string[] {
     ],
     ...['-serial', `file:${o.serialLog}`],
     ...['-kernel', o.kernel, '-initrd', o.initrd, '-append', o.cmdline ?? GUEST_CMDLINE],
+    ...(o.qmpSocket === undefined ? [] : ['-qmp', `unix:${o.qmpSocket},server=on,wait=off`]),
     ...(o.extraArgs ?? []),
   ];
 }
