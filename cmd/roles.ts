@@ -53,26 +53,6 @@ export const ROLES: RoleSpec[] = [
     ],
   },
   {
-    name: 'controller',
-    description: 'VM → VMI → launcher Pod, status, run strategies, hotplug requests',
-    kube: true,
-    flags: [
-      {
-        flags: '--namespace <ns>',
-        description: 'namespace of the leader Lease',
-        default: 'd8-virtualization',
-      },
-      { flags: '--workers <n>', description: 'reconcile workers per controller', default: '10' },
-      {
-        flags: '--leader-elect <bool>',
-        description: 'use a Lease to elect one active replica',
-        default: 'true',
-      },
-      { flags: '--launcher-image <ref>', description: 'image of launcher Pods' },
-      { flags: '--health-port <port>', description: 'health and metrics port', default: '8443' },
-    ],
-  },
-  {
     name: 'api',
     description: 'aggregated API for subresources.kubevirt.io and admission webhooks',
     kube: true,

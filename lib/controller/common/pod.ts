@@ -1,0 +1,106 @@
+/**
+ * The parts of a core/v1 Pod the controllers read and write, and KubeVirt's readings of a launcher Pod's state
+ * (kubevirt pkg/controller/controller.go IsPodReady, IsPodDownOrGoingDown, IsPodFailedOrGoingDown).
+ */
+import type { KubeObject } from '../../kernel/kube/types.ts';
+
+export interface PodCondition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  lastProbeTime?: string | null;
+  lastTransitionTime?: string | null;
+}
+
+export interface ContainerState {
+  waiting?: { reason?: string; message?: string };
+  running?: { startedAt?: string };
+  terminated?: { exitCode: number; reason?: string; message?: string };
+}
+
+export interface ContainerStatus {
+  name: string;
+  ready: boolean;
+  image?: string;
+  state?: ContainerState;
+}
+
+export interface PodStatus {
+  phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
+  conditions?: PodCondition[];
+  containerStatuses?: ContainerStatus[];
+  qosClass?: string;
+  podIP?: string;
+}
+
+export interface Container {
+  name: string;
+  image: string;
+  imagePullPolicy?: string;
+  command?: string[];
+  env?: Record<string, unknown>[];
+  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  securityContext?: Record<string, unknown>;
+  volumeMounts?: Record<string, unknown>[];
+  volumeDevices?: { name: string; devicePath: string }[];
+}
+
+export interface PodSpec {
+  containers: Container[];
+  nodeName?: string;
+  [field: string]: unknown;
+}
+
+export interface Pod extends KubeObject {
+  spec: PodSpec;
+  status?: PodStatus;
+}
+
+/** Name of the launcher's main container. */
+export const COMPUTE_CONTAINER = 'compute';
+
+export function podCondition(pod: Pod, type: string): PodCondition | undefined {
+  return pod.status?.conditions?.find((c) => c.type === type);
+}
+
+function computeStatus(pod: Pod): ContainerStatus | undefined {
+  return pod.status?.containerStatuses?.find((c) => c.name === COMPUTE_CONTAINER);
+}
+
+export function isPodDown(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+export function isPodDownOrGoingDown(pod: Pod): boolean {
+  return (
+    isPodDown(pod) ||
+    computeStatus(pod)?.state?.terminated !== undefined ||
+    pod.metadata.deletionTimestamp !== undefined
+  );
+}
+
+export function isPodFailedOrGoingDown(pod: Pod): boolean {
+  const terminated = computeStatus(pod)?.state?.terminated;
+  return (
+    pod.status?.phase === 'Failed' ||
+    (terminated !== undefined && terminated.exitCode !== 0) ||
+    pod.metadata.deletionTimestamp !== undefined
+  );
+}
+
+/**
+ * Ready to hand over to the node: phase Running, the compute container started (its readiness is the guest's,
+ * so not awaited), every other container ready. istio-proxy only needs to run.
+ */
+export function isPodReady(pod: Pod): boolean {
+  if (isPodDownOrGoingDown(pod)) return false;
+  for (const cs of pod.status?.containerStatuses ?? []) {
+    const started = cs.state?.running !== undefined;
+    if (cs.name === COMPUTE_CONTAINER || cs.name === 'istio-proxy') {
+      if (!started) return false;
+    } else if (!cs.ready) return false;
+  }
+  return pod.status?.phase === 'Running';
+}

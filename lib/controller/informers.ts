@@ -1,0 +1,67 @@
+/**
+ * The shared informers of the controller role: VMs, VMIs (indexed by node label), launcher Pods (label
+ * kubevirt.io, indexed by owning VMI and by node) and Nodes (cluster-wide). One watch per resource, shared by
+ * every controller that reads it.
+ */
+import { APP_LABEL, LABELS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../api/index.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../api/index.ts';
+import type { Clock } from '../kernel/clock.ts';
+import { InformerFactory } from '../kernel/informer/factory.ts';
+import { fieldIndex, labelIndex } from '../kernel/informer/index-funcs.ts';
+import { SharedInformer } from '../kernel/informer/informer.ts';
+import { NODES, PODS } from '../kernel/kube/resources.ts';
+import type { KubeClient, KubeObject } from '../kernel/kube/types.ts';
+import type { Logger } from '../kernel/log/log.ts';
+import type { Pod } from './common/pod.ts';
+import { BY_NODE } from './node/controller.ts';
+import { vmiIndexers } from './vmi/indexers.ts';
+
+export interface ControllerInformers {
+  factory: InformerFactory;
+  vms: SharedInformer<VirtualMachine>;
+  vmis: SharedInformer<VirtualMachineInstance>;
+  pods: SharedInformer<Pod>;
+  nodes: SharedInformer<KubeObject>;
+}
+
+export interface InformerOptions {
+  client: KubeClient;
+  clock: Clock;
+  log: Logger;
+  resyncPeriodMs: number;
+  /** Namespaced resources are watched in this namespace only, when set. */
+  namespace?: string;
+}
+
+export function controllerInformers(o: InformerOptions): ControllerInformers {
+  const factory = new InformerFactory();
+  const cluster = { client: o.client, clock: o.clock, log: o.log, resyncPeriodMs: o.resyncPeriodMs };
+  const ns = { ...cluster, ...(o.namespace !== undefined && { namespace: o.namespace }) };
+  return {
+    factory,
+    vms: factory.informerFor(
+      'vms',
+      () => new SharedInformer<VirtualMachine>({ ...ns, gvr: VIRTUAL_MACHINES }),
+    ),
+    vmis: factory.informerFor(
+      'vmis',
+      () =>
+        new SharedInformer<VirtualMachineInstance>({
+          ...ns,
+          gvr: VIRTUAL_MACHINE_INSTANCES,
+          indexers: { [BY_NODE]: labelIndex(LABELS.NODE_NAME) },
+        }),
+    ),
+    pods: factory.informerFor(
+      'launcher-pods',
+      () =>
+        new SharedInformer<Pod>({
+          ...ns,
+          gvr: PODS,
+          labelSelector: APP_LABEL,
+          indexers: { ...vmiIndexers, [BY_NODE]: fieldIndex('spec.nodeName') },
+        }),
+    ),
+    nodes: factory.informerFor('nodes', () => new SharedInformer<KubeObject>({ ...cluster, gvr: NODES })),
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * startControllers: the VM, VMI and node controllers of the `controller` role, on shared informers, each with
+ * its own work queue and workers. Informers start at once; workers start when every cache has synced
+ * (kubevirt watch/application.go onStartedLeading). Everything stops when the signal aborts: queues drain,
+ * in-flight reconciles finish, informers stop.
+ */
+import type { Registry } from 'prom-client';
+import { LABELS } from '../api/index.ts';
+import { realClock, type Clock } from '../kernel/clock.ts';
+import { controllerMetricsFor } from '../kernel/controller/metrics.ts';
+import { runController, type Reconciler } from '../kernel/controller/runner.ts';
+import type { KubeClient } from '../kernel/kube/types.ts';
+import type { Logger } from '../kernel/log/log.ts';
+import { workQueueMetricsFor } from '../kernel/workqueue/metrics.ts';
+import { WorkQueue } from '../kernel/workqueue/queue.ts';
+import { DelayedEnqueue } from './common/delayed-enqueue.ts';
+import { ApiEventRecorder } from './common/events.ts';
+import { objectKey } from './common/keys.ts';
+import { controllerInformers } from './informers.ts';
+import { NodeController } from './node/controller.ts';
+import { VmController } from './vm/controller.ts';
+import { vmHandler, vmiHandlerForVms } from './vm/handlers.ts';
+import { VmiController } from './vmi/controller.ts';
+import { podHandler, vmiHandler } from './vmi/handlers.ts';
+import type { LauncherPodConfig } from './vmi/launcher-pod.ts';
+import { vmiMetricsFor } from './vmi/metrics.ts';
+
+export interface StartControllersOptions {
+  /** Speaks kubevirt.io (a rewritingClient where the cluster stores the internal names). */
+  client: KubeClient;
+  /** Watch one namespace only (tests, benches); all namespaces when unset. Nodes are always cluster-wide. */
+  namespace?: string;
+  /** Workers per controller. */
+  workers: number;
+  log: Logger;
+  registry: Registry;
+  signal: AbortSignal;
+  launcher: LauncherPodConfig;
+  clock?: Clock;
+  /** Informer resync period (default 5 min; 0 turns resync off). */
+  resyncPeriodMs?: number;
+  random?: () => number;
+  /** How long VMI events wait before they wake the VM controller (default 500 ms; 0: at once). */
+  vmiEventDelayMs?: number;
+  /** How old a virt-handler heartbeat may get before its node counts as unresponsive (default 5 min). */
+  heartbeatTimeoutMs?: number;
+}
+
+export interface RunningControllers {
+  vm: VmController;
+  vmi: VmiController;
+  node: NodeController;
+  /** Every informer has delivered its first list. */
+  hasSynced(): boolean;
+  /** true once the caches synced and the workers started; false when the signal aborted first. */
+  ready: Promise<boolean>;
+  /** Resolves when workers and informers have stopped (after the signal aborted). */
+  done: Promise<void>;
+}
+
+export const VM_QUEUE = 'virt-controller-vm';
+export const VMI_QUEUE = 'virt-controller-vmi';
+export const NODE_QUEUE = 'virt-controller-node';
+const DEFAULT_RESYNC_MS = 5 * 60 * 1000;
+const DEFAULT_VMI_EVENT_DELAY_MS = 500;
+
+export function startControllers(o: StartControllersOptions): RunningControllers {
+  const clock = o.clock ?? realClock;
+  const inf = controllerInformers({
+    client: o.client,
+    clock,
+    log: o.log,
+    resyncPeriodMs: o.resyncPeriodMs ?? DEFAULT_RESYNC_MS,
+    ...(o.namespace !== undefined && { namespace: o.namespace }),
+  });
+  const queueMetrics = workQueueMetricsFor(o.registry);
+  const queue = (name: string): WorkQueue => new WorkQueue<string>({ name, clock, metrics: queueMetrics });
+  const queues = { vm: queue(VM_QUEUE), vmi: queue(VMI_QUEUE), node: queue(NODE_QUEUE) };
+  const recorder = (component: string): ApiEventRecorder =>
+    new ApiEventRecorder({ client: o.client, component, clock, log: o.log });
+  const vm = new VmController({
+    client: o.client,
+    vms: inf.vms.store,
+    vmis: inf.vmis.store,
+    clock,
+    recorder: recorder('virtualmachine-controller'),
+    ...(o.random !== undefined && { random: o.random }),
+  });
+  const vmi = new VmiController({
+    client: o.client,
+    vmis: inf.vmis.store,
+    pods: inf.pods.store,
+    vms: inf.vms.store,
+    clock,
+    recorder: recorder('virtualmachineinstance-controller'),
+    launcher: o.launcher,
+    metrics: vmiMetricsFor(o.registry),
+  });
+  const node = new NodeController({
+    client: o.client,
+    nodes: inf.nodes.store,
+    vmis: inf.vmis.store,
+    pods: inf.pods.store,
+    clock,
+    recorder: recorder('node-controller'),
+    ...(o.heartbeatTimeoutMs !== undefined && { heartbeatTimeoutMs: o.heartbeatTimeoutMs }),
+  });
+  const add =
+    (q: WorkQueue) =>
+    (key: string): void => {
+      q.add(key);
+    };
+  // VMI events reach the VM controller after a short pause: a VMI created and moved to Scheduling moments
+  // later then costs one VM status write, not two.
+  const vmiToVm = new DelayedEnqueue(clock, o.vmiEventDelayMs ?? DEFAULT_VMI_EVENT_DELAY_MS, add(queues.vm));
+  o.signal.addEventListener('abort', () => {
+    vmiToVm.cancelAll();
+  });
+  const vmiToNode = (v: { metadata: { labels?: Record<string, string> } }): void => {
+    const n = v.metadata.labels?.[LABELS.NODE_NAME];
+    if (n !== undefined && n !== '') queues.node.add(n);
+  };
+  inf.vms.addEventHandler(vmHandler(add(queues.vm)));
+  inf.vms.addEventHandler({
+    onDelete: (v): void => {
+      queues.vmi.add(objectKey(v));
+    },
+  });
+  inf.vmis.addEventHandler(vmiHandlerForVms(vm, inf.vms.store, vmiToVm.enqueue));
+  inf.vmis.addEventHandler(vmiHandler(add(queues.vmi)));
+  inf.vmis.addEventHandler({
+    onAdd: vmiToNode,
+    onUpdate: (_o, v): void => {
+      vmiToNode(v);
+    },
+  });
+  inf.pods.addEventHandler(podHandler(vmi, inf.vmis.store, add(queues.vmi)));
+  inf.nodes.addEventHandler(vmHandler(add(queues.node)));
+  inf.pods.addEventHandler({
+    onUpdate: (_old, p): void => {
+      if ((p.spec.nodeName ?? '') !== '') queues.node.add(p.spec.nodeName ?? '');
+    },
+  });
+  inf.factory.start(o.signal);
+
+  const metrics = controllerMetricsFor(o.registry);
+  const run = (name: string, q: WorkQueue, reconcile: Reconciler): Promise<void> =>
+    runController({ name, queue: q, workers: o.workers, reconcile, log: o.log, metrics, signal: o.signal });
+  const ready = inf.factory.waitForCacheSync(o.signal);
+  const done = ready.then(async (synced) => {
+    if (!synced) for (const q of Object.values(queues)) q.shutDown();
+    else o.log.info('caches synced, starting workers', { workers: o.workers });
+    await Promise.all([
+      run(VM_QUEUE, queues.vm, vm.reconcile),
+      run(VMI_QUEUE, queues.vmi, vmi.reconcile),
+      run(NODE_QUEUE, queues.node, node.reconcile),
+    ]);
+    await inf.factory.stopped();
+  });
+  return { vm, vmi, node, hasSynced: () => inf.factory.hasSynced(), ready, done };
+}

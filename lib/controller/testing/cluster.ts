@@ -1,0 +1,167 @@
+/**
+ * Integration-test support: the real API server from KUBECONFIG with the internal CRDs, a fresh namespace, a
+ * direct client (internal names), a client speaking kubevirt.io through the rewriter rules in-process, the
+ * controllers running on that namespace, and a fake kubelet's moves (bind a Pod, report it ready, fail it,
+ * force-delete it). There is no kube-controller-manager: nothing garbage-collects, so what KubeVirt leaves to
+ * GC the tests delete, and a namespace stays Terminating after the test. KV_CONTROLLER_TEST_LOG=1 prints the
+ * controllers' logs.
+ */
+import { Registry } from 'prom-client';
+import { newNamespaceName } from '../../../e2e/testenv/handle.ts';
+import { installCrds } from '../../api/install-crds.ts';
+import { errorMessage, isNotFound } from '../../kernel/errors/errors.ts';
+import { HttpKubeClient, loadRestConfig, NAMESPACES, PODS } from '../../kernel/kube/index.ts';
+import type { KubeClient } from '../../kernel/kube/index.ts';
+import { createLogger, nopLogger, type Logger } from '../../kernel/log/log.ts';
+import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../rewriter/index.ts';
+import { rewritingClient } from '../../rewriter/client/index.ts';
+import type { Pod } from '../common/pod.ts';
+import { startControllers, type RunningControllers } from '../start.ts';
+
+export interface ControllerEnv {
+  ns: string;
+  direct: HttpKubeClient;
+  /** Speaks kubevirt.io. */
+  kv: KubeClient;
+  registry: Registry;
+  controllers: RunningControllers;
+  close(): Promise<void>;
+}
+
+export interface EnvOptions {
+  workers?: number;
+  log?: Logger;
+  /** Client-side QPS towards the API server (0: no limit). */
+  qps?: number;
+}
+
+export async function startControllerEnv(prefix: string, opts: EnvOptions = {}): Promise<ControllerEnv> {
+  const config = loadRestConfig({
+    inCluster: false,
+    userAgent: 'kubevirt-ts/controller-itest',
+    qps: opts.qps ?? 0,
+  });
+  const direct = new HttpKubeClient(config, { keepAliveTimeout: 10 });
+  await installCrds(direct);
+  const ns = newNamespaceName(prefix);
+  await direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  const kv = rewritingClient(direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
+  const registry = new Registry();
+  const ac = new AbortController();
+  const controllers = startControllers({
+    client: kv,
+    namespace: ns,
+    workers: opts.workers ?? 4,
+    log:
+      opts.log ??
+      (process.env['KV_CONTROLLER_TEST_LOG'] === '1'
+        ? createLogger({ component: 'controller-itest', verbosity: 2 })
+        : nopLogger),
+    registry,
+    signal: ac.signal,
+    launcher: { image: 'registry.example/kubevirt-ts/virt:test' },
+  });
+  await controllers.ready;
+  return {
+    ns,
+    direct,
+    kv,
+    registry,
+    controllers,
+    close: async (): Promise<void> => {
+      ac.abort();
+      await controllers.done;
+      await direct.delete(NAMESPACES, ns).catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      });
+      await direct.destroy();
+    },
+  };
+}
+
+/** Polls fn until it returns a value other than undefined; throws with `what` after timeoutMs. */
+export async function waitFor<T>(
+  fn: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}${last === undefined ? '' : `: ${errorMessage(last)}`}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** What a kubelet would do to a launcher Pod, done by hand. */
+export class FakeKubelet {
+  constructor(
+    private readonly client: KubeClient,
+    private readonly ns: string,
+  ) {}
+
+  async bind(pod: Pod, node: string): Promise<void> {
+    await this.client.request({
+      method: 'POST',
+      path: `/api/v1/namespaces/${this.ns}/pods/${pod.metadata.name ?? ''}/binding`,
+      body: {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { name: pod.metadata.name },
+        target: { kind: 'Node', name: node },
+      },
+    });
+  }
+
+  /** Running, compute started, PodScheduled and Ready true. */
+  async ready(pod: Pod): Promise<void> {
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    await this.status(pod, {
+      phase: 'Running',
+      conditions: [
+        { type: 'PodScheduled', status: 'True', lastTransitionTime: now },
+        { type: 'Ready', status: 'True', lastTransitionTime: now },
+      ],
+      containerStatuses: [
+        {
+          name: 'compute',
+          ready: true,
+          restartCount: 0,
+          image: pod.spec.containers[0]?.image ?? '',
+          imageID: '',
+          state: { running: { startedAt: now } },
+        },
+      ],
+    });
+  }
+
+  async fail(pod: Pod): Promise<void> {
+    await this.status(pod, { phase: 'Failed' });
+  }
+
+  /** Deletes the Pod at once, as a kubelet finishing its grace period would. */
+  async remove(pod: Pod): Promise<void> {
+    await this.client
+      .delete(PODS, pod.metadata.name ?? '', { namespace: this.ns, gracePeriodSeconds: 0 })
+      .catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      });
+  }
+
+  private async status(pod: Pod, status: Record<string, unknown>): Promise<void> {
+    await this.client.patch(
+      PODS,
+      pod.metadata.name ?? '',
+      { status },
+      { namespace: this.ns, subresource: 'status', type: 'merge' },
+    );
+  }
+}

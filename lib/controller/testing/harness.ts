@@ -1,0 +1,33 @@
+/** Stores, a recording client, a fake clock and an event recorder wired to a controller, for unit tests. */
+import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import { FakeClock } from '../../kernel/clock.ts';
+import type { ReconcileContext } from '../../kernel/controller/runner.ts';
+import { Store } from '../../kernel/informer/store.ts';
+import { nopLogger } from '../../kernel/log/log.ts';
+import { MemoryRecorder } from '../common/events.ts';
+import type { Pod } from '../common/pod.ts';
+import { vmiIndexers } from '../vmi/indexers.ts';
+import { RecordingClient } from './recording-client.ts';
+import { T0 } from './fixtures.ts';
+
+export interface Harness {
+  client: RecordingClient;
+  clock: FakeClock;
+  recorder: MemoryRecorder;
+  vms: Store<VirtualMachine>;
+  vmis: Store<VirtualMachineInstance>;
+  pods: Store<Pod>;
+  ctx: ReconcileContext;
+}
+
+export function harness(): Harness {
+  return {
+    client: new RecordingClient(),
+    clock: new FakeClock(T0),
+    recorder: new MemoryRecorder(),
+    vms: new Store<VirtualMachine>({ freeze: true }),
+    vmis: new Store<VirtualMachineInstance>({ freeze: true }),
+    pods: new Store<Pod>({ freeze: true, indexers: vmiIndexers }),
+    ctx: { log: nopLogger, reconcileID: 'test' },
+  };
+}

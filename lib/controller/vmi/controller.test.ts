@@ -1,0 +1,216 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { Registry } from 'prom-client';
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { Pod } from '../common/pod.ts';
+import { harness, type Harness } from '../testing/harness.ts';
+import { alreadyExists, forbidden } from '../testing/recording-client.ts';
+import { onNode, pod, podDeleting, podReady, vm, vmi, vmiDeleting, withPhase } from '../testing/fixtures.ts';
+import { currentPod, VmiController } from './controller.ts';
+import { podHandler } from './handlers.ts';
+import { launcherPodName } from './launcher-pod.ts';
+import { VmiMetrics } from './metrics.ts';
+
+const KEY = 'default/testvm';
+let h: Harness;
+let c: VmiController;
+let registry: Registry;
+
+beforeEach(() => {
+  h = harness();
+  registry = new Registry();
+  c = new VmiController({
+    client: h.client,
+    vmis: h.vmis,
+    pods: h.pods,
+    vms: h.vms,
+    clock: h.clock,
+    recorder: h.recorder,
+    launcher: { image: 'virt:test' },
+    metrics: new VmiMetrics(registry),
+  });
+  h.vms.add(vm());
+});
+
+const run = (): Promise<unknown> => c.reconcile(KEY, h.ctx);
+const body = (n: number): Record<string, unknown> => h.client.actions[n]?.body as Record<string, unknown>;
+const launcherOf = (v: VirtualMachineInstance, ...opts: ((p: Pod) => void)[]): Pod =>
+  pod((p) => (p.metadata.name = launcherPodName(v)), ...opts);
+
+describe('VmiController', () => {
+  it('new VMI: creates its launcher Pod, then one write moves it to Scheduling', async () => {
+    const v = vmi();
+    h.vmis.add(v);
+    await run();
+    expect(h.client.log).toEqual([
+      `create pods default/${launcherPodName(v)}`,
+      'patch virtualmachineinstances default/testvm',
+    ]);
+    expect(body(0)).toMatchObject({
+      metadata: {
+        labels: { 'kubevirt.io': 'virt-launcher', 'kubevirt.io/created-by': 'vmi-uid-1' },
+        ownerReferences: [{ kind: 'VirtualMachineInstance', uid: 'vmi-uid-1', controller: true }],
+      },
+    });
+    expect(body(1)).toMatchObject({
+      metadata: { finalizers: ['foregroundDeleteVirtualMachine'], resourceVersion: '20' },
+      status: { phase: 'Scheduling' },
+    });
+    expect(h.recorder.events.map((e) => `${e.kind} ${e.reason}`)).toEqual([
+      'VirtualMachineInstance SuccessfulCreate',
+    ]);
+    const metrics = await registry.getSingleMetricAsString(
+      'kubevirt_vmi_phase_transition_time_from_creation_seconds',
+    );
+    expect(metrics).toContain('phase="Scheduling"');
+  });
+
+  it('never creates a second Pod before the first is observed', async () => {
+    h.vmis.add(vmi());
+    await run();
+    h.vmis.add(vmi((x) => (x.metadata.resourceVersion = '21')));
+    await run();
+    expect(h.client.log.filter((a) => a.startsWith('create'))).toHaveLength(1);
+  });
+
+  it('the Pod add event satisfies the expectation', async () => {
+    const v = vmi();
+    h.vmis.add(v);
+    await run();
+    podHandler(c, h.vmis, () => undefined).onAdd?.(launcherOf(v));
+    expect(c.podExpectations.satisfiedExpectations(KEY)).toBe(true);
+  });
+
+  it('skips the sync while the cache holds the VMI version it wrote from', async () => {
+    const v = vmi(withPhase('Scheduling'));
+    h.vmis.add(v);
+    h.pods.add(launcherOf(v, podReady('n1')));
+    await run();
+    expect(h.client.log).toEqual(['patch virtualmachineinstances default/testvm']);
+    await run();
+    expect(h.client.log).toHaveLength(1);
+  });
+
+  it('ready Pod: hands the VMI over (Scheduled, node name and label)', async () => {
+    const v = vmi(
+      withPhase('Scheduling'),
+      (x) => (x.metadata.finalizers = ['foregroundDeleteVirtualMachine']),
+    );
+    h.vmis.add(v);
+    h.pods.add(launcherOf(v, podReady('node-3')));
+    await run();
+    expect(body(0)).toMatchObject({
+      metadata: { labels: { 'kubevirt.io/nodeName': 'node-3' } },
+      status: { phase: 'Scheduled', nodeName: 'node-3' },
+    });
+  });
+
+  it('Scheduled VMI whose Pod vanished: only node-shared fields are patched (phase Failed)', async () => {
+    const v = vmi(
+      withPhase('Scheduled'),
+      (x) => (x.status = { ...x.status, nodeName: 'n1', activePods: { 'pod-uid-1': 'n1' } }),
+    );
+    h.vmis.add(v);
+    await run();
+    const b = body(0) as { status: Record<string, unknown>; metadata: Record<string, unknown> };
+    expect(b.status['phase']).toBe('Failed');
+    expect(b.status['phaseTransitionTimestamps']).toBeUndefined();
+    expect(b.metadata['finalizers']).toBeUndefined();
+    expect(h.recorder.events.map((e) => `${e.type} ${e.reason}`)).toEqual(['Warning Failed']);
+  });
+
+  it('VMI being deleted: deletes its live Pods and fails the VMI once they are gone', async () => {
+    const v = vmi(
+      withPhase('Scheduling'),
+      vmiDeleting,
+      (x) => (x.metadata.finalizers = ['foregroundDeleteVirtualMachine']),
+    );
+    h.vmis.add(v);
+    h.pods.add(launcherOf(v, onNode('n1')));
+    await run();
+    expect(h.client.log[0]).toBe(`delete pods default/${launcherPodName(v)}`);
+    expect(c.podExpectations.satisfiedExpectations(KEY)).toBe(false);
+  });
+
+  it('Failed VMI without Pods: drops its finalizer', async () => {
+    const v = vmi(
+      withPhase('Failed'),
+      (x) =>
+        (x.metadata.finalizers = [
+          'foregroundDeleteVirtualMachine',
+          'kubevirt.io/virtualMachineControllerFinalize',
+        ]),
+    );
+    h.vmis.add(v);
+    await run();
+    expect(body(0)).toMatchObject({
+      metadata: { finalizers: ['kubevirt.io/virtualMachineControllerFinalize'] },
+    });
+  });
+
+  it('Pod creation refused: Synchronized False, Warning event, retried', async () => {
+    h.vmis.add(vmi());
+    h.client.failNext('create', 'pods', forbidden('pods "x" is forbidden: exceeded quota'));
+    await expect(run()).rejects.toThrow(/exceeded quota/);
+    expect(body(1)).toMatchObject({
+      status: {
+        phase: 'Pending',
+        conditions: expect.arrayContaining([
+          expect.objectContaining({ type: 'Synchronized', status: 'False', reason: 'FailedCreate' }),
+        ]),
+      },
+    });
+    expect(h.recorder.events.map((e) => `${e.type} ${e.reason}`)).toEqual(['Warning FailedCreate']);
+    expect(c.podExpectations.satisfiedExpectations(KEY)).toBe(true);
+  });
+
+  it('Pod AlreadyExists (stale cache): no error, waits for the cache', async () => {
+    h.vmis.add(vmi());
+    h.client.failNext('create', 'pods', alreadyExists());
+    await expect(run()).resolves.toBeUndefined();
+    expect(h.recorder.events).toEqual([]);
+  });
+
+  it('nothing changed: no write', async () => {
+    const v = vmi(withPhase('Scheduling'));
+    h.vmis.add(v);
+    h.pods.add(launcherOf(v));
+    await run();
+    const patched = body(0) as {
+      status: VirtualMachineInstance['status'];
+      metadata: { finalizers: string[] };
+    };
+    h.vmis.add(
+      vmi(withPhase('Scheduling'), (x) => {
+        x.status = { ...x.status, ...patched.status };
+        x.metadata.finalizers = patched.metadata.finalizers;
+        x.metadata.resourceVersion = '77';
+      }),
+    );
+    h.client.actions.length = 0;
+    await run();
+    expect(h.client.log).toEqual([]);
+  });
+
+  it('a deleted VMI drops its expectations', async () => {
+    c.podExpectations.expectCreations(KEY, 1);
+    await run();
+    expect(c.podExpectations.satisfiedExpectations(KEY)).toBe(true);
+  });
+});
+
+describe('currentPod', () => {
+  const older = pod((p) => (p.metadata.creationTimestamp = '2026-01-01T00:00:00Z'), onNode('a'));
+  const newer = pod(
+    (p) => ((p.metadata.uid = 'p2'), (p.metadata.creationTimestamp = '2026-01-01T00:01:00Z')),
+    onNode('b'),
+  );
+  it.each<[string, VirtualMachineInstance, Pod[], Pod | undefined]>([
+    ['none', vmi(), [], undefined],
+    ['newest without a node yet', vmi(), [older, newer], newer],
+    ['on the VMI node', vmi((v) => (v.status = { nodeName: 'a' })), [older, newer], older],
+    ['none on the VMI node', vmi((v) => (v.status = { nodeName: 'c' })), [older, newer], undefined],
+    ['a deleting Pod still counts', vmi(), [pod(podDeleting)], pod(podDeleting)],
+  ])('%s', (_n, v, pods, want) => {
+    expect(currentPod(v, pods)).toEqual(want);
+  });
+});

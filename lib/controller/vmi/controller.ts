@@ -1,0 +1,213 @@
+/**
+ * The VMI controller's reconcile (kubevirt vmi/vmi.go execute and lifecycle.go sync/updateStatus), on the VMI
+ * key, from the informer caches: a VMI being deleted gets its Pods deleted; an unprocessed VMI without a Pod
+ * gets its launcher Pod (newLauncherPod, guarded by expectations and a deterministic name); then the status
+ * the Pod implies is written as one merge patch with the resourceVersion precondition, only when it changed.
+ */
+import { PODS } from '../../kernel/kube/resources.ts';
+import { VIRTUAL_MACHINE_INSTANCES } from '../../api/index.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import { ControllerExpectations, UIDTrackingExpectations } from '../../kernel/controller/expectations.ts';
+import { controllerRefOf } from '../../kernel/controller/owner.ts';
+import type { ReconcileContext, ReconcileResult } from '../../kernel/controller/runner.ts';
+import { errorMessage, isAlreadyExists, isNotFound, KvError } from '../../kernel/errors/errors.ts';
+import type { StoreReader } from '../../kernel/informer/store.ts';
+import type { KubeClient } from '../../kernel/kube/types.ts';
+import type { EventRecorder } from '../common/events.ts';
+import { ownerKey } from '../common/keys.ts';
+import type { Pod } from '../common/pod.ts';
+import { StaleCacheGuard } from '../common/stale-guard.ts';
+import { parseTime } from '../common/time.ts';
+import { isUnprocessed } from '../common/vmi-state.ts';
+import { mergePatch } from '../common/writes.ts';
+import type { SyncFailure } from '../vm/run-strategy.ts';
+import { BY_VMI_UID } from './indexers.ts';
+import { newLauncherPod, type LauncherPodConfig } from './launcher-pod.ts';
+import type { VmiMetrics } from './metrics.ts';
+import { memoryOverheadBytes } from './overhead.ts';
+import { computeVmiStatus } from './vmi-status.ts';
+import { vmiPatch } from './vmi-patch.ts';
+
+export interface VmiControllerOptions {
+  client: KubeClient;
+  vmis: StoreReader<VirtualMachineInstance>;
+  /** Launcher Pods, indexed by BY_VMI_UID. */
+  pods: StoreReader<Pod>;
+  vms: StoreReader<VirtualMachine>;
+  clock: Clock;
+  recorder: EventRecorder;
+  launcher: LauncherPodConfig;
+  metrics?: VmiMetrics;
+}
+
+interface SyncResult {
+  pod: Pod | undefined;
+  pods: Pod[];
+  failure?: SyncFailure;
+  /** Retry with backoff (a write failed). */
+  retry?: unknown;
+}
+
+/** kubevirt controller.CurrentVMIPod: the newest controlled Pod, on the VMI's node once it has one. */
+export function currentPod(vmi: VirtualMachineInstance, pods: readonly Pod[]): Pod | undefined {
+  const node = vmi.status?.nodeName ?? '';
+  let cur: Pod | undefined;
+  for (const p of pods) {
+    if (node !== '' && (p.spec.nodeName ?? '') !== node) continue;
+    const t = parseTime(p.metadata.creationTimestamp) ?? 0;
+    if (cur === undefined || (parseTime(cur.metadata.creationTimestamp) ?? 0) < t) cur = p;
+  }
+  return cur;
+}
+
+export class VmiController {
+  readonly podExpectations: UIDTrackingExpectations;
+  readonly stale: StaleCacheGuard;
+
+  constructor(private readonly o: VmiControllerOptions) {
+    this.podExpectations = new UIDTrackingExpectations(new ControllerExpectations(o.clock));
+    this.stale = new StaleCacheGuard(o.clock);
+  }
+
+  readonly reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult> => {
+    const vmi = this.o.vmis.get(key);
+    if (vmi === undefined) {
+      this.podExpectations.deleteExpectations(key);
+      this.stale.forget(key);
+      return undefined;
+    }
+    if (
+      !this.podExpectations.satisfiedExpectations(key) ||
+      this.stale.isStale(key, vmi.metadata.resourceVersion)
+    ) {
+      return undefined;
+    }
+    const pods = this.o.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '');
+    const sync = await this.sync(key, vmi, pods, ctx);
+    await this.writeStatus(key, vmi, sync);
+    if (sync.retry !== undefined) {
+      throw new KvError(
+        'KV_ERR_INTERNAL',
+        `syncing VirtualMachineInstance ${key}: ${errorMessage(sync.retry)}`,
+        {
+          cause: sync.retry,
+        },
+      );
+    }
+    return undefined;
+  };
+
+  private async sync(
+    key: string,
+    vmi: VirtualMachineInstance,
+    pods: Pod[],
+    ctx: ReconcileContext,
+  ): Promise<SyncResult> {
+    const pod = currentPod(vmi, pods);
+    if (vmi.metadata.deletionTimestamp !== undefined) return this.deletePods(key, vmi, pods);
+    if (pod !== undefined || !isUnprocessed(vmi)) return { pod, pods };
+    return this.createPod(key, vmi, pods, ctx);
+  }
+
+  private async deletePods(key: string, vmi: VirtualMachineInstance, pods: Pod[]): Promise<SyncResult> {
+    const live = pods.filter((p) => p.metadata.deletionTimestamp === undefined);
+    const result: SyncResult = { pod: currentPod(vmi, pods), pods };
+    if (live.length === 0) return result;
+    this.podExpectations.expectDeletions(
+      key,
+      live.map((p) => p.metadata.uid ?? ''),
+    );
+    for (const p of live) {
+      try {
+        await this.o.client.delete(PODS, p.metadata.name ?? '', { namespace: p.metadata.namespace ?? '' });
+      } catch (err) {
+        this.podExpectations.deletionObserved(key, p.metadata.uid ?? '');
+        if (isNotFound(err)) continue;
+        this.o.recorder.event(vmi, 'Warning', 'FailedDelete', `Error deleting pod: ${errorMessage(err)}`);
+        result.failure = { reason: 'FailedDelete', message: `failed to delete pod: ${errorMessage(err)}` };
+        result.retry = err;
+        continue;
+      }
+      this.o.recorder.event(
+        vmi,
+        'Normal',
+        'SuccessfulDelete',
+        `Deleted virtual machine pod ${p.metadata.name ?? ''}`,
+      );
+    }
+    return result;
+  }
+
+  private async createPod(
+    key: string,
+    vmi: VirtualMachineInstance,
+    pods: Pod[],
+    ctx: ReconcileContext,
+  ): Promise<SyncResult> {
+    let manifest: Pod;
+    try {
+      manifest = newLauncherPod(vmi, this.o.launcher);
+    } catch (err) {
+      const message = `failed to render launch manifest: ${errorMessage(err)}`;
+      return { pod: undefined, pods, failure: { reason: 'FailedCreate', message } };
+    }
+    this.podExpectations.expectCreations(key, 1);
+    try {
+      const created = await this.o.client.create(PODS, manifest, {
+        namespace: manifest.metadata.namespace ?? '',
+      });
+      ctx.log.info('created launcher pod', { pod: created.metadata.name });
+      this.o.recorder.event(
+        vmi,
+        'Normal',
+        'SuccessfulCreate',
+        `Created virtual machine pod ${created.metadata.name ?? ''}`,
+      );
+      this.o.metrics?.launcherOverhead(memoryOverheadBytes(vmi, this.o.launcher.overhead));
+      return { pod: created, pods: [...pods, created] };
+    } catch (err) {
+      this.podExpectations.creationObserved(key);
+      if (isAlreadyExists(err)) return { pod: undefined, pods };
+      this.o.recorder.event(vmi, 'Warning', 'FailedCreate', `Error creating pod: ${errorMessage(err)}`);
+      const message = `failed to create virtual machine pod: ${errorMessage(err)}`;
+      return { pod: undefined, pods, failure: { reason: 'FailedCreate', message }, retry: err };
+    }
+  }
+
+  private ownerVmExists(vmi: VirtualMachineInstance): boolean {
+    const ref = controllerRefOf(vmi);
+    const key = ownerKey(vmi, ref, 'VirtualMachine');
+    return key !== undefined && this.o.vms.get(key)?.metadata.uid === ref?.uid;
+  }
+
+  private async writeStatus(key: string, vmi: VirtualMachineInstance, sync: SyncResult): Promise<void> {
+    const now = this.o.clock.now();
+    const res = computeVmiStatus({
+      vmi,
+      pod: sync.pod,
+      pods: sync.pods,
+      ownerVmExists: this.ownerVmExists(vmi),
+      nowMs: now,
+      ...(sync.failure !== undefined && { failure: sync.failure }),
+    });
+    const patch = vmiPatch(vmi, res.vmi, res.nodeOwned);
+    if (patch === undefined) return;
+    await mergePatch(this.o.client, VIRTUAL_MACHINE_INSTANCES, { obj: vmi, patch });
+    this.stale.wrote(key, vmi.metadata.resourceVersion);
+    const phase = res.vmi.status?.phase;
+    if (phase !== undefined && phase !== vmi.status?.phase) this.phaseChanged(vmi, phase, now);
+  }
+
+  private phaseChanged(vmi: VirtualMachineInstance, phase: string, now: number): void {
+    this.o.metrics?.phaseReached(phase, vmi.metadata.creationTimestamp, now);
+    if (phase === 'Failed') {
+      this.o.recorder.event(
+        vmi,
+        'Warning',
+        'Failed',
+        `The virtual machine instance failed in phase ${vmi.status?.phase ?? 'Pending'}`,
+      );
+    }
+  }
+}

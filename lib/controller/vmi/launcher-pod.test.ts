@@ -1,0 +1,65 @@
+/**
+ * Launcher Pod goldens: testdata/<case>.in.json is a VMI as the VMI controller sees it, rendered with the
+ * case's config and compared, as an exact string, with testdata/<case>.pod.json. UPDATE_GOLDEN=1 rewrites them.
+ */
+import { describe, expect, it } from '@jest/globals';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import { vmi as vmiFixture } from '../testing/fixtures.ts';
+import { launcherHostname, launcherPodName, newLauncherPod, type LauncherPodConfig } from './launcher-pod.ts';
+
+const TESTDATA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testdata');
+const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
+const IMAGE = 'registry.example/kubevirt-ts/virt:1.0.0';
+
+const CASES: readonly [string, LauncherPodConfig][] = [
+  ['minimal', { image: IMAGE }],
+  [
+    'vm-child',
+    { image: IMAGE, nodeSelector: { 'node-role.kubernetes.io/worker': '' }, imagePullSecret: 'regcred' },
+  ],
+  ['dedicated-emulation', { image: IMAGE, allowEmulation: true, root: true, imagePullPolicy: 'Always' }],
+];
+
+describe('newLauncherPod goldens', () => {
+  it.each(CASES)('%s', (name, cfg) => {
+    const vmi = JSON.parse(
+      readFileSync(path.join(TESTDATA, `${name}.in.json`), 'utf8'),
+    ) as VirtualMachineInstance;
+    const before = structuredClone(vmi);
+    const json = `${JSON.stringify(newLauncherPod(vmi, cfg), null, 2)}\n`;
+    const golden = path.join(TESTDATA, `${name}.pod.json`);
+    if (UPDATE) writeFileSync(golden, json);
+    expect(existsSync(golden)).toBe(true);
+    expect(json).toBe(readFileSync(golden, 'utf8'));
+    expect(vmi).toEqual(before);
+  });
+});
+
+describe('launcherPodName', () => {
+  it('is stable for a VMI and differs between VMIs of the same name', () => {
+    const a = vmiFixture((v) => (v.metadata.uid = 'uid-a'));
+    const b = vmiFixture((v) => (v.metadata.uid = 'uid-b'));
+    expect(launcherPodName(a)).toBe(launcherPodName(structuredClone(a)));
+    expect(launcherPodName(a)).not.toBe(launcherPodName(b));
+    expect(launcherPodName(a)).toMatch(/^virt-launcher-testvm-[0-9a-f]{5}$/);
+  });
+
+  it('fits in 63 characters and never ends the name part with a dash', () => {
+    const v = vmiFixture((x) => (x.metadata.name = `${'a'.repeat(42)}-bbbb`));
+    const name = launcherPodName(v);
+    expect(name.length).toBeLessThanOrEqual(63);
+    expect(name).toMatch(/^virt-launcher-a{42}-[0-9a-f]{5}$/);
+  });
+});
+
+describe('launcherHostname', () => {
+  it.each([
+    ['the VMI name', {}, 'testvm'],
+    ['spec.hostname, dots made dashes', { hostname: 'a.b.c' }, 'a-b-c'],
+  ])('%s', (_n, spec, want) => {
+    expect(launcherHostname(vmiFixture((v) => Object.assign(v.spec, spec)))).toBe(want);
+  });
+});

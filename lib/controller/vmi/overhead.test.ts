@@ -1,0 +1,103 @@
+import { describe, expect, it } from '@jest/globals';
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import { vmi } from '../testing/fixtures.ts';
+import { KUBEVIRT_OVERHEAD, memoryOverheadBytes, OUR_OVERHEAD, type OverheadOptions } from './overhead.ts';
+
+const Mi = 2 ** 20;
+const spec = (patch: (s: VirtualMachineInstance['spec']) => void): VirtualMachineInstance =>
+  vmi((v) => {
+    v.spec.domain.resources = {};
+    patch(v.spec);
+  });
+
+const mem = (q: string) => (s: VirtualMachineInstance['spec']) => {
+  s.domain.resources = { ...s.domain.resources, requests: { ...s.domain.resources?.requests, memory: q } };
+};
+
+describe('memoryOverheadBytes', () => {
+  it.each<[string, VirtualMachineInstance, OverheadOptions, number]>([
+    // reference §4 #3: a 1-vCPU VM with VNC carries 268Mi + mem/512 with KubeVirt's constants.
+    [
+      'KubeVirt constants, 1 vCPU, no memory',
+      spec(() => undefined),
+      { constants: KUBEVIRT_OVERHEAD },
+      268 * Mi,
+    ],
+    ['ours, 1 vCPU, no memory: 10Mi less', spec(() => undefined), {}, 258 * Mi],
+    ['page tables: 1Gi / 512 in whole kB', spec(mem('1Gi')), {}, 258 * Mi + 2_097_000],
+    ['4 vCPUs add 8Mi each', spec((s) => (s.domain.cpu = { cores: 2, sockets: 2 })), {}, 282 * Mi],
+    [
+      'CPU spec without topology counts 1 vCPU',
+      spec((s) => (s.domain.cpu = { model: 'host-model' })),
+      {},
+      258 * Mi,
+    ],
+    [
+      'no CPU spec: vCPUs from the CPU limit',
+      spec((s) => (s.domain.resources = { limits: { cpu: '3' } })),
+      {},
+      274 * Mi,
+    ],
+    [
+      'no graphics: 32Mi less',
+      spec((s) => (s.domain.devices.autoattachGraphicsDevice = false)),
+      {},
+      226 * Mi,
+    ],
+    ['arm64 pflash', spec((s) => (s.architecture = 'arm64')), {}, 386 * Mi],
+    ['arm64 as the cluster default', spec(() => undefined), { defaultArch: 'arm64' }, 386 * Mi],
+    [
+      'host device: VFIO',
+      spec((s) => (s.domain.devices.hostDevices = [{ name: 'h', deviceName: 'x/y' }])),
+      {},
+      1282 * Mi,
+    ],
+    ['TPM', spec((s) => (s.domain.devices.tpm = {})), {}, 311 * Mi],
+    ['disabled TPM', spec((s) => (s.domain.devices.tpm = { enabled: false })), {}, 258 * Mi],
+    ['SEV', spec((s) => (s.domain.launchSecurity = { sev: {} })), {}, 514 * Mi],
+    ['downward metrics', spec((s) => (s.volumes = [{ name: 'm', downwardMetrics: {} }])), {}, 259 * Mi],
+    [
+      'two exec probes',
+      spec((s) => {
+        s.livenessProbe = { exec: {} };
+        s.readinessProbe = { exec: {} };
+      }),
+      {},
+      378 * Mi,
+    ],
+    [
+      'a tcp probe costs nothing',
+      spec((s) => (s.readinessProbe = { tcpSocket: { port: 22 } })),
+      {},
+      258 * Mi,
+    ],
+    ['dedicated CPUs', spec((s) => (s.domain.cpu = { cores: 1, dedicatedCpuPlacement: true })), {}, 358 * Mi],
+    [
+      'Guaranteed QoS',
+      spec(
+        (s) =>
+          (s.domain.resources = {
+            requests: { cpu: '1', memory: '512Mi' },
+            limits: { cpu: '1', memory: '512Mi' },
+          }),
+      ),
+      {},
+      358 * Mi + 1_048_000,
+    ],
+    [
+      'ratio 1.5 on whole kB',
+      spec(() => undefined),
+      { ratio: 1.5 },
+      258 * Mi + Math.trunc(Math.ceil((258 * Mi) / 1000) * 0.5) * 1000,
+    ],
+  ])('%s', (_n, v, opts, want) => {
+    expect(memoryOverheadBytes(v, opts)).toBe(want);
+  });
+
+  it('our fixed per-process figures total less than KubeVirt’s', () => {
+    const sum = (c: typeof OUR_OVERHEAD): number =>
+      c.launcherBytes + c.libvirtdBytes + c.virtlogdBytes + c.qemuBytes;
+    expect(sum(OUR_OVERHEAD)).toBe(210 * Mi);
+    expect(sum(KUBEVIRT_OVERHEAD)).toBe(220 * Mi);
+  });
+});

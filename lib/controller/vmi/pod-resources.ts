@@ -1,0 +1,159 @@
+/**
+ * Requests and limits of the launcher's compute container (kubevirt renderresources.go ResourceRenderer and
+ * VMIResourcePredicates, tag v1.6.2): the VMI's own requests and limits, a CPU request of vCPUs / the CPU
+ * allocation ratio unless the VMI asks for one, dedicated CPUs as whole cores with memory limit = request, the
+ * memory overhead added to the memory request (unless overcommitGuestOverhead) and limit, 50M more ephemeral
+ * storage, and one of each device the launcher needs as an extended-resource limit:
+ * devices.virtualization.deckhouse.io/{kvm,tun,vhost-net,vhost-vsock} (Deckhouse's names for devices.kubevirt.io/*),
+ * plus GPU and host-device plugin resources. Hugepages and memory overcommit are not rendered.
+ */
+import { formatBinaryQuantity, parseQuantity } from '../../api/index.ts';
+import type { Quantity, VirtualMachineInstance } from '../../api/index.ts';
+import { vcpusOf } from '../common/vmi-state.ts';
+import { guestMemoryRequest, memoryOverheadBytes, type OverheadOptions } from './overhead.ts';
+
+export const DEVICE_RESOURCE_PREFIX = 'devices.virtualization.deckhouse.io/';
+export const KVM_DEVICE = `${DEVICE_RESOURCE_PREFIX}kvm`;
+export const TUN_DEVICE = `${DEVICE_RESOURCE_PREFIX}tun`;
+export const VHOST_NET_DEVICE = `${DEVICE_RESOURCE_PREFIX}vhost-net`;
+export const VHOST_VSOCK_DEVICE = `${DEVICE_RESOURCE_PREFIX}vhost-vsock`;
+
+/** Ephemeral storage the launcher itself uses (KubeVirt's ephemeralStorageOverheadSize). */
+const EPHEMERAL_STORAGE_OVERHEAD = 50_000_000;
+export const DEFAULT_CPU_ALLOCATION_RATIO = 10;
+
+export interface ResourceOptions {
+  /** TCG allowed: no kvm and no vhost-net device is requested (KubeVirt's allowEmulation). */
+  allowEmulation: boolean;
+  cpuAllocationRatio: number;
+  overhead: OverheadOptions;
+}
+
+export interface ResourceRequirements {
+  requests: Record<string, string>;
+  limits: Record<string, string>;
+}
+
+type Spec = VirtualMachineInstance['spec'];
+
+const text = (q: Quantity): string => (typeof q === 'number' ? String(q) : q);
+
+function copyList(list: Readonly<Record<string, Quantity>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(list ?? {})) out[k] = text(v);
+  return out;
+}
+
+/** Decimal bytes the way Kubernetes prints them: 50000000 → "50M". */
+function decimalBytes(n: number): string {
+  for (const [unit, size] of [
+    ['G', 1e9],
+    ['M', 1e6],
+    ['k', 1e3],
+  ] as const) {
+    if (n !== 0 && n % size === 0) return `${n / size}${unit}`;
+  }
+  return String(n);
+}
+
+/** KubeVirt's "%g" formatting of vCPUs / ratio, in millicores below one core. */
+function cpuRequest(cpus: number, ratio: number): string {
+  const val = cpus / ratio;
+  return val < 1 ? `${Number((val * 1000).toPrecision(6))}m` : String(Number(val.toPrecision(6)));
+}
+
+function virtualizationDevices(spec: Spec, allowEmulation: boolean): string[] {
+  const d = spec.domain.devices;
+  const out: string[] = [];
+  if ((d.interfaces?.length ?? 0) > 0 || d.autoattachPodInterface !== false) out.push(TUN_DEVICE);
+  const virtioNic = d.interfaces?.some((i) => (i.model ?? '') === '' || i.model === 'virtio') ?? false;
+  if (virtioNic && !allowEmulation) out.push(VHOST_NET_DEVICE);
+  if (!allowEmulation) out.push(KVM_DEVICE);
+  if (d.autoattachVSOCK === true) out.push(VHOST_VSOCK_DEVICE);
+  return out;
+}
+
+function addOne(list: Record<string, string>, name: string): void {
+  list[name] = String(Number(list[name] ?? '0') + 1);
+}
+
+function addBytes(
+  list: Record<string, string>,
+  key: string,
+  bytes: number,
+  format: (n: number) => string,
+): void {
+  const cur = list[key];
+  list[key] = format((cur === undefined ? 0 : parseQuantity(cur)) + bytes);
+}
+
+function dedicatedCpus(spec: Spec, requests: Record<string, string>, limits: Record<string, string>): void {
+  const cpu = spec.domain.cpu;
+  const ioThreads = spec.domain.ioThreads?.supplementalPoolThreadCount ?? 0;
+  const vcpus = vcpusOf(cpu);
+  const emulator = cpu?.isolateEmulatorThread === true ? 1 : 0;
+  if (vcpus !== 0) {
+    requests['cpu'] = String(vcpus + ioThreads + emulator);
+    limits['cpu'] = String(vcpus + ioThreads + emulator);
+  }
+  const mem = requests['memory'];
+  if (mem !== undefined) limits['memory'] = mem;
+}
+
+function withMemory(spec: Spec, requests: Record<string, string>): void {
+  if (requests['memory'] === undefined && spec.domain.memory?.guest !== undefined) {
+    requests['memory'] = formatBinaryQuantity(guestMemoryRequest(spec));
+  }
+}
+
+function withEphemeralStorage(requests: Record<string, string>, limits: Record<string, string>): void {
+  addBytes(requests, 'ephemeral-storage', EPHEMERAL_STORAGE_OVERHEAD, decimalBytes);
+  if (limits['ephemeral-storage'] !== undefined) {
+    addBytes(limits, 'ephemeral-storage', EPHEMERAL_STORAGE_OVERHEAD, decimalBytes);
+  }
+}
+
+/** vCPUs (+ IOThread pool) / ratio as the request, unless the VMI asks for CPU itself. */
+function sharedCpus(spec: Spec, requests: Record<string, string>, ratio: number): void {
+  if (requests['cpu'] !== undefined || ratio <= 0) return;
+  const vcpus = spec.domain.cpu === undefined ? 1 : vcpusOf(spec.domain.cpu);
+  const cpus = vcpus + (spec.domain.ioThreads?.supplementalPoolThreadCount ?? 0);
+  if (cpus > 0) requests['cpu'] = cpuRequest(cpus, ratio);
+}
+
+function withOverhead(
+  vmi: Pick<VirtualMachineInstance, 'spec'>,
+  opts: ResourceOptions,
+  r: ResourceRequirements,
+): void {
+  const overhead = memoryOverheadBytes(vmi, opts.overhead);
+  if (vmi.spec.domain.resources?.overcommitGuestOverhead !== true) {
+    addBytes(r.requests, 'memory', overhead, formatBinaryQuantity);
+  }
+  if (r.limits['memory'] !== undefined) addBytes(r.limits, 'memory', overhead, formatBinaryQuantity);
+}
+
+function withDevicePlugins(spec: Spec, limits: Record<string, string>): void {
+  for (const dev of [...(spec.domain.devices.gpus ?? []), ...(spec.domain.devices.hostDevices ?? [])]) {
+    if ((dev.deviceName ?? '') !== '') addOne(limits, dev.deviceName ?? '');
+  }
+}
+
+export function launcherResources(
+  vmi: Pick<VirtualMachineInstance, 'spec'>,
+  opts: ResourceOptions,
+): ResourceRequirements {
+  const spec = vmi.spec;
+  const r: ResourceRequirements = {
+    requests: copyList(spec.domain.resources?.requests),
+    limits: copyList(spec.domain.resources?.limits),
+  };
+  withMemory(spec, r.requests);
+  withEphemeralStorage(r.requests, r.limits);
+  for (const dev of virtualizationDevices(spec, opts.allowEmulation)) r.limits[dev] = '1';
+  if (spec.domain.cpu?.dedicatedCpuPlacement === true) dedicatedCpus(spec, r.requests, r.limits);
+  else sharedCpus(spec, r.requests, opts.cpuAllocationRatio);
+  withOverhead(vmi, opts, r);
+  withDevicePlugins(spec, r.limits);
+  return r;
+}

@@ -1,0 +1,156 @@
+/**
+ * Volumes and mounts of a launcher Pod (kubevirt rendervolumes.go, tag v1.6.2, in its ImageVolume layout):
+ * - emptyDirs shared with the node: private, public, sockets, libvirt-runtime, ephemeral-disks, and
+ *   hotplug-disks (HostToContainer propagation, where the handler mounts hotplugged disks);
+ * - PVCs, DataVolumes and ephemeral PVCs: the claim, mounted at /var/run/kubevirt-private/vmi-disks/<volume>,
+ *   or as the block device /dev/<volume> when the VMI status reports volumeMode Block;
+ * - containerDisks: a Kubernetes image volume of the disk image, read-only at
+ *   /var/run/kubevirt-image-volume/disk_<index in spec.volumes>;
+ * - hostDisk: the host directory; secret, configMap, downwardAPI and cloud-init secret references under
+ *   /var/run/kubevirt-private/<kind>/<volume>.
+ * Hotpluggable volumes are left to attachment pods.
+ */
+import path from 'node:path';
+import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
+
+export const PRIVATE_DIR = '/var/run/kubevirt-private';
+export const SHARE_DIR = '/var/run/kubevirt';
+export const IMAGE_VOLUME_DIR = '/var/run/kubevirt-image-volume';
+export const EPHEMERAL_DISK_DIR = '/var/run/kubevirt-ephemeral-disks';
+export const HOTPLUG_DISK_DIR = `${SHARE_DIR}/hotplug-disks`;
+
+export type PodVolume = { name: string } & Record<string, unknown>;
+export interface VolumeMount {
+  name: string;
+  mountPath: string;
+  readOnly?: boolean;
+  mountPropagation?: string;
+}
+export interface VolumeDevice {
+  name: string;
+  devicePath: string;
+}
+
+export interface RenderedVolumes {
+  volumes: PodVolume[];
+  mounts: VolumeMount[];
+  devices: VolumeDevice[];
+  imagePullSecrets: string[];
+  serviceAccountName?: string;
+}
+
+const emptyDir = (name: string): PodVolume => ({ name, emptyDir: {} });
+
+function base(): RenderedVolumes {
+  return {
+    volumes: ['private', 'public', 'sockets', 'libvirt-runtime', 'ephemeral-disks', 'hotplug-disks'].map(
+      emptyDir,
+    ),
+    mounts: [
+      { name: 'private', mountPath: PRIVATE_DIR },
+      { name: 'public', mountPath: SHARE_DIR },
+      { name: 'ephemeral-disks', mountPath: EPHEMERAL_DISK_DIR },
+      { name: 'libvirt-runtime', mountPath: '/var/run/libvirt' },
+      { name: 'sockets', mountPath: `${SHARE_DIR}/sockets` },
+      { name: 'hotplug-disks', mountPath: HOTPLUG_DISK_DIR, mountPropagation: 'HostToContainer' },
+    ],
+    devices: [],
+    imagePullSecrets: [],
+  };
+}
+
+function isBlock(vmi: VirtualMachineInstance, volume: string): boolean {
+  const st = vmi.status?.volumeStatus?.find((s) => s.name === volume);
+  return st?.persistentVolumeClaimInfo?.volumeMode === 'Block';
+}
+
+function addClaim(
+  out: RenderedVolumes,
+  vmi: VirtualMachineInstance,
+  v: Volume,
+  claim: Record<string, unknown>,
+): void {
+  out.volumes.push({ name: v.name, persistentVolumeClaim: claim });
+  if (isBlock(vmi, v.name)) out.devices.push({ name: v.name, devicePath: `/dev/${v.name}` });
+  else out.mounts.push({ name: v.name, mountPath: `${PRIVATE_DIR}/vmi-disks/${v.name}` });
+}
+
+function claimOf(v: Volume): Record<string, unknown> | undefined {
+  if (v.persistentVolumeClaim !== undefined && v.persistentVolumeClaim.hotpluggable !== true) {
+    const { claimName, readOnly } = v.persistentVolumeClaim;
+    return { claimName, ...(readOnly !== undefined && { readOnly }) };
+  }
+  if (v.dataVolume !== undefined && v.dataVolume.hotpluggable !== true)
+    return { claimName: v.dataVolume.name };
+  if (v.ephemeral?.persistentVolumeClaim !== undefined) return { ...v.ephemeral.persistentVolumeClaim };
+  return undefined;
+}
+
+function addSource(out: RenderedVolumes, v: Volume, dir: string, source: Record<string, unknown>): void {
+  out.volumes.push({ name: v.name, ...source });
+  out.mounts.push({ name: v.name, mountPath: `${PRIVATE_DIR}/${dir}/${v.name}`, readOnly: true });
+}
+
+function addContainerDisk(out: RenderedVolumes, v: Volume, index: number): void {
+  const cd = v.containerDisk;
+  if (cd === undefined || cd.hotpluggable === true) return;
+  out.volumes.push({
+    name: v.name,
+    image: {
+      reference: cd.image,
+      ...(cd.imagePullPolicy !== undefined && { pullPolicy: cd.imagePullPolicy }),
+    },
+  });
+  out.mounts.push({ name: v.name, mountPath: `${IMAGE_VOLUME_DIR}/disk_${index}`, readOnly: true });
+  const secret = cd.imagePullSecret ?? '';
+  if (secret !== '' && !out.imagePullSecrets.includes(secret)) out.imagePullSecrets.push(secret);
+}
+
+function addHostDisk(out: RenderedVolumes, v: Volume): void {
+  const hd = v.hostDisk;
+  if (hd === undefined) return;
+  const type = hd.type === 'DiskOrCreate' ? 'DirectoryOrCreate' : 'Directory';
+  out.volumes.push({ name: v.name, hostPath: { path: path.dirname(hd.path), type } });
+  out.mounts.push({ name: v.name, mountPath: `${PRIVATE_DIR}/vmi-disks/${v.name}` });
+}
+
+function addConfigSource(out: RenderedVolumes, v: Volume): void {
+  if (v.secret !== undefined) {
+    const { secretName, optional } = v.secret;
+    addSource(out, v, 'secret', { secret: { secretName, ...(optional !== undefined && { optional }) } });
+  } else if (v.configMap !== undefined) {
+    const { name, optional } = v.configMap;
+    addSource(out, v, 'config-map', { configMap: { name, ...(optional !== undefined && { optional }) } });
+  } else if (v.downwardAPI !== undefined) {
+    addSource(out, v, 'downwardapi', { downwardAPI: { items: v.downwardAPI.fields ?? [] } });
+  } else if (v.serviceAccount !== undefined) {
+    out.serviceAccountName = v.serviceAccount.serviceAccountName ?? '';
+  }
+}
+
+function addCloudInitSecrets(out: RenderedVolumes, v: Volume): void {
+  const ci = v.cloudInitNoCloud ?? v.cloudInitConfigDrive;
+  const refs: [string, string | undefined][] = [
+    ['userdata', ci?.secretRef?.name],
+    ['networkdata', ci?.networkDataSecretRef?.name],
+  ];
+  for (const [kind, secretName] of refs) {
+    if (secretName === undefined || secretName === '') continue;
+    const name = `${v.name}-${kind === 'userdata' ? 'udata' : 'ndata'}`;
+    out.volumes.push({ name, secret: { secretName } });
+    out.mounts.push({ name, mountPath: `${PRIVATE_DIR}/secret/${v.name}/${kind}`, readOnly: true });
+  }
+}
+
+export function launcherVolumes(vmi: VirtualMachineInstance): RenderedVolumes {
+  const out = base();
+  (vmi.spec.volumes ?? []).forEach((v, index) => {
+    const claim = claimOf(v);
+    if (claim !== undefined) addClaim(out, vmi, v, claim);
+    addContainerDisk(out, v, index);
+    addHostDisk(out, v);
+    addConfigSource(out, v);
+    addCloudInitSecrets(out, v);
+  });
+  return out;
+}

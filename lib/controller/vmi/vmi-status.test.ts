@@ -1,0 +1,281 @@
+import { describe, expect, it } from '@jest/globals';
+import type { VirtualMachineInstance, VirtualMachineInstancePhase } from '../../api/index.ts';
+import type { Pod } from '../common/pod.ts';
+import {
+  onNode,
+  pod,
+  podDeleting,
+  podReady,
+  T0,
+  vmi,
+  vmiDeleting,
+  withContainer,
+  withPhase,
+  withPodCondition,
+  withPodPhase,
+  withVmiCondition,
+} from '../testing/fixtures.ts';
+import { computeVmiStatus, type VmiStatusInput } from './vmi-status.ts';
+
+const NOW = '2026-01-01T00:00:00Z';
+const VMI_FIN = 'foregroundDeleteVirtualMachine';
+const VM_FIN = 'kubevirt.io/virtualMachineControllerFinalize';
+
+const input = (
+  v: VirtualMachineInstance,
+  p: Pod | undefined,
+  over: Partial<VmiStatusInput> = {},
+): VmiStatusInput => ({
+  vmi: v,
+  pod: p,
+  pods: p === undefined ? [] : [p],
+  ownerVmExists: true,
+  nowMs: T0,
+  ...over,
+});
+
+const withFinalizers =
+  (...f: string[]) =>
+  (v: VirtualMachineInstance) => {
+    v.metadata.finalizers = f;
+  };
+
+describe('computeVmiStatus: phase', () => {
+  const unschedulable = withPodCondition({
+    type: 'PodScheduled',
+    status: 'False',
+    reason: 'Unschedulable',
+    message: '0/3 nodes',
+  });
+  it.each<[string, VirtualMachineInstance, Pod | undefined, VirtualMachineInstancePhase]>([
+    ['new VMI, no Pod: Pending', vmi(), undefined, 'Pending'],
+    ['new VMI, Pod created: Scheduling', vmi(), pod(), 'Scheduling'],
+    [
+      'Pending VMI being deleted, no Pod: Failed',
+      vmi(withPhase('Pending'), vmiDeleting),
+      undefined,
+      'Failed',
+    ],
+    ['Scheduling, Pod pending: stays', vmi(withPhase('Scheduling')), pod(), 'Scheduling'],
+    [
+      'Scheduling, Pod running but compute not started: stays',
+      vmi(withPhase('Scheduling')),
+      pod(
+        onNode('n1'),
+        withPodPhase('Running'),
+        withContainer({ name: 'compute', ready: false, state: { waiting: {} } }),
+      ),
+      'Scheduling',
+    ],
+    ['Scheduling, Pod ready: Scheduled', vmi(withPhase('Scheduling')), pod(podReady('n1')), 'Scheduled'],
+    [
+      'Scheduling, Pod ready but VMI deleting: stays',
+      vmi(withPhase('Scheduling'), vmiDeleting),
+      pod(podReady('n1')),
+      'Scheduling',
+    ],
+    [
+      'Scheduling, a sidecar not ready: stays',
+      vmi(withPhase('Scheduling')),
+      pod(podReady('n1'), withContainer({ name: 'hook', ready: false })),
+      'Scheduling',
+    ],
+    ['Scheduling, Pod failed: Failed', vmi(withPhase('Scheduling')), pod(withPodPhase('Failed')), 'Failed'],
+    ['Scheduling, Pod deleting: Failed', vmi(withPhase('Scheduling')), pod(podDeleting), 'Failed'],
+    [
+      'Scheduling, compute terminated: Failed',
+      vmi(withPhase('Scheduling')),
+      pod(
+        withPodPhase('Running'),
+        withContainer({ name: 'compute', ready: false, state: { terminated: { exitCode: 1 } } }),
+      ),
+      'Failed',
+    ],
+    ['Scheduling, Pod gone: Failed', vmi(withPhase('Scheduling')), undefined, 'Failed'],
+    ['Scheduling, unschedulable: stays', vmi(withPhase('Scheduling')), pod(unschedulable), 'Scheduling'],
+    ['Scheduled, Pod gone: Failed', vmi(withPhase('Scheduled')), undefined, 'Failed'],
+    [
+      'Scheduled, Pod there: stays (Running is the node’s)',
+      vmi(withPhase('Scheduled')),
+      pod(podReady('n1')),
+      'Scheduled',
+    ],
+    ['Running, Pod gone: Failed', vmi(withPhase('Running')), undefined, 'Failed'],
+    ['Running, Pod there: stays', vmi(withPhase('Running')), pod(podReady('n1')), 'Running'],
+    ['Failed stays Failed', vmi(withPhase('Failed')), undefined, 'Failed'],
+    ['WaitingForSync with a Pod: Scheduling', vmi(withPhase('WaitingForSync')), pod(), 'Scheduling'],
+  ])('%s', (_n, v, p, want) => {
+    expect(computeVmiStatus(input(v, p)).vmi.status?.phase).toBe(want);
+  });
+});
+
+describe('computeVmiStatus: details', () => {
+  it('first write of a new VMI with its Pod: Scheduling, finalizer, Ready False, transition, activePods', () => {
+    const p = pod();
+    const r = computeVmiStatus(input(vmi(), p));
+    expect(r.nodeOwned).toBe(false);
+    expect(r.vmi.metadata.finalizers).toEqual([VMI_FIN]);
+    expect(r.vmi.status).toEqual({
+      phase: 'Scheduling',
+      activePods: { 'pod-uid-1': '' },
+      launcherContainerImageVersion: 'virt:test',
+      phaseTransitionTimestamps: [{ phase: 'Scheduling', phaseTransitionTimestamp: NOW }],
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'GuestNotRunning',
+          message: 'Guest VM is not reported as running',
+          lastProbeTime: NOW,
+          lastTransitionTime: NOW,
+        },
+      ],
+    });
+  });
+
+  it('the first write already carries what the Pod says (QoS, PodScheduled=False)', () => {
+    const p = pod(
+      (x) => ((x.status ??= {}).qosClass = 'Burstable'),
+      withPodCondition({
+        type: 'PodScheduled',
+        status: 'False',
+        reason: 'Unschedulable',
+        message: 'no nodes',
+      }),
+    );
+    const r = computeVmiStatus(input(vmi(), p));
+    expect(r.vmi.status).toMatchObject({ phase: 'Scheduling', qosClass: 'Burstable' });
+    expect(r.vmi.status?.conditions?.map((c) => c.type)).toEqual(['Ready', 'PodScheduled']);
+  });
+
+  it('hand-over: Scheduled with node name in status and label, QoS copied', () => {
+    const p = pod(podReady('node-7'), (x) => ((x.status ??= {}).qosClass = 'Burstable'));
+    const r = computeVmiStatus(input(vmi(withPhase('Scheduling')), p));
+    expect(r.vmi.status).toMatchObject({ phase: 'Scheduled', nodeName: 'node-7', qosClass: 'Burstable' });
+    expect(r.vmi.metadata.labels).toEqual({ 'kubevirt.io/nodeName': 'node-7' });
+    expect(r.vmi.status?.phaseTransitionTimestamps?.map((t) => t.phase)).toEqual(['Scheduling', 'Scheduled']);
+  });
+
+  it('dedicated CPUs need Guaranteed QoS to hand over', () => {
+    const v = vmi(
+      withPhase('Scheduling'),
+      (x) => (x.spec.domain.cpu = { cores: 2, dedicatedCpuPlacement: true }),
+    );
+    const r = computeVmiStatus(input(v, pod(podReady('n1'))));
+    expect(r.vmi.status?.phase).toBe('Scheduling');
+    expect(r.failure).toEqual({
+      reason: 'FailedGuaranteePodResources',
+      message: 'failed to guarantee pod resources',
+    });
+    expect(r.vmi.status?.conditions).toContainEqual(
+      expect.objectContaining({
+        type: 'Synchronized',
+        status: 'False',
+        reason: 'FailedGuaranteePodResources',
+      }),
+    );
+  });
+
+  it('mirrors PodScheduled=False and drops it once scheduled', () => {
+    const p = pod(
+      withPodCondition({
+        type: 'PodScheduled',
+        status: 'False',
+        reason: 'Unschedulable',
+        message: '0/3 nodes',
+      }),
+    );
+    const r = computeVmiStatus(input(vmi(withPhase('Scheduling')), p));
+    expect(r.vmi.status?.conditions).toContainEqual({
+      type: 'PodScheduled',
+      status: 'False',
+      reason: 'Unschedulable',
+      message: '0/3 nodes',
+    });
+    const again = computeVmiStatus(
+      input(r.vmi, pod(withPodCondition({ type: 'PodScheduled', status: 'True' }))),
+    );
+    expect(again.vmi.status?.conditions?.map((c) => c.type)).toEqual(['Ready']);
+  });
+
+  it('image pull errors become the Synchronized failure', () => {
+    const p = pod(
+      withContainer({
+        name: 'compute',
+        ready: false,
+        state: { waiting: { reason: 'ImagePullBackOff', message: 'back-off pulling' } },
+      }),
+    );
+    const r = computeVmiStatus(input(vmi(withPhase('Scheduling')), p));
+    expect(r.vmi.status?.conditions).toContainEqual({
+      type: 'Synchronized',
+      status: 'False',
+      reason: 'ImagePullBackOff',
+      message: 'back-off pulling',
+      lastTransitionTime: NOW,
+    });
+  });
+
+  it('a sync failure is recorded once and cleared when the sync succeeds', () => {
+    const failure = { reason: 'FailedCreate', message: 'quota' };
+    const r = computeVmiStatus(input(vmi(), undefined, { failure }));
+    expect(r.vmi.status?.conditions).toContainEqual({
+      type: 'Synchronized',
+      status: 'False',
+      reason: 'FailedCreate',
+      message: 'quota',
+      lastTransitionTime: NOW,
+    });
+    const same = computeVmiStatus(input(r.vmi, undefined, { failure, nowMs: T0 + 60_000 }));
+    expect(same.vmi.status?.conditions).toEqual(r.vmi.status?.conditions);
+    const ok = computeVmiStatus(input(r.vmi, undefined));
+    expect(ok.vmi.status?.conditions?.map((c) => c.type)).toEqual(['Ready']);
+  });
+
+  it.each<[string, Pod, string | undefined]>([
+    ['pod terminating', pod(podReady('n1'), podDeleting), 'PodTerminating'],
+    ['pod Ready condition copied', pod(podReady('n1')), undefined],
+    ['pod Ready condition missing', pod(onNode('n1'), withPodPhase('Running')), 'PodConditionMissing'],
+  ])('Ready of a Running VMI: %s', (_n, p, reason) => {
+    const r = computeVmiStatus(input(vmi(withPhase('Running')), p));
+    const ready = r.vmi.status?.conditions?.find((c) => c.type === 'Ready');
+    if (reason === undefined) expect(ready).toEqual({ type: 'Ready', status: 'True' });
+    else expect(ready?.reason).toBe(reason);
+  });
+
+  it('node-owned phases neither record transitions nor touch finalizers', () => {
+    const r = computeVmiStatus(input(vmi(withPhase('Running')), undefined));
+    expect(r.nodeOwned).toBe(true);
+    expect(r.vmi.status?.phase).toBe('Failed');
+    expect(r.vmi.status?.phaseTransitionTimestamps?.map((t) => t.phase)).toEqual(['Running']);
+    expect(r.vmi.metadata.finalizers).toBeUndefined();
+  });
+
+  it.each<[string, Partial<VmiStatusInput>, string[]]>([
+    ['final, pods gone: VMI finalizer dropped', { pods: [] }, [VM_FIN]],
+    ['final, a pod left: kept', { pods: [pod()] }, [VMI_FIN, VM_FIN]],
+    ['final, no owner VM: VM finalizer dropped too', { pods: [], ownerVmExists: false }, []],
+  ])('%s', (_n, over, want) => {
+    const v = vmi(
+      withPhase('Failed'),
+      withFinalizers(VMI_FIN, VM_FIN),
+      (x) => ((x.status ??= {}).launcherContainerImageVersion = 'img'),
+    );
+    const r = computeVmiStatus(input(v, undefined, over));
+    expect(r.vmi.metadata.finalizers).toEqual(want);
+  });
+
+  it('lists every controlled Pod in activePods', () => {
+    const a = pod(onNode('n1'));
+    const b = pod(onNode('n2'), (x) => (x.metadata.uid = 'pod-uid-2'));
+    const r = computeVmiStatus(input(vmi(withPhase('Scheduling')), a, { pods: [a, b] }));
+    expect(r.vmi.status?.activePods).toEqual({ 'pod-uid-1': 'n1', 'pod-uid-2': 'n2' });
+  });
+
+  it('does not touch its input', () => {
+    const v = vmi(withVmiCondition('Ready', 'True'));
+    const before = structuredClone(v);
+    computeVmiStatus(input(v, pod(podReady('n1'))));
+    expect(v).toEqual(before);
+  });
+});
