@@ -1,10 +1,13 @@
 /**
- * Test support: a real node:https server on 127.0.0.1:0 that records every request (with whether the client
- * presented a trusted certificate) and answers through a handler the test swaps in.
+ * Test support: a real API-server stand-in on 127.0.0.1:0 (HTTPS asking for a client certificate, or plain
+ * HTTP without a TLS fixture) that records every request (with whether the client presented a trusted
+ * certificate) and answers through handlers the test swaps in, upgrade requests included.
  */
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
+import { createServer as createHttpServer } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
 import type { TlsFixture } from './tls-fixture.ts';
 
@@ -22,6 +25,7 @@ export interface RecordedRequest {
 }
 
 export type Handler = (req: RecordedRequest, res: ServerResponse) => void;
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 export const json = (res: ServerResponse, code: number, body: unknown): void => {
   res.writeHead(code, { 'content-type': 'application/json' });
@@ -33,27 +37,36 @@ export class FakeApiServer {
   handler: Handler = (req, res) => {
     json(res, 200, { metadata: {}, echo: req.method });
   };
+  upgrade: UpgradeHandler = (_req, socket) => {
+    socket.destroy();
+  };
 
   private constructor(
     private readonly server: Server,
     readonly url: string,
   ) {}
 
-  static async start(tls: TlsFixture): Promise<FakeApiServer> {
+  static async start(tls?: TlsFixture): Promise<FakeApiServer> {
     // Requests a client certificate but lets untrusted clients in, so tests can see what was presented.
-    const server = createServer({
-      cert: tls.cert,
-      key: tls.key,
-      ca: tls.cert,
-      requestCert: true,
-      rejectUnauthorized: false,
-    });
+    const server = tls
+      ? createHttpsServer({
+          cert: tls.cert,
+          key: tls.key,
+          ca: tls.cert,
+          requestCert: true,
+          rejectUnauthorized: false,
+        })
+      : createHttpServer();
     server.on('error', () => undefined);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const fake = new FakeApiServer(server, `https://127.0.0.1:${port}`);
+    const fake = new FakeApiServer(server, `${tls ? 'https' : 'http'}://127.0.0.1:${port}`);
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       fake.record(req, res);
+    });
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      socket.on('error', () => undefined);
+      fake.upgrade(req, socket, head);
     });
     return fake;
   }
