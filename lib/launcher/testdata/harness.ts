@@ -31,13 +31,14 @@ import {
   type LauncherClient,
   type RpcPaths,
 } from '../../rpc/index.ts';
+import { DEFAULT_CAPS_CACHE } from '../../../e2e/libvirt/daemon.ts';
 import { converterContext } from '../converter/index.ts';
 import type { Server } from '@grpc/grpc-js';
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 export const RUN_LAUNCHER = fileURLToPath(new URL('./run-launcher.ts', import.meta.url));
 /** libvirt's QEMU capabilities, shared with the other private daemons of the tests (e2e/libvirt). */
-export const CAPS_CACHE = '/tmp/kv-libvirt-qemu-caps';
+export const CAPS_CACHE = DEFAULT_CAPS_CACHE;
 
 export interface Guest {
   readonly kernel: string;
