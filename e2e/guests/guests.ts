@@ -5,11 +5,10 @@
  * /mnt/data and runs qemu-ga on the org.qemu.guest_agent.0 port, and a 16 MiB ext4 data disk (qcow2).
  * build.sh caches them under ${KV_CACHE_DIR:-~/.cache/kubevirt-ts}/guests/<key>; a warm run is quick.
  */
-import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KvError } from '../../lib/kernel/errors/errors.ts';
+import { runCacheBuild } from '../cache-build.ts';
 
 /** First word of the line /init prints once the guest is up (then `kernel=<release> variant=...`). */
 export const MARKER = 'KUBEVIRT-TS-GUEST-READY';
@@ -42,24 +41,8 @@ interface Manifest {
   kernel: { release: string };
 }
 
-async function runBuild(): Promise<string> {
-  const child = spawn('bash', [BUILD_SCRIPT], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => (out += chunk));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-  const dir = out.trim().split('\n').pop() ?? '';
-  if (code !== 0 || dir === '') {
-    throw new KvError('KV_ERR_CONFIG', `${BUILD_SCRIPT} failed (exit ${code}); its stderr says why`);
-  }
-  return dir;
-}
-
 async function load(): Promise<Guests> {
-  const dir = await runBuild();
+  const dir = await runCacheBuild(BUILD_SCRIPT);
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as Manifest;
   return {
     dir,
