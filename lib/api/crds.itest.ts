@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Agent, request } from 'undici';
 import { newNamespaceName } from '../../e2e/testenv/handle.ts';
-import { isNotFound, StatusError } from '../kernel/errors/errors.ts';
+import { isNotFound } from '../kernel/errors/errors.ts';
 import {
   CUSTOM_RESOURCE_DEFINITIONS,
   HttpKubeClient,
@@ -40,6 +40,7 @@ import type {
   VirtualMachineInstance,
   VirtualMachineInstanceMigration,
 } from './v1/objects.ts';
+import { statusFailure } from '../kernel/kube/testing/status-failure.ts';
 
 const ns = newNamespaceName('api-crds');
 let config: RestConfig;
@@ -56,16 +57,6 @@ function object<T extends KubeObject>(
     metadata: { name, namespace: ns },
     ...body,
   } as T;
-}
-
-async function failure(p: Promise<unknown>): Promise<StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof StatusError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
 }
 
 interface Table {
@@ -213,7 +204,7 @@ describe('VirtualMachine', () => {
         spec: spec as unknown as VirtualMachine['spec'],
       },
     );
-    const err = await failure(client.create(INTERNAL_VIRTUAL_MACHINES, vm));
+    const err = await statusFailure(client.create(INTERNAL_VIRTUAL_MACHINES, vm));
     expect(err.httpCode).toBe(422);
     expect(err.reason).toBe('Invalid');
     expect(err.status.details?.causes?.map((c) => c.field)).toContain(field);
@@ -225,7 +216,7 @@ describe('VirtualMachine', () => {
       object<VirtualMachine>(INTERNAL_VIRTUAL_MACHINES, 'bad-status', { spec: richVmSpec() }),
     );
     const bad = { ...created, status: { printableStatus: 'Dancing' } } as unknown as VirtualMachine;
-    const err = await failure(client.update(INTERNAL_VIRTUAL_MACHINES, bad, { subresource: 'status' }));
+    const err = await statusFailure(client.update(INTERNAL_VIRTUAL_MACHINES, bad, { subresource: 'status' }));
     expect(err.httpCode).toBe(422);
     expect(err.status.details?.causes?.map((c) => c.field)).toContain('status.printableStatus');
   });
@@ -260,7 +251,7 @@ describe('VirtualMachineInstance', () => {
     expect(read.metadata.labels).toEqual({
       'kubevirt.internal.virtualization.deckhouse.io/nodeName': 'node-a',
     });
-    const noStatus = await failure(
+    const noStatus = await statusFailure(
       client.update(INTERNAL_VIRTUAL_MACHINE_INSTANCES, read, { subresource: 'status' }),
     );
     expect(noStatus.httpCode).toBe(404);
@@ -298,7 +289,7 @@ describe('VirtualMachineInstance', () => {
         status,
       },
     );
-    const err = await failure(client.create(INTERNAL_VIRTUAL_MACHINE_INSTANCES, vmi));
+    const err = await statusFailure(client.create(INTERNAL_VIRTUAL_MACHINE_INSTANCES, vmi));
     expect(err.httpCode).toBe(422);
     expect(err.status.details?.causes?.map((c) => c.field)).toContain(field);
   });
@@ -343,7 +334,7 @@ describe('KubeVirt and VirtualMachineInstanceMigration', () => {
     const bad = object<VirtualMachineInstanceMigration>(INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS, 'bad', {
       spec: { vmiName: 'x', sendTo: { migrationID: 'id' } } as VirtualMachineInstanceMigration['spec'],
     });
-    const err = await failure(client.create(INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS, bad));
+    const err = await statusFailure(client.create(INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS, bad));
     expect(err.httpCode).toBe(422);
     expect(err.status.details?.causes?.map((c) => c.field)).toContain('spec.sendTo.connectURL');
   });

@@ -4,12 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { KvError, StatusError, isAlreadyExists, isConflict, isNotFound } from '../errors/errors.ts';
+import { KvError, isAlreadyExists, isConflict, isNotFound } from '../errors/errors.ts';
 import { HttpKubeClient } from './client.ts';
 import { loadRestConfig } from './config.ts';
 import { listAll } from './list-all.ts';
 import { CONFIG_MAPS, NAMESPACES } from './resources.ts';
 import type { KubeObject, WatchEvent } from './types.ts';
+import { statusFailure } from './testing/status-failure.ts';
 
 interface ConfigMap extends KubeObject {
   data?: Record<string, string>;
@@ -28,16 +29,6 @@ const configMap = (
   metadata: { name, namespace: ns, labels },
   data,
 });
-
-async function failure(p: Promise<unknown>): Promise<StatusError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof StatusError) return err;
-    throw err;
-  }
-  throw new Error('expected the call to fail');
-}
 
 beforeAll(async () => {
   client = new HttpKubeClient(loadRestConfig({ inCluster: false, userAgent: 'kubevirt-ts/itest' }));
@@ -66,7 +57,7 @@ describe('HttpKubeClient against kube-apiserver', () => {
   it('creates, reads, updates and deletes a ConfigMap, with 404 and 409 as StatusErrors', async () => {
     const created = await client.create(CONFIG_MAPS, configMap('crud', { a: '1' }));
     expect(created.metadata.uid).toBeDefined();
-    expect(isAlreadyExists(await failure(client.create(CONFIG_MAPS, configMap('crud'))))).toBe(true);
+    expect(isAlreadyExists(await statusFailure(client.create(CONFIG_MAPS, configMap('crud'))))).toBe(true);
 
     const got = await client.get<ConfigMap>(CONFIG_MAPS, 'crud', { namespace: ns });
     expect(got.data).toEqual({ a: '1' });
@@ -75,7 +66,7 @@ describe('HttpKubeClient against kube-apiserver', () => {
     expect(updated.data).toEqual({ a: '2' });
     expect(updated.metadata.resourceVersion).not.toBe(got.metadata.resourceVersion);
 
-    const stale = await failure(client.update(CONFIG_MAPS, { ...got, data: { a: '3' } }));
+    const stale = await statusFailure(client.update(CONFIG_MAPS, { ...got, data: { a: '3' } }));
     expect(isConflict(stale)).toBe(true);
     expect(stale.httpCode).toBe(409);
 
@@ -83,10 +74,10 @@ describe('HttpKubeClient against kube-apiserver', () => {
       namespace: ns,
       preconditions: { uid: created.metadata.uid ?? '' },
     });
-    const gone = await failure(client.get(CONFIG_MAPS, 'crud', { namespace: ns }));
+    const gone = await statusFailure(client.get(CONFIG_MAPS, 'crud', { namespace: ns }));
     expect(isNotFound(gone)).toBe(true);
     expect(gone.reason).toBe('NotFound');
-    expect(isNotFound(await failure(client.delete(CONFIG_MAPS, 'crud', { namespace: ns })))).toBe(true);
+    expect(isNotFound(await statusFailure(client.delete(CONFIG_MAPS, 'crud', { namespace: ns })))).toBe(true);
   });
 
   it('applies all four patch types', async () => {
