@@ -6,9 +6,10 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$KV_ROOT"
 NODE_VERSION=24.22.3
-# libvirt + QEMU (TCG) for the launcher and its tests; --no-install-recommends keeps it small.
+# libvirt + QEMU (TCG) for the launcher and its tests, xorriso for its cloud-init and config-disk ISOs;
+# --no-install-recommends keeps it small.
 APT_PACKAGES=(openssl ca-certificates git curl util-linux
-  libvirt-daemon-system libvirt-daemon-driver-qemu libvirt-clients qemu-system-x86 qemu-utils ovmf
+  libvirt-daemon-system libvirt-daemon-driver-qemu libvirt-clients qemu-system-x86 qemu-utils xorriso ovmf
   e2fsprogs lz4 xz-utils zstd)
 
 log() { printf '[install] %s\n' "$*" >&2; }
