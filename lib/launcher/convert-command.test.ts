@@ -48,7 +48,7 @@ describe('runConvert', () => {
     expect(xml).toMatch(/^<domain type="qemu" /);
     expect(xml).toContain('<name>e2e_marker</name>');
     expect(xml).toContain('<memory unit="b">100663296</memory>');
-    expect(xml).toContain('<kernel>/var/run/kubevirt/container-disks/kernel-boot/vmlinux</kernel>');
+    expect(xml).toContain('<kernel>/var/run/kubevirt-kernel-boot/boot/vmlinux</kernel>');
     expect(xml).toContain('<cmdline>console=ttyS0</cmdline>');
     expect(xml).toContain('<model>qemu64</model>');
     // Defaults: ACPI on, VNC attached (KubeVirt's default), no interface (autoattachPodInterface: false).

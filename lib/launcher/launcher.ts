@@ -58,7 +58,7 @@ export async function supportsDirectIo(dir: string): Promise<boolean> {
 async function prepareRoot(root: string, lv: LauncherLibvirt): Promise<{ ephemeral: string }> {
   const ctx = converterContext({ root, arch: 'amd64', emulation: true });
   if (root !== '/') await chmod(root, 0o755);
-  const readable = [ctx.privateDir, ctx.containerDiskDir, join(ctx.containerDiskDir, 'kernel-boot')];
+  const readable = [ctx.privateDir, ctx.imageVolumeDir, ctx.kernelBootDir];
   const writable = [ctx.ephemeralDiskDir, ctx.emptyDiskDir, ctx.hotplugDiskDir];
   for (const d of [...readable, ...writable]) {
     await mkdir(d, { recursive: true });

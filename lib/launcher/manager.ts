@@ -34,6 +34,7 @@ import type { Identity } from './daemon/process.ts';
 import { domainJson, type DomainIdentity, type DomainStatusExtras } from './domain/domain-json.ts';
 import { kubevirtState, NON_EXISTENT, type KubevirtState } from './domain/state.ts';
 import type { SerialRelay } from './serial/relay.ts';
+import { findContainerDiskImages } from './sync/container-disks.ts';
 import { syncContext, type HostFacts } from './sync/context.ts';
 import { isDown, planSync, type SyncPlan } from './sync/plan.ts';
 import { prepareDomain } from './sync/prestart.ts';
@@ -155,7 +156,9 @@ export class DomainManager {
 
   async sync(vmi: VirtualMachineInstance, options: VirtualMachineOptions | undefined): Promise<void> {
     this.checkIdentity(vmi);
-    const ctx = syncContext(this.o.host, options);
+    const base = syncContext(this.o.host, options);
+    const images = await findContainerDiskImages(vmi, base.imageVolumeDir);
+    const ctx = { ...base, containerDiskImages: images };
     const domain = toDomain(vmi, ctx);
     const xml = domainXml(domain);
     const planned = await this.plan(vmi, domain, xml);

@@ -5,7 +5,10 @@
  * - PVCs, DataVolumes and ephemeral PVCs: the claim, mounted at /var/run/kubevirt-private/vmi-disks/<volume>,
  *   or as the block device /dev/<volume> when the VMI status reports volumeMode Block;
  * - containerDisks: a Kubernetes image volume of the disk image, read-only at
- *   /var/run/kubevirt-image-volume/disk_<index in spec.volumes>;
+ *   /var/run/kubevirt-image-volume/disk_<index in spec.volumes> (the launcher takes its `path`, or the one
+ *   file under /disk: lib/launcher/sync/container-disks.ts);
+ * - the kernelBoot container: an image volume, read-only at /var/run/kubevirt-kernel-boot (kernelPath and
+ *   initrdPath are paths inside it);
  * - hostDisk: the host directory; secret, configMap, downwardAPI and cloud-init secret references under
  *   /var/run/kubevirt-private/<kind>/<volume>.
  * Hotpluggable volumes are left to attachment pods.
@@ -16,6 +19,8 @@ import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
 export const PRIVATE_DIR = '/var/run/kubevirt-private';
 export const SHARE_DIR = '/var/run/kubevirt';
 export const IMAGE_VOLUME_DIR = '/var/run/kubevirt-image-volume';
+export const KERNEL_BOOT_DIR = '/var/run/kubevirt-kernel-boot';
+const KERNEL_BOOT_VOLUME = 'kernel-boot-volume';
 export const EPHEMERAL_DISK_DIR = '/var/run/kubevirt-ephemeral-disks';
 export const HOTPLUG_DISK_DIR = `${SHARE_DIR}/hotplug-disks`;
 
@@ -91,19 +96,32 @@ function addSource(out: RenderedVolumes, v: Volume, dir: string, source: Record<
   out.mounts.push({ name: v.name, mountPath: `${PRIVATE_DIR}/${dir}/${v.name}`, readOnly: true });
 }
 
+interface ImageSource {
+  image: string;
+  imagePullPolicy?: string;
+  imagePullSecret?: string;
+}
+
+function addImage(out: RenderedVolumes, name: string, mountPath: string, src: ImageSource): void {
+  const pullPolicy = src.imagePullPolicy;
+  out.volumes.push({
+    name,
+    image: { reference: src.image, ...(pullPolicy !== undefined && { pullPolicy }) },
+  });
+  out.mounts.push({ name, mountPath, readOnly: true });
+  const secret = src.imagePullSecret ?? '';
+  if (secret !== '' && !out.imagePullSecrets.includes(secret)) out.imagePullSecrets.push(secret);
+}
+
 function addContainerDisk(out: RenderedVolumes, v: Volume, index: number): void {
   const cd = v.containerDisk;
   if (cd === undefined || cd.hotpluggable === true) return;
-  out.volumes.push({
-    name: v.name,
-    image: {
-      reference: cd.image,
-      ...(cd.imagePullPolicy !== undefined && { pullPolicy: cd.imagePullPolicy }),
-    },
-  });
-  out.mounts.push({ name: v.name, mountPath: `${IMAGE_VOLUME_DIR}/disk_${index}`, readOnly: true });
-  const secret = cd.imagePullSecret ?? '';
-  if (secret !== '' && !out.imagePullSecrets.includes(secret)) out.imagePullSecrets.push(secret);
+  addImage(out, v.name, `${IMAGE_VOLUME_DIR}/disk_${index}`, cd);
+}
+
+function addKernelBoot(out: RenderedVolumes, vmi: VirtualMachineInstance): void {
+  const container = vmi.spec.domain.firmware?.kernelBoot?.container;
+  if (container !== undefined) addImage(out, KERNEL_BOOT_VOLUME, KERNEL_BOOT_DIR, container);
 }
 
 function addHostDisk(out: RenderedVolumes, v: Volume): void {
@@ -152,5 +170,6 @@ export function launcherVolumes(vmi: VirtualMachineInstance): RenderedVolumes {
     addConfigSource(out, v);
     addCloudInitSecrets(out, v);
   });
+  addKernelBoot(out, vmi);
   return out;
 }

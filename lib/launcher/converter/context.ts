@@ -56,8 +56,15 @@ export interface ConverterContext {
   readonly privateDir: string;
   /** Overlay images (disk-data) and cloud-init ISOs (cloud-init-data). */
   readonly ephemeralDiskDir: string;
-  /** containerDisk images (disk_<volume index>.img) and kernel-boot artifacts (kernel-boot/). */
-  readonly containerDiskDir: string;
+  /** Where the Pod mounts each containerDisk image volume: `disk_<index in spec.volumes>/`. */
+  readonly imageVolumeDir: string;
+  /** Where the Pod mounts the kernelBoot container image (kernelPath and initrdPath are inside it). */
+  readonly kernelBootDir: string;
+  /**
+   * The disk file found in each containerDisk image volume (by volume name; the launcher looks before it
+   * converts). Without an entry: `<imageVolumeDir>/disk_<i>/disk/disk.img`.
+   */
+  readonly containerDiskImages: ReadonlyMap<string, string>;
   readonly hotplugDiskDir: string;
   readonly emptyDiskDir: string;
   /** Where block-mode volumes appear as devices (`<devDir>/<volume>`). */
@@ -136,7 +143,9 @@ export function converterContext(opts: ConverterContextOptions): ConverterContex
     paths: rpcPaths(opts.root),
     privateDir,
     ephemeralDiskDir: under('var/run/kubevirt-ephemeral-disks'),
-    containerDiskDir: under('var/run/kubevirt/container-disks'),
+    imageVolumeDir: under('var/run/kubevirt-image-volume'),
+    kernelBootDir: under('var/run/kubevirt-kernel-boot'),
+    containerDiskImages: new Map(),
     hotplugDiskDir: under('var/run/kubevirt/hotplug-disks'),
     emptyDiskDir: under('var/run/libvirt/empty-disks'),
     devDir: under('dev'),

@@ -137,11 +137,12 @@ describe('volume sources', () => {
     expect(d).toMatchObject(expected);
   });
 
-  it('a containerDisk is a qcow2 overlay over disk_<volume index>.img in the format the context knows', () => {
+  it('a containerDisk is a qcow2 overlay over the file found in its image volume, in the format the context knows', () => {
     const vmis: Volume[] = [pvc('first'), { name: 'cd', containerDisk: { image: 'quay.io/x:1' } }];
     const disks = convertDisks([{ name: 'cd', disk: { bus: 'virtio' } }], vmis, {
       root: '/r',
       containerDiskFormats: new Map([['cd', 'qcow2']]),
+      containerDiskImages: new Map([['cd', '/r/var/run/kubevirt-image-volume/disk_1/disk/f.qcow2']]),
     });
     expect(disks[0]).toMatchObject({
       type: 'file',
@@ -150,7 +151,7 @@ describe('volume sources', () => {
       backingStore: {
         type: 'file',
         format: 'qcow2',
-        source: { file: '/r/var/run/kubevirt/container-disks/disk_1.img' },
+        source: { file: '/r/var/run/kubevirt-image-volume/disk_1/disk/f.qcow2' },
       },
     });
   });

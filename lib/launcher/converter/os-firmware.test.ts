@@ -29,7 +29,7 @@ describe('osConfigurator', () => {
     );
   });
 
-  it('boots the kernel-boot container artifacts from the container disk dir under the root', () => {
+  it('boots the kernel-boot artifacts from where the Pod mounts that image, under the root', () => {
     const vmi = testVmi(
       firmware({
         kernelBoot: {
@@ -39,9 +39,16 @@ describe('osConfigurator', () => {
       }),
     );
     const os = runConfigurator(osConfigurator, vmi, testCtx({ root: '/srv/l1' })).os;
-    expect(os.kernel).toBe('/srv/l1/var/run/kubevirt/container-disks/kernel-boot/vmlinux');
-    expect(os.initrd).toBe('/srv/l1/var/run/kubevirt/container-disks/kernel-boot/initrd.img');
+    expect(os.kernel).toBe('/srv/l1/var/run/kubevirt-kernel-boot/boot/vmlinux');
+    expect(os.initrd).toBe('/srv/l1/var/run/kubevirt-kernel-boot/boot/initrd.img');
     expect(os.cmdline).toBe('console=ttyS0');
+  });
+
+  it('keeps a kernelPath that climbs with .. inside the kernel-boot mount', () => {
+    const vmi = testVmi(
+      firmware({ kernelBoot: { container: { image: 'x', kernelPath: '../../../etc/shadow' } } }),
+    );
+    expect(runConfigurator(osConfigurator, vmi).os.kernel).toBe('/var/run/kubevirt-kernel-boot/etc/shadow');
   });
 
   it('an initrd alone is fine; a paused start gets a boot menu; BIOS serial output', () => {
@@ -56,7 +63,7 @@ describe('osConfigurator', () => {
     );
     const os = runConfigurator(osConfigurator, vmi).os;
     expect(os.kernel).toBeUndefined();
-    expect(os.initrd).toBe('/var/run/kubevirt/container-disks/kernel-boot/initrd');
+    expect(os.initrd).toBe('/var/run/kubevirt-kernel-boot/initrd');
     expect(os.bootMenu).toEqual({ enable: 'yes', timeoutMs: 10000 });
     expect(os.biosUseSerial).toBe(true);
   });

@@ -1,7 +1,8 @@
 /**
  * `<os>`: guest architecture and machine type (q35 on amd64 by default), SMBIOS from sysinfo on amd64, the boot
  * menu a paused start needs, SeaBIOS serial output, and direct kernel boot: the kernel and initrd a kernelBoot
- * container provides (`<containerDiskDir>/kernel-boot/<file name>`) and the kernel command line.
+ * container image provides (`<kernelBootDir>/<kernelPath>`, where the Pod mounts that image) and the kernel
+ * command line.
  */
 import path from 'node:path';
 import type { VirtualMachineInstance } from '../../api/index.ts';
@@ -21,8 +22,7 @@ const BOOT_MENU_TIMEOUT_MS = 10_000;
 function kernelArtifacts(vmi: VirtualMachineInstance, ctx: ConverterContext, os: Os): void {
   const container = vmi.spec.domain.firmware?.kernelBoot?.container;
   if (container === undefined) return;
-  const artifact = (p: string): string =>
-    path.join(ctx.containerDiskDir, 'kernel-boot', path.posix.basename(p));
+  const artifact = (p: string): string => path.join(ctx.kernelBootDir, path.posix.normalize(`/${p}`));
   const { kernelPath = '', initrdPath = '' } = container;
   if (kernelPath === '' && initrdPath === '') {
     throw new ConversionError(

@@ -1,7 +1,8 @@
 /**
  * What backs a disk, in the launcher's view (kubevirt Convert_v1_Volume_To_api_Disk and the path helpers of
  * pkg/container-disk, ephemeral-disk, emptydisk, host-disk, cloud-init and config):
- * - containerDisk: a qcow2 overlay in `<ephemeral>/disk-data/<vol>/disk.qcow2` over `<containerDisks>/disk_<i>.img`;
+ * - containerDisk: a qcow2 overlay in `<ephemeral>/disk-data/<vol>/disk.qcow2` over the image file in the
+ *   image volume `<imageVolumes>/disk_<i>/` (its `path`, or the one file under `disk/`);
  * - persistentVolumeClaim / dataVolume: `<private>/vmi-disks/<vol>/disk.img`, or `<dev>/<vol>` in block mode
  *   (hotplugged ones under the hotplug directory);
  * - ephemeral: a qcow2 overlay over that PVC; emptyDisk: `<emptyDisks>/<vol>.qcow2`;
@@ -84,7 +85,9 @@ function imageDisk(volume: Volume, opts: VolumeSourceOptions): VolumeDisk | unde
   const { ctx, vmi } = opts;
   const name = volume.name;
   if (volume.containerDisk !== undefined) {
-    const image = path.join(ctx.containerDiskDir, `disk_${opts.index}.img`);
+    const image =
+      ctx.containerDiskImages.get(name) ??
+      path.join(ctx.imageVolumeDir, `disk_${opts.index}`, 'disk', 'disk.img');
     const format = ctx.containerDiskFormats.get(name) ?? 'raw';
     return overlay(name, ctx, { type: 'file', format, source: { file: image } });
   }

@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_CLUSTER_DEFAULTS, withVmiDefaults, type VirtualMachineInstance } from '../../api/index.ts';
 import { realClock } from '../../kernel/clock.ts';
@@ -103,12 +103,13 @@ function linkOrCopy(from: string, to: string): void {
 /** Puts the guest files where the launcher's converter looks for them (hard links: /root is not readable). */
 export function stageGuest(root: string, g: Guest): void {
   const ctx = converterContext({ root, arch: 'amd64', emulation: true });
-  const kb = join(ctx.containerDiskDir, 'kernel-boot');
-  mkdirSync(kb, { recursive: true });
-  linkOrCopy(g.kernel, join(kb, 'vmlinux'));
-  linkOrCopy(g.initrd, join(kb, basename(g.initrd)));
-  if (g.dataDisk !== undefined) copyFileSync(g.dataDisk, join(ctx.containerDiskDir, 'disk_0.img'));
-  for (const d of [ctx.containerDiskDir, kb]) chmodSync(d, 0o755);
+  const boot = join(ctx.kernelBootDir, 'boot');
+  const disk = join(ctx.imageVolumeDir, 'disk_0', 'disk');
+  for (const d of [boot, disk]) mkdirSync(d, { recursive: true });
+  linkOrCopy(g.kernel, join(boot, 'vmlinux'));
+  linkOrCopy(g.initrd, join(boot, basename(g.initrd)));
+  if (g.dataDisk !== undefined) copyFileSync(g.dataDisk, join(disk, 'data.qcow2'));
+  for (const d of [ctx.kernelBootDir, boot, ctx.imageVolumeDir, dirname(disk), disk]) chmodSync(d, 0o755);
 }
 
 export interface LauncherProcess {

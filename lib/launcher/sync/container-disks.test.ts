@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Volume } from '../../api/index.ts';
+import { withVolume } from '../../api/testing/builders.ts';
+import { testVmi } from '../converter/testing.ts';
+import { findContainerDiskImages } from './container-disks.ts';
+
+let dir = '';
+const touch = (p: string): void => {
+  mkdirSync(join(dir, p, '..'), { recursive: true });
+  writeFileSync(join(dir, p), '');
+};
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kv-cd-'));
+  touch('disk_0/disk/fedora.qcow2');
+  touch('disk_1/images/custom.img');
+  touch('disk_1/disk/ignored.img');
+  touch('disk_2/disk/a.img');
+  touch('disk_2/disk/b.img');
+  mkdirSync(join(dir, 'disk_3/disk'), { recursive: true });
+  mkdirSync(join(dir, 'disk_4'), { recursive: true });
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const cd = (name: string, path?: string): Volume => ({
+  name,
+  containerDisk: { image: 'reg/x:1', ...(path !== undefined && { path }) },
+});
+
+function find(volumes: Volume[]): Promise<Map<string, string>> {
+  return findContainerDiskImages(testVmi(...volumes.map(withVolume)), dir);
+}
+
+describe('findContainerDiskImages', () => {
+  it('takes the only file under disk/, or the given path, by volume index', async () => {
+    const images = await find([
+      cd('root'),
+      cd('custom', '/images/custom.img'),
+      { name: 'e', emptyDisk: { capacity: '1Gi' } },
+    ]);
+    expect(images).toEqual(
+      new Map([
+        ['root', join(dir, 'disk_0/disk/fedora.qcow2')],
+        ['custom', join(dir, 'disk_1/images/custom.img')],
+      ]),
+    );
+  });
+
+  it.each([
+    [
+      'two files under disk/',
+      2,
+      undefined,
+      /spec\.volumes\[2\]\.containerDisk: more than one file in \/disk .*a\.img, b\.img.*set path/,
+    ],
+    ['an empty disk/', 3, undefined, /spec\.volumes\[3\]\.containerDisk: no file in \/disk of the image/],
+    [
+      'no disk/ directory',
+      4,
+      undefined,
+      /spec\.volumes\[4\]\.containerDisk: the image has no \/disk directory/,
+    ],
+    [
+      'a path that is not in the image',
+      0,
+      '/nope.img',
+      /spec\.volumes\[0\]\.containerDisk: path \/nope\.img is not in the image/,
+    ],
+    [
+      'a path that is a directory',
+      0,
+      'disk',
+      /spec\.volumes\[0\]\.containerDisk: path disk in the image is not a file/,
+    ],
+  ])('refuses %s, naming the volume', async (_, index, path, message) => {
+    const volumes = Array.from({ length: index + 1 }, (__, i) =>
+      i === index ? cd(`v${i}`, path) : { name: `e${i}`, emptyDisk: { capacity: '1Gi' } },
+    );
+    await expect(find(volumes)).rejects.toThrow(message);
+  });
+});
