@@ -1,10 +1,17 @@
-/** `virt <role>`: the one entrypoint of the image. Registers the roles; holds no logic. */
+/**
+ * `virt <role>`: the one entrypoint of the image. Registers the roles; holds no logic. A built role's module is
+ * imported only when that role runs (or for help), so one process never loads another role's dependencies:
+ * the launcher, one per VM, stays small.
+ */
 import { Command } from 'commander';
 import { versionLine } from '../lib/version/version.ts';
-import { controllerCommand } from './controller.ts';
-import { launcherCommand } from './launcher.ts';
-import { rewriterCommand } from './rewriter.ts';
 import { ROLES, roleCommand } from './roles.ts';
+
+const BUILT: Readonly<Record<string, () => Promise<Command>>> = {
+  controller: async () => (await import('./controller.ts')).controllerCommand(),
+  launcher: async () => (await import('./launcher.ts')).launcherCommand(),
+  rewriter: async () => (await import('./rewriter.ts')).rewriterCommand(),
+};
 
 const program = new Command('virt')
   .description('KubeVirt-compatible virtualization core: pick a role')
@@ -13,7 +20,8 @@ const program = new Command('virt')
   .showHelpAfterError('(run `virt --help` for the roles)')
   .exitOverride((err) => process.exit(err.exitCode));
 for (const role of ROLES) program.addCommand(roleCommand(role));
-program.addCommand(controllerCommand());
-program.addCommand(launcherCommand());
-program.addCommand(rewriterCommand());
+const wanted = process.argv[2] ?? '';
+const load = BUILT[wanted];
+if (load !== undefined) program.addCommand(await load());
+else for (const built of Object.values(BUILT)) program.addCommand(await built());
 await program.parseAsync();

@@ -1,6 +1,8 @@
 /**
- * kubevirt.io/v1 for the roles: object types and schemas, GVR constants (kubevirt.io and the stored internal
- * names), enums, labels, pure defaulting, disk target naming, quantities, and the CRDs with their installer.
+ * kubevirt.io/v1 for the roles: object types and schemas, GVR constants, enums, labels, pure defaulting, disk
+ * target naming and quantities. The stored internal names (internal-gvr.ts) and the CRDs with their installer
+ * (crds/, install-crds.ts) are imported from their own files: they pull in the rewriter rules and yaml, which
+ * the launcher does not need.
  */
 export {
   s,
@@ -119,7 +121,6 @@ export {
 } from './v1/objects.ts';
 
 export * from './gvr.ts';
-export * from './internal-gvr.ts';
 export * from './enums.ts';
 export * from './labels.ts';
 export * from './quantity.ts';
@@ -141,12 +142,3 @@ export {
   withVmDefaults,
   type VmDefaultsOptions,
 } from './defaults/vm.ts';
-export { CRD_DEFINITIONS, type CrdDefinition, type PrinterColumn } from './crds/definitions.ts';
-export {
-  buildInternalCrd,
-  buildInternalCrds,
-  buildKubevirtCrd,
-  type CustomResourceDefinition,
-} from './crds/build.ts';
-export { CRD_MANIFEST_DIR, renderCrdManifests } from './crds/render.ts';
-export { CRD_FIELD_MANAGER, installCrds, type InstallCrdsOptions } from './install-crds.ts';

@@ -1,4 +1,7 @@
-/** Version and git commit of this build: KV_GIT_COMMIT (set when the image is built) or the checkout's HEAD. */
+/**
+ * Version and git commit of this build: baked in by scripts/build.mjs in a bundle; otherwise package.json and
+ * KV_GIT_COMMIT or the checkout's HEAD.
+ */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,7 +26,11 @@ function gitCommit(): string {
   }
 }
 
+/** Replaced with an object literal by the bundler (esbuild `define`); undeclared when run from source. */
+declare const KV_BUILD_INFO: BuildInfo | undefined;
+
 export function buildInfo(): BuildInfo {
+  if (typeof KV_BUILD_INFO !== 'undefined') return KV_BUILD_INFO;
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
   return { version: pkg.version, gitCommit: gitCommit() };
 }

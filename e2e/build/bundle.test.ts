@@ -1,0 +1,58 @@
+/**
+ * The image's bundle (scripts/build.mjs): it runs on plain node with the version baked in, and the launcher
+ * role's static chunk graph holds no other role's packages (the launcher runs once per VM).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+let out = '';
+
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'kv-bundle-'));
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), out], {
+    env: { ...process.env, KV_GIT_COMMIT: 'c0ffee' },
+    stdio: 'ignore',
+  });
+}, 120_000);
+afterAll(() => {
+  rmSync(out, { recursive: true, force: true });
+});
+
+const virt = (...args: string[]): ReturnType<typeof spawnSync> =>
+  spawnSync(process.execPath, [join(out, 'virt.mjs'), ...args], { encoding: 'utf8', cwd: tmpdir() });
+
+/** Every chunk a module imports statically (dynamic import() edges are left out: those load on demand). */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  const text = readFileSync(join(out, 'chunks', file), 'utf8');
+  for (const m of text.matchAll(/^(?:import|export)\b[^;]*?from\s*"\.\/([^"]+)"/gm))
+    staticClosure(m[1] ?? '', seen);
+  return seen;
+}
+
+describe('the image bundle', () => {
+  it('runs from anywhere with the version baked in, and refuses an unknown role', () => {
+    expect(virt('--version').stdout).toBe('0.1.0 (commit c0ffee)\n');
+    const help = virt('launcher', '--help');
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('--grace-period-seconds');
+    const bad = virt('bogus');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain("unknown command 'bogus'");
+  });
+
+  it('gives the launcher role none of the controller or rewriter packages', () => {
+    const entry = readdirSync(join(out, 'chunks')).find((f) => /^launcher-[A-Z0-9]+\.mjs$/.test(f));
+    expect(entry).toBeDefined();
+    const loaded = [...staticClosure(entry ?? '')].map((f) => readFileSync(join(out, 'chunks', f), 'utf8'));
+    expect(loaded.some((t) => t.includes('node_modules/@grpc/grpc-js/'))).toBe(true);
+    for (const pkg of ['@kubernetes/client-node', 'prom-client', 'undici', 'yaml']) {
+      expect([pkg, loaded.some((t) => t.includes(`node_modules/${pkg}/`))]).toEqual([pkg, false]);
+    }
+  });
+});

@@ -1,0 +1,40 @@
+// Bundles the entrypoints for the image: dist/virt.mjs (`virt <role>`) and dist/virtctl-ts.mjs, ESM with code
+// splitting so each role loads only its own chunks (cmd/main.ts imports a role's module when it runs).
+// Version and commit are baked in; packages are bundled, so the image needs only node and dist/.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const root = resolve(import.meta.dirname, '..');
+const outdir = resolve(root, process.argv[2] ?? 'dist');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+let gitCommit = process.env.KV_GIT_COMMIT ?? '';
+if (gitCommit === '') {
+  try {
+    gitCommit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    gitCommit = 'unknown';
+  }
+}
+
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: { virt: join(root, 'cmd/main.ts'), 'virtctl-ts': join(root, 'cmd/virtctl.ts') },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node24',
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  define: { KV_BUILD_INFO: JSON.stringify({ version, gitCommit }) },
+  // CommonJS packages inside an ES module bundle still call require() for node built-ins.
+  banner: {
+    js: "import { createRequire as __kvRequire } from 'node:module'; const require = __kvRequire(import.meta.url);",
+  },
+  legalComments: 'external',
+  logLevel: 'warning',
+});
+console.log(`[build] ${outdir}: virt.mjs, virtctl-ts.mjs (${version}, commit ${gitCommit})`);
