@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import { FakeClock } from '../clock.ts';
-import { nopLogger } from '../log/log.ts';
+import { memoryLogger, nopLogger } from '../log/log.ts';
 import { LeaderElector } from './election.ts';
 import { LEASES } from '../kube/resources.ts';
 import { newLease } from './lease.ts';
@@ -142,7 +142,8 @@ describe('LeaderElector', () => {
   it('releases the lease on stop so the next candidate takes over at its next retry', async () => {
     const store = new FakeLeaseStore();
     const clock = new FakeClock();
-    const a = startCandidate(store, clock, 'a');
+    const { log, lines } = memoryLogger();
+    const a = startCandidate(store, clock, 'a', { log });
     await advance(clock, 0);
     const b = startCandidate(store, clock, 'b');
     await advance(clock, 5_000);
@@ -150,6 +151,7 @@ describe('LeaderElector', () => {
     await advance(clock, 0);
     await a.done;
     expect(a.events).toEqual(['leader:a', 'started', 'work-aborted', 'stopped']);
+    expect(lines.filter((l) => l['msg'] === 'attempting to acquire leader lease')).toHaveLength(1);
     expect(storedLease(store)?.spec).toMatchObject({
       holderIdentity: '',
       leaseDurationSeconds: 1,

@@ -115,8 +115,9 @@ export class LeaderElector {
   }
 
   private async acquire(signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return false;
     this.log.info('attempting to acquire leader lease');
-    while (!signal.aborted) {
+    for (;;) {
       const r = await raceDeadline(this.lock.tryAcquireOrRenew(), this.t.renewMs, this.clock, signal);
       this.reportTransition();
       if (r === 'ok') {
@@ -124,9 +125,8 @@ export class LeaderElector {
         return true;
       }
       const wait = this.t.retryMs * (1 + (this.o.random ?? Math.random)() * JITTER);
-      if (!(await this.pause(wait, signal))) break;
+      if (!(await this.pause(wait, signal))) return false;
     }
-    return false;
   }
 
   private async lead(signal: AbortSignal): Promise<void> {

@@ -1,7 +1,7 @@
 /** Candidates on a FakeClock over a FakeLeaseStore, for the election unit tests. */
 import type { Registry } from 'prom-client';
 import type { FakeClock } from '../clock.ts';
-import { nopLogger } from '../log/log.ts';
+import { nopLogger, type Logger } from '../log/log.ts';
 import { LeaderElector } from './election.ts';
 import { LEASES } from '../kube/resources.ts';
 import type { Lease } from './lease.ts';
@@ -29,6 +29,7 @@ export interface CandidateOptions {
   slowWork?: boolean;
   /** Called when the candidate starts leading (e.g. to check nobody else leads at that moment). */
   onStart?: () => void;
+  log?: Logger;
 }
 
 export function startCandidate(
@@ -55,7 +56,7 @@ export function startCandidate(
     renewDeadlineMs: 10_000,
     retryPeriodMs: 2_000,
     clock,
-    log: nopLogger,
+    log: o.log ?? nopLogger,
     random: (): number => 0,
     releaseOnCancel: o.releaseOnCancel ?? true,
     ...(o.registry ? { metrics: { registry: o.registry, component: 'controller' } } : {}),
