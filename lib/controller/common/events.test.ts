@@ -97,4 +97,31 @@ describe('ApiEventRecorder', () => {
     expect(client.actions).toHaveLength(5);
     expect(r.pending).toBe(0);
   });
+
+  it('holds events while the controllers are busy, and sends them when idle or after maxDelayMs', async () => {
+    const client = new RecordingClient();
+    const clock = new FakeClock(0);
+    let busy = true;
+    const r = new ApiEventRecorder({
+      client,
+      component: 'c',
+      clock,
+      log: nopLogger,
+      busy: () => busy,
+      maxDelayMs: 1000,
+    });
+    r.event(vm('a'), 'Normal', 'R', 'm');
+    clock.advance(600);
+    r.event(vm('b'), 'Normal', 'R', 'm');
+    await flush();
+    expect(client.actions).toHaveLength(0);
+    clock.advance(400);
+    await flush();
+    expect(client.log.map((l) => l.split('/')[1]?.split('.')[0])).toEqual(['a']);
+    busy = false;
+    clock.advance(200);
+    await flush();
+    expect(client.actions).toHaveLength(2);
+    expect(r.pending).toBe(0);
+  });
 });

@@ -1,14 +1,15 @@
 /**
  * Kubernetes Events for what a user cares about (a VMI created, a VM stopped, a Pod that failed to create).
- * Events are best effort and never compete with the objects they describe: they wait in their own queue and
- * at most maxInFlight are written at a time (client-go's recorder also writes from its own goroutine), so a
- * burst of VM starts gets its VMIs and Pods first and its Events right after. A failing Event is logged, never
+ * Events are best effort and never compete with the objects they describe: they wait in their own queue, at
+ * most maxInFlight are written at a time (client-go's recorder also writes from its own goroutine), and while
+ * `busy()` says the controllers have work queued they wait (each at most maxDelayMs), so a burst of VM starts
+ * gets its VMIs and Pods first and its Events right after. A failing Event is logged, never
  * fails a reconcile. The same event for the same object (reason and message) is written once per
  * dedupWindowMs, so a hot loop cannot flood the API (client-go aggregates repeats with PATCHes; skipping
  * them costs no write at all). Above maxQueued waiting events, new ones are dropped and counted.
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock } from '../../kernel/clock.ts';
+import type { Clock, TimerHandle } from '../../kernel/clock.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import { EVENTS } from '../../kernel/kube/resources.ts';
 import type { KubeClient, KubeObject } from '../../kernel/kube/types.ts';
@@ -48,15 +49,29 @@ export interface ApiRecorderOptions {
   maxInFlight?: number;
   /** Events waiting at most (default 10000); more are dropped. */
   maxQueued?: number;
+  /** True while the controllers have work queued: events then wait, each at most maxDelayMs. */
+  busy?: () => boolean;
+  /** Longest an event waits for the controllers to go idle (default 10 s). */
+  maxDelayMs?: number;
+}
+
+interface Waiting {
+  namespace: string;
+  ev: KubeObject;
+  queuedAt: number;
 }
 
 const DEFAULT_DEDUP_MS = 5 * 60 * 1000;
+const DEFAULT_MAX_DELAY_MS = 10_000;
+/** How often held events look again whether the controllers went idle. */
+const RECHECK_MS = 200;
 const MAX_REMEMBERED = 4096;
 
 export class ApiEventRecorder implements EventRecorder {
   private readonly seen = new Map<string, number>();
-  private readonly waiting: { namespace: string; ev: KubeObject }[] = [];
+  private readonly waiting: Waiting[] = [];
   private inFlight = 0;
+  private recheck: TimerHandle | undefined;
   /** Events dropped because the queue was full. */
   dropped = 0;
 
@@ -99,14 +114,27 @@ export class ApiEventRecorder implements EventRecorder {
       this.dropped++;
       return;
     }
-    this.waiting.push({ namespace, ev: ev });
+    this.waiting.push({ namespace, ev, queuedAt: now });
     this.pump();
+  }
+
+  private held(next: Waiting): boolean {
+    if (this.opts.busy?.() !== true) return false;
+    return this.opts.clock.now() - next.queuedAt < (this.opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS);
   }
 
   private pump(): void {
     while (this.inFlight < (this.opts.maxInFlight ?? 2)) {
-      const next = this.waiting.shift();
+      const next = this.waiting[0];
       if (next === undefined) return;
+      if (this.held(next)) {
+        this.recheck ??= this.opts.clock.after(RECHECK_MS, () => {
+          this.recheck = undefined;
+          this.pump();
+        });
+        return;
+      }
+      this.waiting.shift();
       this.inFlight++;
       void this.opts.client
         .create(EVENTS, next.ev, { namespace: next.namespace })
