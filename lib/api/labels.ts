@@ -32,6 +32,8 @@ export const LABEL_VALUES = {
   COMPONENT: 'kubevirt',
   /** Value of APP_LABEL on launcher pods. */
   LAUNCHER: 'virt-launcher',
+  /** Value of APP_LABEL on hotplug attachment pods. */
+  HOTPLUG_DISK: 'hotplug-disk',
 } as const;
 
 export const ANNOTATIONS = {

@@ -16,4 +16,8 @@ export { launcherPodName, newLauncherPod, type LauncherPodConfig } from './vmi/l
 export { KUBEVIRT_OVERHEAD, memoryOverheadBytes, OUR_OVERHEAD } from './vmi/overhead.ts';
 export { launcherResources } from './vmi/pod-resources.ts';
 export { computeVmiStatus, type VmiStatusInput } from './vmi/vmi-status.ts';
+export { computeVolumeStatus, type VolumeStatusInput } from './vmi/volume-status.ts';
+export { newAttachmentPod, type AttachmentPodInput } from './vmi/attachment-pod.ts';
+export { hotplugVolumes, planAttachment, type AttachmentPlan } from './vmi/hotplug-volumes.ts';
+export type { PersistentVolumeClaim } from './common/pvc.ts';
 export type { Pod } from './common/pod.ts';

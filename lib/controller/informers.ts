@@ -1,7 +1,8 @@
 /**
- * The shared informers of the controller role: VMs, VMIs (indexed by node label), launcher Pods (label
- * kubevirt.io, indexed by owning VMI and by node) and Nodes (cluster-wide). One watch per resource, shared by
- * every controller that reads it.
+ * The shared informers of the controller role: VMs, VMIs (indexed by node label and by claim), launcher and
+ * attachment Pods (label kubevirt.io, indexed by owning VMI, owning launcher Pod and node),
+ * PersistentVolumeClaims (namespaced like the rest) and Nodes (cluster-wide). One watch per resource, shared
+ * by every controller that reads it.
  */
 import { APP_LABEL, LABELS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../api/index.ts';
 import type { VirtualMachine, VirtualMachineInstance } from '../api/index.ts';
@@ -9,18 +10,20 @@ import type { Clock } from '../kernel/clock.ts';
 import { InformerFactory } from '../kernel/informer/factory.ts';
 import { fieldIndex, labelIndex } from '../kernel/informer/index-funcs.ts';
 import { SharedInformer } from '../kernel/informer/informer.ts';
-import { NODES, PODS } from '../kernel/kube/resources.ts';
+import { NODES, PERSISTENT_VOLUME_CLAIMS, PODS } from '../kernel/kube/resources.ts';
 import type { KubeClient, KubeObject } from '../kernel/kube/types.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import type { Pod } from './common/pod.ts';
+import type { PersistentVolumeClaim } from './common/pvc.ts';
 import { BY_NODE } from './node/controller.ts';
-import { vmiIndexers } from './vmi/indexers.ts';
+import { BY_CLAIM, vmiClaimIndex, vmiIndexers } from './vmi/indexers.ts';
 
 export interface ControllerInformers {
   factory: InformerFactory;
   vms: SharedInformer<VirtualMachine>;
   vmis: SharedInformer<VirtualMachineInstance>;
   pods: SharedInformer<Pod>;
+  pvcs: SharedInformer<PersistentVolumeClaim>;
   nodes: SharedInformer<KubeObject>;
 }
 
@@ -49,7 +52,7 @@ export function controllerInformers(o: InformerOptions): ControllerInformers {
         new SharedInformer<VirtualMachineInstance>({
           ...ns,
           gvr: VIRTUAL_MACHINE_INSTANCES,
-          indexers: { [BY_NODE]: labelIndex(LABELS.NODE_NAME) },
+          indexers: { [BY_NODE]: labelIndex(LABELS.NODE_NAME), [BY_CLAIM]: vmiClaimIndex },
         }),
     ),
     pods: factory.informerFor(
@@ -61,6 +64,10 @@ export function controllerInformers(o: InformerOptions): ControllerInformers {
           labelSelector: APP_LABEL,
           indexers: { ...vmiIndexers, [BY_NODE]: fieldIndex('spec.nodeName') },
         }),
+    ),
+    pvcs: factory.informerFor(
+      'pvcs',
+      () => new SharedInformer<PersistentVolumeClaim>({ ...ns, gvr: PERSISTENT_VOLUME_CLAIMS }),
     ),
     nodes: factory.informerFor('nodes', () => new SharedInformer<KubeObject>({ ...cluster, gvr: NODES })),
   };

@@ -21,7 +21,7 @@ import { NodeController } from './node/controller.ts';
 import { VmController } from './vm/controller.ts';
 import { vmHandler, vmiHandlerForVms } from './vm/handlers.ts';
 import { VmiController } from './vmi/controller.ts';
-import { podHandler, vmiHandler } from './vmi/handlers.ts';
+import { podHandler, pvcHandler, vmiHandler } from './vmi/handlers.ts';
 import type { LauncherPodConfig } from './vmi/launcher-pod.ts';
 import { vmiMetricsFor } from './vmi/metrics.ts';
 
@@ -76,8 +76,10 @@ export function startControllers(o: StartControllersOptions): RunningControllers
   const queueMetrics = workQueueMetricsFor(o.registry);
   const queue = (name: string): WorkQueue => new WorkQueue<string>({ name, clock, metrics: queueMetrics });
   const queues = { vm: queue(VM_QUEUE), vmi: queue(VMI_QUEUE), node: queue(NODE_QUEUE) };
+  /** Events wait while VMs or VMIs are queued: the objects first, what happened to them right after. */
+  const busy = (): boolean => queues.vm.len() + queues.vmi.len() > 0;
   const recorder = (component: string): ApiEventRecorder =>
-    new ApiEventRecorder({ client: o.client, component, clock, log: o.log });
+    new ApiEventRecorder({ client: o.client, component, clock, log: o.log, busy });
   const vm = new VmController({
     client: o.client,
     vms: inf.vms.store,
@@ -91,6 +93,7 @@ export function startControllers(o: StartControllersOptions): RunningControllers
     vmis: inf.vmis.store,
     pods: inf.pods.store,
     vms: inf.vms.store,
+    pvcs: inf.pvcs.store,
     clock,
     recorder: recorder('virtualmachineinstance-controller'),
     launcher: o.launcher,
@@ -134,7 +137,8 @@ export function startControllers(o: StartControllersOptions): RunningControllers
       vmiToNode(v);
     },
   });
-  inf.pods.addEventHandler(podHandler(vmi, inf.vmis.store, add(queues.vmi)));
+  inf.pods.addEventHandler(podHandler(vmi, { vmis: inf.vmis.store, pods: inf.pods.store }, add(queues.vmi)));
+  inf.pvcs.addEventHandler(pvcHandler(inf.vmis.store, add(queues.vmi)));
   inf.nodes.addEventHandler(vmHandler(add(queues.node)));
   inf.pods.addEventHandler({
     onUpdate: (_old, p): void => {

@@ -6,7 +6,8 @@ import { Store } from '../../kernel/informer/store.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { MemoryRecorder } from '../common/events.ts';
 import type { Pod } from '../common/pod.ts';
-import { vmiIndexers } from '../vmi/indexers.ts';
+import type { PersistentVolumeClaim } from '../common/pvc.ts';
+import { BY_CLAIM, vmiClaimIndex, vmiIndexers } from '../vmi/indexers.ts';
 import { RecordingClient } from './recording-client.ts';
 import { T0 } from './fixtures.ts';
 
@@ -17,6 +18,7 @@ export interface Harness {
   vms: Store<VirtualMachine>;
   vmis: Store<VirtualMachineInstance>;
   pods: Store<Pod>;
+  pvcs: Store<PersistentVolumeClaim>;
   ctx: ReconcileContext;
 }
 
@@ -26,8 +28,9 @@ export function harness(): Harness {
     clock: new FakeClock(T0),
     recorder: new MemoryRecorder(),
     vms: new Store<VirtualMachine>({ freeze: true }),
-    vmis: new Store<VirtualMachineInstance>({ freeze: true }),
+    vmis: new Store<VirtualMachineInstance>({ freeze: true, indexers: { [BY_CLAIM]: vmiClaimIndex } }),
     pods: new Store<Pod>({ freeze: true, indexers: vmiIndexers }),
+    pvcs: new Store<PersistentVolumeClaim>({ freeze: true }),
     ctx: { log: nopLogger, reconcileID: 'test' },
   };
 }

@@ -23,6 +23,7 @@ beforeEach(() => {
     vmis: h.vmis,
     pods: h.pods,
     vms: h.vms,
+    pvcs: h.pvcs,
     clock: h.clock,
     recorder: h.recorder,
     launcher: { image: 'virt:test' },
@@ -76,7 +77,7 @@ describe('VmiController', () => {
     const v = vmi();
     h.vmis.add(v);
     await run();
-    podHandler(c, h.vmis, () => undefined).onAdd?.(launcherOf(v));
+    podHandler(c, { vmis: h.vmis, pods: h.pods }, () => undefined).onAdd?.(launcherOf(v));
     expect(c.podExpectations.satisfiedExpectations(KEY)).toBe(true);
   });
 

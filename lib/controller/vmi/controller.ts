@@ -1,8 +1,10 @@
 /**
  * The VMI controller's reconcile (kubevirt vmi/vmi.go execute and lifecycle.go sync/updateStatus), on the VMI
  * key, from the informer caches: a VMI being deleted gets its Pods deleted; an unprocessed VMI without a Pod
- * gets its launcher Pod (newLauncherPod, guarded by expectations and a deterministic name); then the status
- * the Pod implies is written as one merge patch with the resourceVersion precondition, only when it changed.
+ * gets its launcher Pod (newLauncherPod, guarded by expectations and a deterministic name; rendered with the
+ * volume status its claims imply, so block claims become devices); a VMI with a Pod gets its attachment Pods
+ * for hotplugged volumes (attachment-sync.ts). Then the status the Pods imply, volumeStatus included once a
+ * Pod exists, is written as one merge patch with the resourceVersion precondition, only when it changed.
  */
 import { PODS } from '../../kernel/kube/resources.ts';
 import { VIRTUAL_MACHINE_INSTANCES } from '../../api/index.ts';
@@ -17,24 +19,29 @@ import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { EventRecorder } from '../common/events.ts';
 import { ownerKey } from '../common/keys.ts';
 import type { Pod } from '../common/pod.ts';
+import type { ClaimLookup, PersistentVolumeClaim } from '../common/pvc.ts';
 import { StaleCacheGuard } from '../common/stale-guard.ts';
 import { parseTime } from '../common/time.ts';
-import { isUnprocessed } from '../common/vmi-state.ts';
+import { isRunning, isScheduled, isScheduling, isUnprocessed } from '../common/vmi-state.ts';
 import { mergePatch } from '../common/writes.ts';
 import type { SyncFailure } from '../vm/run-strategy.ts';
+import { AttachmentPodSync } from './attachment-sync.ts';
 import { BY_VMI_UID } from './indexers.ts';
 import { newLauncherPod, type LauncherPodConfig } from './launcher-pod.ts';
 import type { VmiMetrics } from './metrics.ts';
 import { memoryOverheadBytes } from './overhead.ts';
 import { computeVmiStatus } from './vmi-status.ts';
 import { vmiPatch } from './vmi-patch.ts';
+import { computeVolumeStatus, type VolumeEvent } from './volume-status.ts';
 
 export interface VmiControllerOptions {
   client: KubeClient;
   vmis: StoreReader<VirtualMachineInstance>;
-  /** Launcher Pods, indexed by BY_VMI_UID. */
+  /** Launcher and attachment Pods, indexed by BY_VMI_UID and BY_OWNER_POD_UID. */
   pods: StoreReader<Pod>;
   vms: StoreReader<VirtualMachine>;
+  /** PersistentVolumeClaims, keyed ns/name. */
+  pvcs: StoreReader<PersistentVolumeClaim>;
   clock: Clock;
   recorder: EventRecorder;
   launcher: LauncherPodConfig;
@@ -44,6 +51,8 @@ export interface VmiControllerOptions {
 interface SyncResult {
   pod: Pod | undefined;
   pods: Pod[];
+  /** The attachment Pods of pod as the sync saw them (before its writes). */
+  attachments?: Pod[];
   failure?: SyncFailure;
   /** Retry with backoff (a write failed). */
   retry?: unknown;
@@ -64,10 +73,23 @@ export function currentPod(vmi: VirtualMachineInstance, pods: readonly Pod[]): P
 export class VmiController {
   readonly podExpectations: UIDTrackingExpectations;
   readonly stale: StaleCacheGuard;
+  private readonly attachments: AttachmentPodSync;
 
   constructor(private readonly o: VmiControllerOptions) {
     this.podExpectations = new UIDTrackingExpectations(new ControllerExpectations(o.clock));
     this.stale = new StaleCacheGuard(o.clock);
+    this.attachments = new AttachmentPodSync({
+      client: o.client,
+      pods: o.pods,
+      recorder: o.recorder,
+      expectations: this.podExpectations,
+      launcher: o.launcher,
+    });
+  }
+
+  private claims(vmi: VirtualMachineInstance): ClaimLookup {
+    const ns = vmi.metadata.namespace ?? '';
+    return (name) => this.o.pvcs.get(`${ns}/${name}`);
   }
 
   readonly reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult> => {
@@ -106,7 +128,11 @@ export class VmiController {
   ): Promise<SyncResult> {
     const pod = currentPod(vmi, pods);
     if (vmi.metadata.deletionTimestamp !== undefined) return this.deletePods(key, vmi, pods);
-    if (pod !== undefined || !isUnprocessed(vmi)) return { pod, pods };
+    if (pod !== undefined || !isUnprocessed(vmi)) {
+      const attachments = this.attachments.attachmentPods(pod);
+      const res = await this.attachments.sync({ key, vmi, pod, pods, claim: this.claims(vmi) }, ctx);
+      return { pod, pods, attachments, ...res };
+    }
     return this.createPod(key, vmi, pods, ctx);
   }
 
@@ -147,7 +173,7 @@ export class VmiController {
   ): Promise<SyncResult> {
     let manifest: Pod;
     try {
-      manifest = newLauncherPod(vmi, this.o.launcher);
+      manifest = newLauncherPod(this.withVolumeStatus(vmi, undefined, []).vmi, this.o.launcher);
     } catch (err) {
       const message = `failed to render launch manifest: ${errorMessage(err)}`;
       return { pod: undefined, pods, failure: { reason: 'FailedCreate', message } };
@@ -181,6 +207,35 @@ export class VmiController {
     return key !== undefined && this.o.vms.get(key)?.metadata.uid === ref?.uid;
   }
 
+  /**
+   * vmi with the volume status its claims and Pods imply (a copy), and the transitions to announce. Kept once
+   * a launcher Pod exists and until the VMI is final (KubeVirt starts at the hand-over; we start with the Pod,
+   * so the status says how its claims were rendered).
+   */
+  private withVolumeStatus(
+    vmi: VirtualMachineInstance,
+    pod: Pod | undefined,
+    attachmentPods: readonly Pod[],
+  ): { vmi: VirtualMachineInstance; events: VolumeEvent[] } {
+    const res = computeVolumeStatus({ vmi, launcher: pod, attachmentPods, claim: this.claims(vmi) });
+    const out = structuredClone(vmi);
+    const status = (out.status ??= {});
+    if (res.statuses.length > 0) status.volumeStatus = res.statuses;
+    else delete status.volumeStatus;
+    return { vmi: out, events: res.events };
+  }
+
+  private withVolumes(
+    desired: VirtualMachineInstance,
+    sync: SyncResult,
+  ): { vmi: VirtualMachineInstance; events: VolumeEvent[] } {
+    const { pod } = sync;
+    if (pod === undefined || !(isScheduling(desired) || isScheduled(desired) || isRunning(desired))) {
+      return { vmi: desired, events: [] };
+    }
+    return this.withVolumeStatus(desired, pod, sync.attachments ?? this.attachments.attachmentPods(pod));
+  }
+
   private async writeStatus(key: string, vmi: VirtualMachineInstance, sync: SyncResult): Promise<void> {
     const now = this.o.clock.now();
     const res = computeVmiStatus({
@@ -191,10 +246,12 @@ export class VmiController {
       nowMs: now,
       ...(sync.failure !== undefined && { failure: sync.failure }),
     });
-    const patch = vmiPatch(vmi, res.vmi, res.nodeOwned);
+    const { vmi: desired, events } = this.withVolumes(res.vmi, sync);
+    const patch = vmiPatch(vmi, desired, res.nodeOwned);
     if (patch === undefined) return;
     await mergePatch(this.o.client, VIRTUAL_MACHINE_INSTANCES, { obj: vmi, patch });
     this.stale.wrote(key, vmi.metadata.resourceVersion);
+    for (const e of events) this.o.recorder.event(vmi, 'Normal', e.reason, e.message);
     const phase = res.vmi.status?.phase;
     if (phase !== undefined && phase !== vmi.status?.phase) this.phaseChanged(vmi, phase, now);
   }

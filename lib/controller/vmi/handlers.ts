@@ -1,7 +1,8 @@
 /**
- * Informer handlers of the VMI controller (kubevirt vmi/vmi.go addPod & co.): Pod events wake the VMI that
- * controls the Pod (checked by uid against the cache) and count towards the Pod expectations; VMI events
- * wake the VMI itself.
+ * Informer handlers of the VMI controller (kubevirt vmi/vmi.go addPod & co., storage.go addPVC): Pod events
+ * wake the VMI that controls the Pod, or for an attachment Pod the VMI of the launcher Pod that controls it
+ * (each link checked by uid against the caches), and count towards the Pod expectations; VMI events wake the
+ * VMI itself; claim events wake the VMIs that use the claim.
  */
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
@@ -9,7 +10,9 @@ import type { EventHandler } from '../../kernel/informer/informer.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import { objectKey, ownerKey } from '../common/keys.ts';
 import type { Pod } from '../common/pod.ts';
+import type { PersistentVolumeClaim } from '../common/pvc.ts';
 import type { VmiController } from './controller.ts';
+import { BY_CLAIM } from './indexers.ts';
 
 export type Enqueue = (key: string) => void;
 
@@ -27,20 +30,29 @@ export function vmiHandler(enqueue: Enqueue): EventHandler<VirtualMachineInstanc
   };
 }
 
-function owningVmi(pod: Pod, vmis: StoreReader<VirtualMachineInstance>): string | undefined {
-  const ref = controllerRefOf(pod);
-  const key = ownerKey(pod, ref, 'VirtualMachineInstance');
-  if (key === undefined) return undefined;
-  return vmis.get(key)?.metadata.uid === ref?.uid ? key : undefined;
+interface Caches {
+  vmis: StoreReader<VirtualMachineInstance>;
+  pods: StoreReader<Pod>;
 }
 
-export function podHandler(
-  controller: VmiController,
-  vmis: StoreReader<VirtualMachineInstance>,
-  enqueue: Enqueue,
-): EventHandler<Pod> {
+function owningVmi(pod: Pod, c: Caches): string | undefined {
+  let ref = controllerRefOf(pod);
+  let owned = pod;
+  const podKey = ownerKey(pod, ref, 'Pod');
+  if (podKey !== undefined) {
+    const launcher = c.pods.get(podKey);
+    if (launcher === undefined || launcher.metadata.uid !== ref?.uid) return undefined;
+    owned = launcher;
+    ref = controllerRefOf(launcher);
+  }
+  const key = ownerKey(owned, ref, 'VirtualMachineInstance');
+  if (key === undefined) return undefined;
+  return c.vmis.get(key)?.metadata.uid === ref?.uid ? key : undefined;
+}
+
+export function podHandler(controller: VmiController, caches: Caches, enqueue: Enqueue): EventHandler<Pod> {
   const deleted = (pod: Pod): void => {
-    const key = owningVmi(pod, vmis);
+    const key = owningVmi(pod, caches);
     if (key === undefined) return;
     controller.podExpectations.deletionObserved(key, pod.metadata.uid ?? '');
     enqueue(key);
@@ -51,7 +63,7 @@ export function podHandler(
         deleted(pod);
         return;
       }
-      const key = owningVmi(pod, vmis);
+      const key = owningVmi(pod, caches);
       if (key === undefined) return;
       controller.podExpectations.creationObserved(key);
       enqueue(key);
@@ -62,11 +74,29 @@ export function podHandler(
         deleted(pod);
         return;
       }
-      const oldKey = owningVmi(old, vmis);
-      const key = owningVmi(pod, vmis);
+      const oldKey = owningVmi(old, caches);
+      const key = owningVmi(pod, caches);
       if (oldKey !== undefined && oldKey !== key) enqueue(oldKey);
       if (key !== undefined) enqueue(key);
     },
     onDelete: deleted,
+  };
+}
+
+/** Claim events wake every VMI with a volume on the claim (kubevirt indexes VMIs by "pvc" and "dv"). */
+export function pvcHandler(
+  vmis: StoreReader<VirtualMachineInstance>,
+  enqueue: Enqueue,
+): EventHandler<PersistentVolumeClaim> {
+  const wake = (pvc: PersistentVolumeClaim): void => {
+    const ref = `${pvc.metadata.namespace ?? ''}/${pvc.metadata.name ?? ''}`;
+    for (const vmi of vmis.byIndex(BY_CLAIM, ref)) enqueue(objectKey(vmi));
+  };
+  return {
+    onAdd: wake,
+    onUpdate: (old, pvc): void => {
+      if (old.metadata.resourceVersion !== pvc.metadata.resourceVersion) wake(pvc);
+    },
+    onDelete: wake,
   };
 }

@@ -15,6 +15,7 @@ function gvr(apiVersion: string, resource: string, kind: string, namespaced: boo
 export const NAMESPACES = gvr('v1', 'namespaces', 'Namespace', false);
 export const NODES = gvr('v1', 'nodes', 'Node', false);
 export const PODS = gvr('v1', 'pods', 'Pod', true);
+export const PERSISTENT_VOLUME_CLAIMS = gvr('v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true);
 export const EVENTS = gvr('v1', 'events', 'Event', true);
 export const CONFIG_MAPS = gvr('v1', 'configmaps', 'ConfigMap', true);
 export const SECRETS = gvr('v1', 'secrets', 'Secret', true);

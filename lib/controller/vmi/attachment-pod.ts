@@ -1,0 +1,124 @@
+/**
+ * newAttachmentPod: the Pod that attaches hotplugged claims to a VMI's node (kubevirt template.go
+ * RenderHotplugAttachmentPodTemplate, tag v1.6.2), as a pure function.
+ * - name hp-volume-<random> (generateName), label kubevirt.io=hotplug-disk, a controller reference to the
+ *   launcher Pod (so it goes with it), required node affinity to the launcher's node, its tolerations, a
+ *   grace period of 0;
+ * - the emptyDir hotplug-disks at /path (HostToContainer), then per claim: a filesystem claim mounted at
+ *   /path/<volume>, a block claim as the device /path/<volume>; a filesystem volume the node already has in
+ *   the launcher (phase MountedToPod or Ready) is listed but not mounted again, as in KubeVirt;
+ * - one container, non-root, no capabilities, KubeVirt's support-container resources (10m/2M requested).
+ *
+ * KubeVirt runs `/usr/bin/container-disk --copy-path /path/hp`, a small C program that holds a socket. Our
+ * image's entrypoint is `virt` (Node.js, tens of MB per process), so the container runs `sleep infinity`
+ * instead: coreutils is in the image's base, the process costs about a megabyte, and with a grace period of
+ * 0 the kubelet kills it at once on delete. The node finds the claims through the Pod's uid (kubelet's
+ * pod directories), not through a socket. The image is the launcher Pod's own (already on that node, same
+ * version as the launcher), falling back to the configured launcher image.
+ */
+import { APP_LABEL, LABEL_VALUES, NON_ROOT_UID } from '../../api/index.ts';
+import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
+import { newControllerRef } from '../../kernel/controller/owner.ts';
+import { COMPUTE_CONTAINER, type Container, type Pod } from '../common/pod.ts';
+import { claimNameOf, isBlockClaim, type ClaimLookup } from '../common/pvc.ts';
+import { isMountedPhase } from './hotplug-volumes.ts';
+import type { LauncherPodConfig } from './launcher-pod.ts';
+
+export const ATTACHMENT_POD_PREFIX = 'hp-volume-';
+/** Value of the kubevirt.io label, and the container name, of attachment Pods. */
+export const HOTPLUG_DISK = LABEL_VALUES.HOTPLUG_DISK;
+export const HOTPLUG_DISKS_VOLUME = 'hotplug-disks';
+/** Where the attachment Pod's container sees the hotplug-disks emptyDir. */
+export const ATTACHMENT_ROOT = '/path';
+export const HOLD_COMMAND: readonly string[] = ['sleep', 'infinity'];
+
+const POD_GVK = { group: '', version: 'v1', kind: 'Pod' } as const;
+const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+
+export interface AttachmentPodInput {
+  vmi: VirtualMachineInstance;
+  /** The launcher Pod, read from the API (name, uid, node). */
+  launcher: Pod;
+  /** The hotplug volumes to attach (PVC or DataVolume). */
+  volumes: readonly Volume[];
+  claim: ClaimLookup;
+  cfg: LauncherPodConfig;
+}
+
+function container(input: AttachmentPodInput): Container {
+  const { launcher, cfg } = input;
+  const image = launcher.spec.containers.find((c) => c.name === COMPUTE_CONTAINER)?.image ?? cfg.image;
+  return {
+    name: HOTPLUG_DISK,
+    image,
+    imagePullPolicy: cfg.imagePullPolicy ?? 'IfNotPresent',
+    command: [...HOLD_COMMAND],
+    resources: { requests: { cpu: '10m', memory: '2M' }, limits: { cpu: '100m', memory: '80M' } },
+    securityContext: {
+      allowPrivilegeEscalation: false,
+      runAsNonRoot: true,
+      runAsUser: NON_ROOT_UID,
+      seccompProfile: { type: 'RuntimeDefault' },
+      capabilities: { drop: ['ALL'] },
+    },
+    volumeMounts: [
+      { name: HOTPLUG_DISKS_VOLUME, mountPath: ATTACHMENT_ROOT, mountPropagation: 'HostToContainer' },
+    ],
+  };
+}
+
+/** Adds each claim as a Pod volume, and its mount or device to c; returns the Pod volumes. */
+function addClaims(input: AttachmentPodInput, c: Container): Record<string, unknown>[] {
+  const phases = new Map((input.vmi.status?.volumeStatus ?? []).map((s) => [s.name, s.phase]));
+  const volumes: Record<string, unknown>[] = [{ name: HOTPLUG_DISKS_VOLUME, emptyDir: {} }];
+  for (const v of input.volumes) {
+    const claimName = claimNameOf(v);
+    if (claimName === '') continue;
+    volumes.push({ name: v.name, persistentVolumeClaim: { claimName } });
+    const pvc = input.claim(claimName);
+    if (pvc === undefined) continue;
+    const path = `${ATTACHMENT_ROOT}/${v.name}`;
+    if (isBlockClaim(pvc)) (c.volumeDevices ??= []).push({ name: v.name, devicePath: path });
+    else if (!isMountedPhase(phases.get(v.name)))
+      (c.volumeMounts ??= []).push({ name: v.name, mountPath: path });
+  }
+  return volumes;
+}
+
+export function newAttachmentPod(input: AttachmentPodInput): Pod {
+  const { launcher, cfg } = input;
+  const c = container(input);
+  const volumes = addClaims(input, c);
+  const tolerations = launcher.spec['tolerations'];
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: ATTACHMENT_POD_PREFIX,
+      namespace: launcher.metadata.namespace ?? '',
+      labels: { [APP_LABEL]: HOTPLUG_DISK },
+      ownerReferences: [newControllerRef(launcher, POD_GVK)],
+    },
+    spec: {
+      containers: [c],
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              {
+                matchExpressions: [
+                  { key: HOSTNAME_LABEL, operator: 'In', values: [launcher.spec.nodeName ?? ''] },
+                ],
+              },
+            ],
+          },
+        },
+      },
+      ...(Array.isArray(tolerations) && { tolerations: structuredClone(tolerations) as unknown[] }),
+      volumes,
+      terminationGracePeriodSeconds: 0,
+      automountServiceAccountToken: false,
+      ...(cfg.imagePullSecret !== undefined && { imagePullSecrets: [{ name: cfg.imagePullSecret }] }),
+    },
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The attachment Pod writes of a VMI sync (kubevirt vmi/lifecycle.go sync and volume-hotplug.go, tag v1.6.2):
+ * a final VMI loses every attachment Pod; otherwise the attachment Pods of launcher Pods that are down go
+ * (orphans), and once the current launcher Pod is ready (and not being deleted) planAttachment decides which
+ * attachment Pod to create and which to delete. Expectations are raised before the writes and lowered when
+ * the API refuses one, so a slow cache never leads to a second Pod. Deletes use a grace period of 0.
+ */
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { UIDTrackingExpectations } from '../../kernel/controller/expectations.ts';
+import type { ReconcileContext } from '../../kernel/controller/runner.ts';
+import { errorMessage, isNotFound } from '../../kernel/errors/errors.ts';
+import type { StoreReader } from '../../kernel/informer/store.ts';
+import { PODS } from '../../kernel/kube/resources.ts';
+import type { KubeClient } from '../../kernel/kube/types.ts';
+import type { EventRecorder } from '../common/events.ts';
+import { isPodDown, isPodReady, type Pod } from '../common/pod.ts';
+import { claimNameOf, type ClaimLookup } from '../common/pvc.ts';
+import { isFinal } from '../common/vmi-state.ts';
+import type { SyncFailure } from '../vm/run-strategy.ts';
+import { newAttachmentPod } from './attachment-pod.ts';
+import { hotplugVolumes, planAttachment, readyToAttach, type AttachmentPlan } from './hotplug-volumes.ts';
+import { BY_OWNER_POD_UID } from './indexers.ts';
+import type { LauncherPodConfig } from './launcher-pod.ts';
+
+export interface AttachmentSyncOptions {
+  client: KubeClient;
+  /** Launcher and attachment Pods, indexed by BY_OWNER_POD_UID. */
+  pods: StoreReader<Pod>;
+  recorder: EventRecorder;
+  expectations: UIDTrackingExpectations;
+  launcher: LauncherPodConfig;
+}
+
+export interface AttachmentSyncInput {
+  key: string;
+  vmi: VirtualMachineInstance;
+  /** The current launcher Pod. */
+  pod: Pod | undefined;
+  /** Every launcher Pod of the VMI. */
+  pods: readonly Pod[];
+  claim: ClaimLookup;
+}
+
+export interface AttachmentSyncResult {
+  failure?: SyncFailure;
+  retry?: unknown;
+}
+
+export class AttachmentPodSync {
+  constructor(private readonly o: AttachmentSyncOptions) {}
+
+  /** The attachment Pods of a launcher Pod, from the cache. */
+  attachmentPods(launcher: Pod | undefined): Pod[] {
+    const uid = launcher?.metadata.uid;
+    return uid === undefined ? [] : this.o.pods.byIndex(BY_OWNER_POD_UID, uid);
+  }
+
+  private plan(input: AttachmentSyncInput): AttachmentPlan {
+    const { vmi, pod } = input;
+    const live = (ps: Pod[]): Pod[] => ps.filter((p) => p.metadata.deletionTimestamp === undefined);
+    if (isFinal(vmi)) return { remove: live(input.pods.flatMap((p) => this.attachmentPods(p))) };
+    const orphans = live(input.pods.filter(isPodDown).flatMap((p) => this.attachmentPods(p)));
+    if (pod === undefined || !isPodReady(pod) || pod.metadata.deletionTimestamp !== undefined) {
+      return { remove: orphans };
+    }
+    const hotplug = hotplugVolumes(vmi, pod);
+    const ready = hotplug.filter((v) => readyToAttach(input.claim(claimNameOf(v))));
+    const plan = planAttachment({ vmi, hotplug, ready, pods: this.attachmentPods(pod) });
+    return { ...plan, remove: [...orphans, ...plan.remove] };
+  }
+
+  async sync(input: AttachmentSyncInput, ctx: ReconcileContext): Promise<AttachmentSyncResult> {
+    const plan = this.plan(input);
+    if (plan.create === undefined && plan.remove.length === 0) return {};
+    const { key } = input;
+    this.o.expectations.expectDeletions(
+      key,
+      plan.remove.map((p) => p.metadata.uid ?? ''),
+    );
+    if (plan.create !== undefined && input.pod !== undefined) {
+      this.o.expectations.raiseExpectations(key, 1, 0);
+      const failed = await this.create(input, input.pod, plan.create, ctx);
+      if (failed !== undefined) {
+        for (const p of plan.remove) this.o.expectations.deletionObserved(key, p.metadata.uid ?? '');
+        return failed;
+      }
+    }
+    return this.remove(input, plan.remove);
+  }
+
+  private async create(
+    input: AttachmentSyncInput,
+    launcher: Pod,
+    volumes: NonNullable<AttachmentPlan['create']>,
+    ctx: ReconcileContext,
+  ): Promise<AttachmentSyncResult | undefined> {
+    const { vmi } = input;
+    try {
+      const manifest = newAttachmentPod({ vmi, launcher, volumes, claim: input.claim, cfg: this.o.launcher });
+      const created = await this.o.client.create(PODS, manifest, {
+        namespace: manifest.metadata.namespace ?? '',
+      });
+      const name = created.metadata.name ?? '';
+      ctx.log.info('created attachment pod', { pod: name });
+      this.o.recorder.event(vmi, 'Normal', 'SuccessfulCreate', `Created attachment pod ${name}`);
+      return undefined;
+    } catch (err) {
+      this.o.expectations.lowerExpectations(input.key, 1, 0);
+      this.o.recorder.event(
+        vmi,
+        'Warning',
+        'FailedCreate',
+        `Error creating attachment pod: ${errorMessage(err)}`,
+      );
+      const message = `Error creating attachment pod ${errorMessage(err)}`;
+      return { failure: { reason: 'FailedCreate', message }, retry: err };
+    }
+  }
+
+  private async remove(input: AttachmentSyncInput, pods: readonly Pod[]): Promise<AttachmentSyncResult> {
+    const { key, vmi } = input;
+    const result: AttachmentSyncResult = {};
+    for (const p of pods) {
+      const name = p.metadata.name ?? '';
+      try {
+        await this.o.client.delete(PODS, name, {
+          namespace: p.metadata.namespace ?? '',
+          gracePeriodSeconds: 0,
+        });
+        this.o.recorder.event(vmi, 'Normal', 'SuccessfulDelete', `Deleted attachment pod ${name}`);
+      } catch (err) {
+        this.o.expectations.deletionObserved(key, p.metadata.uid ?? '');
+        if (isNotFound(err)) continue;
+        this.o.recorder.event(vmi, 'Warning', 'FailedDelete', `Failed to delete attachment pod ${name}`);
+        result.failure = {
+          reason: 'FailedDelete',
+          message: `Error deleting attachment pod ${errorMessage(err)}`,
+        };
+        result.retry = err;
+      }
+    }
+    return result;
+  }
+}

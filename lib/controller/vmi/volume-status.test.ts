@@ -1,0 +1,283 @@
+import { describe, expect, it } from '@jest/globals';
+import type { VirtualMachineInstance, VolumeStatus } from '../../api/index.ts';
+import type { Pod } from '../common/pod.ts';
+import type { PersistentVolumeClaim } from '../common/pvc.ts';
+import { pod, podDeleting, vmi, withPhase, withPodPhase } from '../testing/fixtures.ts';
+import {
+  attachReady,
+  attachmentPod,
+  block,
+  bound,
+  claimPhase,
+  claims,
+  ownedByDataVolume,
+  pvc,
+  withHotplugVolume,
+  withPodClaims,
+  withVolume,
+  withVolumeStatus,
+} from '../testing/storage-fixtures.ts';
+import { computeVolumeStatus, type VolumeStatusResult } from './volume-status.ts';
+
+const launcher = pod(withPodClaims('root'));
+const running = (...opts: ((v: VirtualMachineInstance) => void)[]): VirtualMachineInstance =>
+  vmi(withPhase('Running'), ...opts);
+const hp = (
+  phase: string,
+  extra: Partial<VolumeStatus> = {},
+  hotplugVolume: VolumeStatus['hotplugVolume'] = {
+    attachPodName: 'hp-volume-a',
+    attachPodUID: 'uid-hp-volume-a',
+  },
+): VolumeStatus => ({ name: 'hp', target: '', phase, hotplugVolume, ...extra });
+
+function compute(
+  v: VirtualMachineInstance,
+  pvcs: PersistentVolumeClaim[],
+  attachmentPods: Pod[] = [],
+  l: Pod | undefined = launcher,
+): VolumeStatusResult {
+  return computeVolumeStatus({ vmi: v, launcher: l, attachmentPods, claim: claims(...pvcs) });
+}
+
+const only = (r: VolumeStatusResult, name = 'hp'): VolumeStatus | undefined =>
+  r.statuses.find((s) => s.name === name);
+
+describe('computeVolumeStatus: hotplug phases', () => {
+  const disk = pvc('hp');
+  it.each<[string, VirtualMachineInstance, PersistentVolumeClaim[], Pod[], Partial<VolumeStatus>]>([
+    [
+      'claim missing → Pending',
+      running(withHotplugVolume('hp', 'hp')),
+      [],
+      [],
+      { phase: 'Pending', reason: 'FailedPvcNotFound', message: 'PVC hp not found', hotplugVolume: {} },
+    ],
+    [
+      'claim Pending → Pending',
+      running(withHotplugVolume('hp', 'hp')),
+      [pvc('hp', ownedByDataVolume)],
+      [],
+      { phase: 'Pending', reason: 'PVCNotReady', message: 'PVC is in phase ClaimPending' },
+    ],
+    [
+      'claim Bound, no attachment Pod yet → Bound',
+      running(withHotplugVolume('hp', 'hp')),
+      [pvc('hp', bound)],
+      [],
+      { phase: 'Bound', reason: 'PVCNotReady', message: 'PVC is in phase Bound' },
+    ],
+    [
+      'claim Lost → Pending',
+      running(withHotplugVolume('hp', 'hp')),
+      [pvc('hp', claimPhase('Lost'), ownedByDataVolume)],
+      [],
+      { phase: 'Pending', message: 'PVC is in phase Lost' },
+    ],
+    [
+      'attachment Pod created, not ready → AttachedToNode without uid',
+      running(withHotplugVolume('hp', 'hp'), withVolumeStatus(hp('Bound', {}, {}))),
+      [pvc('hp', bound)],
+      [attachmentPod('hp-volume-a', ['hp'])],
+      {
+        phase: 'AttachedToNode',
+        reason: 'SuccessfulCreate',
+        message: 'Created hotplug attachment pod hp-volume-a, for volume hp',
+        hotplugVolume: { attachPodName: 'hp-volume-a' },
+      },
+    ],
+    [
+      'attachment Pod container ready → attachPodUID',
+      running(withHotplugVolume('hp', 'hp')),
+      [pvc('hp', bound)],
+      [attachmentPod('hp-volume-a', ['hp'], attachReady)],
+      {
+        phase: 'AttachedToNode',
+        hotplugVolume: { attachPodName: 'hp-volume-a', attachPodUID: 'uid-hp-volume-a' },
+      },
+    ],
+    [
+      'MountedToPod (the node) is kept while the Pod holds it',
+      running(withHotplugVolume('hp', 'hp'), withVolumeStatus(hp('MountedToPod', { reason: 'x' }))),
+      [pvc('hp', bound)],
+      [attachmentPod('hp-volume-a', ['hp'], attachReady)],
+      { phase: 'MountedToPod', reason: 'x' },
+    ],
+    [
+      'Ready is kept even without a Pod',
+      running(withHotplugVolume('hp', 'hp'), withVolumeStatus(hp('Ready'))),
+      [pvc('hp', bound)],
+      [],
+      { phase: 'Ready', hotplugVolume: { attachPodName: 'hp-volume-a', attachPodUID: 'uid-hp-volume-a' } },
+    ],
+    [
+      'MountedToPod without a Pod falls back to the claim',
+      running(withHotplugVolume('hp', 'hp'), withVolumeStatus(hp('MountedToPod'))),
+      [pvc('hp', bound)],
+      [],
+      { phase: 'Bound', hotplugVolume: { attachPodName: 'hp-volume-a' } },
+    ],
+    [
+      'removed from the spec, the Pod still has it → Detaching',
+      running(withVolumeStatus(hp('AttachedToNode', { reason: 'SuccessfulCreate', message: 'm' }))),
+      [disk],
+      [attachmentPod('hp-volume-a', ['hp'], withPodPhase('Running'))],
+      { phase: 'Detaching', reason: 'SuccessfulCreate', message: 'm' },
+    ],
+    [
+      'removed, its Pod being deleted → Detaching, deleted',
+      running(withVolumeStatus(hp('Detaching'))),
+      [disk],
+      [attachmentPod('hp-volume-a', ['hp'], podDeleting)],
+      {
+        phase: 'Detaching',
+        reason: 'SuccessfulDelete',
+        message: 'Deleted hotplug attachment pod hp-volume-a, for volume hp',
+      },
+    ],
+    [
+      'removed while the node still has it mounted → stays Ready',
+      running(withVolumeStatus(hp('Ready'))),
+      [disk],
+      [attachmentPod('hp-volume-a', ['hp'])],
+      { phase: 'Ready' },
+    ],
+  ])('%s', (...[, v, pvcs, pods, want]) => {
+    const got = only(compute(v, pvcs, pods));
+    expect(got).toMatchObject({ name: 'hp', target: '', ...want });
+    if (want.hotplugVolume !== undefined) expect(got?.hotplugVolume).toEqual(want.hotplugVolume);
+  });
+
+  it('removed and no Pod holds it any more → the entry goes', () => {
+    const r = compute(running(withVolumeStatus(hp('Detaching'))), [disk], []);
+    expect(r.statuses).toEqual([]);
+  });
+
+  it('a new attachment Pod not yet ready: the name moves to it, the uid is cleared', () => {
+    const v = running(
+      withHotplugVolume('hp', 'hp'),
+      withHotplugVolume('hp2', 'hp2'),
+      withVolumeStatus(hp('Ready')),
+    );
+    const pods = [
+      attachmentPod('hp-volume-a', ['hp'], attachReady),
+      attachmentPod('hp-volume-b', ['hp', 'hp2']),
+    ];
+    const r = compute(v, [pvc('hp', bound), pvc('hp2', bound)], pods);
+    expect(only(r)).toMatchObject({ phase: 'Ready', hotplugVolume: { attachPodName: 'hp-volume-b' } });
+    expect(only(r)?.hotplugVolume?.attachPodUID).toBeUndefined();
+    expect(only(r, 'hp2')).toMatchObject({
+      phase: 'AttachedToNode',
+      hotplugVolume: { attachPodName: 'hp-volume-b' },
+    });
+  });
+
+  it('a volume the new Pod cannot hold yet stays with the Pod that has it', () => {
+    const v = running(withHotplugVolume('hp', 'hp'), withHotplugVolume('late', 'late'));
+    const r = compute(v, [pvc('hp', bound)], [attachmentPod('hp-volume-a', ['hp'], attachReady)]);
+    expect(only(r)).toMatchObject({
+      phase: 'AttachedToNode',
+      hotplugVolume: { attachPodName: 'hp-volume-a' },
+    });
+    expect(only(r, 'late')).toMatchObject({ phase: 'Pending', reason: 'FailedPvcNotFound' });
+  });
+});
+
+describe('computeVolumeStatus: claims and entries', () => {
+  it('every spec volume has an entry, sorted by name; what the node wrote is kept', () => {
+    const v = running(
+      withVolume({ name: 'root', persistentVolumeClaim: { claimName: 'root' } }),
+      withVolume({ name: 'cloudinit', cloudInitNoCloud: { userData: '#cloud-config' } }),
+      withVolume({ name: 'cd', containerDisk: { image: 'img' } }),
+      withVolumeStatus({ name: 'cd', target: 'vdb', containerDiskVolume: { checksum: 7 } }),
+    );
+    const r = compute(v, [pvc('root', bound, block)]);
+    expect(r.statuses).toEqual([
+      { name: 'cd', target: 'vdb', containerDiskVolume: { checksum: 7 } },
+      { name: 'cloudinit', target: '' },
+      {
+        name: 'root',
+        target: '',
+        persistentVolumeClaimInfo: {
+          claimName: 'root',
+          accessModes: ['ReadWriteOnce'],
+          volumeMode: 'Block',
+          capacity: { storage: '1Gi' },
+          requests: { storage: '1Gi' },
+          filesystemOverhead: '0.055',
+        },
+      },
+    ]);
+    expect(r.events).toEqual([]);
+  });
+
+  it('a DataVolume volume reads the claim of the same name; CDI preallocation is reported', () => {
+    const v = running(withVolume({ name: 'data', dataVolume: { name: 'dv1' } }));
+    const prealloc = pvc('dv1', bound, (p) => {
+      p.metadata.annotations = { 'cdi.kubevirt.io/storage.preallocation': 'true' };
+    });
+    const r = compute(v, [prealloc], [], pod(withPodClaims('data')));
+    expect(only(r, 'data')?.persistentVolumeClaimInfo).toMatchObject({
+      claimName: 'dv1',
+      preallocated: true,
+    });
+    expect(only(r, 'data')?.hotplugVolume).toBeUndefined();
+  });
+
+  it('a claim not found keeps the info already reported', () => {
+    const info = { claimName: 'root', volumeMode: 'Block' };
+    const v = running(
+      withVolume({ name: 'root', persistentVolumeClaim: { claimName: 'root' } }),
+      withVolumeStatus({ name: 'root', target: 'vda', persistentVolumeClaimInfo: info }),
+    );
+    expect(only(compute(v, []), 'root')).toEqual({
+      name: 'root',
+      target: 'vda',
+      persistentVolumeClaimInfo: info,
+    });
+  });
+
+  it('before the launcher Pod exists, hotpluggable volumes count as hotplugged', () => {
+    const v = vmi(
+      withVolume({ name: 'root', persistentVolumeClaim: { claimName: 'root' } }),
+      withHotplugVolume('hp', 'hp', true),
+    );
+    const r = compute(v, [pvc('root', bound), pvc('hp', bound)], [], undefined);
+    expect(only(r, 'root')?.hotplugVolume).toBeUndefined();
+    expect(only(r)).toMatchObject({ phase: 'Bound', hotplugVolume: {} });
+  });
+});
+
+describe('computeVolumeStatus: events', () => {
+  it('announces the attach once, and the delete of the attachment Pod', () => {
+    const attach = compute(
+      running(withHotplugVolume('hp', 'hp')),
+      [pvc('hp', bound)],
+      [attachmentPod('hp-volume-a', ['hp'])],
+    );
+    expect(attach.events).toEqual([
+      { reason: 'SuccessfulCreate', message: 'Created hotplug attachment pod hp-volume-a, for volume hp' },
+    ]);
+    const again = compute(
+      running(withHotplugVolume('hp', 'hp'), withVolumeStatus(...attach.statuses)),
+      [pvc('hp', bound)],
+      [attachmentPod('hp-volume-a', ['hp'], attachReady)],
+    );
+    expect(again.events).toEqual([]);
+    const detach = compute(
+      running(withVolumeStatus(...again.statuses)),
+      [],
+      [attachmentPod('hp-volume-a', ['hp'], podDeleting)],
+    );
+    expect(detach.events).toEqual([
+      { reason: 'SuccessfulDelete', message: 'Deleted hotplug attachment pod hp-volume-a, for volume hp' },
+    ]);
+  });
+
+  it('does not touch its input', () => {
+    const v = running(withHotplugVolume('hp', 'hp'), withVolumeStatus(hp('Bound')));
+    const before = structuredClone(v);
+    compute(v, [pvc('hp', bound)], [attachmentPod('hp-volume-a', ['hp'])]);
+    expect(v).toEqual(before);
+  });
+});

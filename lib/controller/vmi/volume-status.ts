@@ -1,0 +1,192 @@
+/**
+ * status.volumeStatus as the VMI controller keeps it (kubevirt vmi/storage.go updateVolumeStatus, tag
+ * v1.6.2), as a pure function of the VMI, its launcher Pod, its attachment Pods and the claims.
+ * - every spec volume has an entry (what the node wrote, target, size, ..., is kept); PVC and DataVolume
+ *   volumes get persistentVolumeClaimInfo from their claim (volumeMode decides file or block in the launcher);
+ * - a hotplug volume without an attachment Pod takes its phase from the claim: Pending (claim missing or not
+ *   bound), Bound; a Ready one keeps its phase. Once an attachment Pod holds it: AttachedToNode (from no phase,
+ *   Pending or Bound), attachPodName, and attachPodUID once the Pod's container is ready (the node's cue to
+ *   mount). MountedToPod and Ready are the node's to set and are kept;
+ * - a volume gone from the spec keeps its entry while an attachment Pod still has it: Detaching (unless the
+ *   node still has it mounted), "Deleted hotplug attachment pod" once that Pod is being deleted; then it goes.
+ * Entries are sorted by name. The transitions KubeVirt announces come back as events.
+ */
+import type { VirtualMachineInstance, VolumeStatus } from '../../api/index.ts';
+import type { Pod } from '../common/pod.ts';
+import {
+  claimNameOf,
+  DEFAULT_FS_OVERHEAD,
+  isPreallocated,
+  type ClaimLookup,
+  type PersistentVolumeClaim,
+} from '../common/pvc.ts';
+import {
+  hotplugVolumes,
+  isMountedPhase,
+  podHasVolume,
+  readyToAttach,
+  splitAttachmentPods,
+} from './hotplug-volumes.ts';
+
+export const VOLUME_PHASES = {
+  PENDING: 'Pending',
+  BOUND: 'Bound',
+  ATTACHED_TO_NODE: 'AttachedToNode',
+  MOUNTED_TO_POD: 'MountedToPod',
+  READY: 'Ready',
+  DETACHING: 'Detaching',
+} as const;
+
+export const REASONS = {
+  PVC_NOT_FOUND: 'FailedPvcNotFound',
+  PVC_NOT_READY: 'PVCNotReady',
+  CREATED: 'SuccessfulCreate',
+  DELETED: 'SuccessfulDelete',
+} as const;
+
+export interface VolumeStatusInput {
+  vmi: VirtualMachineInstance;
+  /** The current launcher Pod; before it exists, hotpluggable volumes count as hotplugged. */
+  launcher: Pod | undefined;
+  /** The attachment Pods of the launcher Pod. */
+  attachmentPods: readonly Pod[];
+  claim: ClaimLookup;
+}
+
+export interface VolumeEvent {
+  reason: string;
+  message: string;
+}
+
+export interface VolumeStatusResult {
+  statuses: VolumeStatus[];
+  /** Normal events for the transitions made (attached, detached). */
+  events: VolumeEvent[];
+}
+
+export function claimInfo(
+  pvc: PersistentVolumeClaim,
+): NonNullable<VolumeStatus['persistentVolumeClaimInfo']> {
+  const { accessModes, volumeMode, resources } = pvc.spec ?? {};
+  const capacity = pvc.status?.capacity;
+  return {
+    claimName: pvc.metadata.name ?? '',
+    ...(accessModes !== undefined && accessModes.length > 0 && { accessModes: [...accessModes] }),
+    ...(volumeMode !== undefined && { volumeMode }),
+    ...(capacity !== undefined && { capacity: { ...capacity } }),
+    ...(resources?.requests !== undefined && { requests: { ...resources.requests } }),
+    ...(isPreallocated(pvc) && { preallocated: true }),
+    filesystemOverhead: DEFAULT_FS_OVERHEAD,
+  };
+}
+
+/** Phase, reason and message of a hotplug volume no attachment Pod holds (getVolumePhaseMessageReason). */
+export function claimPhase(
+  claimName: string,
+  pvc: PersistentVolumeClaim | undefined,
+): Required<Pick<VolumeStatus, 'phase' | 'reason' | 'message'>> {
+  if (pvc === undefined) {
+    return { phase: 'Pending', reason: REASONS.PVC_NOT_FOUND, message: `PVC ${claimName} not found` };
+  }
+  const claim = pvc.status?.phase ?? 'Pending';
+  if (claim === 'Bound')
+    return { phase: 'Bound', reason: REASONS.PVC_NOT_READY, message: 'PVC is in phase Bound' };
+  const message = claim === 'Pending' ? 'PVC is in phase ClaimPending' : 'PVC is in phase Lost';
+  return { phase: 'Pending', reason: REASONS.PVC_NOT_READY, message };
+}
+
+const canMoveToAttached = (phase: string | undefined): boolean =>
+  phase === undefined || phase === '' || phase === VOLUME_PHASES.BOUND || phase === VOLUME_PHASES.PENDING;
+
+/** The attachment Pod's one container is ready. */
+function attachPodReady(pod: Pod): boolean {
+  const statuses = pod.status?.containerStatuses ?? [];
+  return statuses.length === 1 && statuses[0]?.ready === true;
+}
+
+function attachedStatus(
+  s: VolumeStatus,
+  pod: Pod | undefined,
+  pvc: PersistentVolumeClaim | undefined,
+  claimName: string,
+): void {
+  const hv = (s.hotplugVolume ??= {});
+  if (pod === undefined) {
+    if (s.phase === VOLUME_PHASES.READY) return;
+    delete hv.attachPodUID;
+    Object.assign(s, claimPhase(claimName, pvc));
+    return;
+  }
+  hv.attachPodName = pod.metadata.name ?? '';
+  if (attachPodReady(pod)) hv.attachPodUID = pod.metadata.uid ?? '';
+  else delete hv.attachPodUID;
+  if (canMoveToAttached(s.phase)) {
+    s.phase = VOLUME_PHASES.ATTACHED_TO_NODE;
+    s.reason = REASONS.CREATED;
+    s.message = `Created hotplug attachment pod ${hv.attachPodName}, for volume ${s.name}`;
+  }
+}
+
+function detachingStatus(s: VolumeStatus, pod: Pod): void {
+  s.hotplugVolume = {
+    ...s.hotplugVolume,
+    attachPodName: pod.metadata.name ?? '',
+    attachPodUID: pod.metadata.uid ?? '',
+  };
+  if (!isMountedPhase(s.phase)) s.phase = VOLUME_PHASES.DETACHING;
+  if (s.phase === VOLUME_PHASES.DETACHING && pod.metadata.deletionTimestamp !== undefined) {
+    s.reason = REASONS.DELETED;
+    s.message = `Deleted hotplug attachment pod ${pod.metadata.name ?? ''}, for volume ${s.name}`;
+  }
+}
+
+function announce(events: VolumeEvent[], old: VolumeStatus | undefined, s: VolumeStatus): void {
+  const changed = old?.reason !== s.reason || old?.message !== s.message;
+  if (changed && (s.reason === REASONS.CREATED || s.reason === REASONS.DELETED) && s.message !== undefined) {
+    events.push({ reason: s.reason, message: s.message });
+  }
+}
+
+export function computeVolumeStatus(input: VolumeStatusInput): VolumeStatusResult {
+  const { vmi, claim, attachmentPods } = input;
+  const previous = new Map((vmi.status?.volumeStatus ?? []).map((s) => [s.name, s]));
+  const left = new Map(previous);
+  const hotplug = hotplugVolumes(vmi, input.launcher);
+  const ready = hotplug.filter((v) => readyToAttach(claim(claimNameOf(v))));
+  const split = splitAttachmentPods(ready, attachmentPods);
+  const holders = [
+    ...(split.current === undefined ? [] : [split.current]),
+    ...split.old.filter((p) => p.metadata.deletionTimestamp === undefined),
+  ];
+  const hot = new Set(hotplug.map((v) => v.name));
+  const statuses: VolumeStatus[] = [];
+  const events: VolumeEvent[] = [];
+  for (const v of vmi.spec.volumes ?? []) {
+    const old = previous.get(v.name);
+    left.delete(v.name);
+    const s: VolumeStatus = old === undefined ? { name: v.name, target: '' } : structuredClone(old);
+    const claimName = claimNameOf(v);
+    const pvc = claimName === '' ? undefined : claim(claimName);
+    if (hot.has(v.name)) {
+      attachedStatus(
+        s,
+        holders.find((p) => podHasVolume(p, v.name)),
+        pvc,
+        claimName,
+      );
+      announce(events, old, s);
+    }
+    if (pvc !== undefined) s.persistentVolumeClaimInfo = claimInfo(pvc);
+    statuses.push(s);
+  }
+  for (const old of left.values()) {
+    const pod = attachmentPods.find((p) => podHasVolume(p, old.name));
+    if (pod === undefined) continue;
+    const s = structuredClone(old);
+    detachingStatus(s, pod);
+    announce(events, old, s);
+    statuses.push(s);
+  }
+  statuses.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { statuses, events };
+}
