@@ -7,6 +7,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance } from '../../lib/api/index.ts';
 import { vmi as vmiFixture } from '../../lib/controller/testing/fixtures.ts';
 import { newLauncherPod } from '../../lib/controller/vmi/launcher-pod.ts';
+import { configDiskImages, diskFiles, type SourceFs } from '../../lib/launcher/configdisk/index.ts';
 import { converterContext, domainXml, toDomain } from '../../lib/launcher/converter/index.ts';
 
 function contractVmi(): VirtualMachineInstance {
@@ -29,15 +30,69 @@ function contractVmi(): VirtualMachineInstance {
       { name: 'scratch', emptyDisk: { capacity: '1Gi' } },
       { name: 'cfg', configMap: { name: 'app-config' } },
       { name: 'sec', secret: { secretName: 'app-secret' } },
-      { name: 'ci', cloudInitNoCloud: { userData: '#cloud-config\n' } },
+      {
+        name: 'ci',
+        cloudInitNoCloud: { secretRef: { name: 'ci-user' }, networkDataSecretRef: { name: 'ci-net' } },
+      },
+    ];
+    v.spec.accessCredentials = [
+      { sshPublicKey: { source: { secret: { secretName: 'keys' } }, propagationMethod: { noCloud: {} } } },
     ];
   });
 }
 
-function mountPaths(vmi: VirtualMachineInstance): string[] {
+interface Asked {
+  kind: 'dir' | 'file';
+  path: string;
+}
+
+/** A filesystem where the files the launcher looks for exist; it records every path asked about. */
+function recordingFs(asked: Asked[]): SourceFs {
+  const note = (kind: Asked['kind'], path: string): string => (asked.push({ kind, path }), path);
+  const dataFile = /\/(user|network)[Dd]ata$/;
+  return {
+    list: (dir) => (note('dir', dir), ['key']),
+    isFile: (p) => !dataFile.test(note('file', p)) || /\/(userdata|networkdata)$/.test(p),
+    read: (p) => (note('file', p), Buffer.from('ssh-ed25519 AAAA test\n')),
+  };
+}
+
+interface Mount {
+  name: string;
+  mountPath: string;
+  subPath?: string;
+}
+
+/** The launcher Pod's scratch directories: the launcher writes there, nothing else puts files in them. */
+const SCRATCH = new Set([
+  'private',
+  'public',
+  'sockets',
+  'libvirt-runtime',
+  'ephemeral-disks',
+  'hotplug-disks',
+]);
+
+function mountsOf(vmi: VirtualMachineInstance): Mount[] {
   const pod = newLauncherPod(vmi, { image: 'reg/virt:1' });
   const compute = pod.spec.containers.find((c) => c.name === 'compute');
-  return (compute?.volumeMounts ?? []).map((m) => String(m['mountPath']));
+  return (compute?.volumeMounts ?? []) as unknown as Mount[];
+}
+
+/** The innermost mount holding path (the mount itself, or a directory mount above it). */
+function innermost(mounts: readonly Mount[], path: string): Mount | undefined {
+  const holding = mounts.filter((m) => path === m.mountPath || path.startsWith(`${m.mountPath}/`));
+  return holding.sort((x, y) => y.mountPath.length - x.mountPath.length)[0];
+}
+
+/**
+ * Whether the Pod provides what the launcher asks for: a file it reads is a file mount (subPath) or lies in a
+ * directory mount, a directory is a directory mount; and it comes from a volume, not a scratch directory.
+ */
+function provided(mounts: readonly Mount[], a: Asked): boolean {
+  const m = innermost(mounts, a.path);
+  if (m === undefined || SCRATCH.has(m.name)) return false;
+  return a.path === m.mountPath ? (a.kind === 'file') === (m.subPath !== undefined) : m.subPath === undefined;
 }
 
 describe('launcher paths lie under the launcher Pod mounts', () => {
@@ -51,8 +106,27 @@ describe('launcher paths lie under the launcher Pod mounts', () => {
         '/var/run/kubevirt-image-volume/disk_0/disk/disk.img',
       ]),
     );
-    const mounts = mountPaths(vmi);
-    const outside = paths.filter((p) => !mounts.some((m) => p.startsWith(`${m}/`)));
+    const mounts = mountsOf(vmi);
+    const outside = paths.filter((p) => innermost(mounts, p) === undefined);
     expect(outside).toEqual([]);
+  });
+
+  it('for the files the launcher builds config-disk ISOs from', () => {
+    const vmi = contractVmi();
+    const ctx = converterContext({ root: '/', arch: 'amd64', emulation: true });
+    const asked: Asked[] = [];
+    const disks = toDomain(vmi, ctx).devices.disks;
+    const images = configDiskImages({ vmi, ctx, diskFiles: diskFiles(disks), fs: recordingFs(asked) });
+    expect(images.map((i) => i.label).sort()).toEqual(['cfgdata', 'cfgdata', 'cidata']);
+    expect(asked.map((a) => a.path)).toEqual(
+      expect.arrayContaining([
+        '/var/run/kubevirt-private/secret/ci/userdata',
+        '/var/run/kubevirt-private/secret/ci/networkdata',
+        '/var/run/kubevirt-private/secret/keys-access-cred',
+        '/var/run/kubevirt-private/config-map/cfg',
+      ]),
+    );
+    const mounts = mountsOf(vmi);
+    expect(asked.filter((a) => !provided(mounts, a))).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { decodeVmi, exclusive } from './cmd-handlers.ts';
+import { nopLogger } from '../kernel/log/log.ts';
+import { decodeVmi, exclusive, guestListHandlers } from './cmd-handlers.ts';
 
 describe('decodeVmi', () => {
   it('parses the VMI JSON of a request', () => {
@@ -48,5 +49,41 @@ describe('exclusive', () => {
     await expect(failing).rejects.toThrow('boom');
     expect(await third).toBe(3);
     expect(log).toEqual(['first started', 'first done', 'second started', 'third started']);
+  });
+});
+
+describe('GetUsers and GetFilesystems', () => {
+  const signal = new AbortController().signal;
+
+  it('answers the lists as KubeVirt JSON', async () => {
+    const h = guestListHandlers(
+      {
+        users: () => Promise.resolve([{ userName: 'root', loginTime: 1.5 }]),
+        filesystems: () =>
+          Promise.resolve([
+            { diskName: 'vda', mountPoint: '/mnt/data', fileSystemType: 'ext4', usedBytes: 1, totalBytes: 2 },
+          ]),
+      },
+      nopLogger,
+    );
+    const users = await h.getUsers({}, signal);
+    expect(users.response).toEqual({ success: true, message: '' });
+    expect(JSON.parse(users.guestUserListResponse)).toEqual([{ userName: 'root', loginTime: 1.5 }]);
+    const fs = await h.getFilesystems({}, signal);
+    expect(JSON.parse(fs.guestFilesystemsResponse)).toEqual([
+      { diskName: 'vda', mountPoint: '/mnt/data', fileSystemType: 'ext4', usedBytes: 1, totalBytes: 2 },
+    ]);
+  });
+
+  it('answers an empty list as [] and a failure in-band', async () => {
+    const h = guestListHandlers(
+      { users: () => Promise.resolve([]), filesystems: () => Promise.reject(new Error('boom')) },
+      nopLogger,
+    );
+    expect((await h.getUsers({}, signal)).guestUserListResponse).toBe('[]');
+    expect(await h.getFilesystems({}, signal)).toEqual({
+      response: { success: false, message: 'GetFilesystems failed: boom' },
+      guestFilesystemsResponse: '',
+    });
   });
 });

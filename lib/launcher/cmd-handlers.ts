@@ -2,7 +2,7 @@
  * The launcher's Cmd service (kubevirt pkg/virt-launcher/virtwrap/cmd-server/server.go): each RPC decodes the
  * VMI, runs one manager call and answers in-band. A domain failure becomes `{success:false, message}` naming
  * the command and the cause (a conversion error names the VMI field); the server keeps serving. RPCs not
- * listed here answer UNIMPLEMENTED.
+ * listed here answer UNIMPLEMENTED. GetUsers and GetFilesystems answer a JSON list, empty without an agent.
  */
 import type { VirtualMachineInstance } from '../api/index.ts';
 import { errorMessage } from '../kernel/errors/errors.ts';
@@ -12,7 +12,9 @@ import type {
   DomainResponse,
   DomainStatsResponse,
   FreezeRequest,
+  GuestFilesystemsResponse,
   GuestInfoResponse,
+  GuestUserListResponse,
   QemuVersionResponse,
   Response,
   VMIRequest,
@@ -21,9 +23,15 @@ import { failed, ok, type CmdHandlers } from '../rpc/index.ts';
 import type { GuestOps } from './guest-ops.ts';
 import type { DomainManager } from './manager.ts';
 
+/** What the handlers use of GuestOps (tests give a fake). */
+export type GuestCommands = Pick<
+  GuestOps,
+  'freeze' | 'unfreeze' | 'freezeStatus' | 'guestInfo' | 'stats' | 'users' | 'filesystems'
+>;
+
 export interface HandlerDeps {
   readonly manager: DomainManager;
-  readonly guest: GuestOps;
+  readonly guest: GuestCommands;
   readonly log: Logger;
   /** Called after a successful sync (the notifier sends the domain). */
   readonly afterSync?: () => void;
@@ -57,6 +65,38 @@ async function inBand(what: string, log: Logger, fn: () => Promise<void>): Promi
 
 const empty = (r: Response | undefined): Response => r ?? ok();
 
+interface Payload<T> {
+  response: Response;
+  value?: T;
+}
+
+/** fn's value for a payload RPC, or the in-band failure. */
+async function withPayload<T>(what: string, log: Logger, fn: () => Promise<T>): Promise<Payload<T>> {
+  let value: T | undefined;
+  const response = await inBand(what, log, async () => {
+    value = await fn();
+  });
+  return value === undefined ? { response } : { response, value };
+}
+
+/** GetUsers and GetFilesystems: KubeVirt's JSON lists (cmd-server/server.go), '' only on a failure. */
+export function guestListHandlers(
+  g: Pick<GuestCommands, 'users' | 'filesystems'>,
+  log: Logger,
+): Required<Pick<CmdHandlers, 'getUsers' | 'getFilesystems'>> {
+  const json = (v: unknown): string => (v === undefined ? '' : JSON.stringify(v));
+  return {
+    getUsers: async (): Promise<GuestUserListResponse> => {
+      const r = await withPayload('GetUsers', log, () => g.users());
+      return { response: r.response, guestUserListResponse: json(r.value) };
+    },
+    getFilesystems: async (): Promise<GuestFilesystemsResponse> => {
+      const r = await withPayload('GetFilesystems', log, () => g.filesystems());
+      return { response: r.response, guestFilesystemsResponse: json(r.value) };
+    },
+  };
+}
+
 /** Runs commands one at a time, in arrival order (a sync never overlaps a shutdown or another sync). */
 export function exclusive(): <T>(fn: () => Promise<T>) => Promise<T> {
   let chain: Promise<unknown> = Promise.resolve();
@@ -74,16 +114,7 @@ export function cmdHandlers(d: HandlerDeps): CmdHandlers {
     (what: string, fn: (vmi: VirtualMachineInstance, req: VMIRequest) => Promise<void>) =>
     (req: VMIRequest): Promise<Response> =>
       oneAtATime(() => inBand(what, log, () => fn(decodeVmi(req.vmi?.vmiJson), req)));
-  const payload = async <T>(
-    what: string,
-    fn: () => Promise<T>,
-  ): Promise<{ response: Response; value?: T }> => {
-    let value: T | undefined;
-    const response = await inBand(what, log, async () => {
-      value = await fn();
-    });
-    return value === undefined ? { response } : { response, value };
-  };
+  const payload = <T>(what: string, fn: () => Promise<T>): Promise<Payload<T>> => withPayload(what, log, fn);
   return {
     syncVirtualMachine: vmiCommand('SyncVirtualMachine', async (vmi, req) => {
       await m.sync(vmi, req.options);
@@ -125,6 +156,7 @@ export function cmdHandlers(d: HandlerDeps): CmdHandlers {
         guestInfoResponse: r.value === undefined ? '' : JSON.stringify(r.value),
       };
     },
+    ...guestListHandlers(g, log),
     getQemuVersion: async (): Promise<QemuVersionResponse> => {
       const r = await payload('GetQemuVersion', async () => (await getVersion(m.conn)).text);
       return { response: r.response, version: r.value ?? '' };

@@ -1,12 +1,27 @@
 /**
  * Commands that go through the guest agent or libvirt's statistics: filesystem freeze with the safety thaw
  * (kubevirt manager.go FreezeVMI: the launcher thaws on its own once unfreezeTimeoutSeconds have passed),
- * thaw, guest info and domain stats.
+ * thaw, guest info, logged-in users, filesystems and domain stats.
  */
 import type { TimerHandle } from '../kernel/clock.ts';
 import type { Logger } from '../kernel/log/log.ts';
-import { agentCommand, fsFreeze, fsThaw, getAllDomainStats, getGuestInfo } from '../libvirt/index.ts';
-import { domainStats, guestAgentInfo } from './domain/guest-json.ts';
+import {
+  GUEST_INFO,
+  agentCommand,
+  fsFreeze,
+  fsThaw,
+  getAllDomainStats,
+  getGuestInfo,
+  type DomainRef,
+} from '../libvirt/index.ts';
+import {
+  domainStats,
+  guestAgentInfo,
+  guestFilesystems,
+  guestUsers,
+  type GuestFilesystem,
+  type GuestUser,
+} from './domain/guest-json.ts';
 import type { DomainManager } from './manager.ts';
 
 /** The `return` member of an agent answer. */
@@ -14,6 +29,9 @@ function parseReturn(text: string | null): unknown {
   if (text === null) return undefined;
   return (JSON.parse(text) as { return?: unknown }).return;
 }
+
+/** Agent queries answer well inside the RPC's 5 s deadline. */
+const AGENT_QUERY_TIMEOUT_SECONDS = 3;
 
 interface AgentInfo {
   version?: string;
@@ -95,6 +113,36 @@ export class GuestOps {
       }),
       fsFreezeStatus,
     });
+  }
+
+  /**
+   * Users logged in to the guest (kubevirt GetUsers: libvirt's guest info, USERS). Like KubeVirt, whose
+   * agent poller just keeps the last answer, no domain or no agent gives an empty list, not a failure.
+   */
+  async users(): Promise<GuestUser[]> {
+    return this.quietly('guest users', [], async (ref) =>
+      guestUsers(await getGuestInfo(this.m.conn, ref, GUEST_INFO.USERS)),
+    );
+  }
+
+  /** Mounted guest filesystems (kubevirt GetFilesystems: guest-get-fsinfo); empty as users() is. */
+  async filesystems(): Promise<GuestFilesystem[]> {
+    return this.quietly('guest filesystems', [], async (ref) => {
+      const cmd = { execute: 'guest-get-fsinfo' };
+      const r = await agentCommand(this.m.conn, ref, cmd, { timeoutSeconds: AGENT_QUERY_TIMEOUT_SECONDS });
+      return guestFilesystems(parseReturn(r));
+    });
+  }
+
+  /** fn on the domain; `fallback` when there is none or fn fails (logged at verbosity 3). */
+  private async quietly<T>(what: string, fallback: T, fn: (ref: DomainRef) => Promise<T>): Promise<T> {
+    try {
+      const ref = await this.m.lookup();
+      return ref === undefined ? fallback : await fn(ref);
+    } catch (err) {
+      this.log.v(3).info('guest agent query failed', { query: what, reason: err });
+      return fallback;
+    }
   }
 
   /** Statistics of the domain; undefined when it does not run. */

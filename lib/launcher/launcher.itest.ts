@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../../e2e/guests/guests.ts';
 import { realClock } from '../kernel/clock.ts';
 import { nopLogger } from '../kernel/log/log.ts';
-import type { DomainEvent } from '../rpc/index.ts';
+import type { DomainEvent, LauncherClient } from '../rpc/index.ts';
 import { daemonIdentity } from './daemon/identity.ts';
 import { ensureKvmDeviceAccess } from './daemon/kvm-device.ts';
 import { runKvmProbe } from './emulation/kvm-probe.ts';
@@ -70,6 +70,16 @@ async function stopAndCheck(l: LauncherProcess): Promise<void> {
   for (const pid of before) expect(() => process.kill(pid, 0)).toThrow();
 }
 
+async function guestLists(c: LauncherClient): Promise<{ users: unknown; filesystems: unknown }> {
+  const u = await c.call('getUsers', {});
+  const f = await c.call('getFilesystems', {});
+  expect([u.response?.success, f.response?.success]).toEqual([true, true]);
+  return {
+    users: JSON.parse(u.guestUserListResponse) as unknown,
+    filesystems: JSON.parse(f.guestFilesystemsResponse) as unknown,
+  };
+}
+
 beforeAll(async () => {
   ensureKvmDeviceAccess(nopLogger);
   guests = await ensureGuests();
@@ -85,6 +95,8 @@ describe('launcher end to end', () => {
     const l = await launch({ name: 'marker' });
     expect((await l.client.ping()).success).toBe(true);
     expect((await l.client.getDomain()).payload).toBeUndefined();
+    // No domain yet: empty lists, as KubeVirt answers them.
+    expect(await guestLists(l.client)).toEqual({ users: [], filesystems: [] });
 
     const vmi = kernelBootVmi({
       name: 'marker',
@@ -97,6 +109,8 @@ describe('launcher end to end', () => {
     await l.waitEvent(is('Running'), 10_000);
     const serial = await l.readSerial(MARKER, BOOT_MS);
     expect(serial).toContain(`${MARKER} kernel=${guests.kernelVersion} variant=plain`);
+    // No agent in this guest: empty lists too.
+    expect(await guestLists(l.client)).toEqual({ users: [], filesystems: [] });
     // virtlogd keeps the whole console output as well.
     const log = l.paths.serialLog(UID);
     for (let i = 0; i < 50 && !readFileSync(log, 'utf8').includes(MARKER); i++) await realClock.sleep(100);
@@ -263,6 +277,24 @@ describe('launcher end to end', () => {
       thawed = (await status()) === 'thawed';
     }
     expect(thawed).toBe(true);
+
+    // The guest mounts only its ext4 data disk (the root is the initramfs) and no one logs in.
+    const lists = await guestLists(l.client);
+    expect(lists.users).toEqual([]);
+    const [data, ...others] = lists.filesystems as { usedBytes: number; totalBytes: number }[];
+    expect(others).toEqual([]);
+    expect(data).toEqual({
+      diskName: 'vda',
+      mountPoint: '/mnt/data',
+      fileSystemType: 'ext4',
+      usedBytes: expect.any(Number),
+      totalBytes: expect.any(Number),
+      disk: [{ busType: 'virtio' }],
+    });
+    // The 16 MiB data disk, less ext4's own overhead.
+    expect(data?.totalBytes).toBeGreaterThan(8 * 1024 * 1024);
+    expect(data?.totalBytes).toBeLessThanOrEqual(16 * 1024 * 1024);
+    expect(data?.usedBytes).toBeLessThan(data?.totalBytes ?? 0);
 
     const stats = (await l.client.getDomainStats()).payload as { Name: string; Block: { Name: string }[] };
     expect(stats.Name).toBe('default_agent');

@@ -164,10 +164,9 @@ export class DomainManager {
     const planned = await this.plan(vmi, domain, xml);
     const plan = planned.plan;
     let ref = planned.ref;
-    if (plan.define || ref === undefined) {
-      await prepareDomain({ vmi, domain, ctx, identity: this.o.identity });
-      ref = await defineDomain(this.o.conn, xml);
-    }
+    // Every start prepares (a start happens only while the domain is down): config ISOs are made anew.
+    if (plan.start || ref === undefined) await prepareDomain({ vmi, domain, ctx, identity: this.o.identity });
+    if (plan.define || ref === undefined) ref = await defineDomain(this.o.conn, xml);
     if (plan.start) await this.start(ref, vmi, ctx.paths.serialSocket(vmi.metadata.uid ?? ''));
     if (plan.resume) await resumeDomain(this.o.conn, ref);
     for (const d of plan.attach) await attachDevice(this.o.conn, ref, diskDeviceXml(d), LIVE_AND_CONFIG);

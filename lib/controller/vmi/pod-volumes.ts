@@ -9,8 +9,10 @@
  *   file under /disk: lib/launcher/sync/container-disks.ts);
  * - the kernelBoot container: an image volume, read-only at /var/run/kubevirt-kernel-boot (kernelPath and
  *   initrdPath are paths inside it);
- * - hostDisk: the host directory; secret, configMap, downwardAPI and cloud-init secret references under
- *   /var/run/kubevirt-private/<kind>/<volume>.
+ * - hostDisk: the host directory; secret, configMap and downwardAPI volumes under
+ *   /var/run/kubevirt-private/<kind>/<volume>; a cloud-init secret's user and network data as single files
+ *   (subPath) under /var/run/kubevirt-private/secret/<volume>/; accessCredentials secrets at
+ *   /var/run/kubevirt-private/secret/<secret>-access-cred.
  * Hotpluggable volumes are left to attachment pods.
  */
 import path from 'node:path';
@@ -28,6 +30,7 @@ export type PodVolume = { name: string } & Record<string, unknown>;
 export interface VolumeMount {
   name: string;
   mountPath: string;
+  subPath?: string;
   readOnly?: boolean;
   mountPropagation?: string;
 }
@@ -146,17 +149,41 @@ function addConfigSource(out: RenderedVolumes, v: Volume): void {
   }
 }
 
+/** The user-data and network-data keys of a cloud-init secret, each mounted as a file (both spellings). */
 function addCloudInitSecrets(out: RenderedVolumes, v: Volume): void {
   const ci = v.cloudInitNoCloud ?? v.cloudInitConfigDrive;
-  const refs: [string, string | undefined][] = [
-    ['userdata', ci?.secretRef?.name],
-    ['networkdata', ci?.networkDataSecretRef?.name],
+  const refs: [string, string[], string | undefined][] = [
+    ['udata', ['userdata', 'userData'], ci?.secretRef?.name],
+    ['ndata', ['networkdata', 'networkData'], ci?.networkDataSecretRef?.name],
   ];
-  for (const [kind, secretName] of refs) {
+  for (const [suffix, keys, secretName] of refs) {
     if (secretName === undefined || secretName === '') continue;
-    const name = `${v.name}-${kind === 'userdata' ? 'udata' : 'ndata'}`;
+    const name = `${v.name}-${suffix}`;
     out.volumes.push({ name, secret: { secretName } });
-    out.mounts.push({ name, mountPath: `${PRIVATE_DIR}/secret/${v.name}/${kind}`, readOnly: true });
+    for (const key of keys) {
+      out.mounts.push({
+        name,
+        mountPath: `${PRIVATE_DIR}/secret/${v.name}/${key}`,
+        subPath: key,
+        readOnly: true,
+      });
+    }
+  }
+}
+
+interface AccessCredential {
+  sshPublicKey?: { source?: { secret?: { secretName?: string } } };
+  userPassword?: { source?: { secret?: { secretName?: string } } };
+}
+
+/** Each accessCredentials secret, at <private>/secret/<secret>-access-cred (cloud-init and the agent read it). */
+function addAccessCredentials(out: RenderedVolumes, vmi: VirtualMachineInstance): void {
+  for (const cred of (vmi.spec.accessCredentials ?? []) as AccessCredential[]) {
+    const secretName = (cred.sshPublicKey ?? cred.userPassword)?.source?.secret?.secretName ?? '';
+    const name = `${secretName}-access-cred`;
+    if (secretName === '' || out.volumes.some((v) => v.name === name)) continue;
+    out.volumes.push({ name, secret: { secretName } });
+    out.mounts.push({ name, mountPath: `${PRIVATE_DIR}/secret/${name}`, readOnly: true });
   }
 }
 
@@ -171,5 +198,6 @@ export function launcherVolumes(vmi: VirtualMachineInstance): RenderedVolumes {
     addCloudInitSecrets(out, v);
   });
   addKernelBoot(out, vmi);
+  addAccessCredentials(out, vmi);
   return out;
 }

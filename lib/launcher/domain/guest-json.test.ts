@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { domainStats, guestAgentInfo } from './guest-json.ts';
+import { domainStats, guestAgentInfo, guestFilesystems, guestUsers } from './guest-json.ts';
 
 describe('guestAgentInfo', () => {
   it('maps libvirt guest info keys to VirtualMachineInstanceGuestAgentInfo', () => {
@@ -66,5 +66,72 @@ describe('domainStats', () => {
       Net: [],
       NrVirtCpu: 1,
     });
+  });
+});
+
+describe('guestUsers', () => {
+  it.each([
+    ['no users', {}, []],
+    ['no user.count', { 'user.0.name': 'root' }, []],
+    [
+      'a user with domain and login time (ms → s)',
+      {
+        'user.count': 1,
+        'user.0.name': 'Administrator',
+        'user.0.domain': 'CORP',
+        'user.0.login-time': 1700000000123,
+      },
+      [{ userName: 'Administrator', domain: 'CORP', loginTime: 1700000000.123 }],
+    ],
+    [
+      'users without domain or login time (omitempty)',
+      { 'user.count': 2, 'user.0.name': 'root', 'user.1.name': 'kv', 'user.1.login-time': 2500 },
+      [{ userName: 'root' }, { userName: 'kv', loginTime: 2.5 }],
+    ],
+  ])('maps %s', (_what, params, want) => {
+    expect(guestUsers(params)).toEqual(want);
+  });
+});
+
+describe('guestFilesystems', () => {
+  const vda = {
+    name: 'vda',
+    mountpoint: '/mnt/data',
+    type: 'ext4',
+    'used-bytes': 1_048_576,
+    'total-bytes': 15_000_000,
+    disk: [{ 'bus-type': 'virtio', serial: 'D1', bus: 0, target: 0, unit: 0, dev: '/dev/vda' }],
+  };
+  it.each<[string, unknown, unknown]>([
+    ['an agent answer of no filesystems', [], []],
+    ['something that is no list', { error: 'x' }, []],
+    ['no answer', undefined, []],
+    [
+      'a mounted disk with its bus and serial',
+      [vda],
+      [
+        {
+          diskName: 'vda',
+          mountPoint: '/mnt/data',
+          fileSystemType: 'ext4',
+          usedBytes: 1_048_576,
+          totalBytes: 15_000_000,
+          disk: [{ serial: 'D1', busType: 'virtio' }],
+        },
+      ],
+    ],
+    [
+      'a filesystem without sizes, disks or serial (omitempty)',
+      [
+        { name: 'sr0', mountpoint: '/media', type: 'iso9660', disk: [] },
+        { ...vda, disk: [{ 'bus-type': 'sata' }] },
+      ],
+      [
+        { diskName: 'sr0', mountPoint: '/media', fileSystemType: 'iso9660', usedBytes: 0, totalBytes: 0 },
+        expect.objectContaining({ diskName: 'vda', disk: [{ busType: 'sata' }] }),
+      ],
+    ],
+  ])('maps %s', (_what, agentReturn, want) => {
+    expect(guestFilesystems(agentReturn)).toEqual(want);
   });
 });

@@ -4,6 +4,9 @@
  *   virDomainGetGuestInfo ('os.*', 'hostname', 'timezone.*', 'fs.N.*', 'user.N.*') plus the agent's version
  *   and freeze status.
  * - domainStats: the part of kubevirt's stats.DomainStats that libvirt's bulk stats fill (GetDomainStats).
+ * - guestUsers: v1.VirtualMachineInstanceGuestOSUser list (GetUsers) from virDomainGetGuestInfo 'user.N.*'.
+ * - guestFilesystems: v1.VirtualMachineInstanceFileSystem list (GetFilesystems) from the agent's
+ *   guest-get-fsinfo answer (kubevirt agent-poller parseFilesystem).
  */
 import type { TypedValue } from '../../libvirt/index.ts';
 
@@ -59,6 +62,68 @@ export function guestAgentInfo(p: Params, agent: AgentFacts = {}): object {
     },
     fsFreezeStatus: agent.fsFreezeStatus ?? '',
   };
+}
+
+/** v1.VirtualMachineInstanceGuestOSUser; domain and loginTime are `omitempty`. */
+export interface GuestUser {
+  readonly userName: string;
+  readonly domain?: string;
+  /** Seconds since the epoch (libvirt gives milliseconds). */
+  readonly loginTime?: number;
+}
+
+export function guestUsers(p: Params): GuestUser[] {
+  return range(num(p, 'user.count')).map((i) => {
+    const domain = str(p, `user.${i}.domain`);
+    const loginTime = num(p, `user.${i}.login-time`) / 1000;
+    return {
+      userName: str(p, `user.${i}.name`),
+      ...(domain !== '' && { domain }),
+      ...(loginTime !== 0 && { loginTime }),
+    };
+  });
+}
+
+/** v1.VirtualMachineInstanceFileSystemDisk; serial is `omitempty`. */
+export interface GuestFilesystemDisk {
+  readonly serial?: string;
+  readonly busType: string;
+}
+
+/** v1.VirtualMachineInstanceFileSystem; disk is `omitempty`. */
+export interface GuestFilesystem {
+  readonly diskName: string;
+  readonly mountPoint: string;
+  readonly fileSystemType: string;
+  readonly usedBytes: number;
+  readonly totalBytes: number;
+  readonly disk?: readonly GuestFilesystemDisk[];
+}
+
+type Json = Readonly<Record<string, unknown>>;
+const field = (o: Json, key: string): string => (typeof o[key] === 'string' ? o[key] : '');
+const int = (o: Json, key: string): number => (typeof o[key] === 'number' ? Math.trunc(o[key]) : 0);
+const objects = (v: unknown): Json[] =>
+  Array.isArray(v) ? v.filter((x): x is Json => typeof x === 'object' && x !== null) : [];
+
+function fsDisk(d: Json): GuestFilesystemDisk {
+  const serial = field(d, 'serial');
+  return { ...(serial !== '' && { serial }), busType: field(d, 'bus-type') };
+}
+
+/** The `return` value of guest-get-fsinfo (an array of GuestFilesystemInfo); anything else gives []. */
+export function guestFilesystems(agentReturn: unknown): GuestFilesystem[] {
+  return objects(agentReturn).map((fs) => {
+    const disk = objects(fs['disk']).map(fsDisk);
+    return {
+      diskName: field(fs, 'name'),
+      mountPoint: field(fs, 'mountpoint'),
+      fileSystemType: field(fs, 'type'),
+      usedBytes: int(fs, 'used-bytes'),
+      totalBytes: int(fs, 'total-bytes'),
+      ...(disk.length > 0 && { disk }),
+    };
+  });
 }
 
 /** A value with Go's `<Field>Set` companion, as stats.DomainStats writes every optional counter. */

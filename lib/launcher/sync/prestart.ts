@@ -1,8 +1,11 @@
 /**
  * What has to exist before a domain starts (kubevirt manager.go preStartHook, reduced to what the converter
  * renders here): the VMI's private directory (console and VNC sockets, serial log) owned by the daemons'
- * user, the qcow2 overlays of ephemeral disks over their backing images (containerDisk, ephemeral PVC), and
- * empty disks of the requested capacity. Images that already exist are kept (a restart keeps its overlay).
+ * user, the qcow2 overlays of ephemeral disks over their backing images (containerDisk, ephemeral PVC),
+ * empty disks of the requested capacity, and the configuration ISOs (cloud-init, configMap, secret,
+ * downwardAPI, serviceAccount). Images that already exist are kept (a restart keeps its overlay); the ISOs
+ * are made anew each time, since what the Pod mounts may have changed. The manager calls this before every
+ * start, which happens only while the domain is down, so no running guest ever sees its ISO replaced.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,6 +15,7 @@ import { promisify } from 'node:util';
 import { parseQuantity, type VirtualMachineInstance } from '../../api/index.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 import type { ConverterContext, Disk, DomainSpec } from '../converter/index.ts';
+import { configDiskImages, diskFiles, nodeSourceFs, writeIso } from '../configdisk/index.ts';
 import { giveDirs, giveTree } from '../daemon/identity.ts';
 import type { Identity } from '../daemon/process.ts';
 
@@ -49,15 +53,32 @@ async function mkdirOwned(path: string, id: Identity): Promise<void> {
   await giveDirs([path], id);
 }
 
-export async function prepareDomain(o: {
-  vmi: VirtualMachineInstance;
-  domain: DomainSpec;
-  ctx: ConverterContext;
-  identity: Identity;
-}): Promise<void> {
+export interface PrepareOptions {
+  readonly vmi: VirtualMachineInstance;
+  readonly domain: DomainSpec;
+  readonly ctx: ConverterContext;
+  readonly identity: Identity;
+}
+
+/** Writes every configuration ISO of the domain; a ConfigDiskError names the VMI field at fault. */
+export async function writeConfigDisks(o: PrepareOptions): Promise<void> {
+  const images = configDiskImages({
+    vmi: o.vmi,
+    ctx: o.ctx,
+    diskFiles: diskFiles(o.domain.devices.disks),
+    fs: nodeSourceFs,
+  });
+  for (const image of images) {
+    await mkdirOwned(dirname(image.isoPath), o.identity);
+    await writeIso(image, o.identity);
+  }
+}
+
+export async function prepareDomain(o: PrepareOptions): Promise<void> {
   const uid = o.vmi.metadata.uid ?? '';
   await mkdirOwned(o.ctx.paths.vmiPrivateDir(uid), o.identity);
   await mkdirOwned(o.ctx.nvramDir, o.identity);
+  await writeConfigDisks(o);
   const sizes = emptyDiskSizes(o.vmi);
   for (const disk of o.domain.devices.disks) {
     const file = disk.source.file;

@@ -1,0 +1,71 @@
+/**
+ * ISO images of configMap, secret, downwardAPI and serviceAccount volumes used as disks (kubevirt pkg/config
+ * createIsoDisksForConfigVolumes): each holds the files of the directory the Pod mounts for the volume
+ * (lib/controller/vmi/pod-volumes.ts) — `<private>/{config-map,secret,downwardapi}/<volume>`, and the service
+ * account token at `<root>/var/run/secrets/kubernetes.io/serviceaccount` — with the volume's volumeLabel as
+ * volume id (default `cfgdata`). Only volumes a disk uses get an image. Kubelet's own `..data` and
+ * timestamped entries are left out (KubeVirt copies them too; a guest has no use for them). Pure.
+ */
+import path from 'node:path';
+import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
+import { ConfigDiskError, isAtomicWriterEntry, type IsoImage, type SourceFs } from './image.ts';
+
+export const DEFAULT_CONFIG_LABEL = 'cfgdata';
+export const SERVICE_ACCOUNT_DIR = 'var/run/secrets/kubernetes.io/serviceaccount';
+
+export interface ConfigVolumeOptions {
+  readonly vmi: VirtualMachineInstance;
+  /** Absolute prefix of the launcher's paths ('/' in a Pod). */
+  readonly root: string;
+  /** `<root>/var/run/kubevirt-private`. */
+  readonly privateDir: string;
+  /** Disk name → the image file the domain gives it. */
+  readonly diskFiles: ReadonlyMap<string, string>;
+  readonly fs: SourceFs;
+}
+
+interface Mounted {
+  /** The volume source's key in spec.volumes[i]. */
+  readonly kind: 'configMap' | 'secret' | 'downwardAPI' | 'serviceAccount';
+  readonly dir: string;
+  readonly label: string;
+}
+
+function mounted(v: Volume, o: ConfigVolumeOptions): Mounted | undefined {
+  const under = (sub: string): string => path.join(o.privateDir, sub, v.name);
+  const label = (l: string | undefined): string => (l === undefined || l === '' ? DEFAULT_CONFIG_LABEL : l);
+  if (v.configMap !== undefined) {
+    return { kind: 'configMap', dir: under('config-map'), label: label(v.configMap.volumeLabel) };
+  }
+  if (v.secret !== undefined)
+    return { kind: 'secret', dir: under('secret'), label: label(v.secret.volumeLabel) };
+  if (v.downwardAPI !== undefined) {
+    return { kind: 'downwardAPI', dir: under('downwardapi'), label: label(v.downwardAPI.volumeLabel) };
+  }
+  if (v.serviceAccount !== undefined) {
+    return {
+      kind: 'serviceAccount',
+      dir: path.join(o.root, SERVICE_ACCOUNT_DIR),
+      label: DEFAULT_CONFIG_LABEL,
+    };
+  }
+  return undefined;
+}
+
+export function configVolumeImages(o: ConfigVolumeOptions): IsoImage[] {
+  const out: IsoImage[] = [];
+  (o.vmi.spec.volumes ?? []).forEach((v, index) => {
+    const m = mounted(v, o);
+    const isoPath = o.diskFiles.get(v.name);
+    if (m === undefined || isoPath === undefined) return;
+    const names = o.fs.list(m.dir);
+    if (names === undefined) {
+      throw new ConfigDiskError(`spec.volumes[${index}].${m.kind}`, `not mounted: no directory ${m.dir}`);
+    }
+    const files = names
+      .filter((n) => !isAtomicWriterEntry(n))
+      .map((n) => ({ path: n, sourceFile: path.join(m.dir, n) }));
+    out.push({ volume: v.name, isoPath, label: m.label, files });
+  });
+  return out;
+}

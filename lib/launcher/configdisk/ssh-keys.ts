@@ -1,0 +1,54 @@
+/**
+ * SSH public keys for cloud-init meta-data (kubevirt pkg/cloud-init resolveSSHPublicKeys): every file of the
+ * secret of each accessCredentials[].sshPublicKey propagated by noCloud (or configDrive), which the Pod mounts
+ * at `<private>/secret/<secretName>-access-cred`, numbered "0", "1", ... in credential and file-name order;
+ * empty files are skipped. Pure (the mount is read through SourceFs).
+ */
+import path from 'node:path';
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import { ConfigDiskError, isAtomicWriterEntry, type SourceFs } from './image.ts';
+
+interface SshCredential {
+  sshPublicKey?: {
+    source?: { secret?: { secretName?: string } };
+    propagationMethod?: { noCloud?: unknown; configDrive?: unknown };
+  };
+}
+
+export interface SshKeyOptions {
+  readonly vmi: VirtualMachineInstance;
+  readonly privateDir: string;
+  readonly fs: SourceFs;
+  readonly method: 'noCloud' | 'configDrive';
+}
+
+function secretOf(cred: unknown, method: SshKeyOptions['method']): string {
+  const key = (cred as SshCredential | null)?.sshPublicKey;
+  if (key?.propagationMethod?.[method] === undefined) return '';
+  return key.source?.secret?.secretName ?? '';
+}
+
+function keysIn(dir: string, field: string, fs: SourceFs): string[] {
+  const names = fs.list(dir);
+  if (names === undefined) throw new ConfigDiskError(field, `the secret is not mounted: no directory ${dir}`);
+  const out: string[] = [];
+  for (const name of names) {
+    const p = path.join(dir, name);
+    if (isAtomicWriterEntry(name) || !fs.isFile(p)) continue;
+    const text = fs.read(p)?.toString('utf8');
+    if (text === undefined) throw new ConfigDiskError(field, `cannot read ${p}`);
+    if (text !== '') out.push(text);
+  }
+  return out;
+}
+
+export function sshPublicKeys(o: SshKeyOptions): Record<string, string> {
+  const keys: string[] = [];
+  (o.vmi.spec.accessCredentials ?? []).forEach((cred, i) => {
+    const secret = secretOf(cred, o.method);
+    if (secret === '') return;
+    const dir = path.join(o.privateDir, 'secret', `${secret}-access-cred`);
+    keys.push(...keysIn(dir, `spec.accessCredentials[${i}].sshPublicKey.source.secret`, o.fs));
+  });
+  return Object.fromEntries(keys.map((k, i) => [String(i), k]));
+}
