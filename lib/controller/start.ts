@@ -77,7 +77,7 @@ export function startControllers(o: StartControllersOptions): RunningControllers
   const queue = (name: string): WorkQueue => new WorkQueue<string>({ name, clock, metrics: queueMetrics });
   const queues = { vm: queue(VM_QUEUE), vmi: queue(VMI_QUEUE), node: queue(NODE_QUEUE) };
   /** Events wait while VMs or VMIs are queued: the objects first, what happened to them right after. */
-  const busy = (): boolean => queues.vm.len() + queues.vmi.len() > 0;
+  const busy = (): boolean => queues.vm.active() + queues.vmi.active() > 0;
   const recorder = (component: string): ApiEventRecorder =>
     new ApiEventRecorder({ client: o.client, component, clock, log: o.log, busy });
   const vm = new VmController({

@@ -2,7 +2,8 @@
  * Kubernetes Events for what a user cares about (a VMI created, a VM stopped, a Pod that failed to create).
  * Events are best effort and never compete with the objects they describe: they wait in their own queue, at
  * most maxInFlight are written at a time (client-go's recorder also writes from its own goroutine), and while
- * `busy()` says the controllers have work queued they wait (each at most maxDelayMs), so a burst of VM starts
+ * `busy()` says the controllers have work (and for a quiet second after) they wait, each at most maxDelayMs
+ * (60 s), so a burst of VM starts
  * gets its VMIs and Pods first and its Events right after. A failing Event is logged, never
  * fails a reconcile. The same event for the same object (reason and message) is written once per
  * dedupWindowMs, so a hot loop cannot flood the API (client-go aggregates repeats with PATCHes; skipping
@@ -49,9 +50,9 @@ export interface ApiRecorderOptions {
   maxInFlight?: number;
   /** Events waiting at most (default 10000); more are dropped. */
   maxQueued?: number;
-  /** True while the controllers have work queued: events then wait, each at most maxDelayMs. */
+  /** True while the controllers have work: events then wait (until a quiet second), each at most maxDelayMs. */
   busy?: () => boolean;
-  /** Longest an event waits for the controllers to go idle (default 10 s). */
+  /** Longest an event waits for the controllers to go idle (default 60 s). */
   maxDelayMs?: number;
 }
 
@@ -62,7 +63,9 @@ interface Waiting {
 }
 
 const DEFAULT_DEDUP_MS = 5 * 60 * 1000;
-const DEFAULT_MAX_DELAY_MS = 10_000;
+const DEFAULT_MAX_DELAY_MS = 60_000;
+/** The controllers count as idle once busy() has been false this long. */
+const QUIET_MS = 1000;
 /** How often held events look again whether the controllers went idle. */
 const RECHECK_MS = 200;
 const MAX_REMEMBERED = 4096;
@@ -72,6 +75,8 @@ export class ApiEventRecorder implements EventRecorder {
   private readonly waiting: Waiting[] = [];
   private inFlight = 0;
   private recheck: TimerHandle | undefined;
+  /** When busy() last said true. */
+  private busyAt: number | undefined;
   /** Events dropped because the queue was full. */
   dropped = 0;
 
@@ -119,8 +124,10 @@ export class ApiEventRecorder implements EventRecorder {
   }
 
   private held(next: Waiting): boolean {
-    if (this.opts.busy?.() !== true) return false;
-    return this.opts.clock.now() - next.queuedAt < (this.opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS);
+    const now = this.opts.clock.now();
+    if (this.opts.busy?.() === true) this.busyAt = now;
+    if (this.busyAt === undefined || now - this.busyAt >= QUIET_MS) return false;
+    return now - next.queuedAt < (this.opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS);
   }
 
   private pump(): void {

@@ -85,6 +85,21 @@ describe('WorkQueue add/get/done', () => {
   });
 });
 
+describe('WorkQueue.active', () => {
+  it('counts waiting and in-process keys, not delayed ones', async () => {
+    const clock = new FakeClock();
+    const q = newQueue(clock);
+    q.addAfter('later', 100);
+    expect(q.active()).toBe(0);
+    q.add('a');
+    q.add('b');
+    const a = await q.get();
+    expect([q.len(), q.active()]).toEqual([1, 2]);
+    q.done(a ?? '');
+    expect(q.active()).toBe(1);
+  });
+});
+
 describe('WorkQueue delayed and rate-limited adds', () => {
   it('addAfter adds when the clock reaches the delay', () => {
     const clock = new FakeClock();

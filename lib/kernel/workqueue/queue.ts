@@ -94,6 +94,11 @@ export class WorkQueue<K = string> {
     return this.fifo.length;
   }
 
+  /** Keys waiting or being processed (delayed adds not counted): 0 when the workers are idle. */
+  active(): number {
+    return this.fifo.length + this.processing.size;
+  }
+
   /** Adds the key after ms. An earlier pending delayed add of the same key wins over a later one. */
   addAfter(key: K, ms: number): void {
     if (this.shuttingDown) return;
