@@ -98,7 +98,7 @@ describe('ApiEventRecorder', () => {
     expect(r.pending).toBe(0);
   });
 
-  it('holds events while the controllers are busy, and sends them when idle or after maxDelayMs', async () => {
+  it('holds events while the controllers are busy, and sends them after a quiet second or maxDelayMs', async () => {
     const client = new RecordingClient();
     const clock = new FakeClock(0);
     let busy = true;
@@ -108,17 +108,20 @@ describe('ApiEventRecorder', () => {
       clock,
       log: nopLogger,
       busy: () => busy,
-      maxDelayMs: 1000,
+      maxDelayMs: 2400,
     });
     r.event(vm('a'), 'Normal', 'R', 'm');
-    clock.advance(600);
+    clock.advance(1200);
     r.event(vm('b'), 'Normal', 'R', 'm');
     await flush();
     expect(client.actions).toHaveLength(0);
-    clock.advance(400);
+    clock.advance(1200); // a waited maxDelayMs (held events look again every 200 ms); b waits on
     await flush();
     expect(client.log.map((l) => l.split('/')[1]?.split('.')[0])).toEqual(['a']);
     busy = false;
+    clock.advance(800);
+    await flush();
+    expect(client.actions).toHaveLength(1); // idle, but not yet for a quiet second
     clock.advance(200);
     await flush();
     expect(client.actions).toHaveLength(2);
