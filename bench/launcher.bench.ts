@@ -3,7 +3,7 @@
  * `virsh define` + `virsh start` of the same XML on the same private libvirt (rounds alternate, medians);
  * SyncVirtualMachine to the guest's marker on the serial console; the launcher process's own memory (libvirtd,
  * virtlogd and QEMU are other processes) once idle and after the syncs, run as the image runs it (the
- * scripts/build.mjs bundle on plain node), next to Node 24 itself with http2 loaded (the floor of any gRPC
+ * scripts/build.mjs bundle with the launcher's node flags, as dist/virt runs it; and without them), next to Node 24 itself with http2 loaded (the floor of any gRPC
  * server on Node). Guests run under whatever the launcher picks (TCG on these machines).
  */
 import { execFile, spawn } from 'node:child_process';
@@ -17,6 +17,7 @@ import { ensureKvmDeviceAccess } from '../lib/launcher/daemon/kvm-device.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
 import { toDomainXml } from '../lib/launcher/converter/index.ts';
 import { libvirtLayout } from '../lib/launcher/daemon/layout.ts';
+import { LAUNCHER_NODE_FLAGS } from '../lib/launcher/node-flags.ts';
 import { syncContext } from '../lib/launcher/sync/context.ts';
 import {
   domainStatus,
@@ -34,8 +35,6 @@ const NAME = 'bench';
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const MiB = 1024 * 1024;
-/** V8 without its optimising tiers and with small young-generation semispaces: a launcher is not CPU-bound. */
-const LITE_FLAGS = ['--lite-mode', '--max-semi-space-size=1'];
 
 interface Memory {
   rss: number;
@@ -164,11 +163,11 @@ export default async function launcherBench(ctx: BenchContext): Promise<BenchRow
   );
   const dir = mkdtempSync(join(tmpdir(), 'kv-launcher-bundle-'));
   let m: Measured;
-  let lite: Measured;
+  let plain: Measured;
   try {
     const command = await buildBundle(dir);
-    m = await syncVsVirsh(guest, command);
-    lite = await syncVsVirsh(guest, [...LITE_FLAGS, ...command]);
+    m = await syncVsVirsh(guest, [...LAUNCHER_NODE_FLAGS, ...command]);
+    plain = await syncVsVirsh(guest, command);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -176,6 +175,7 @@ export default async function launcherBench(ctx: BenchContext): Promise<BenchRow
   const sync = median(m.syncs.map((s) => s.rpc));
   const define = median(m.virshes);
   const rounds = `median of ${ROUNDS}`;
+  const flags = `node ${LAUNCHER_NODE_FLAGS.join(' ')}`;
   return [
     row('conversion, kernel-boot VMI', conv.kernelBoot, 'µs/VMI', `${CONVERSIONS} runs`),
     row('conversion, VMI with a containerDisk', conv.withDisks, 'µs/VMI'),
@@ -189,14 +189,14 @@ export default async function launcherBench(ctx: BenchContext): Promise<BenchRow
       'ms',
       'TCG',
     ),
-    row('launcher RSS, idle (image bundle on node 24)', m.idle.rss / MiB, 'MiB', 'target ≤ 60'),
+    row('launcher RSS, idle (as dist/virt runs it)', m.idle.rss / MiB, 'MiB', `target ≤ 60; ${flags}`),
     row(`launcher RSS after ${ROUNDS} syncs`, m.busy.rss / MiB, 'MiB', 'target ≤ 60'),
     row(`  of which anonymous (private to the process)`, m.busy.anon / MiB, 'MiB'),
     row(
-      `launcher RSS after ${ROUNDS} syncs, node ${LITE_FLAGS.join(' ')}`,
-      lite.busy.rss / MiB,
+      `launcher RSS after ${ROUNDS} syncs, node without those flags`,
+      plain.busy.rss / MiB,
       'MiB',
-      `anonymous ${(lite.busy.anon / MiB).toFixed(1)}`,
+      `anonymous ${(plain.busy.anon / MiB).toFixed(1)}`,
     ),
     row(
       'node 24 alone with http2 loaded (floor)',

@@ -1,10 +1,12 @@
-// Bundles the entrypoints for the image: dist/virt.mjs (`virt <role>`) and dist/virtctl-ts.mjs, ESM with code
-// splitting so each role loads only its own chunks (cmd/main.ts imports a role's module when it runs).
+// Bundles the entrypoints for the image: dist/virt.mjs (`virt <role>`, run through the dist/virt wrapper) and
+// dist/virtctl-ts.mjs, ESM with code splitting so each role loads only its own chunks (cmd/main.ts imports a
+// role's module when it runs).
 // Version and commit are baked in; packages are bundled, so the image needs only node and dist/.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { LAUNCHER_NODE_FLAGS } from '../lib/launcher/node-flags.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const outdir = resolve(root, process.argv[2] ?? 'dist');
@@ -37,4 +39,13 @@ await build({
   legalComments: 'external',
   logLevel: 'warning',
 });
-console.log(`[build] ${outdir}: virt.mjs, virtctl-ts.mjs (${version}, commit ${gitCommit})`);
+// The image's entrypoint: node on PATH runs the bundle, with the launcher's own node flags for that role.
+const wrapper = `#!/bin/sh
+# virt <role>: runs dist/virt.mjs with node; the launcher (one per VM) gets ${LAUNCHER_NODE_FLAGS.join(' ')}.
+dir=$(dirname "$(readlink -f "$0")")
+if [ "$1" = launcher ]; then exec node ${LAUNCHER_NODE_FLAGS.join(' ')} "$dir/virt.mjs" "$@"; fi
+exec node "$dir/virt.mjs" "$@"
+`;
+writeFileSync(join(outdir, 'virt'), wrapper);
+chmodSync(join(outdir, 'virt'), 0o755);
+console.log(`[build] ${outdir}: virt (wrapper), virt.mjs, virtctl-ts.mjs (${version}, commit ${gitCommit})`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 let out = '';
@@ -38,6 +38,12 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
 describe('the image bundle', () => {
   it('runs from anywhere with the version baked in, and refuses an unknown role', () => {
     expect(virt('--version').stdout).toBe('0.1.0 (commit c0ffee)\n');
+    const path = `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}`;
+    const wrapped = spawnSync(join(out, 'virt'), ['launcher', '--help'], {
+      encoding: 'utf8',
+      env: { ...process.env, PATH: path },
+    });
+    expect([wrapped.status, wrapped.stdout]).toEqual([0, expect.stringContaining('--emulation <mode>')]);
     const help = virt('launcher', '--help');
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--grace-period-seconds');

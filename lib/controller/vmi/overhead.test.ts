@@ -23,39 +23,39 @@ describe('memoryOverheadBytes', () => {
       { constants: KUBEVIRT_OVERHEAD },
       268 * Mi,
     ],
-    ['ours, 1 vCPU, no memory: 10Mi less', spec(() => undefined), {}, 258 * Mi],
-    ['page tables: 1Gi / 512 in whole kB', spec(mem('1Gi')), {}, 258 * Mi + 2_097_000],
-    ['4 vCPUs add 8Mi each', spec((s) => (s.domain.cpu = { cores: 2, sockets: 2 })), {}, 282 * Mi],
+    ['ours, 1 vCPU, no memory: 50Mi less', spec(() => undefined), {}, 218 * Mi],
+    ['page tables: 1Gi / 512 in whole kB', spec(mem('1Gi')), {}, 218 * Mi + 2_097_000],
+    ['4 vCPUs add 8Mi each', spec((s) => (s.domain.cpu = { cores: 2, sockets: 2 })), {}, 242 * Mi],
     [
       'CPU spec without topology counts 1 vCPU',
       spec((s) => (s.domain.cpu = { model: 'host-model' })),
       {},
-      258 * Mi,
+      218 * Mi,
     ],
     [
       'no CPU spec: vCPUs from the CPU limit',
       spec((s) => (s.domain.resources = { limits: { cpu: '3' } })),
       {},
-      274 * Mi,
+      234 * Mi,
     ],
     [
       'no graphics: 32Mi less',
       spec((s) => (s.domain.devices.autoattachGraphicsDevice = false)),
       {},
-      226 * Mi,
+      186 * Mi,
     ],
-    ['arm64 pflash', spec((s) => (s.architecture = 'arm64')), {}, 386 * Mi],
-    ['arm64 as the cluster default', spec(() => undefined), { defaultArch: 'arm64' }, 386 * Mi],
+    ['arm64 pflash', spec((s) => (s.architecture = 'arm64')), {}, 346 * Mi],
+    ['arm64 as the cluster default', spec(() => undefined), { defaultArch: 'arm64' }, 346 * Mi],
     [
       'host device: VFIO',
       spec((s) => (s.domain.devices.hostDevices = [{ name: 'h', deviceName: 'x/y' }])),
       {},
-      1282 * Mi,
+      1242 * Mi,
     ],
-    ['TPM', spec((s) => (s.domain.devices.tpm = {})), {}, 311 * Mi],
-    ['disabled TPM', spec((s) => (s.domain.devices.tpm = { enabled: false })), {}, 258 * Mi],
-    ['SEV', spec((s) => (s.domain.launchSecurity = { sev: {} })), {}, 514 * Mi],
-    ['downward metrics', spec((s) => (s.volumes = [{ name: 'm', downwardMetrics: {} }])), {}, 259 * Mi],
+    ['TPM', spec((s) => (s.domain.devices.tpm = {})), {}, 271 * Mi],
+    ['disabled TPM', spec((s) => (s.domain.devices.tpm = { enabled: false })), {}, 218 * Mi],
+    ['SEV', spec((s) => (s.domain.launchSecurity = { sev: {} })), {}, 474 * Mi],
+    ['downward metrics', spec((s) => (s.volumes = [{ name: 'm', downwardMetrics: {} }])), {}, 219 * Mi],
     [
       'two exec probes',
       spec((s) => {
@@ -63,15 +63,15 @@ describe('memoryOverheadBytes', () => {
         s.readinessProbe = { exec: {} };
       }),
       {},
-      378 * Mi,
+      338 * Mi,
     ],
     [
       'a tcp probe costs nothing',
       spec((s) => (s.readinessProbe = { tcpSocket: { port: 22 } })),
       {},
-      258 * Mi,
+      218 * Mi,
     ],
-    ['dedicated CPUs', spec((s) => (s.domain.cpu = { cores: 1, dedicatedCpuPlacement: true })), {}, 358 * Mi],
+    ['dedicated CPUs', spec((s) => (s.domain.cpu = { cores: 1, dedicatedCpuPlacement: true })), {}, 318 * Mi],
     [
       'Guaranteed QoS',
       spec(
@@ -82,13 +82,13 @@ describe('memoryOverheadBytes', () => {
           }),
       ),
       {},
-      358 * Mi + 1_048_000,
+      318 * Mi + 1_048_000,
     ],
     [
       'ratio 1.5 on whole kB',
       spec(() => undefined),
       { ratio: 1.5 },
-      258 * Mi + Math.trunc(Math.ceil((258 * Mi) / 1000) * 0.5) * 1000,
+      218 * Mi + Math.trunc(Math.ceil((218 * Mi) / 1000) * 0.5) * 1000,
     ],
   ])('%s', (_n, v, opts, want) => {
     expect(memoryOverheadBytes(v, opts)).toBe(want);
@@ -97,7 +97,7 @@ describe('memoryOverheadBytes', () => {
   it('our fixed per-process figures total less than KubeVirt’s', () => {
     const sum = (c: typeof OUR_OVERHEAD): number =>
       c.launcherBytes + c.libvirtdBytes + c.virtlogdBytes + c.qemuBytes;
-    expect(sum(OUR_OVERHEAD)).toBe(210 * Mi);
+    expect(sum(OUR_OVERHEAD)).toBe(170 * Mi);
     expect(sum(KUBEVIRT_OVERHEAD)).toBe(220 * Mi);
   });
 });

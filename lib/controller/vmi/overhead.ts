@@ -4,11 +4,10 @@
  *
  * Fixed per-process figures, and where they come from (measured on the project's build machine, Node 24.22.3,
  * libvirt 9.0 from Debian bookworm, 2026-11):
- * - launcher 120Mi (KubeVirt: virt-launcher-monitor 25Mi + virt-launcher 100Mi = 125Mi). Our launcher is one
- *   Node process run through tsx: RSS 104 MiB after importing the converter, the libvirt client and the
- *   rpc servers and a GC, plus 11.6 MiB for tsx's esbuild helper = 116 MiB, rounded up. Measured with
- *   `node --expose-gc --import tsx/dist/loader.mjs probe.mts` (the probe imports lib/launcher/converter,
- *   lib/libvirt/connection and lib/rpc, calls gc(), then `ps -o rss` on it and its children).
+ * - launcher 80Mi (KubeVirt: virt-launcher-monitor 25Mi + virt-launcher 100Mi = 125Mi). Our launcher is one
+ *   Node process run from the image's bundle (dist/virt, node --lite-mode --max-semi-space-size=1): RSS
+ *   62.8 MiB idle and 64.2 MiB after five SyncVirtualMachine rounds (`npm run bench -- launcher`), of which
+ *   20 MiB anonymous; 80Mi leaves room for larger domains and GC slack.
  * - libvirtd 40Mi (KubeVirt's virtqemud figure, kept): an idle session libvirtd measured 25 MiB RSS; a daemon
  *   holding a running domain grows, so KubeVirt's margin stays.
  * - virtlogd 20Mi (KubeVirt: 25Mi): an idle session virtlogd measured 17 MiB RSS.
@@ -32,7 +31,7 @@ export interface OverheadConstants {
 }
 
 export const OUR_OVERHEAD: OverheadConstants = {
-  launcherBytes: 120 * Mi,
+  launcherBytes: 80 * Mi,
   libvirtdBytes: 40 * Mi,
   virtlogdBytes: 20 * Mi,
   qemuBytes: 30 * Mi,
