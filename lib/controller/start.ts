@@ -16,7 +16,7 @@ import { WorkQueue } from '../kernel/workqueue/queue.ts';
 import { DelayedEnqueue } from './common/delayed-enqueue.ts';
 import { ApiEventRecorder } from './common/events.ts';
 import { objectKey } from './common/keys.ts';
-import { controllerInformers } from './informers.ts';
+import { controllerInformers, type ControllerInformers } from './informers.ts';
 import { NodeController } from './node/controller.ts';
 import { VmController } from './vm/controller.ts';
 import { vmHandler, vmiHandlerForVms } from './vm/handlers.ts';
@@ -50,6 +50,8 @@ export interface RunningControllers {
   vm: VmController;
   vmi: VmiController;
   node: NodeController;
+  /** The shared informers the controllers read (e.g. to observe without a watch of one's own). */
+  informers: ControllerInformers;
   /** Every informer has delivered its first list. */
   hasSynced(): boolean;
   /** true once the caches synced and the workers started; false when the signal aborted first. */
@@ -161,5 +163,5 @@ export function startControllers(o: StartControllersOptions): RunningControllers
     ]);
     await inf.factory.stopped();
   });
-  return { vm, vmi, node, hasSynced: () => inf.factory.hasSynced(), ready, done };
+  return { vm, vmi, node, informers: inf, hasSynced: () => inf.factory.hasSynced(), ready, done };
 }
