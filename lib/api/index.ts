@@ -125,6 +125,7 @@ export * from './enums.ts';
 export * from './labels.ts';
 export * from './quantity.ts';
 export * from './disk-targets.ts';
+export * from './access-credentials.ts';
 export * from './defaults/cluster.ts';
 export { defaultDiskBus, HOST_PASSTHROUGH } from './defaults/arch.ts';
 export { memoryHotplugBlocker } from './defaults/hotplug.ts';

@@ -16,6 +16,7 @@
  * Hotpluggable volumes are left to attachment pods.
  */
 import path from 'node:path';
+import { accessCredentialDir, accessCredentialSecrets } from '../../api/index.ts';
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
 
 export const PRIVATE_DIR = '/var/run/kubevirt-private';
@@ -171,17 +172,11 @@ function addCloudInitSecrets(out: RenderedVolumes, v: Volume): void {
   }
 }
 
-interface AccessCredential {
-  sshPublicKey?: { source?: { secret?: { secretName?: string } } };
-  userPassword?: { source?: { secret?: { secretName?: string } } };
-}
-
 /** Each accessCredentials secret, at <private>/secret/<secret>-access-cred (cloud-init and the agent read it). */
 function addAccessCredentials(out: RenderedVolumes, vmi: VirtualMachineInstance): void {
-  for (const cred of (vmi.spec.accessCredentials ?? []) as AccessCredential[]) {
-    const secretName = (cred.sshPublicKey ?? cred.userPassword)?.source?.secret?.secretName ?? '';
-    const name = `${secretName}-access-cred`;
-    if (secretName === '' || out.volumes.some((v) => v.name === name)) continue;
+  for (const { secretName } of accessCredentialSecrets(vmi.spec)) {
+    const name = accessCredentialDir(secretName);
+    if (out.volumes.some((v) => v.name === name)) continue;
     out.volumes.push({ name, secret: { secretName } });
     out.mounts.push({ name, mountPath: `${PRIVATE_DIR}/secret/${name}`, readOnly: true });
   }

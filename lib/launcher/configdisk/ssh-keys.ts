@@ -5,27 +5,18 @@
  * empty files are skipped. Pure (the mount is read through SourceFs).
  */
 import path from 'node:path';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import {
+  accessCredentialDir,
+  accessCredentialSecrets,
+  type VirtualMachineInstance,
+} from '../../api/index.ts';
 import { ConfigDiskError, isAtomicWriterEntry, type SourceFs } from './image.ts';
-
-interface SshCredential {
-  sshPublicKey?: {
-    source?: { secret?: { secretName?: string } };
-    propagationMethod?: { noCloud?: unknown; configDrive?: unknown };
-  };
-}
 
 export interface SshKeyOptions {
   readonly vmi: VirtualMachineInstance;
   readonly privateDir: string;
   readonly fs: SourceFs;
   readonly method: 'noCloud' | 'configDrive';
-}
-
-function secretOf(cred: unknown, method: SshKeyOptions['method']): string {
-  const key = (cred as SshCredential | null)?.sshPublicKey;
-  if (key?.propagationMethod?.[method] === undefined) return '';
-  return key.source?.secret?.secretName ?? '';
 }
 
 function keysIn(dir: string, field: string, fs: SourceFs): string[] {
@@ -44,11 +35,10 @@ function keysIn(dir: string, field: string, fs: SourceFs): string[] {
 
 export function sshPublicKeys(o: SshKeyOptions): Record<string, string> {
   const keys: string[] = [];
-  (o.vmi.spec.accessCredentials ?? []).forEach((cred, i) => {
-    const secret = secretOf(cred, o.method);
-    if (secret === '') return;
-    const dir = path.join(o.privateDir, 'secret', `${secret}-access-cred`);
-    keys.push(...keysIn(dir, `spec.accessCredentials[${i}].sshPublicKey.source.secret`, o.fs));
-  });
+  for (const cred of accessCredentialSecrets(o.vmi.spec)) {
+    if (cred.kind !== 'sshPublicKey' || !cred.propagation.has(o.method)) continue;
+    const dir = path.join(o.privateDir, 'secret', accessCredentialDir(cred.secretName));
+    keys.push(...keysIn(dir, `spec.accessCredentials[${cred.index}].sshPublicKey.source.secret`, o.fs));
+  }
   return Object.fromEntries(keys.map((k, i) => [String(i), k]));
 }
