@@ -85,28 +85,7 @@ async function setVolumes(volumes: Volume[]): Promise<void> {
 /** As kubelet would: the attachment Pod runs and its container is ready. */
 async function runAttachmentPod(pod: Pod): Promise<void> {
   await kubelet.bind(pod, NODE);
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  await env.kv.patch(
-    PODS,
-    pod.metadata.name ?? '',
-    {
-      status: {
-        phase: 'Running',
-        conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }],
-        containerStatuses: [
-          {
-            name: 'hotplug-disk',
-            ready: true,
-            restartCount: 0,
-            image: pod.spec.containers[0]?.image ?? '',
-            imageID: '',
-            state: { running: { startedAt: now } },
-          },
-        ],
-      },
-    },
-    { namespace: env.ns, subresource: 'status', type: 'merge' },
-  );
+  await kubelet.ready(pod);
 }
 
 async function eventWith(reason: string, message: string): Promise<KubeObject> {

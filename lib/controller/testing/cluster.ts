@@ -121,7 +121,7 @@ export class FakeKubelet {
     });
   }
 
-  /** Running, compute started, PodScheduled and Ready true. */
+  /** Running, its (first) container started, PodScheduled and Ready true. */
   async ready(pod: Pod): Promise<void> {
     const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
     await this.status(pod, {
@@ -132,7 +132,7 @@ export class FakeKubelet {
       ],
       containerStatuses: [
         {
-          name: 'compute',
+          name: pod.spec.containers[0]?.name ?? 'compute',
           ready: true,
           restartCount: 0,
           image: pod.spec.containers[0]?.image ?? '',

@@ -7,6 +7,7 @@ import { nopLogger } from '../../kernel/log/log.ts';
 import { MemoryRecorder } from '../common/events.ts';
 import type { Pod } from '../common/pod.ts';
 import type { PersistentVolumeClaim } from '../common/pvc.ts';
+import { VmiController, type VmiControllerOptions } from '../vmi/controller.ts';
 import { BY_CLAIM, vmiClaimIndex, vmiIndexers } from '../vmi/indexers.ts';
 import { RecordingClient } from './recording-client.ts';
 import { T0 } from './fixtures.ts';
@@ -33,4 +34,19 @@ export function harness(): Harness {
     pvcs: new Store<PersistentVolumeClaim>({ freeze: true }),
     ctx: { log: nopLogger, reconcileID: 'test' },
   };
+}
+
+/** A VMI controller over the harness's stores and client (launcher image virt:test). */
+export function vmiController(h: Harness, extra: Partial<VmiControllerOptions> = {}): VmiController {
+  return new VmiController({
+    client: h.client,
+    vmis: h.vmis,
+    pods: h.pods,
+    vms: h.vms,
+    pvcs: h.pvcs,
+    clock: h.clock,
+    recorder: h.recorder,
+    launcher: { image: 'virt:test' },
+    ...extra,
+  });
 }

@@ -2,10 +2,10 @@ import { beforeEach, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import type { Pod } from '../common/pod.ts';
-import { harness, type Harness } from '../testing/harness.ts';
+import { harness, vmiController, type Harness } from '../testing/harness.ts';
 import { alreadyExists, forbidden } from '../testing/recording-client.ts';
 import { onNode, pod, podDeleting, podReady, vm, vmi, vmiDeleting, withPhase } from '../testing/fixtures.ts';
-import { currentPod, VmiController } from './controller.ts';
+import { currentPod, type VmiController } from './controller.ts';
 import { podHandler } from './handlers.ts';
 import { launcherPodName } from './launcher-pod.ts';
 import { VmiMetrics } from './metrics.ts';
@@ -18,17 +18,7 @@ let registry: Registry;
 beforeEach(() => {
   h = harness();
   registry = new Registry();
-  c = new VmiController({
-    client: h.client,
-    vmis: h.vmis,
-    pods: h.pods,
-    vms: h.vms,
-    pvcs: h.pvcs,
-    clock: h.clock,
-    recorder: h.recorder,
-    launcher: { image: 'virt:test' },
-    metrics: new VmiMetrics(registry),
-  });
+  c = vmiController(h, { metrics: new VmiMetrics(registry) });
   h.vms.add(vm());
 });
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import type { Pod } from '../common/pod.ts';
-import { harness, type Harness } from '../testing/harness.ts';
+import { harness, vmiController, type Harness } from '../testing/harness.ts';
 import { forbidden } from '../testing/recording-client.ts';
 import { pod, podReady, vm, vmi, withPhase, withPodPhase } from '../testing/fixtures.ts';
 import {
@@ -14,7 +14,7 @@ import {
   withVolume,
   withVolumeStatus,
 } from '../testing/storage-fixtures.ts';
-import { VmiController } from './controller.ts';
+import type { VmiController } from './controller.ts';
 import { podHandler, pvcHandler } from './handlers.ts';
 
 const KEY = 'default/testvm';
@@ -23,16 +23,7 @@ let c: VmiController;
 
 beforeEach(() => {
   h = harness();
-  c = new VmiController({
-    client: h.client,
-    vmis: h.vmis,
-    pods: h.pods,
-    vms: h.vms,
-    pvcs: h.pvcs,
-    clock: h.clock,
-    recorder: h.recorder,
-    launcher: { image: 'virt:test' },
-  });
+  c = vmiController(h);
   h.vms.add(vm());
 });
 
