@@ -2,18 +2,16 @@
 // its own libvirt under a temp --root; a Notify server here records domain events; a Cmd client drives it.
 // Guests are the e2e test guests (kernel boot, busybox initramfs) under whatever accelerator the launcher
 // finds (TCG on these machines: /dev/kvm is there but KVM cannot run a Linux guest).
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { chownSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../../e2e/guests/guests.ts';
+import { GUEST_CMDLINE, MARKER } from '../../e2e/guests/guests.ts';
 import { realClock } from '../kernel/clock.ts';
-import { nopLogger } from '../kernel/log/log.ts';
 import type { DomainEvent, LauncherClient } from '../rpc/index.ts';
 import { daemonIdentity } from './daemon/identity.ts';
-import { ensureKvmDeviceAccess } from './daemon/kvm-device.ts';
 import { runKvmProbe } from './emulation/kvm-probe.ts';
 import type { NodeFacts } from './node-labeller/facts.ts';
 import {
@@ -23,17 +21,15 @@ import {
   processesUnder,
   REPO,
   RUN_LAUNCHER,
-  startLauncher,
   type LauncherProcess,
-  type StartOptions,
 } from './testdata/harness.ts';
+import { launcherSuite } from './testdata/suite.ts';
 
 const run = promisify(execFile);
 const BOOT_MS = 60_000;
 const UID = 'a9d5e0c4-1b2c-4d3e-8f40-5a6b7c8d9e0f';
 
-let guests: Guests;
-let running: LauncherProcess | undefined;
+const { launch, guests } = launcherSuite(UID);
 
 const is =
   (status: string, reason?: string) =>
@@ -41,17 +37,6 @@ const is =
     const s = domainStatus(e);
     return s.Status === status && (reason === undefined || s.Reason === reason);
   };
-
-async function launch(
-  o: Omit<StartOptions, 'guest' | 'uid'> & { agent?: boolean },
-): Promise<LauncherProcess> {
-  const guest =
-    o.agent === true
-      ? { kernel: guests.kernel, initrd: guests.agentInitrd, dataDisk: guests.dataDisk }
-      : { kernel: guests.kernel, initrd: guests.initrd };
-  running = await startLauncher({ ...o, uid: UID, guest, gracePeriodSeconds: o.gracePeriodSeconds ?? 2 });
-  return running;
-}
 
 function qemuPid(root: string): number {
   const pid = processesUnder(root).find((p) =>
@@ -80,16 +65,6 @@ async function guestLists(c: LauncherClient): Promise<{ users: unknown; filesyst
   };
 }
 
-beforeAll(async () => {
-  ensureKvmDeviceAccess(nopLogger);
-  guests = await ensureGuests();
-}, 600_000);
-
-afterEach(async () => {
-  await running?.cleanup();
-  running = undefined;
-});
-
 describe('launcher end to end', () => {
   it('syncs a kernel-boot VMI: events, serial marker, idempotent re-sync, in-band failures, SIGTERM', async () => {
     const l = await launch({ name: 'marker' });
@@ -108,7 +83,7 @@ describe('launcher end to end', () => {
     await l.waitEvent((e) => e.eventType === 'ADDED', 10_000);
     await l.waitEvent(is('Running'), 10_000);
     const serial = await l.readSerial(MARKER, BOOT_MS);
-    expect(serial).toContain(`${MARKER} kernel=${guests.kernelVersion} variant=plain`);
+    expect(serial).toContain(`${MARKER} kernel=${guests().kernelVersion} variant=plain`);
     // No agent in this guest: empty lists too.
     expect(await guestLists(l.client)).toEqual({ users: [], filesystems: [] });
     // virtlogd keeps the whole console output as well.

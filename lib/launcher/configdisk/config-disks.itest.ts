@@ -2,39 +2,21 @@
 // with a cloudInitNoCloud and a configMap volume whose files sit where the Pod would mount them; the ISOs
 // are written before the domain starts, hold exactly the expected files under the right volume id, and
 // QEMU has them open.
-import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../../../e2e/guests/guests.ts';
-import { nopLogger } from '../../kernel/log/log.ts';
+import { GUEST_CMDLINE, MARKER } from '../../../e2e/guests/guests.ts';
 import { daemonIdentity } from '../daemon/identity.ts';
-import { ensureKvmDeviceAccess } from '../daemon/kvm-device.ts';
-import { domainStatus, kernelBootVmi, startLauncher, type LauncherProcess } from '../testdata/harness.ts';
+import { domainStatus, kernelBootVmi } from '../testdata/harness.ts';
+import { launcherSuite } from '../testdata/suite.ts';
 import { isoContents, isoVolumeId, mountConfigMap } from './testing.ts';
 
 const UID = '0c6f3d52-8a41-4e7b-9d1f-2b3c4d5e6f70';
-let guests: Guests;
-let running: LauncherProcess | undefined;
-
-async function launch(): Promise<LauncherProcess> {
-  const guest = { kernel: guests.kernel, initrd: guests.initrd };
-  running = await startLauncher({ name: 'config', uid: UID, guest, gracePeriodSeconds: 2 });
-  return running;
-}
-
-beforeAll(async () => {
-  ensureKvmDeviceAccess(nopLogger);
-  guests = await ensureGuests();
-}, 600_000);
-
-afterEach(async () => {
-  await running?.cleanup();
-  running = undefined;
-});
+const { launch } = launcherSuite(UID);
 
 describe('configuration disks', () => {
   it('writes the cloud-init and configMap ISOs before the domain starts, and attaches them', async () => {
-    const l = await launch();
+    const l = await launch({ name: 'config' });
     const vmi = kernelBootVmi({
       name: 'config',
       uid: UID,
