@@ -2,23 +2,16 @@
 // dist/virtctl-ts.mjs, ESM with code splitting so each role loads only its own chunks (cmd/main.ts imports a
 // role's module when it runs).
 // Version and commit are baked in; packages are bundled, so the image needs only node and dist/.
-import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { LAUNCHER_NODE_FLAGS } from '../lib/launcher/node-flags.ts';
+import { buildInfo } from '../lib/version/version.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const outdir = resolve(root, process.argv[2] ?? 'dist');
-const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-let gitCommit = process.env.KV_GIT_COMMIT ?? '';
-if (gitCommit === '') {
-  try {
-    gitCommit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-  } catch {
-    gitCommit = 'unknown';
-  }
-}
+// From source (KV_GIT_COMMIT or the checkout's HEAD); the bundle then carries it as a literal.
+const { version, gitCommit } = buildInfo();
 
 rmSync(outdir, { recursive: true, force: true });
 await build({

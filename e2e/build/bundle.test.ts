@@ -4,9 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { LAUNCHER_NODE_FLAGS } from '../../lib/launcher/node-flags.ts';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 let out = '';
@@ -38,18 +39,39 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
 describe('the image bundle', () => {
   it('runs from anywhere with the version baked in, and refuses an unknown role', () => {
     expect(virt('--version').stdout).toBe('0.1.0 (commit c0ffee)\n');
-    const path = `${dirname(process.execPath)}:${process.env['PATH'] ?? ''}`;
-    const wrapped = spawnSync(join(out, 'virt'), ['launcher', '--help'], {
-      encoding: 'utf8',
-      env: { ...process.env, PATH: path },
-    });
-    expect([wrapped.status, wrapped.stdout]).toEqual([0, expect.stringContaining('--emulation <mode>')]);
     const help = virt('launcher', '--help');
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--grace-period-seconds');
     const bad = virt('bogus');
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain("unknown command 'bogus'");
+  });
+
+  it('the dist/virt wrapper runs the launcher role, only it, with the launcher node flags', () => {
+    // A `node` first on PATH that records its arguments, then runs the real one.
+    const shim = join(out, 'shim');
+    mkdirSync(shim);
+    writeFileSync(
+      join(shim, 'node'),
+      `#!/bin/sh\necho "$@" >> ${shim}/args\nexec ${process.execPath} "$@"\n`,
+      {
+        mode: 0o755,
+      },
+    );
+    const env = { ...process.env, PATH: `${shim}:${process.env['PATH'] ?? ''}` };
+    const wrapped = (...args: string[]): string => {
+      const r = spawnSync(join(out, 'virt'), args, { encoding: 'utf8', env });
+      expect(r.status).toBe(0);
+      return r.stdout;
+    };
+    expect(wrapped('launcher', '--help')).toContain('--emulation <mode>');
+    expect(wrapped('--version')).toBe('0.1.0 (commit c0ffee)\n');
+    const flags = LAUNCHER_NODE_FLAGS.join(' ');
+    expect(readFileSync(join(shim, 'args'), 'utf8').split('\n')).toEqual([
+      `${flags} ${join(out, 'virt.mjs')} launcher --help`,
+      `${join(out, 'virt.mjs')} --version`,
+      '',
+    ]);
   });
 
   it('gives the launcher role none of the controller or rewriter packages', () => {
