@@ -54,13 +54,15 @@ export async function supportsDirectIo(dir: string): Promise<boolean> {
   }
 }
 
-/** Directories QEMU reads or writes, owned by the daemons' user where it must create files. */
+/**
+ * Directories QEMU reads or writes, owned by the daemons' user where it must create files. The image volumes
+ * (containerDisks, kernel boot) are left alone: in a Pod the kubelet mounts them read-only.
+ */
 async function prepareRoot(root: string, lv: LauncherLibvirt): Promise<{ ephemeral: string }> {
   const ctx = converterContext({ root, arch: 'amd64', emulation: true });
   if (root !== '/') await chmod(root, 0o755);
-  const readable = [ctx.privateDir, ctx.imageVolumeDir, ctx.kernelBootDir];
   const writable = [ctx.ephemeralDiskDir, ctx.emptyDiskDir, ctx.hotplugDiskDir];
-  for (const d of [...readable, ...writable]) {
+  for (const d of [ctx.privateDir, ...writable]) {
     await mkdir(d, { recursive: true });
     await chmod(d, 0o755);
   }
