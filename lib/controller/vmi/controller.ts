@@ -173,7 +173,9 @@ export class VmiController {
   ): Promise<SyncResult> {
     let manifest: Pod;
     try {
-      manifest = newLauncherPod(this.withVolumeStatus(vmi, undefined, []).vmi, this.o.launcher);
+      const owned = structuredClone(vmi);
+      this.setVolumeStatus(owned, undefined, []);
+      manifest = newLauncherPod(owned, this.o.launcher);
     } catch (err) {
       const message = `failed to render launch manifest: ${errorMessage(err)}`;
       return { pod: undefined, pods, failure: { reason: 'FailedCreate', message } };
@@ -208,32 +210,28 @@ export class VmiController {
   }
 
   /**
-   * vmi with the volume status its claims and Pods imply (a copy), and the transitions to announce. Kept once
-   * a launcher Pod exists and until the VMI is final (KubeVirt starts at the hand-over; we start with the Pod,
-   * so the status says how its claims were rendered).
+   * Sets on `owned` (a copy this sync may change) the volume status its claims and Pods imply, and returns the
+   * transitions to announce. Kept once a launcher Pod exists and until the VMI is final (KubeVirt starts at the
+   * hand-over; we start with the Pod, so the status says how its claims were rendered).
    */
-  private withVolumeStatus(
-    vmi: VirtualMachineInstance,
+  private setVolumeStatus(
+    owned: VirtualMachineInstance,
     pod: Pod | undefined,
     attachmentPods: readonly Pod[],
-  ): { vmi: VirtualMachineInstance; events: VolumeEvent[] } {
-    const res = computeVolumeStatus({ vmi, launcher: pod, attachmentPods, claim: this.claims(vmi) });
-    const out = structuredClone(vmi);
-    const status = (out.status ??= {});
+  ): VolumeEvent[] {
+    const res = computeVolumeStatus({ vmi: owned, launcher: pod, attachmentPods, claim: this.claims(owned) });
+    const status = (owned.status ??= {});
     if (res.statuses.length > 0) status.volumeStatus = res.statuses;
     else delete status.volumeStatus;
-    return { vmi: out, events: res.events };
+    return res.events;
   }
 
-  private withVolumes(
-    desired: VirtualMachineInstance,
-    sync: SyncResult,
-  ): { vmi: VirtualMachineInstance; events: VolumeEvent[] } {
+  /** Volume status on the desired VMI (computeVmiStatus's own copy) while it has a Pod and is not final. */
+  private withVolumes(desired: VirtualMachineInstance, sync: SyncResult): VolumeEvent[] {
     const { pod } = sync;
-    if (pod === undefined || !(isScheduling(desired) || isScheduled(desired) || isRunning(desired))) {
-      return { vmi: desired, events: [] };
-    }
-    return this.withVolumeStatus(desired, pod, sync.attachments ?? this.attachments.attachmentPods(pod));
+    if (pod === undefined || !(isScheduling(desired) || isScheduled(desired) || isRunning(desired)))
+      return [];
+    return this.setVolumeStatus(desired, pod, sync.attachments ?? this.attachments.attachmentPods(pod));
   }
 
   private async writeStatus(key: string, vmi: VirtualMachineInstance, sync: SyncResult): Promise<void> {
@@ -246,7 +244,8 @@ export class VmiController {
       nowMs: now,
       ...(sync.failure !== undefined && { failure: sync.failure }),
     });
-    const { vmi: desired, events } = this.withVolumes(res.vmi, sync);
+    const desired = res.vmi;
+    const events = this.withVolumes(desired, sync);
     const patch = vmiPatch(vmi, desired, res.nodeOwned);
     if (patch === undefined) return;
     await mergePatch(this.o.client, VIRTUAL_MACHINE_INSTANCES, { obj: vmi, patch });
