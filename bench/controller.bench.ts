@@ -19,8 +19,8 @@ import { mapConcurrent } from '../lib/kernel/informer/testing-cluster.ts';
 import { HttpKubeClient, loadRestConfig, NAMESPACES, PODS } from '../lib/kernel/kube/index.ts';
 import type { KubeClient } from '../lib/kernel/kube/index.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
-import { rewritingClient } from '../lib/rewriter/client/index.ts';
-import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../lib/rewriter/index.ts';
+import { rewritingClient } from '../lib/rename/client/index.ts';
+import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../lib/rename/index.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 
 const N = Number(process.env['KV_BENCH_VMS'] ?? 1000);

@@ -23,7 +23,7 @@ import {
   type RestConfig,
 } from '../lib/kernel/kube/index.ts';
 import { benchVmi, launcherPod } from '../lib/rewriter/proxy/testing/bench-objects.ts';
-import { INT } from '../lib/rewriter/proxy/testing/fixtures.ts';
+import { INT } from '../lib/rename/testing/objects.ts';
 import { startProxyProcess, type ProxyProcess } from '../lib/rewriter/proxy/testing/proxy-process.ts';
 import { Upstream } from '../lib/rewriter/proxy/upstream.ts';
 import { newNamespaceName } from '../e2e/testenv/handle.ts';

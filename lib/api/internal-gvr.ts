@@ -11,7 +11,7 @@ import {
   renameContext,
   rewriteDocument,
   type RewriteContext,
-} from '../rewriter/index.ts';
+} from '../rename/index.ts';
 import {
   KUBEVIRTS,
   VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,

@@ -17,7 +17,7 @@ import type {
 import { isNotFound } from '../kernel/errors/errors.ts';
 import { NODES, PODS } from '../kernel/kube/index.ts';
 import type { WatchEvent } from '../kernel/kube/index.ts';
-import type { Pod } from './common/pod.ts';
+import type { Pod } from '../api/core/pod.ts';
 import { FakeKubelet, startControllerEnv, waitFor, type ControllerEnv } from './testing/cluster.ts';
 
 let env: ControllerEnv;

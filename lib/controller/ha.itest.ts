@@ -13,9 +13,9 @@ import type { VirtualMachine, VirtualMachineInstance } from '../api/index.ts';
 import { installCrds } from '../api/install-crds.ts';
 import { HttpKubeClient, loadRestConfig, NAMESPACES, PODS } from '../kernel/kube/index.ts';
 import type { KubeClient, WatchEvent } from '../kernel/kube/index.ts';
-import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rewriter/index.ts';
-import { rewritingClient } from '../rewriter/client/index.ts';
-import type { Pod } from './common/pod.ts';
+import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
+import { rewritingClient } from '../rename/client/index.ts';
+import type { Pod } from '../api/core/pod.ts';
 import { waitFor } from './testing/cluster.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

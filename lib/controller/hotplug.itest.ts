@@ -12,8 +12,8 @@ import { PERSISTENT_VOLUME_CLAIMS } from '../kernel/kube/resources.ts';
 import { isNotFound } from '../kernel/errors/errors.ts';
 import { EVENTS, PODS } from '../kernel/kube/index.ts';
 import type { KubeObject, WatchEvent } from '../kernel/kube/index.ts';
-import type { Pod } from './common/pod.ts';
-import type { PersistentVolumeClaim } from './common/pvc.ts';
+import type { Pod } from '../api/core/pod.ts';
+import type { PersistentVolumeClaim } from '../api/core/pvc.ts';
 import { FakeKubelet, startControllerEnv, waitFor, type ControllerEnv } from './testing/cluster.ts';
 
 let env: ControllerEnv;

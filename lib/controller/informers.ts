@@ -13,8 +13,8 @@ import { SharedInformer } from '../kernel/informer/informer.ts';
 import { NODES, PERSISTENT_VOLUME_CLAIMS, PODS } from '../kernel/kube/resources.ts';
 import type { KubeClient, KubeObject } from '../kernel/kube/types.ts';
 import type { Logger } from '../kernel/log/log.ts';
-import type { Pod } from './common/pod.ts';
-import type { PersistentVolumeClaim } from './common/pvc.ts';
+import type { Pod } from '../api/core/pod.ts';
+import type { PersistentVolumeClaim } from '../api/core/pvc.ts';
 import { BY_NODE } from './node/controller.ts';
 import { BY_CLAIM, vmiClaimIndex, vmiIndexers } from './vmi/indexers.ts';
 

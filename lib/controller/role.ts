@@ -11,8 +11,8 @@ import { HttpKubeClient, type KubeClient, type RestConfig } from '../kernel/kube
 import type { Logger } from '../kernel/log/log.ts';
 import { newRegistry } from '../kernel/metrics/registry.ts';
 import { startHealthServer } from '../kernel/metrics/server.ts';
-import { rewritingClient } from '../rewriter/client/index.ts';
-import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rewriter/index.ts';
+import { rewritingClient } from '../rename/client/index.ts';
+import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
 import { startControllers, type RunningControllers } from './start.ts';
 import type { LauncherPodConfig } from './vmi/launcher-pod.ts';
 

@@ -5,7 +5,6 @@
  * in-flight reconciles finish, informers stop.
  */
 import type { Registry } from 'prom-client';
-import { LABELS } from '../api/index.ts';
 import { realClock, type Clock } from '../kernel/clock.ts';
 import { controllerMetricsFor } from '../kernel/controller/metrics.ts';
 import { runController, type Reconciler } from '../kernel/controller/runner.ts';
@@ -13,15 +12,15 @@ import type { KubeClient } from '../kernel/kube/types.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import { workQueueMetricsFor } from '../kernel/workqueue/metrics.ts';
 import { WorkQueue } from '../kernel/workqueue/queue.ts';
-import { DelayedEnqueue } from './common/delayed-enqueue.ts';
-import { ApiEventRecorder } from './common/events.ts';
-import { objectKey } from './common/keys.ts';
+import { DelayedEnqueue } from '../kernel/controller/delayed-enqueue.ts';
+import { ApiEventRecorder } from '../kernel/controller/events.ts';
 import { controllerInformers, type ControllerInformers } from './informers.ts';
 import { NodeController } from './node/controller.ts';
+import { watchForNodes } from './node/handlers.ts';
 import { VmController } from './vm/controller.ts';
-import { vmHandler, vmiHandlerForVms } from './vm/handlers.ts';
+import { watchForVms } from './vm/handlers.ts';
 import { VmiController } from './vmi/controller.ts';
-import { podHandler, pvcHandler, vmiHandler } from './vmi/handlers.ts';
+import { watchForVmis } from './vmi/handlers.ts';
 import type { LauncherPodConfig } from './vmi/launcher-pod.ts';
 import { vmiMetricsFor } from './vmi/metrics.ts';
 
@@ -115,38 +114,13 @@ export function startControllers(o: StartControllersOptions): RunningControllers
     (key: string): void => {
       q.add(key);
     };
-  // VMI events reach the VM controller after a short pause: a VMI created and moved to Scheduling moments
-  // later then costs one VM status write, not two.
   const vmiToVm = new DelayedEnqueue(clock, o.vmiEventDelayMs ?? DEFAULT_VMI_EVENT_DELAY_MS, add(queues.vm));
   o.signal.addEventListener('abort', () => {
     vmiToVm.cancelAll();
   });
-  const vmiToNode = (v: { metadata: { labels?: Record<string, string> } }): void => {
-    const n = v.metadata.labels?.[LABELS.NODE_NAME];
-    if (n !== undefined && n !== '') queues.node.add(n);
-  };
-  inf.vms.addEventHandler(vmHandler(add(queues.vm)));
-  inf.vms.addEventHandler({
-    onDelete: (v): void => {
-      queues.vmi.add(objectKey(v));
-    },
-  });
-  inf.vmis.addEventHandler(vmiHandlerForVms(vm, inf.vms.store, vmiToVm.enqueue));
-  inf.vmis.addEventHandler(vmiHandler(add(queues.vmi)));
-  inf.vmis.addEventHandler({
-    onAdd: vmiToNode,
-    onUpdate: (_o, v): void => {
-      vmiToNode(v);
-    },
-  });
-  inf.pods.addEventHandler(podHandler(vmi, { vmis: inf.vmis.store, pods: inf.pods.store }, add(queues.vmi)));
-  inf.pvcs.addEventHandler(pvcHandler(inf.vmis.store, add(queues.vmi)));
-  inf.nodes.addEventHandler(vmHandler(add(queues.node)));
-  inf.pods.addEventHandler({
-    onUpdate: (_old, p): void => {
-      if ((p.spec.nodeName ?? '') !== '') queues.node.add(p.spec.nodeName ?? '');
-    },
-  });
+  watchForVms(inf, vm, add(queues.vm), vmiToVm.enqueue);
+  watchForVmis(inf, vmi, add(queues.vmi));
+  watchForNodes(inf, add(queues.node));
   inf.factory.start(o.signal);
 
   const metrics = controllerMetricsFor(o.registry);

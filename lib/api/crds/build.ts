@@ -4,7 +4,7 @@
  */
 import { KvError } from '../../kernel/errors/errors.ts';
 import type { KubeObject } from '../../kernel/kube/types.ts';
-import { rewriteDocument, type RewriteContext } from '../../rewriter/index.ts';
+import { rewriteDocument, type RewriteContext } from '../../rename/index.ts';
 import { KUBEVIRT_RENAME } from '../internal-gvr.ts';
 import { toOpenApi, type JsonSchemaProps } from '../schema/openapi.ts';
 import { CRD_DEFINITIONS, type CrdDefinition, type PrinterColumn } from './definitions.ts';

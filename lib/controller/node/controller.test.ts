@@ -5,10 +5,10 @@ import { fieldIndex, labelIndex } from '../../kernel/informer/index-funcs.ts';
 import { Store } from '../../kernel/informer/store.ts';
 import type { KubeObject } from '../../kernel/kube/types.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
-import { MemoryRecorder } from '../common/events.ts';
-import type { Pod } from '../common/pod.ts';
+import { MemoryRecorder } from '../../kernel/controller/events.ts';
+import type { Pod } from '../../api/core/pod.ts';
 import { pod, T0, vmi, withPhase } from '../testing/fixtures.ts';
-import { RecordingClient } from '../testing/recording-client.ts';
+import { RecordingClient } from '../../kernel/kube/testing/recording-client.ts';
 import { BY_NODE, NodeController } from './controller.ts';
 
 const ctx = { log: nopLogger, reconcileID: 't' };

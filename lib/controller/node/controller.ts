@@ -11,10 +11,10 @@ import type { ReconcileContext, ReconcileResult } from '../../kernel/controller/
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import { NODES } from '../../kernel/kube/resources.ts';
 import type { KubeClient, KubeObject } from '../../kernel/kube/types.ts';
-import type { EventRecorder } from '../common/events.ts';
-import type { Pod } from '../common/pod.ts';
-import { isFinal } from '../common/vmi-state.ts';
-import { mergePatch } from '../common/writes.ts';
+import type { EventRecorder } from '../../kernel/controller/events.ts';
+import type { Pod } from '../../api/core/pod.ts';
+import { isFinal } from '../../api/vmi-state.ts';
+import { mergePatch } from '../../kernel/controller/merge-patch.ts';
 import {
   DEFAULT_HEARTBEAT_TIMEOUT_MS,
   isNodeUnresponsive,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../kernel/kube/types.ts';
-import type { Pod } from '../common/pod.ts';
+import type { Pod } from '../../api/core/pod.ts';
 import { pod, T0, vmi, withContainer, withPodPhase } from '../testing/fixtures.ts';
 import { isAliveLauncher, isNodeUnresponsive, stuckVmis } from './unresponsive.ts';
 

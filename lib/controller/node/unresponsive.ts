@@ -9,8 +9,8 @@ import { ANNOTATIONS } from '../../api/index.ts';
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { KubeObject } from '../../kernel/kube/types.ts';
-import type { Pod } from '../common/pod.ts';
-import { parseTime } from '../common/time.ts';
+import type { Pod } from '../../api/core/pod.ts';
+import { parseTime } from '../../kernel/controller/time.ts';
 
 /** KubeVirt's heartBeatTimeout. */
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 5 * 60 * 1000;

@@ -13,9 +13,9 @@ import { errorMessage, isNotFound } from '../../kernel/errors/errors.ts';
 import { HttpKubeClient, loadRestConfig, NAMESPACES, PODS } from '../../kernel/kube/index.ts';
 import type { KubeClient } from '../../kernel/kube/index.ts';
 import { createLogger, nopLogger, type Logger } from '../../kernel/log/log.ts';
-import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../rewriter/index.ts';
-import { rewritingClient } from '../../rewriter/client/index.ts';
-import type { Pod } from '../common/pod.ts';
+import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../rename/index.ts';
+import { rewritingClient } from '../../rename/client/index.ts';
+import type { Pod } from '../../api/core/pod.ts';
 import { startControllers, type RunningControllers } from '../start.ts';
 
 export interface ControllerEnv {

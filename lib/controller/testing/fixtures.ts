@@ -11,7 +11,7 @@ import type {
   VirtualMachineInstanceCondition,
   VirtualMachineInstancePhase,
 } from '../../api/index.ts';
-import type { ContainerStatus, Pod, PodCondition } from '../common/pod.ts';
+import type { ContainerStatus, Pod, PodCondition } from '../../api/core/pod.ts';
 
 export const NS = 'default';
 export const VM_NAME = 'testvm';

@@ -4,12 +4,12 @@ import { FakeClock } from '../../kernel/clock.ts';
 import type { ReconcileContext } from '../../kernel/controller/runner.ts';
 import { Store } from '../../kernel/informer/store.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
-import { MemoryRecorder } from '../common/events.ts';
-import type { Pod } from '../common/pod.ts';
-import type { PersistentVolumeClaim } from '../common/pvc.ts';
+import { MemoryRecorder } from '../../kernel/controller/events.ts';
+import type { Pod } from '../../api/core/pod.ts';
+import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
 import { VmiController, type VmiControllerOptions } from '../vmi/controller.ts';
 import { BY_CLAIM, vmiClaimIndex, vmiIndexers } from '../vmi/indexers.ts';
-import { RecordingClient } from './recording-client.ts';
+import { RecordingClient } from '../../kernel/kube/testing/recording-client.ts';
 import { T0 } from './fixtures.ts';
 
 export interface Harness {

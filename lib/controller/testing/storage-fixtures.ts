@@ -4,8 +4,8 @@
  * (attachmentPod('hp-volume-a', ['hp'], withPodPhase('Running'))).
  */
 import type { Volume, VolumeStatus, VirtualMachineInstance } from '../../api/index.ts';
-import type { Pod } from '../common/pod.ts';
-import type { ClaimLookup, PersistentVolumeClaim } from '../common/pvc.ts';
+import type { Pod } from '../../api/core/pod.ts';
+import type { ClaimLookup, PersistentVolumeClaim } from '../../api/core/pvc.ts';
 import { NS, pod, type Option } from './fixtures.ts';
 
 export const LAUNCHER_UID = 'pod-uid-1';

@@ -10,8 +10,8 @@ import type {
   VirtualMachineInstance,
   VirtualMachineStartFailure,
 } from '../../api/index.ts';
-import { isFinal } from '../common/vmi-state.ts';
-import { parseTime, rfc3339 } from '../common/time.ts';
+import { isFinal } from '../../api/vmi-state.ts';
+import { parseTime, rfc3339 } from '../../kernel/controller/time.ts';
 
 /** KubeVirt's defaultMaxCrashLoopBackoffDelaySeconds. */
 export const MAX_START_BACKOFF_SECONDS = 300;

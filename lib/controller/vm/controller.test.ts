@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
-import { alreadyExists, conflict, forbidden } from '../testing/recording-client.ts';
+import { alreadyExists, conflict, forbidden } from '../../kernel/kube/testing/recording-client.ts';
 import { harness, type Harness } from '../testing/harness.ts';
 import {
   T0,

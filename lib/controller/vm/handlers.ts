@@ -7,24 +7,11 @@ import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts'
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { EventHandler } from '../../kernel/informer/informer.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
-import { objectKey, ownerKey } from '../common/keys.ts';
+import { enqueueOwnKey, objectKey, ownerKey } from '../../kernel/controller/keys.ts';
+import type { ControllerInformers } from '../informers.ts';
 import type { VmController } from './controller.ts';
 
 export type Enqueue = (key: string) => void;
-
-export function vmHandler(enqueue: Enqueue): EventHandler<VirtualMachine> {
-  return {
-    onAdd: (vm): void => {
-      enqueue(objectKey(vm));
-    },
-    onUpdate: (_old, vm): void => {
-      enqueue(objectKey(vm));
-    },
-    onDelete: (vm): void => {
-      enqueue(objectKey(vm));
-    },
-  };
-}
 
 /** The key of the VM that controls vmi, checked against the cache (undefined when none does). */
 function controllingVm(vmi: VirtualMachineInstance, vms: StoreReader<VirtualMachine>): string | undefined {
@@ -71,4 +58,19 @@ export function vmiHandlerForVms(
     },
     onDelete: deleted,
   };
+}
+
+/**
+ * The VM controller's watches: its VMs, and the VMIs they control. VMI events reach the queue through
+ * `vmiEnqueue` (a short DelayedEnqueue: a VMI created and moved to Scheduling moments later then costs one VM
+ * status write, not two).
+ */
+export function watchForVms(
+  inf: Pick<ControllerInformers, 'vms' | 'vmis'>,
+  controller: VmController,
+  enqueue: Enqueue,
+  vmiEnqueue: Enqueue,
+): void {
+  inf.vms.addEventHandler(enqueueOwnKey(enqueue));
+  inf.vmis.addEventHandler(vmiHandlerForVms(controller, inf.vms.store, vmiEnqueue));
 }

@@ -10,7 +10,7 @@ import type {
   VirtualMachine,
   VirtualMachineInstance,
 } from '../../api/index.ts';
-import { hasConditionStatus } from '../common/conditions.ts';
+import { hasConditionStatus } from '../../api/conditions.ts';
 import {
   isFinal,
   isMigrating,
@@ -19,7 +19,7 @@ import {
   isScheduling,
   isUnprocessed,
   isWaitingForSync,
-} from '../common/vmi-state.ts';
+} from '../../api/vmi-state.ts';
 import { hasStartRequest, hasStopRequestForVmi } from './state-change.ts';
 
 /** Volume facts KubeVirt reads from its DataVolume and PVC caches; all false when there are none. */

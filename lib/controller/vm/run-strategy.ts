@@ -14,9 +14,9 @@
 import { FINALIZERS, runStrategyOf } from '../../api/index.ts';
 import type { RunStrategy, VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
-import { hasConditionStatus } from '../common/conditions.ts';
-import { hasFinalizer } from '../common/finalizers.ts';
-import { isFinal } from '../common/vmi-state.ts';
+import { hasConditionStatus, type SyncFailure } from '../../api/conditions.ts';
+import { hasFinalizer } from '../../kernel/controller/finalizers.ts';
+import { isFinal } from '../../api/vmi-state.ts';
 import { startBackoffSecondsLeft } from './backoff.ts';
 import { hasStartRequest, hasStopRequestForVmi } from './state-change.ts';
 
@@ -27,11 +27,6 @@ export interface RunInput {
 }
 
 /** A failure to report in the VM's Failure condition (KubeVirt's SyncError reason and message). */
-export interface SyncFailure {
-  reason: string;
-  message: string;
-}
-
 export interface RunDecision {
   /** Why, for logs: 'start', 'restart', 'stop-request', 'halted', 'backoff', ... or 'none'. */
   reason: string;

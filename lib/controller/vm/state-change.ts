@@ -8,7 +8,7 @@ import type {
   VirtualMachineInstance,
   VirtualMachineStateChangeRequest,
 } from '../../api/index.ts';
-import { isFinal } from '../common/vmi-state.ts';
+import { isFinal } from '../../api/vmi-state.ts';
 
 type Vm = Pick<VirtualMachine, 'status'>;
 

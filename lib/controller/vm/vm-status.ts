@@ -12,11 +12,11 @@ import type {
   VirtualMachineInstance,
   VirtualMachineStatus,
 } from '../../api/index.ts';
-import { findCondition, upsertCondition, withoutCondition } from '../common/conditions.ts';
-import { rfc3339 } from '../common/time.ts';
+import { findCondition, upsertCondition, withoutCondition } from '../../api/conditions.ts';
+import { rfc3339 } from '../../kernel/controller/time.ts';
 import { nextStartFailure } from './backoff.ts';
 import { printableStatus, type VolumeFacts } from './printable-status.ts';
-import type { SyncFailure } from './run-strategy.ts';
+import type { SyncFailure } from '../../api/conditions.ts';
 import { isFirstStateChangeDone } from './state-change.ts';
 import { pendingVolumeRequests } from './volume-requests.ts';
 

@@ -19,8 +19,8 @@
 import { APP_LABEL, LABEL_VALUES, NON_ROOT_UID } from '../../api/index.ts';
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
 import { newControllerRef } from '../../kernel/controller/owner.ts';
-import { COMPUTE_CONTAINER, type Container, type Pod } from '../common/pod.ts';
-import { claimNameOf, isBlockClaim, type ClaimLookup } from '../common/pvc.ts';
+import { COMPUTE_CONTAINER, type Container, type Pod } from '../../api/core/pod.ts';
+import { claimNameOf, isBlockClaim, type ClaimLookup } from '../../api/core/pvc.ts';
 import { isMountedPhase } from './hotplug-volumes.ts';
 import type { LauncherPodConfig } from './launcher-pod.ts';
 

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { VirtualMachineInstance } from '../../api/index.ts';
-import type { Pod } from '../common/pod.ts';
+import type { Pod } from '../../api/core/pod.ts';
 import { harness, vmiController, type Harness } from '../testing/harness.ts';
-import { alreadyExists, forbidden } from '../testing/recording-client.ts';
+import { alreadyExists, forbidden } from '../../kernel/kube/testing/recording-client.ts';
 import { onNode, pod, podDeleting, podReady, vm, vmi, vmiDeleting, withPhase } from '../testing/fixtures.ts';
 import { currentPod, type VmiController } from './controller.ts';
 import { podHandler } from './handlers.ts';

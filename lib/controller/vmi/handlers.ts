@@ -8,27 +8,14 @@ import type { VirtualMachineInstance } from '../../api/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { EventHandler } from '../../kernel/informer/informer.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
-import { objectKey, ownerKey } from '../common/keys.ts';
-import type { Pod } from '../common/pod.ts';
-import type { PersistentVolumeClaim } from '../common/pvc.ts';
+import { enqueueOwnKey, objectKey, ownerKey } from '../../kernel/controller/keys.ts';
+import type { Pod } from '../../api/core/pod.ts';
+import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
+import type { ControllerInformers } from '../informers.ts';
 import type { VmiController } from './controller.ts';
 import { BY_CLAIM } from './indexers.ts';
 
 export type Enqueue = (key: string) => void;
-
-export function vmiHandler(enqueue: Enqueue): EventHandler<VirtualMachineInstance> {
-  return {
-    onAdd: (vmi): void => {
-      enqueue(objectKey(vmi));
-    },
-    onUpdate: (_old, vmi): void => {
-      enqueue(objectKey(vmi));
-    },
-    onDelete: (vmi): void => {
-      enqueue(objectKey(vmi));
-    },
-  };
-}
 
 interface Caches {
   vmis: StoreReader<VirtualMachineInstance>;
@@ -99,4 +86,23 @@ export function pvcHandler(
     },
     onDelete: wake,
   };
+}
+
+/**
+ * The VMI controller's watches: its VMIs; a deleted VM wakes the VMI of the same name (its VMI is then
+ * orphaned and stopped); launcher and attachment Pods; the claims the VMIs use.
+ */
+export function watchForVmis(
+  inf: Pick<ControllerInformers, 'vms' | 'vmis' | 'pods' | 'pvcs'>,
+  controller: VmiController,
+  enqueue: Enqueue,
+): void {
+  inf.vmis.addEventHandler(enqueueOwnKey(enqueue));
+  inf.vms.addEventHandler({
+    onDelete: (vm): void => {
+      enqueue(objectKey(vm));
+    },
+  });
+  inf.pods.addEventHandler(podHandler(controller, { vmis: inf.vmis.store, pods: inf.pods.store }, enqueue));
+  inf.pvcs.addEventHandler(pvcHandler(inf.vmis.store, enqueue));
 }

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance } from '../../api/index.ts';
-import type { Pod } from '../common/pod.ts';
+import type { Pod } from '../../api/core/pod.ts';
 import { harness, vmiController, type Harness } from '../testing/harness.ts';
-import { forbidden } from '../testing/recording-client.ts';
+import { forbidden } from '../../kernel/kube/testing/recording-client.ts';
 import { pod, podReady, vm, vmi, withPhase, withPodPhase } from '../testing/fixtures.ts';
 import {
   attachReady,

@@ -12,9 +12,9 @@
  */
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
-import type { Pod } from '../common/pod.ts';
-import { isDataVolumeClaim, type PersistentVolumeClaim } from '../common/pvc.ts';
-import { parseTime } from '../common/time.ts';
+import type { Pod } from '../../api/core/pod.ts';
+import { isDataVolumeClaim, type PersistentVolumeClaim } from '../../api/core/pvc.ts';
+import { parseTime } from '../../kernel/controller/time.ts';
 
 interface PodVolume {
   name: string;

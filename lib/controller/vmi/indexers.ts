@@ -2,8 +2,8 @@
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { Indexer } from '../../kernel/informer/index-funcs.ts';
-import type { Pod } from '../common/pod.ts';
-import { claimNameOf } from '../common/pvc.ts';
+import type { Pod } from '../../api/core/pod.ts';
+import { claimNameOf } from '../../api/core/pvc.ts';
 
 export const BY_VMI_UID = 'vmi-uid';
 export const BY_OWNER_POD_UID = 'owner-pod-uid';

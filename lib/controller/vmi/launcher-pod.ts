@@ -24,7 +24,7 @@ import {
 } from '../../api/index.ts';
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import { newControllerRef } from '../../kernel/controller/owner.ts';
-import { COMPUTE_CONTAINER, type Container, type Pod } from '../common/pod.ts';
+import { COMPUTE_CONTAINER, type Container, type Pod } from '../../api/core/pod.ts';
 import type { OverheadOptions } from './overhead.ts';
 import { DEFAULT_CPU_ALLOCATION_RATIO, launcherResources } from './pod-resources.ts';
 import { launcherVolumes, type RenderedVolumes } from './pod-volumes.ts';

@@ -19,7 +19,7 @@
  */
 import { parseQuantity, quantityValue } from '../../api/index.ts';
 import type { VirtualMachineInstance } from '../../api/index.ts';
-import { vcpusOf } from '../common/vmi-state.ts';
+import { vcpusOf } from '../../api/vmi-state.ts';
 
 const Mi = 2 ** 20;
 

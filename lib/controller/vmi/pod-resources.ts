@@ -9,7 +9,7 @@
  */
 import { formatBinaryQuantity, parseQuantity } from '../../api/index.ts';
 import type { Quantity, VirtualMachineInstance } from '../../api/index.ts';
-import { vcpusOf } from '../common/vmi-state.ts';
+import { vcpusOf } from '../../api/vmi-state.ts';
 import { guestMemoryRequest, memoryOverheadBytes, type OverheadOptions } from './overhead.ts';
 
 export const DEVICE_RESOURCE_PREFIX = 'devices.virtualization.deckhouse.io/';

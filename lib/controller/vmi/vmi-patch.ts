@@ -4,7 +4,7 @@
  * conditions, activePods, phase, launcherContainerImageVersion, volumeStatus, interfaces and labels.
  */
 import type { VirtualMachineInstance } from '../../api/index.ts';
-import { scopedMergePatch, type PatchScope } from '../common/object-patch.ts';
+import { scopedMergePatch, type PatchScope } from '../../kernel/controller/merge-patch.ts';
 
 const CONTROLLER_OWNED: PatchScope = {
   metadata: ['labels', 'finalizers', 'annotations'],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance, VirtualMachineInstancePhase } from '../../api/index.ts';
-import type { Pod } from '../common/pod.ts';
+import type { Pod } from '../../api/core/pod.ts';
 import {
   onNode,
   pod,

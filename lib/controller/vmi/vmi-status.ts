@@ -13,16 +13,16 @@
  */
 import { FINALIZERS, LABELS } from '../../api/index.ts';
 import type { VirtualMachineInstance, VirtualMachineInstanceCondition } from '../../api/index.ts';
-import { findCondition, upsertCondition, withoutCondition } from '../common/conditions.ts';
-import { addFinalizer, removeFinalizer } from '../common/finalizers.ts';
+import { findCondition, upsertCondition, withoutCondition } from '../../api/conditions.ts';
+import { addFinalizer, removeFinalizer } from '../../kernel/controller/finalizers.ts';
 import {
   COMPUTE_CONTAINER,
   isPodDownOrGoingDown,
   isPodReady,
   podCondition,
   type Pod,
-} from '../common/pod.ts';
-import { rfc3339 } from '../common/time.ts';
+} from '../../api/core/pod.ts';
+import { rfc3339 } from '../../kernel/controller/time.ts';
 import {
   isFinal,
   isRunning,
@@ -30,8 +30,8 @@ import {
   isScheduling,
   isUnprocessed,
   isWaitingForSync,
-} from '../common/vmi-state.ts';
-import type { SyncFailure } from '../vm/run-strategy.ts';
+} from '../../api/vmi-state.ts';
+import type { SyncFailure } from '../../api/conditions.ts';
 
 export interface VmiStatusInput {
   vmi: VirtualMachineInstance;

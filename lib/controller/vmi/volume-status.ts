@@ -12,14 +12,14 @@
  * Entries are sorted by name. The transitions KubeVirt announces come back as events.
  */
 import type { VirtualMachineInstance, VolumeStatus } from '../../api/index.ts';
-import type { Pod } from '../common/pod.ts';
+import type { Pod } from '../../api/core/pod.ts';
 import {
   claimNameOf,
   DEFAULT_FS_OVERHEAD,
   isPreallocated,
   type ClaimLookup,
   type PersistentVolumeClaim,
-} from '../common/pvc.ts';
+} from '../../api/core/pvc.ts';
 import {
   hotplugVolumes,
   isMountedPhase,

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { runRewriter, type ListeningPorts } from './app.ts';
 import { FakeUpstream, sendJson } from './testing/fake-upstream.ts';
-import { internalVmi, originalVmi } from './testing/fixtures.ts';
+import { internalVmi, originalVmi } from '../../rename/testing/objects.ts';
 
 async function get(url: string): Promise<{ status: number; body: string }> {
   const res = await fetch(url);

@@ -1,6 +1,6 @@
 /** What the kube-api proxy's handlers share. */
 import type { Logger } from '../../kernel/log/log.ts';
-import type { RuleIndex } from '../rules/rule-index.ts';
+import type { RuleIndex } from '../../rename/rules/rule-index.ts';
 import type { RewriterMetrics } from './metrics.ts';
 import type { Upstream } from './upstream.ts';
 

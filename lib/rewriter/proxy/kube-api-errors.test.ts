@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { memoryLogger } from '../../kernel/log/log.ts';
 import { sendJson } from './testing/fake-upstream.ts';
-import { internalVmi, originalVmi } from './testing/fixtures.ts';
+import { internalVmi, originalVmi } from '../../rename/testing/objects.ts';
 import { call, sample, startHarness, type Harness } from './testing/harness.ts';
 
 const VMIS = '/apis/kubevirt.io/v1/namespaces/ns/virtualmachineinstances';

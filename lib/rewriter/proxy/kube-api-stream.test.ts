@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
-import { IG, INT, internalVmi, internalVmiList, originalVmi, originalVmiList } from './testing/fixtures.ts';
+import { IG, INT, internalVmi, internalVmiList, originalVmi, originalVmiList } from '../../rename/testing/objects.ts';
 import { call, startHarness, type Harness } from './testing/harness.ts';
 
 const VMIS = '/apis/kubevirt.io/v1/namespaces/ns/virtualmachineinstances';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { FakeUpstream, sendJson } from './testing/fake-upstream.ts';
-import { IG, INT, internalVmi, internalVmiList, originalVmi, originalVmiList } from './testing/fixtures.ts';
+import { IG, INT, internalVmi, internalVmiList, originalVmi, originalVmiList } from '../../rename/testing/objects.ts';
 import { call, sample, startHarness, type Harness } from './testing/harness.ts';
 
 const VMIS = '/apis/kubevirt.io/v1/namespaces/ns/virtualmachineinstances';

@@ -8,9 +8,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
-import { renameContext, restoreContext } from '../context.ts';
-import { parseTarget, targetUrl, type ApiTarget } from '../target.ts';
-import { rewriteTarget, shouldRewriteBodies } from '../target-rewrite.ts';
+import { renameContext, restoreContext } from '../../rename/context.ts';
+import { parseTarget, targetUrl, type ApiTarget } from '../../rename/target.ts';
+import { rewriteTarget, shouldRewriteBodies } from '../../rename/target-rewrite.ts';
 import {
   BodyTooLargeError,
   isRewritableBody,

@@ -11,9 +11,9 @@
  * Broken bodies: an item that is not valid JSON is passed through as it is (onInvalid); a broken structure
  * before anything was written passes the whole body through; after that, the rest of the body.
  */
-import type { RewriteContext } from '../context.ts';
-import { isList, listItemRewriter, rewriteDocument, rewriteListEnvelope } from '../document.ts';
-import { isSkip, type JsonRecord } from '../json.ts';
+import type { RewriteContext } from '../../rename/context.ts';
+import { isList, listItemRewriter, rewriteDocument, rewriteListEnvelope } from '../../rename/document.ts';
+import { isSkip, type JsonRecord } from '../../rename/json.ts';
 import { ListSplitter, ListSyntaxError, type SplitEvent } from './list-splitter.ts';
 import { rewriteObjectText } from './text-rewrite.ts';
 

@@ -12,7 +12,7 @@ import { richVmiSpec, richVmSpec, vmStatusRunning } from '../../api/testing/fixt
 import { isNotFound } from '../../kernel/errors/errors.ts';
 import type { KubeObject, WatchEvent } from '../../kernel/kube/index.ts';
 import { startCluster, type Cluster } from './testing/cluster.ts';
-import { IG, INT } from './testing/fixtures.ts';
+import { IG, INT } from '../../rename/testing/objects.ts';
 
 let c: Cluster;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /** One request's view of the rewriter metrics: its labels, byte counts, rewrites and the final outcome. */
-import type { ApiTarget } from '../target.ts';
+import type { ApiTarget } from '../../rename/target.ts';
 import type { BaseLabels, Decision, ProxyName, RewriterMetrics } from './metrics.ts';
 
 export type Side = 'client' | 'target';

@@ -5,11 +5,11 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { KvError, errorMessage } from '../../kernel/errors/errors.ts';
-import type { RewriteContext } from '../context.ts';
-import { rewriteDocument } from '../document.ts';
-import { patchTargetOf } from '../patch-target.ts';
-import { rewritePatch, type PatchType } from '../patch.ts';
-import type { ApiTarget } from '../target.ts';
+import type { RewriteContext } from '../../rename/context.ts';
+import { rewriteDocument } from '../../rename/document.ts';
+import { patchTargetOf } from '../../rename/patch-target.ts';
+import { rewritePatch, type PatchType } from '../../rename/patch.ts';
+import type { ApiTarget } from '../../rename/target.ts';
 
 const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([
   ['application/json-patch+json', 'json'],

@@ -3,15 +3,15 @@
  * kind, on both sides, rewriting the JSON text gives what rewriting the parsed object gives.
  */
 import { describe, expect, it } from '@jest/globals';
-import { isRecord, isSkip, SKIP } from '../json.ts';
-import { rewriteObject } from '../object.ts';
-import { ObjectGenerator, type Side } from '../testing/generators.ts';
-import { KIND_GENERATORS, type KindGenerator } from '../testing/kind-generators.ts';
-import { Prng } from '../testing/prng.ts';
-import { KUBEVIRT, kvRename, kvRestore } from '../testing/synthetic-rules.ts';
-import { rewriteWatchEvent } from '../watch.ts';
+import { isRecord, isSkip, SKIP } from '../../rename/json.ts';
+import { rewriteObject } from '../../rename/object.ts';
+import { ObjectGenerator, type Side } from '../../rename/testing/generators.ts';
+import { KIND_GENERATORS, type KindGenerator } from '../../rename/testing/kind-generators.ts';
+import { Prng } from '../../rename/testing/prng.ts';
+import { KUBEVIRT, kvRename, kvRestore } from '../../rename/testing/synthetic-rules.ts';
+import { rewriteWatchEvent } from '../../rename/watch.ts';
 import { restoreEventText, rewriteObjectText } from './text-rewrite.ts';
-import { internalVmi, originalVmi } from './testing/fixtures.ts';
+import { internalVmi, originalVmi } from '../../rename/testing/objects.ts';
 
 const GENERATORS: [string, KindGenerator][] = [
   ...Object.entries(KIND_GENERATORS).filter(([kind]) => !kind.endsWith('List')),

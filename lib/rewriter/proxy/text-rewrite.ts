@@ -6,9 +6,9 @@
  * written back as the bytes that came, unchecked. Any other object is parsed whole, and only its changed
  * members are encoded again. Throws when what is parsed is not valid JSON.
  */
-import type { RewriteContext } from '../context.ts';
-import { isRecord, isSkip, SKIP, type JsonRecord, type Skip } from '../json.ts';
-import { rewriteWatchEvent } from '../watch.ts';
+import type { RewriteContext } from '../../rename/context.ts';
+import { isRecord, isSkip, SKIP, type JsonRecord, type Skip } from '../../rename/json.ts';
+import { rewriteWatchEvent } from '../../rename/watch.ts';
 import {
   escapedQuote,
   rawMember,

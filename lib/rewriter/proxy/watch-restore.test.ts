@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { kvRestore } from '../testing/synthetic-rules.ts';
-import { internalVmi, originalVmi } from './testing/fixtures.ts';
+import { kvRestore } from '../../rename/testing/synthetic-rules.ts';
+import { internalVmi, originalVmi } from '../../rename/testing/objects.ts';
 import { WatchRestorer } from './watch-restore.ts';
 
 function restorer(): { r: WatchRestorer; invalid: () => number; events: () => number } {

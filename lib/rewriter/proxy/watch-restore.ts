@@ -5,8 +5,8 @@
  * nothing is ever dropped or reordered apart from the excluded objects. Pure apart from the callbacks.
  */
 import { StringDecoder } from 'node:string_decoder';
-import type { RewriteContext } from '../context.ts';
-import { isSkip } from '../json.ts';
+import type { RewriteContext } from '../../rename/context.ts';
+import { isSkip } from '../../rename/json.ts';
 import { restoreEventText } from './text-rewrite.ts';
 
 export interface WatchRestoreOptions {

@@ -18,7 +18,7 @@ import { nopLogger } from '../../kernel/log/log.ts';
 import { rewriterMetrics } from './metrics.ts';
 import type { ProxyServer } from './serve.ts';
 import { eventually, startCluster, type Cluster } from './testing/cluster.ts';
-import { IG, INT } from './testing/fixtures.ts';
+import { IG, INT } from '../../rename/testing/objects.ts';
 import { startWebhookProxy } from './webhook.ts';
 
 const MUTATING_WEBHOOKS: GroupVersionResource = {

@@ -6,10 +6,10 @@ import { Registry } from 'prom-client';
 import { Agent, request } from 'undici';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { makeTlsFixture, type TlsFixture } from '../../kernel/kube/testing/tls-fixture.ts';
-import { KUBEVIRT } from '../testing/synthetic-rules.ts';
+import { KUBEVIRT } from '../../rename/testing/synthetic-rules.ts';
 import { rewriterMetrics } from './metrics.ts';
 import type { ProxyServer } from './serve.ts';
-import { IG, INT, internalVmi, originalVmi } from './testing/fixtures.ts';
+import { IG, INT, internalVmi, originalVmi } from '../../rename/testing/objects.ts';
 import { startWebhookProxy } from './webhook.ts';
 
 const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64');

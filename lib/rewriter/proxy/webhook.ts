@@ -9,13 +9,13 @@ import { createServer } from 'node:https';
 import { Agent, type Dispatcher } from 'undici';
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import { rewriteAdmissionReview } from '../admission-review.ts';
-import { renameContext, restoreContext } from '../context.ts';
-import { rewriteDocument } from '../document.ts';
-import { getRecord, getString, isRecord, isSkip } from '../json.ts';
-import type { PatchTarget } from '../patch-target.ts';
-import type { RuleIndex } from '../rules/rule-index.ts';
-import { parseTarget, type ApiTarget } from '../target.ts';
+import { rewriteAdmissionReview } from '../../rename/admission-review.ts';
+import { renameContext, restoreContext } from '../../rename/context.ts';
+import { rewriteDocument } from '../../rename/document.ts';
+import { getRecord, getString, isRecord, isSkip } from '../../rename/json.ts';
+import type { PatchTarget } from '../../rename/patch-target.ts';
+import type { RuleIndex } from '../../rename/rules/rule-index.ts';
+import { parseTarget, type ApiTarget } from '../../rename/target.ts';
 import {
   BodyTooLargeError,
   readBody,

@@ -4,7 +4,7 @@
  * the API server has defaulted it) and a VMI padded to a given size.
  */
 import { richVmiSpec } from '../../../api/testing/fixtures.ts';
-import { IG, INT } from './fixtures.ts';
+import { IG, INT } from '../../../rename/testing/objects.ts';
 
 const NODE = 'node.virtualization.deckhouse.io';
 

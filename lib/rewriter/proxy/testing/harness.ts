@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { RestConfig } from '../../../kernel/kube/index.ts';
 import { nopLogger, type Logger } from '../../../kernel/log/log.ts';
-import { KUBEVIRT } from '../../testing/synthetic-rules.ts';
+import { KUBEVIRT } from '../../../rename/testing/synthetic-rules.ts';
 import { startKubeApiProxy } from '../kube-api.ts';
 import { rewriterMetrics } from '../metrics.ts';
 import type { ProxyServer } from '../serve.ts';

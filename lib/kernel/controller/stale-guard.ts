@@ -5,7 +5,7 @@
  * again (the role KubeVirt's vmiExpectations play around its VMI updates). Entries expire after ttlMs so a
  * lost event cannot park a key for good.
  */
-import type { Clock } from '../../kernel/clock.ts';
+import type { Clock } from '../clock.ts';
 
 const DEFAULT_TTL_MS = 60_000;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { deepEqual, mergeDiff } from './merge-diff.ts';
-import { scopedMergePatch } from './object-patch.ts';
+import { deepEqual, mergeDiff } from './merge-patch.ts';
+import { scopedMergePatch } from './merge-patch.ts';
 
 describe('mergeDiff', () => {
   it.each<[string, unknown, unknown, unknown]>([

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { FakeClock } from '../../kernel/clock.ts';
-import type { KubeObject } from '../../kernel/kube/types.ts';
-import { nopLogger } from '../../kernel/log/log.ts';
-import { flush } from '../../kernel/informer/testing-fake-client.ts';
-import { RecordingClient } from '../testing/recording-client.ts';
+import { FakeClock } from '../clock.ts';
+import type { KubeObject } from '../kube/types.ts';
+import { nopLogger } from '../log/log.ts';
+import { flush } from '../informer/testing-fake-client.ts';
+import { RecordingClient } from '../kube/testing/recording-client.ts';
 import { ApiEventRecorder } from './events.ts';
 
 const vm = (name: string): KubeObject => ({

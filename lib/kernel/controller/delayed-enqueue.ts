@@ -3,7 +3,7 @@
  * created, then moved to Scheduling a moment later) costs one sync, and one status write, instead of several.
  * The first event of a burst starts the timer: a key waits at most delayMs.
  */
-import type { Clock, TimerHandle } from '../../kernel/clock.ts';
+import type { Clock, TimerHandle } from '../clock.ts';
 
 export class DelayedEnqueue {
   private readonly pending = new Map<string, TimerHandle>();

@@ -10,11 +10,11 @@
  * them costs no write at all). Above maxQueued waiting events, new ones are dropped and counted.
  */
 import { randomBytes } from 'node:crypto';
-import type { Clock, TimerHandle } from '../../kernel/clock.ts';
-import { errorMessage } from '../../kernel/errors/errors.ts';
-import { EVENTS } from '../../kernel/kube/resources.ts';
-import type { KubeClient, KubeObject } from '../../kernel/kube/types.ts';
-import type { Logger } from '../../kernel/log/log.ts';
+import type { Clock, TimerHandle } from '../clock.ts';
+import { errorMessage } from '../errors/errors.ts';
+import { EVENTS } from '../kube/resources.ts';
+import type { KubeClient, KubeObject } from '../kube/types.ts';
+import type { Logger } from '../log/log.ts';
 import { rfc3339 } from './time.ts';
 
 export type EventType = 'Normal' | 'Warning';

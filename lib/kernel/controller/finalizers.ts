@@ -1,5 +1,5 @@
 /** Finalizer list helpers; they never mutate their input. */
-import type { KubeObject } from '../../kernel/kube/types.ts';
+import type { KubeObject } from '../kube/types.ts';
 
 export function hasFinalizer(obj: KubeObject, finalizer: string): boolean {
   return obj.metadata.finalizers?.includes(finalizer) ?? false;

@@ -3,7 +3,7 @@
  * (kubevirt pkg/storage/types/pvc.go PVCNameFromVirtVolume, IsPreallocated; cdi.go DefaultFSOverhead, tag
  * v1.6.2). A DataVolume volume names the claim of the same name, as in KubeVirt.
  */
-import type { Volume } from '../../api/index.ts';
+import type { Volume } from '../index.ts';
 import type { KubeObject } from '../../kernel/kube/types.ts';
 
 export type ClaimPhase = 'Pending' | 'Bound' | 'Lost';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { FakeClock } from '../../kernel/clock.ts';
+import { FakeClock } from '../clock.ts';
 import { DelayedEnqueue } from './delayed-enqueue.ts';
 
 describe('DelayedEnqueue', () => {

@@ -1,6 +1,7 @@
 /**
- * The rewriter's pure core, used by the HTTP proxy and by the in-process client wrapper: rules as data, indexes,
- * and `(doc, ctx) => doc` rewriters over parsed JSON that never mutate their input.
+ * The kubevirt.io ⇄ internal.virtualization.deckhouse.io rename, shared by the rewriter role (the HTTP proxy)
+ * and by every role that talks to the API server directly (through ./client): rules as data, indexes, and
+ * `(doc, ctx) => doc` rewriters over parsed JSON that never mutate their input. Imports only lib/kernel.
  */
 export type { RewriteContext } from './context.ts';
 export { renameContext, restoreContext } from './context.ts';

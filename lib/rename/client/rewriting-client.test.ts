@@ -14,7 +14,7 @@ import {
   internalVmiList,
   originalVmi,
   originalVmiList,
-} from '../proxy/testing/fixtures.ts';
+} from '../testing/objects.ts';
 import { KUBEVIRT } from '../testing/synthetic-rules.ts';
 import { rewritingClient } from './rewriting-client.ts';
 

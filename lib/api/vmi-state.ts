@@ -1,6 +1,6 @@
 /** KubeVirt's readings of a VMI's phase (kubevirt api/core/v1 VirtualMachineInstance Is* methods). */
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { parseTime } from './time.ts';
+import type { VirtualMachineInstance } from './index.ts';
+import { parseTime } from '../kernel/controller/time.ts';
 
 type Vmi = Pick<VirtualMachineInstance, 'status' | 'metadata'>;
 

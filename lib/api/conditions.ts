@@ -2,9 +2,15 @@
  * KubeVirt's condition managers (kubevirt pkg/controller/conditions.go): a condition is replaced only when its
  * status or reason changes, so fresh probe times alone never cause a write.
  */
-import type { Condition } from '../../api/index.ts';
+import type { Condition } from './v1/common.ts';
 
 type Cond = Condition<string>;
+
+/** Why a sync could not do its work: the reason and message of a Failure/Synchronized condition and its event. */
+export interface SyncFailure {
+  reason: string;
+  message: string;
+}
 
 export function findCondition<C extends Cond>(conds: readonly C[] | undefined, type: string): C | undefined {
   return conds?.find((c) => c.type === type);

@@ -8,8 +8,8 @@ import { INTERNAL_VIRTUAL_MACHINE_INSTANCES } from '../../api/internal-gvr.ts';
 import { richVmiSpec, richVmSpec } from '../../api/testing/fixtures.ts';
 import { isNotFound } from '../../kernel/errors/errors.ts';
 import type { KubeClient, KubeObject, WatchEvent } from '../../kernel/kube/index.ts';
-import { startCluster, type Cluster } from '../proxy/testing/cluster.ts';
-import { IG, INT } from '../proxy/testing/fixtures.ts';
+import { startCluster, type Cluster } from '../../rewriter/proxy/testing/cluster.ts';
+import { IG, INT } from '../testing/objects.ts';
 import { rewritingClient } from './rewriting-client.ts';
 
 let c: Cluster;

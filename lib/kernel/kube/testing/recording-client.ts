@@ -3,7 +3,7 @@
  * virtualmachines ns/name status', ...) with its body, answers creates and patches with a plausible object, and
  * fails the next matching call when told to. Reads are not supported: controllers read from their stores.
  */
-import { KvError, newStatus, StatusError } from '../../kernel/errors/errors.ts';
+import { KvError, newStatus, StatusError } from '../../errors/errors.ts';
 import type {
   DeleteOptions,
   GroupVersionResource,
@@ -13,7 +13,7 @@ import type {
   PatchOptions,
   WatchEvent,
   WriteOptions,
-} from '../../kernel/kube/types.ts';
+} from '../types.ts';
 
 export interface Action {
   verb: 'create' | 'update' | 'patch' | 'delete';
