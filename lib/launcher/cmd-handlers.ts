@@ -8,18 +8,20 @@ import type { VirtualMachineInstance } from '../api/index.ts';
 import { errorMessage } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import { getVersion } from '../libvirt/index.ts';
-import type {
-  DomainResponse,
-  DomainStatsResponse,
-  FreezeRequest,
-  GuestFilesystemsResponse,
-  GuestInfoResponse,
-  GuestUserListResponse,
-  QemuVersionResponse,
-  Response,
-  VMIRequest,
-} from '../rpc/gen/kubevirt/cmd/v1/cmd.ts';
-import { failed, ok, type CmdHandlers } from '../rpc/index.ts';
+import {
+  failed,
+  ok,
+  type CmdHandlers,
+  type DomainResponse,
+  type DomainStatsResponse,
+  type FreezeRequest,
+  type GuestFilesystemsResponse,
+  type GuestInfoResponse,
+  type GuestUserListResponse,
+  type QemuVersionResponse,
+  type Response,
+  type VMIRequest,
+} from '../rpc/index.ts';
 import type { GuestOps } from './guest-ops.ts';
 import type { DomainManager } from './manager.ts';
 

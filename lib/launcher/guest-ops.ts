@@ -21,7 +21,7 @@ import {
   guestUsers,
   type GuestFilesystem,
   type GuestUser,
-} from './domain/guest-json.ts';
+} from './report/guest-json.ts';
 import type { DomainManager } from './manager.ts';
 
 /** The `return` member of an agent answer. */

@@ -13,7 +13,7 @@ import { realClock } from '../kernel/clock.ts';
 import type { DomainEvent, LauncherClient } from '../rpc/index.ts';
 import { daemonIdentity } from './daemon/identity.ts';
 import { runKvmProbe } from './emulation/kvm-probe.ts';
-import type { NodeFacts } from './node-labeller/facts.ts';
+import type { NodeFacts } from '../rpc/index.ts';
 import {
   CAPS_CACHE,
   domainStatus,

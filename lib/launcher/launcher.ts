@@ -11,9 +11,8 @@ import { realClock, type Clock } from '../kernel/clock.ts';
 import { KvError } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import { DomainEventHub, getDomainCapabilities, LibvirtConnection } from '../libvirt/index.ts';
-import { listenUnix, newCmdServer, rpcPaths, shutdownServer } from '../rpc/index.ts';
+import { listenUnix, newCmdServer, podLayout, shutdownServer, type PodLayout } from '../rpc/index.ts';
 import { cmdHandlers } from './cmd-handlers.ts';
-import { converterContext } from './converter/index.ts';
 import { giveDirs } from './daemon/identity.ts';
 import { startLauncherLibvirt, type LauncherLibvirt } from './daemon/libvirt-daemon.ts';
 import { detectEmulation, type EmulationMode } from './emulation/emulation.ts';
@@ -58,16 +57,14 @@ export async function supportsDirectIo(dir: string): Promise<boolean> {
  * Directories QEMU reads or writes, owned by the daemons' user where it must create files. The image volumes
  * (containerDisks, kernel boot) are left alone: in a Pod the kubelet mounts them read-only.
  */
-async function prepareRoot(root: string, lv: LauncherLibvirt): Promise<{ ephemeral: string }> {
-  const ctx = converterContext({ root, arch: 'amd64', emulation: true });
-  if (root !== '/') await chmod(root, 0o755);
-  const writable = [ctx.ephemeralDiskDir, ctx.emptyDiskDir, ctx.hotplugDiskDir];
-  for (const d of [ctx.privateDir, ...writable]) {
+async function prepareRoot(layout: PodLayout, lv: LauncherLibvirt): Promise<void> {
+  if (layout.root !== '/') await chmod(layout.root, 0o755);
+  const writable = [layout.ephemeralDiskDir, layout.emptyDiskDir, layout.hotplugDiskDir];
+  for (const d of [layout.privateDir, ...writable]) {
     await mkdir(d, { recursive: true });
     await chmod(d, 0o755);
   }
   await giveDirs(writable, lv.identity);
-  return { ephemeral: ctx.ephemeralDiskDir };
 }
 
 function aborted(signal: AbortSignal): Promise<void> {
@@ -107,7 +104,7 @@ export async function runLauncher(o: LauncherOptions, signal: AbortSignal): Prom
   const clock = o.clock ?? realClock;
   const root = resolve(o.root);
   const log = o.log.with({ namespace: o.namespace, name: o.name, uid: o.uid });
-  const paths = rpcPaths(root);
+  const layout = podLayout(root);
   await mkdir(root, { recursive: true });
   const lv = await startLauncherLibvirt({
     root,
@@ -117,7 +114,7 @@ export async function runLauncher(o: LauncherOptions, signal: AbortSignal): Prom
   });
   const cleanups: (() => Promise<void>)[] = [(): Promise<void> => lv.stop()];
   try {
-    const { ephemeral } = await prepareRoot(root, lv);
+    await prepareRoot(layout, lv);
     const conn = await LibvirtConnection.open({ socketPath: lv.socketPath, uri: lv.uri, log, clock });
     cleanups.unshift(() => conn.close());
     const lost = new Promise<never>((_, reject): void => {
@@ -127,14 +124,14 @@ export async function runLauncher(o: LauncherOptions, signal: AbortSignal): Prom
       });
     });
     lost.catch(() => undefined);
-    const host = await hostFacts({ ...o, root }, conn, ephemeral);
-    const serial = await SerialRelay.listen({ publicPath: paths.serialSocket(o.uid), log, clock });
+    const host = await hostFacts({ ...o, root }, conn, layout.ephemeralDiskDir);
+    const serial = await SerialRelay.listen({ publicPath: layout.serialSocket(o.uid), log, clock });
     cleanups.unshift(() => serial.close());
     const id = { name: o.name, namespace: o.namespace, uid: o.uid };
     const manager = new DomainManager({ conn, id, host, identity: lv.identity, serial, log, clock });
     const guest = new GuestOps(manager, log);
     const notifier = new DomainNotifier({
-      socketPath: paths.notifySocket,
+      socketPath: layout.notifySocket,
       manager,
       hub: new DomainEventHub(conn, log),
       log,
@@ -142,8 +139,8 @@ export async function runLauncher(o: LauncherOptions, signal: AbortSignal): Prom
     });
     await notifier.start();
     const server = newCmdServer(cmdHandlers({ manager, guest, log }));
-    await listenUnix(server, paths.launcherSocket);
-    log.info('launcher ready', { socket: paths.launcherSocket, emulation: host.emulation });
+    await listenUnix(server, layout.launcherSocket);
+    log.info('launcher ready', { socket: layout.launcherSocket, emulation: host.emulation });
     await Promise.race([aborted(signal), lost]);
     const outcome = await manager.stopGuest(o.gracePeriodSeconds * 1000);
     log.info('guest stopped', { outcome, gracePeriodSeconds: o.gracePeriodSeconds });

@@ -28,11 +28,11 @@ import {
   type DomainState,
   type LibvirtConnection,
 } from '../libvirt/index.ts';
-import type { VirtualMachineOptions } from '../rpc/gen/kubevirt/cmd/v1/cmd.ts';
+import type { DomainJson, VirtualMachineOptions } from '../rpc/index.ts';
 import { devicesXml, domainXml, renderXml, toDomain, type Disk, type DomainSpec } from './converter/index.ts';
 import type { Identity } from './daemon/process.ts';
-import { domainJson, type DomainIdentity, type DomainStatusExtras } from './domain/domain-json.ts';
-import { kubevirtState, NON_EXISTENT, type KubevirtState } from './domain/state.ts';
+import { domainJson, type DomainIdentity, type DomainStatusExtras } from './report/domain-json.ts';
+import { kubevirtState, NON_EXISTENT, type KubevirtState } from './report/state.ts';
 import type { SerialRelay } from './serial/relay.ts';
 import { findContainerDiskImages } from './sync/container-disks.ts';
 import { syncContext, type HostFacts } from './sync/context.ts';
@@ -157,7 +157,7 @@ export class DomainManager {
   async sync(vmi: VirtualMachineInstance, options: VirtualMachineOptions | undefined): Promise<void> {
     this.checkIdentity(vmi);
     const base = syncContext(this.o.host, options);
-    const images = await findContainerDiskImages(vmi, base.imageVolumeDir);
+    const images = await findContainerDiskImages(vmi, base.layout);
     const ctx = { ...base, containerDiskImages: images };
     const domain = toDomain(vmi, ctx);
     const xml = domainXml(domain);
@@ -167,7 +167,7 @@ export class DomainManager {
     // Every start prepares (a start happens only while the domain is down): config ISOs are made anew.
     if (plan.start || ref === undefined) await prepareDomain({ vmi, domain, ctx, identity: this.o.identity });
     if (plan.define || ref === undefined) ref = await defineDomain(this.o.conn, xml);
-    if (plan.start) await this.start(ref, vmi, ctx.paths.serialSocket(vmi.metadata.uid ?? ''));
+    if (plan.start) await this.start(ref, vmi, ctx.layout.serialSocket(vmi.metadata.uid ?? ''));
     if (plan.resume) await resumeDomain(this.o.conn, ref);
     for (const d of plan.attach) await attachDevice(this.o.conn, ref, diskDeviceXml(d), LIVE_AND_CONFIG);
     for (const d of plan.detach) {
@@ -201,7 +201,7 @@ export class DomainManager {
   }
 
   /** api.Domain JSON of the current domain; undefined when none exists. */
-  async domainJson(extras?: DomainStatusExtras, state?: KubevirtState): Promise<object | undefined> {
+  async domainJson(extras?: DomainStatusExtras, state?: KubevirtState): Promise<DomainJson | undefined> {
     const st = state ?? (await this.kubevirtState());
     if (st === NON_EXISTENT && state === undefined) return undefined;
     return domainJson({

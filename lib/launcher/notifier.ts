@@ -8,7 +8,7 @@
 import type { Logger } from '../kernel/log/log.ts';
 import type { DomainEvent, DomainEventHub, EventSubscription } from '../libvirt/index.ts';
 import { newNotifyClient, type NotifyClient } from '../rpc/index.ts';
-import { NON_EXISTENT, watchEventFor, type DomainWatchEvent } from './domain/state.ts';
+import { NON_EXISTENT, watchEventFor, type DomainWatchEvent } from './report/state.ts';
 import type { DomainManager } from './manager.ts';
 
 export interface NotifierOptions {

@@ -10,7 +10,7 @@ export {
 } from './connection.ts';
 export * from './constants.ts';
 export { uuidFromBytes, uuidToBytes, type DomainRef } from './domain-ref.ts';
-export * from './domain.ts';
+export * from './lifecycle.ts';
 export { errorCodeName, errorDomainName, VIR_ERR, VIR_FROM } from './error-codes.ts';
 export { DomainEventHub, type DomainEventHandler, type EventSubscription } from './event-hub.ts';
 export type {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { describeState } from './domain.ts';
+import { describeState } from './lifecycle.ts';
 import { fromWire, toWire, uuidFromBytes, uuidToBytes } from './domain-ref.ts';
 import { unpackVersion } from './host.ts';
 import { typedParamsToRecord } from './typed-params.ts';

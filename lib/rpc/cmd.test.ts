@@ -5,7 +5,7 @@ import { failed, newCmdServer, ok, type CmdHandlers, type CmdServerOptions } fro
 import { newCmdClient, type CmdClientOptions, type LauncherClient, type VmiCommand } from './cmd-client.ts';
 import { RpcTransportError, RpcVersionError, isUnimplemented } from './errors.ts';
 import type { VMIRequest } from './gen/kubevirt/cmd/v1/cmd.ts';
-import { rpcPaths } from './paths.ts';
+import { podLayout } from './pod-layout.ts';
 import { serve, tempRoot, type Serving, type TempRoot } from './testing.ts';
 
 const vmi = {
@@ -26,7 +26,7 @@ let client: LauncherClient | undefined;
 
 beforeEach(async () => {
   root = await tempRoot();
-  sock = rpcPaths(root.dir).launcherSocket;
+  sock = podLayout(root.dir).launcherSocket;
 });
 afterEach(async () => {
   client?.close();

@@ -1,9 +1,9 @@
 /**
- * The handler <-> launcher contract (kubevirt pkg/handler-launcher-com): socket paths, unix-socket
- * listening, Cmd/Notify servers and clients with deadlines and version negotiation. The generated
+ * The handler <-> launcher contract (kubevirt pkg/handler-launcher-com): the launcher Pod's path layout,
+ * unix-socket listening, Cmd/Notify servers and clients with deadlines and version negotiation. The generated
  * wire types live in ./gen (regenerate with `npm run gen:proto`).
  */
-export { rpcPaths, type RpcPaths } from './paths.ts';
+export { POD_LAYOUT, podLayout, type ConfigVolumeKind, type PodLayout } from './pod-layout.ts';
 export { UNIX_PATH_MAX, checkSocketPath, listenUnix, shutdownServer, unixTarget } from './listen.ts';
 export { RpcTransportError, RpcVersionError, isDisconnected, isUnimplemented } from './errors.ts';
 export { CMD_VERSION, NOTIFY_VERSION, highestCompatibleVersion } from './version.ts';
@@ -39,3 +39,29 @@ export {
   type NotifyClientOptions,
 } from './notify-client.ts';
 export type { UnaryHandler, UnaryImpl } from './unary.ts';
+export {
+  DOMAIN_API_VERSION,
+  type AliasJson,
+  type ChannelJson,
+  type DiskJson,
+  type DomainJson,
+  type DomainSpecJson,
+  type DomainStatusJson,
+  type GuestOsInfoJson,
+  type InterfaceJson,
+  type LifeCycle,
+  type SerialJson,
+} from './domain-json.ts';
+export {
+  VirtualMachineOptions,
+  type DomainResponse,
+  type DomainStatsResponse,
+  type FreezeRequest,
+  type GuestFilesystemsResponse,
+  type GuestInfoResponse,
+  type GuestUserListResponse,
+  type QemuVersionResponse,
+  type Response,
+  type VMIRequest,
+} from './gen/kubevirt/cmd/v1/cmd.ts';
+export { NODE_LABEL_PREFIXES, NODE_LABELLER_FILES, type HostModel, type NodeFacts } from './node-facts.ts';

@@ -3,7 +3,7 @@ import { status } from '@grpc/grpc-js';
 import { RpcTransportError, RpcVersionError } from './errors.ts';
 import { newNotifyClient, type NotifyClient } from './notify-client.ts';
 import { decodeDomainEvent, newNotifyServer, type DomainEvent } from './notify-server.ts';
-import { rpcPaths } from './paths.ts';
+import { podLayout } from './pod-layout.ts';
 import { serve, tempRoot, type Serving, type TempRoot } from './testing.ts';
 
 const domain = { metadata: { name: 'ns1_vm1', uid: 'u1' }, status: { status: 'Running', reason: 'Booted' } };
@@ -16,7 +16,7 @@ let client: NotifyClient | undefined;
 
 beforeEach(async () => {
   root = await tempRoot();
-  sock = rpcPaths(root.dir).notifySocket;
+  sock = podLayout(root.dir).notifySocket;
 });
 afterEach(async () => {
   client?.close();

@@ -18,14 +18,9 @@
 import path from 'node:path';
 import { accessCredentialDir, accessCredentialSecrets } from '../../api/index.ts';
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
+import { POD_LAYOUT as L, type ConfigVolumeKind } from '../../rpc/index.ts';
 
-export const PRIVATE_DIR = '/var/run/kubevirt-private';
-export const SHARE_DIR = '/var/run/kubevirt';
-export const IMAGE_VOLUME_DIR = '/var/run/kubevirt-image-volume';
-export const KERNEL_BOOT_DIR = '/var/run/kubevirt-kernel-boot';
 const KERNEL_BOOT_VOLUME = 'kernel-boot-volume';
-export const EPHEMERAL_DISK_DIR = '/var/run/kubevirt-ephemeral-disks';
-export const HOTPLUG_DISK_DIR = `${SHARE_DIR}/hotplug-disks`;
 
 export type PodVolume = { name: string } & Record<string, unknown>;
 export interface VolumeMount {
@@ -56,12 +51,12 @@ function base(): RenderedVolumes {
       emptyDir,
     ),
     mounts: [
-      { name: 'private', mountPath: PRIVATE_DIR },
-      { name: 'public', mountPath: SHARE_DIR },
-      { name: 'ephemeral-disks', mountPath: EPHEMERAL_DISK_DIR },
-      { name: 'libvirt-runtime', mountPath: '/var/run/libvirt' },
-      { name: 'sockets', mountPath: `${SHARE_DIR}/sockets` },
-      { name: 'hotplug-disks', mountPath: HOTPLUG_DISK_DIR, mountPropagation: 'HostToContainer' },
+      { name: 'private', mountPath: L.privateDir },
+      { name: 'public', mountPath: L.shareDir },
+      { name: 'ephemeral-disks', mountPath: L.ephemeralDiskDir },
+      { name: 'libvirt-runtime', mountPath: L.libvirtRuntimeDir },
+      { name: 'sockets', mountPath: L.socketsDir },
+      { name: 'hotplug-disks', mountPath: L.hotplugDiskDir, mountPropagation: 'HostToContainer' },
     ],
     devices: [],
     imagePullSecrets: [],
@@ -80,8 +75,8 @@ function addClaim(
   claim: Record<string, unknown>,
 ): void {
   out.volumes.push({ name: v.name, persistentVolumeClaim: claim });
-  if (isBlock(vmi, v.name)) out.devices.push({ name: v.name, devicePath: `/dev/${v.name}` });
-  else out.mounts.push({ name: v.name, mountPath: `${PRIVATE_DIR}/vmi-disks/${v.name}` });
+  if (isBlock(vmi, v.name)) out.devices.push({ name: v.name, devicePath: path.join(L.devDir, v.name) });
+  else out.mounts.push({ name: v.name, mountPath: path.join(L.vmiDisksDir, v.name) });
 }
 
 function claimOf(v: Volume): Record<string, unknown> | undefined {
@@ -95,9 +90,14 @@ function claimOf(v: Volume): Record<string, unknown> | undefined {
   return undefined;
 }
 
-function addSource(out: RenderedVolumes, v: Volume, dir: string, source: Record<string, unknown>): void {
+function addSource(
+  out: RenderedVolumes,
+  v: Volume,
+  kind: ConfigVolumeKind,
+  source: Record<string, unknown>,
+): void {
   out.volumes.push({ name: v.name, ...source });
-  out.mounts.push({ name: v.name, mountPath: `${PRIVATE_DIR}/${dir}/${v.name}`, readOnly: true });
+  out.mounts.push({ name: v.name, mountPath: L.configVolumeDir(kind, v.name), readOnly: true });
 }
 
 interface ImageSource {
@@ -120,12 +120,12 @@ function addImage(out: RenderedVolumes, name: string, mountPath: string, src: Im
 function addContainerDisk(out: RenderedVolumes, v: Volume, index: number): void {
   const cd = v.containerDisk;
   if (cd === undefined || cd.hotpluggable === true) return;
-  addImage(out, v.name, `${IMAGE_VOLUME_DIR}/disk_${index}`, cd);
+  addImage(out, v.name, L.containerDiskDir(index), cd);
 }
 
 function addKernelBoot(out: RenderedVolumes, vmi: VirtualMachineInstance): void {
   const container = vmi.spec.domain.firmware?.kernelBoot?.container;
-  if (container !== undefined) addImage(out, KERNEL_BOOT_VOLUME, KERNEL_BOOT_DIR, container);
+  if (container !== undefined) addImage(out, KERNEL_BOOT_VOLUME, L.kernelBootDir, container);
 }
 
 function addHostDisk(out: RenderedVolumes, v: Volume): void {
@@ -133,7 +133,7 @@ function addHostDisk(out: RenderedVolumes, v: Volume): void {
   if (hd === undefined) return;
   const type = hd.type === 'DiskOrCreate' ? 'DirectoryOrCreate' : 'Directory';
   out.volumes.push({ name: v.name, hostPath: { path: path.dirname(hd.path), type } });
-  out.mounts.push({ name: v.name, mountPath: `${PRIVATE_DIR}/vmi-disks/${v.name}` });
+  out.mounts.push({ name: v.name, mountPath: path.join(L.vmiDisksDir, v.name) });
 }
 
 function addConfigSource(out: RenderedVolumes, v: Volume): void {
@@ -164,7 +164,7 @@ function addCloudInitSecrets(out: RenderedVolumes, v: Volume): void {
     for (const key of keys) {
       out.mounts.push({
         name,
-        mountPath: `${PRIVATE_DIR}/secret/${v.name}/${key}`,
+        mountPath: path.join(L.configVolumeDir('secret', v.name), key),
         subPath: key,
         readOnly: true,
       });
@@ -178,7 +178,7 @@ function addAccessCredentials(out: RenderedVolumes, vmi: VirtualMachineInstance)
     const name = accessCredentialDir(secretName);
     if (out.volumes.some((v) => v.name === name)) continue;
     out.volumes.push({ name, secret: { secretName } });
-    out.mounts.push({ name, mountPath: `${PRIVATE_DIR}/secret/${name}`, readOnly: true });
+    out.mounts.push({ name, mountPath: L.configVolumeDir('secret', name), readOnly: true });
   }
 }
 

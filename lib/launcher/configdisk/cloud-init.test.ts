@@ -1,10 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CloudInitSource, VirtualMachineInstance, Volume } from '../../api/index.ts';
 import { newVmi, withVolume } from '../../api/testing/builders.ts';
+import { podLayout } from '../../rpc/pod-layout.ts';
 import { cloudInitImage, guestHostname, type CloudInitOptions } from './cloud-init.ts';
 import { ConfigDiskError } from './image.ts';
 import { fakeFs, imageFiles } from './testing.ts';
 
+const ROOT = '/r';
 const PRIVATE = '/r/var/run/kubevirt-private';
 const NOCLOUD_ISO = '/r/eph/cloud-init-data/default/testvmi/noCloud.iso';
 const UUID = '5d307ca9-b3ef-428c-8861-06e72d69f223';
@@ -23,7 +25,7 @@ const other: Volume = { name: 'root', containerDisk: { image: 'x' } };
 function opts(vmi: VirtualMachineInstance, files: Record<string, string> = {}): CloudInitOptions {
   return {
     vmi,
-    privateDir: PRIVATE,
+    layout: podLayout(ROOT),
     diskFiles: new Map([
       ['ci', NOCLOUD_ISO],
       ['cd', '/r/eph/cloud-init-data/default/testvmi/configdrive.iso'],

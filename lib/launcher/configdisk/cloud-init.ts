@@ -12,6 +12,7 @@
  */
 import path from 'node:path';
 import type { CloudInitSource, VirtualMachineInstance } from '../../api/index.ts';
+import type { PodLayout } from '../../rpc/index.ts';
 import { ConfigDiskError, type IsoFile, type IsoImage, type SourceFs } from './image.ts';
 import { sshPublicKeys } from './ssh-keys.ts';
 
@@ -46,7 +47,8 @@ const NETWORK: DataFields = {
 export interface CloudInitOptions {
   readonly vmi: VirtualMachineInstance;
   /** `<root>/var/run/kubevirt-private`. */
-  readonly privateDir: string;
+  /** Where the launcher Pod mounts the config volumes (lib/rpc/pod-layout.ts). */
+  readonly layout: Pick<PodLayout, 'configVolumeDir'>;
   /** Disk name → the image file the domain gives it. */
   readonly diskFiles: ReadonlyMap<string, string>;
   readonly fs: SourceFs;
@@ -81,7 +83,7 @@ interface Where {
 }
 
 function fromSecret(w: Where, f: DataFields): Data {
-  const dir = path.join(w.o.privateDir, 'secret', w.volume);
+  const dir = w.o.layout.configVolumeDir('secret', w.volume);
   for (const name of f.files) {
     const p = path.join(dir, name);
     if (w.o.fs.isFile(p)) return { sourceFile: p };
@@ -190,7 +192,7 @@ export function cloudInitImage(o: CloudInitOptions): IsoImage | undefined {
     throw new ConfigDiskError(where.base, 'needs user data or network data');
   }
   const method = kind === 'cloudInitNoCloud' ? 'noCloud' : 'configDrive';
-  const keys = sshPublicKeys({ vmi: o.vmi, privateDir: o.privateDir, fs: o.fs, method });
+  const keys = sshPublicKeys({ vmi: o.vmi, layout: o.layout, fs: o.fs, method });
   const layout = LAYOUT[kind];
   const meta = Buffer.from(JSON.stringify(metaData(o.vmi, kind, keys)), 'utf8');
   const files: IsoFile[] = [

@@ -3,6 +3,7 @@ import type { Volume } from '../../api/index.ts';
 import { newVmi, withVolume } from '../../api/testing/builders.ts';
 import { configVolumeImages } from './config-volumes.ts';
 import { ConfigDiskError } from './image.ts';
+import { podLayout } from '../../rpc/pod-layout.ts';
 import { configDiskImages, diskFiles } from './plan.ts';
 import { fakeFs, imageFiles } from './testing.ts';
 import type { Disk } from '../converter/index.ts';
@@ -22,7 +23,7 @@ const run = (volumes: Volume[], files: Record<string, string>, dirs: string[] = 
   configVolumeImages({
     vmi: newVmi(...volumes.map(withVolume)),
     root: ROOT,
-    privateDir: PRIVATE,
+    layout: podLayout(ROOT),
     diskFiles: DISKS,
     fs: fakeFs(files, dirs),
   });
@@ -90,7 +91,7 @@ describe('configDiskImages', () => {
     const files = diskFiles([disk('cm', DISKS.get('cm') ?? ''), disk('ci', '/e/noCloud.iso')]);
     const images = configDiskImages({
       vmi,
-      ctx: { root: ROOT, privateDir: PRIVATE },
+      ctx: { layout: podLayout(ROOT) },
       diskFiles: files,
       fs: fakeFs({ [`${PRIVATE}/config-map/cm/a`]: 'a' }),
     });

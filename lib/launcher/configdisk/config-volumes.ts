@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
+import type { ConfigVolumeKind, PodLayout } from '../../rpc/index.ts';
 import { ConfigDiskError, isAtomicWriterEntry, type IsoImage, type SourceFs } from './image.ts';
 
 export const DEFAULT_CONFIG_LABEL = 'cfgdata';
@@ -18,7 +19,8 @@ export interface ConfigVolumeOptions {
   /** Absolute prefix of the launcher's paths ('/' in a Pod). */
   readonly root: string;
   /** `<root>/var/run/kubevirt-private`. */
-  readonly privateDir: string;
+  /** Where the launcher Pod mounts the config volumes (lib/rpc/pod-layout.ts). */
+  readonly layout: Pick<PodLayout, 'configVolumeDir'>;
   /** Disk name → the image file the domain gives it. */
   readonly diskFiles: ReadonlyMap<string, string>;
   readonly fs: SourceFs;
@@ -32,7 +34,7 @@ interface Mounted {
 }
 
 function mounted(v: Volume, o: ConfigVolumeOptions): Mounted | undefined {
-  const under = (sub: string): string => path.join(o.privateDir, sub, v.name);
+  const under = (kind: ConfigVolumeKind): string => o.layout.configVolumeDir(kind, v.name);
   const label = (l: string | undefined): string => (l === undefined || l === '' ? DEFAULT_CONFIG_LABEL : l);
   if (v.configMap !== undefined) {
     return { kind: 'configMap', dir: under('config-map'), label: label(v.configMap.volumeLabel) };

@@ -10,7 +10,7 @@ import type { IsoImage, SourceFs } from './image.ts';
 
 export interface ConfigDiskInput {
   readonly vmi: VirtualMachineInstance;
-  readonly ctx: Pick<ConverterContext, 'root' | 'privateDir'>;
+  readonly ctx: Pick<ConverterContext, 'layout'>;
   /** Disk name → the image file the domain gives it. */
   readonly diskFiles: ReadonlyMap<string, string>;
   readonly fs: SourceFs;
@@ -27,10 +27,10 @@ export function diskFiles(disks: readonly Disk[]): Map<string, string> {
 
 /** The images to write, or a ConfigDiskError naming the VMI field that prevents it. */
 export function configDiskImages(i: ConfigDiskInput): IsoImage[] {
-  const common = { vmi: i.vmi, privateDir: i.ctx.privateDir, diskFiles: i.diskFiles, fs: i.fs };
+  const common = { vmi: i.vmi, layout: i.ctx.layout, diskFiles: i.diskFiles, fs: i.fs };
   const cloudInit = cloudInitImage(common);
   return [
     ...(cloudInit === undefined ? [] : [cloudInit]),
-    ...configVolumeImages({ ...common, root: i.ctx.root }),
+    ...configVolumeImages({ ...common, root: i.ctx.layout.root }),
   ];
 }

@@ -10,11 +10,13 @@ import {
   accessCredentialSecrets,
   type VirtualMachineInstance,
 } from '../../api/index.ts';
+import type { PodLayout } from '../../rpc/index.ts';
 import { ConfigDiskError, isAtomicWriterEntry, type SourceFs } from './image.ts';
 
 export interface SshKeyOptions {
   readonly vmi: VirtualMachineInstance;
-  readonly privateDir: string;
+  /** Where the launcher Pod mounts the config volumes (lib/rpc/pod-layout.ts). */
+  readonly layout: Pick<PodLayout, 'configVolumeDir'>;
   readonly fs: SourceFs;
   readonly method: 'noCloud' | 'configDrive';
 }
@@ -37,7 +39,7 @@ export function sshPublicKeys(o: SshKeyOptions): Record<string, string> {
   const keys: string[] = [];
   for (const cred of accessCredentialSecrets(o.vmi.spec)) {
     if (cred.kind !== 'sshPublicKey' || !cred.propagation.has(o.method)) continue;
-    const dir = path.join(o.privateDir, 'secret', accessCredentialDir(cred.secretName));
+    const dir = o.layout.configVolumeDir('secret', accessCredentialDir(cred.secretName));
     keys.push(...keysIn(dir, `spec.accessCredentials[${cred.index}].sshPublicKey.source.secret`, o.fs));
   }
   return Object.fromEntries(keys.map((k, i) => [String(i), k]));

@@ -3,7 +3,7 @@ import type { Clock as VmiClock, Features as VmiFeatures } from '../../api/index
 import { withSpec } from '../../api/testing/builders.ts';
 import { clockConfigurator } from './clock.ts';
 import type { Arch } from './context.ts';
-import type { Clock, Features } from './domain.ts';
+import type { Clock, Features } from './domain-spec.ts';
 import { featuresConfigurator } from './features.ts';
 import { runConfigurator, testCtx, testVmi } from './testing.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { Clock as VmiClock } from '../../api/index.ts';
 import { configurator, yesNo, type Configurator } from './configurator.ts';
-import type { Clock, Timer } from './domain.ts';
+import type { Clock, Timer } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
 
 function timers(timer: NonNullable<VmiClock['timer']>): Timer[] {

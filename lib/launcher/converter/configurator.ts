@@ -4,7 +4,7 @@
  */
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import type { ConverterContext } from './context.ts';
-import type { DomainSpec } from './domain.ts';
+import type { DomainSpec } from './domain-spec.ts';
 
 export interface Configurator {
   configure(vmi: VirtualMachineInstance, domain: DomainSpec, ctx: ConverterContext): void;

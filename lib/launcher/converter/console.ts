@@ -12,8 +12,8 @@ export const consoleConfigurator: Configurator = configurator((vmi, domain, ctx)
   const log = devices.logSerialConsole ?? ctx.serialConsoleLog;
   domain.devices.serials.push({
     port: 0,
-    socket: ctx.paths.serialSocket(uid),
-    ...(log && { logFile: ctx.paths.serialLog(uid) }),
+    socket: ctx.layout.serialSocket(uid),
+    ...(log && { logFile: ctx.layout.serialLog(uid) }),
   });
   domain.devices.consoles.push({ type: 'pty', targetType: 'serial', port: 0 });
 });

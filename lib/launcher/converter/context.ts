@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { KvError } from '../../kernel/errors/errors.ts';
-import { rpcPaths, type RpcPaths } from '../../rpc/paths.ts';
-import type { ImageFormat } from './domain.ts';
+import { podLayout, type PodLayout } from '../../rpc/pod-layout.ts';
+import type { ImageFormat } from './domain-spec.ts';
 
 export const ARCHES = ['amd64', 'arm64', 's390x'] as const;
 export type Arch = (typeof ARCHES)[number];
@@ -51,26 +51,13 @@ export interface ConverterContext {
   readonly smbios?: Smbios;
   /** virtio-transitional device models for every VMI (a VMI can also ask through useVirtioTransitional). */
   readonly virtioTransitional: boolean;
-  readonly paths: RpcPaths;
-  /** `<root>/var/run/kubevirt-private`: vmi-disks, config-map-disks, NVRAM, ... */
-  readonly privateDir: string;
-  /** Overlay images (disk-data) and cloud-init ISOs (cloud-init-data). */
-  readonly ephemeralDiskDir: string;
-  /** Where the Pod mounts each containerDisk image volume: `disk_<index in spec.volumes>/`. */
-  readonly imageVolumeDir: string;
-  /** Where the Pod mounts the kernelBoot container image (kernelPath and initrdPath are inside it). */
-  readonly kernelBootDir: string;
+  /** Where the launcher Pod mounts, and the launcher creates, everything (lib/rpc/pod-layout.ts). */
+  readonly layout: PodLayout;
   /**
    * The disk file found in each containerDisk image volume (by volume name; the launcher looks before it
-   * converts). Without an entry: `<imageVolumeDir>/disk_<i>/disk/disk.img`.
+   * converts). Without an entry: `<layout.containerDiskDir(i)>/disk/disk.img`.
    */
   readonly containerDiskImages: ReadonlyMap<string, string>;
-  readonly hotplugDiskDir: string;
-  readonly emptyDiskDir: string;
-  /** Where block-mode volumes appear as devices (`<devDir>/<volume>`). */
-  readonly devDir: string;
-  readonly nvramDir: string;
-  readonly prHelperSocket: string;
   readonly efi: EfiFiles;
   /** Seconds between balloon statistics updates; 0 turns them off. */
   readonly memBalloonStatsPeriod: number;
@@ -96,7 +83,7 @@ export interface ConverterContext {
 type Optional<T> = { -readonly [K in keyof T]?: T[K] };
 
 export type ConverterContextOptions = Pick<ConverterContext, 'root' | 'arch' | 'emulation'> &
-  Optional<Omit<ConverterContext, 'root' | 'arch' | 'emulation' | 'paths' | 'emulatedCpuModel' | 'efi'>> & {
+  Optional<Omit<ConverterContext, 'root' | 'arch' | 'emulation' | 'layout' | 'emulatedCpuModel' | 'efi'>> & {
     readonly emulatedCpuModel?: string;
     /** Directory of the OVMF images (KubeVirt's --ovmf-path); individual files can be given in `efi`. */
     readonly ovmfDir?: string;
@@ -134,23 +121,12 @@ export function converterContext(opts: ConverterContextOptions): ConverterContex
   if (!path.isAbsolute(opts.root)) {
     throw new KvError('KV_ERR_CONFIG', `converter root must be absolute, got ${JSON.stringify(opts.root)}`);
   }
-  const under = (p: string): string => path.join(path.resolve(opts.root), p);
-  const privateDir = under('var/run/kubevirt-private');
   const { ovmfDir, efi, ...rest } = opts;
   return {
     emulatedCpuModel: EMULATED_CPU_MODELS[opts.arch],
     virtioTransitional: false,
-    paths: rpcPaths(opts.root),
-    privateDir,
-    ephemeralDiskDir: under('var/run/kubevirt-ephemeral-disks'),
-    imageVolumeDir: under('var/run/kubevirt-image-volume'),
-    kernelBootDir: under('var/run/kubevirt-kernel-boot'),
+    layout: podLayout(opts.root),
     containerDiskImages: new Map(),
-    hotplugDiskDir: under('var/run/kubevirt/hotplug-disks'),
-    emptyDiskDir: under('var/run/libvirt/empty-disks'),
-    devDir: under('dev'),
-    nvramDir: path.join(privateDir, 'libvirt/qemu/nvram'),
-    prHelperSocket: under('var/run/kubevirt/daemons/pr/pr-helper.sock'),
     memBalloonStatsPeriod: 10,
     serialConsoleLog: true,
     freePageReporting: true,

@@ -6,7 +6,7 @@
  */
 import { busOf } from '../../api/index.ts';
 import { configurator, virtioModel, type Configurator } from './configurator.ts';
-import type { Controller, DomainSpec } from './domain.ts';
+import type { Controller, DomainSpec } from './domain-spec.ts';
 
 function usbModel(domain: DomainSpec, arch: string): string {
   if (arch === 'arm64') return 'qemu-xhci';

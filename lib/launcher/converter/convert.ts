@@ -14,7 +14,7 @@ import { controllersConfigurator } from './controllers.ts';
 import { cpuModelConfigurator } from './cpu-model.ts';
 import { cpuTopologyConfigurator } from './cpu-topology.ts';
 import { disksConfigurator } from './disks.ts';
-import { emptyDomain, type DomainSpec } from './domain.ts';
+import { emptyDomain, type DomainSpec } from './domain-spec.ts';
 import { domainXml } from './domain-xml.ts';
 import { featuresConfigurator } from './features.ts';
 import { firmwareConfigurator } from './firmware.ts';

@@ -8,7 +8,7 @@
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import type { ConverterContext } from './context.ts';
-import type { Cpu, CpuFeature } from './domain.ts';
+import type { Cpu, CpuFeature } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
 
 const HOST_MODES = ['host-model', 'host-passthrough'] as const;

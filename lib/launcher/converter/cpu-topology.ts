@@ -7,7 +7,7 @@
 import { quantityValue, type VirtualMachineInstance } from '../../api/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import type { Arch } from './context.ts';
-import type { VcpuEntry } from './domain.ts';
+import type { VcpuEntry } from './domain-spec.ts';
 import { atField, ConversionError } from './errors.ts';
 
 export interface Topology {

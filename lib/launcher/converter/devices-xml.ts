@@ -2,7 +2,7 @@
  * `<devices>` as XML, in KubeVirt's element order (api/schema.go Devices): interfaces, channels, controllers,
  * video, graphics, memballoon, disks, inputs, serials, consoles, watchdogs, rng.
  */
-import type { Address, Alias, Devices, Disk, DiskSource, Interface } from './domain.ts';
+import type { Address, Alias, Devices, Disk, DiskSource, Interface } from './domain-spec.ts';
 import { el, textEl, type XmlElement } from './xml.ts';
 
 export const USER_ALIAS_PREFIX = 'ua-';

@@ -5,7 +5,7 @@
  * With cache none, block devices and preallocated images get io=native.
  */
 import type { ConverterContext } from './context.ts';
-import type { Disk } from './domain.ts';
+import type { Disk } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
 
 export interface CacheOptions {

@@ -5,8 +5,8 @@
  * cache and io as asked; multi-queue. What backs it comes from volume-source.ts.
  */
 import { type Disk as VmiDisk, type DiskBus } from '../../api/index.ts';
-import type { Disk, DiskDriver, PciAddress } from './domain.ts';
-import { userAlias } from './domain.ts';
+import type { Disk, DiskDriver, PciAddress } from './domain-spec.ts';
+import { userAlias } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
 
 export const DISK_BUSES: readonly string[] = ['virtio', 'sata', 'scsi', 'usb'];

@@ -4,7 +4,7 @@ import { withDisk, withSpec, withVolume } from '../../api/testing/builders.ts';
 import type { ConverterContextOptions } from './context.ts';
 import { deviceIndex } from './disk-device.ts';
 import { disksConfigurator } from './disks.ts';
-import type { Disk } from './domain.ts';
+import type { Disk } from './domain-spec.ts';
 import { runConfigurator, testCtx, testVmi } from './testing.ts';
 
 type CtxOpts = Partial<ConverterContextOptions>;

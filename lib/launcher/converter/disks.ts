@@ -18,7 +18,7 @@ import type { ConverterContext } from './context.ts';
 import { cpuTopology, vcpuCount } from './cpu-topology.ts';
 import { setCacheAndIo } from './disk-cache.ts';
 import { DISK_BUSES, diskDevice, diskKind } from './disk-device.ts';
-import type { Disk } from './domain.ts';
+import type { Disk } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
 import { volumeSource, type VolumeDisk } from './volume-source.ts';
 
@@ -91,7 +91,7 @@ function setStorageOptions(out: Disk, source: VmiDisk, volume: string, ctx: Conv
   if (out.device === 'lun' && source.lun?.reservation === true) {
     out.source.reservations = {
       managed: 'no',
-      source: { type: 'unix', path: ctx.prHelperSocket, mode: 'client' },
+      source: { type: 'unix', path: ctx.layout.prHelperSocket, mode: 'client' },
     };
   }
   const match = source.blockSize?.matchVolume;

@@ -3,7 +3,7 @@
  * sysinfo, devices, clock, metadata, features, cpu, vcpu, vcpus.
  */
 import { devicesXml } from './devices-xml.ts';
-import type { Clock, Cpu, DomainSpec, Features, Hyperv, OnOff, Os, SysInfo, SysInfoEntry } from './domain.ts';
+import type { Clock, Cpu, DomainSpec, Features, Hyperv, OnOff, Os, SysInfo, SysInfoEntry } from './domain-spec.ts';
 import { el, renderXml, textEl, type XmlElement } from './xml.ts';
 
 export const KUBEVIRT_METADATA_NS = 'http://kubevirt.io';

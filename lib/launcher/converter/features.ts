@@ -5,7 +5,7 @@
  */
 import type { Features as VmiFeatures } from '../../api/index.ts';
 import { configurator, onOff, type Configurator } from './configurator.ts';
-import type { Features, Hyperv, OnOff } from './domain.ts';
+import type { Features, Hyperv, OnOff } from './domain-spec.ts';
 
 type VmiHyperv = NonNullable<VmiFeatures['hyperv']>;
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import type { ConverterContext } from './context.ts';
-import type { DomainSpec, SysInfoEntry } from './domain.ts';
+import type { DomainSpec, SysInfoEntry } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
 
 function systemEntries(vmi: VirtualMachineInstance, ctx: ConverterContext): SysInfoEntry[] {
@@ -73,7 +73,7 @@ function efi(vmi: VirtualMachineInstance, domain: DomainSpec, ctx: ConverterCont
   };
   domain.os.nvram = {
     template: secure ? ctx.efi.secureBootVars : ctx.efi.vars,
-    path: path.join(ctx.nvramDir, `${vmi.metadata.name ?? ''}_VARS.fd`),
+    path: path.join(ctx.layout.nvramDir, `${vmi.metadata.name ?? ''}_VARS.fd`),
   };
 }
 

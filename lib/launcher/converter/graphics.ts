@@ -8,7 +8,7 @@
 import type { Input as VmiInput, VirtualMachineInstance } from '../../api/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import type { ConverterContext } from './context.ts';
-import { userAlias, type Input, type Video } from './domain.ts';
+import { userAlias, type Input, type Video } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
 import { isEfi } from './firmware.ts';
 
@@ -48,6 +48,6 @@ export const graphicsConfigurator: Configurator = configurator((vmi, domain, ctx
   domain.devices.inputs.push(...inputs);
   if (vmi.spec.domain.devices.autoattachGraphicsDevice === false) return;
   domain.devices.video.push(video(vmi, ctx));
-  domain.devices.graphics.push({ type: 'vnc', socket: ctx.paths.vncSocket(vmi.metadata.uid ?? '') });
+  domain.devices.graphics.push({ type: 'vnc', socket: ctx.layout.vncSocket(vmi.metadata.uid ?? '') });
   domain.devices.inputs.push(...archInputs(vmi, ctx, inputs));
 });

@@ -13,8 +13,8 @@ export {
   type EfiFiles,
   type Smbios,
 } from './context.ts';
-export type * from './domain.ts';
-export { emptyDomain, userAlias } from './domain.ts';
+export type * from './domain-spec.ts';
+export { emptyDomain, userAlias } from './domain-spec.ts';
 export { domainXml, domainXmlTree, KUBEVIRT_METADATA_NS } from './domain-xml.ts';
 export { devicesXml, diskXml, interfaceXml, USER_ALIAS_PREFIX } from './devices-xml.ts';
 export { atField, ConversionError, isConversionError, type ConversionErrorReason } from './errors.ts';

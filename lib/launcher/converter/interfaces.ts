@@ -9,7 +9,7 @@ import { configurator, virtioModel, type Configurator } from './configurator.ts'
 import type { ConverterContext } from './context.ts';
 import { cpuTopology, vcpuCount } from './cpu-topology.ts';
 import { parsePciAddress } from './disk-device.ts';
-import { userAlias, type Interface } from './domain.ts';
+import { userAlias, type Interface } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
 
 const MAX_QUEUES = 256;

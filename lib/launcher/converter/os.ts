@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import type { Arch, ConverterContext } from './context.ts';
-import type { Os } from './domain.ts';
+import type { Os } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
 
 const GUEST_ARCH: Readonly<Record<Arch, string>> = { amd64: 'x86_64', arm64: 'aarch64', s390x: 's390x' };
@@ -22,7 +22,7 @@ const BOOT_MENU_TIMEOUT_MS = 10_000;
 function kernelArtifacts(vmi: VirtualMachineInstance, ctx: ConverterContext, os: Os): void {
   const container = vmi.spec.domain.firmware?.kernelBoot?.container;
   if (container === undefined) return;
-  const artifact = (p: string): string => path.join(ctx.kernelBootDir, path.posix.normalize(`/${p}`));
+  const artifact = (p: string): string => path.join(ctx.layout.kernelBootDir, path.posix.normalize(`/${p}`));
   const { kernelPath = '', initrdPath = '' } = container;
   if (kernelPath === '' && initrdPath === '') {
     throw new ConversionError(

@@ -12,7 +12,7 @@
 import path from 'node:path';
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
 import type { ConverterContext } from './context.ts';
-import type { BackingStore, DiskSource, ImageFormat } from './domain.ts';
+import type { BackingStore, DiskSource, ImageFormat } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
 
 export interface VolumeDisk {
@@ -43,17 +43,17 @@ function claimDisk(name: string, opts: VolumeSourceOptions): VolumeDisk {
   const { ctx, block, hotplug } = opts;
   const discard = !ctx.preallocatedVolumes.has(name);
   if (block) {
-    const dev = hotplug ? path.join(ctx.hotplugDiskDir, name) : path.join(ctx.devDir, name);
+    const dev = hotplug ? path.join(ctx.layout.hotplugDiskDir, name) : path.join(ctx.layout.devDir, name);
     return { type: 'block', source: { dev }, format: 'raw', discard, persistent: true };
   }
   const p = hotplug
-    ? path.join(ctx.hotplugDiskDir, `${name}.img`)
-    : path.join(ctx.privateDir, 'vmi-disks', name, 'disk.img');
+    ? path.join(ctx.layout.hotplugDiskDir, `${name}.img`)
+    : path.join(ctx.layout.vmiDisksDir, name, 'disk.img');
   return { ...file(p, 'raw', discard), persistent: true };
 }
 
 function overlay(name: string, ctx: ConverterContext, backingStore: BackingStore): VolumeDisk {
-  const p = path.join(ctx.ephemeralDiskDir, 'disk-data', name, 'disk.qcow2');
+  const p = path.join(ctx.layout.ephemeralDiskDir, 'disk-data', name, 'disk.qcow2');
   return { ...file(p, 'qcow2', true), backingStore };
 }
 
@@ -64,11 +64,11 @@ function ephemeral(name: string, opts: VolumeSourceOptions): VolumeDisk {
 
 function cloudInitIso(vmi: VirtualMachineInstance, ctx: ConverterContext, iso: string): string {
   const { namespace = '', name = '' } = vmi.metadata;
-  return path.join(ctx.ephemeralDiskDir, 'cloud-init-data', namespace, name, iso);
+  return path.join(ctx.layout.ephemeralDiskDir, 'cloud-init-data', namespace, name, iso);
 }
 
 function isoDisk(ctx: ConverterContext, dir: string, iso: string): VolumeDisk {
-  return file(path.join(ctx.privateDir, dir, iso), 'raw', false);
+  return file(path.join(ctx.layout.privateDir, dir, iso), 'raw', false);
 }
 
 function configDisk(volume: Volume, ctx: ConverterContext): VolumeDisk | undefined {
@@ -87,7 +87,7 @@ function imageDisk(volume: Volume, opts: VolumeSourceOptions): VolumeDisk | unde
   if (volume.containerDisk !== undefined) {
     const image =
       ctx.containerDiskImages.get(name) ??
-      path.join(ctx.imageVolumeDir, `disk_${opts.index}`, 'disk', 'disk.img');
+      path.join(ctx.layout.containerDiskDir(opts.index), 'disk', 'disk.img');
     const format = ctx.containerDiskFormats.get(name) ?? 'raw';
     return overlay(name, ctx, { type: 'file', format, source: { file: image } });
   }
@@ -96,11 +96,11 @@ function imageDisk(volume: Volume, opts: VolumeSourceOptions): VolumeDisk | unde
     return file(cloudInitIso(vmi, ctx, 'configdrive.iso'), 'raw', false);
   }
   if (volume.hostDisk !== undefined) {
-    const p = path.join(ctx.privateDir, 'vmi-disks', name, path.posix.basename(volume.hostDisk.path));
+    const p = path.join(ctx.layout.vmiDisksDir, name, path.posix.basename(volume.hostDisk.path));
     return file(p, 'raw', false);
   }
   if (volume.emptyDisk !== undefined)
-    return file(path.join(ctx.emptyDiskDir, `${name}.qcow2`), 'qcow2', true);
+    return file(path.join(ctx.layout.emptyDiskDir, `${name}.qcow2`), 'qcow2', true);
   if (volume.ephemeral !== undefined) return ephemeral(name, opts);
   return undefined;
 }

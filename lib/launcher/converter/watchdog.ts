@@ -1,6 +1,6 @@
 /** Watchdog: i6300esb on amd64, diag288 on s390x, none on arm64 (kubevirt arch ConvertWatchdog). */
 import { configurator, type Configurator } from './configurator.ts';
-import { userAlias } from './domain.ts';
+import { userAlias } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
 
 export const watchdogConfigurator: Configurator = configurator((vmi, domain, ctx) => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { nodeFacts, usableCpuModels, type NodeFacts } from './facts.ts';
+import type { NodeFacts } from '../../rpc/index.ts';
+import { nodeFacts, usableCpuModels } from './facts.ts';
 import { nodeLabels } from './labels.ts';
 
 // Captured from this project's private libvirt 9.0 / QEMU 7.2 on a host whose KVM is listed but unusable.

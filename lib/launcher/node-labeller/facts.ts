@@ -8,6 +8,7 @@
  * - machine types of the guest architecture (deprecated ones left out), TSC frequency and scaling,
  *   Hyper-V enlightenments and SEV as libvirt reports them.
  */
+import type { HostModel, NodeFacts } from '../../rpc/index.ts';
 import { child, children, parseXml, type XmlNode } from '../xml-read.ts';
 
 /** kubevirt DefaultObsoleteCPUModels. */
@@ -28,33 +29,6 @@ export const OBSOLETE_CPU_MODELS: ReadonlySet<string> = new Set([
   'kvm64',
   'kvm32',
 ]);
-
-export interface HostModel {
-  readonly name: string;
-  readonly vendor: string;
-  readonly fallback: string;
-  readonly requiredFeatures: readonly string[];
-}
-
-export interface NodeFacts {
-  /** Guest architecture (libvirt's name: x86_64, aarch64, s390x). */
-  readonly arch: string;
-  readonly emulation: boolean;
-  /** 'kvm' or 'qemu' (TCG), from the domain capabilities. */
-  readonly virtType: string;
-  readonly emulator: string;
-  /** The machine the domain capabilities describe (canonical name). */
-  readonly machine: string;
-  readonly cpuModels: readonly string[];
-  /** Usable, but obsolete for KubeVirt (never labelled). */
-  readonly obsoleteCpuModels: readonly string[];
-  readonly hostModel?: HostModel;
-  readonly cpuFeatures: readonly string[];
-  readonly machineTypes: readonly string[];
-  readonly tsc?: { readonly frequency: number; readonly scalable: boolean };
-  readonly hypervFeatures: readonly string[];
-  readonly sev: boolean;
-}
 
 const sorted = (xs: Iterable<string>): string[] => [...new Set(xs)].sort((a, b) => a.localeCompare(b));
 

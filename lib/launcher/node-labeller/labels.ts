@@ -2,20 +2,8 @@
  * KubeVirt's node labels for a set of host facts (kubevirt pkg/virt-handler/node-labeller node_labeller.go,
  * api/v1 types.go label prefixes), for the handler to put on its Node. Pure.
  */
-import type { NodeFacts } from './facts.ts';
+import { NODE_LABEL_PREFIXES as LABEL, type NodeFacts } from '../../rpc/index.ts';
 
-export const LABEL = {
-  cpuModel: 'cpu-model.node.kubevirt.io/',
-  cpuFeature: 'cpu-feature.node.kubevirt.io/',
-  hostModelCpu: 'host-model-cpu.node.kubevirt.io/',
-  hostModelRequiredFeature: 'host-model-required-features.node.kubevirt.io/',
-  cpuVendor: 'cpu-vendor.node.kubevirt.io/',
-  machineType: 'machine-type.node.kubevirt.io/',
-  hyperv: 'hyperv.node.kubevirt.io/',
-  tscFrequency: 'cpu-timer.node.kubevirt.io/tsc-frequency',
-  tscScalable: 'cpu-timer.node.kubevirt.io/tsc-scalable',
-  sev: 'kubevirt.io/sev',
-} as const;
 
 /** A label name part is at most 63 characters of [A-Za-z0-9._-], starting and ending alphanumeric. */
 const NAME_PART = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;

@@ -12,7 +12,8 @@ import { getCapabilities, getDomainCapabilities, LibvirtConnection } from '../..
 import { startLauncherLibvirt } from '../daemon/libvirt-daemon.ts';
 import { detectEmulation, type EmulationMode } from '../emulation/emulation.ts';
 import { runKvmProbe } from '../emulation/kvm-probe.ts';
-import { nodeFacts, type NodeFacts } from './facts.ts';
+import { NODE_LABELLER_FILES as FILES, type NodeFacts } from '../../rpc/index.ts';
+import { nodeFacts } from './facts.ts';
 import { nodeLabels } from './labels.ts';
 
 export interface NodeLabellerOptions {
@@ -22,12 +23,6 @@ export interface NodeLabellerOptions {
   readonly qemuCapsCache?: string;
 }
 
-export const FILES = {
-  capabilities: 'capabilities.xml',
-  domCapabilities: 'domcapabilities.xml',
-  facts: 'host-facts.json',
-  labels: 'node-labels.json',
-} as const;
 
 export async function runNodeLabeller(o: NodeLabellerOptions): Promise<NodeFacts> {
   const root = await mkdtemp(join(tmpdir(), 'kvnl-'));

@@ -33,7 +33,7 @@ const cd = (name: string, path?: string): Volume => ({
 });
 
 function find(volumes: Volume[]): Promise<Map<string, string>> {
-  return findContainerDiskImages(testVmi(...volumes.map(withVolume)), dir);
+  return findContainerDiskImages(testVmi(...volumes.map(withVolume)), { containerDiskDir: (i) => join(dir, `disk_${i}`) });
 }
 
 describe('findContainerDiskImages', () => {

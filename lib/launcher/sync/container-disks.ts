@@ -1,6 +1,6 @@
 /**
  * Finds the disk file of each containerDisk in the image volume the Pod mounts for it
- * (`<imageVolumeDir>/disk_<index in spec.volumes>`, lib/controller/vmi/pod-volumes.ts): the volume's `path`
+ * (`layout.containerDiskDir(index in spec.volumes)`, lib/rpc/pod-layout.ts): the volume's `path`
  * when given (it must exist inside the image), otherwise the only file under `disk/` (KubeVirt's image-volume
  * layout: a containerDisk image holds exactly one disk in /disk).
  */
@@ -8,6 +8,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
+import type { PodLayout } from '../../rpc/index.ts';
 
 const DEFAULT_DIR = 'disk';
 
@@ -44,14 +45,14 @@ async function onlyFile(base: string, index: number): Promise<string> {
 /** Volume name → absolute path of its disk file, for every containerDisk of the VMI. */
 export async function findContainerDiskImages(
   vmi: VirtualMachineInstance,
-  imageVolumeDir: string,
+  layout: Pick<PodLayout, 'containerDiskDir'>,
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const volumes = vmi.spec.volumes ?? [];
   for (const [index, v] of volumes.entries()) {
     const cd = v.containerDisk;
     if (cd === undefined) continue;
-    const base = path.join(imageVolumeDir, `disk_${index}`);
+    const base = layout.containerDiskDir(index);
     const p = cd.path ?? '';
     out.set(v.name, p === '' ? await onlyFile(base, index) : await givenPath(base, index, p));
   }

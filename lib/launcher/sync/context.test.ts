@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { VirtualMachineOptions } from '../../rpc/gen/kubevirt/cmd/v1/cmd.ts';
+import { VirtualMachineOptions } from '../../rpc/index.ts';
 import { syncContext, type HostFacts } from './context.ts';
 
 const host: HostFacts = {
@@ -13,8 +13,8 @@ const host: HostFacts = {
 describe('syncContext', () => {
   it('binds QEMU to a private serial socket next to the public one', () => {
     const ctx = syncContext(host, undefined);
-    expect(ctx.paths.serialSocket('u1')).toBe('/tmp/r/var/run/kubevirt-private/u1/virt-serial0-qemu');
-    expect(ctx.paths.serialLog('u1')).toBe('/tmp/r/var/run/kubevirt-private/u1/virt-serial0-log');
+    expect(ctx.layout.serialSocket('u1')).toBe('/tmp/r/var/run/kubevirt-private/u1/virt-serial0-qemu');
+    expect(ctx.layout.serialLog('u1')).toBe('/tmp/r/var/run/kubevirt-private/u1/virt-serial0-log');
     expect(ctx).toMatchObject({
       emulation: true,
       directIo: false,

@@ -5,7 +5,7 @@
  * public console socket, which the launcher's relay serves (serial/relay.ts). Pure.
  */
 import { join } from 'node:path';
-import type { VirtualMachineOptions } from '../../rpc/gen/kubevirt/cmd/v1/cmd.ts';
+import type { VirtualMachineOptions } from '../../rpc/index.ts';
 import {
   converterContext,
   type Arch,
@@ -69,9 +69,9 @@ export function syncContext(host: HostFacts, options: VirtualMachineOptions | un
     }),
   };
   const ctx = converterContext(opts);
-  const paths = {
-    ...ctx.paths,
-    serialSocket: (uid: string): string => qemuSerialSocket(ctx.paths.vmiPrivateDir(uid)),
+  const layout = {
+    ...ctx.layout,
+    serialSocket: (uid: string): string => qemuSerialSocket(ctx.layout.vmiPrivateDir(uid)),
   };
-  return { ...ctx, paths };
+  return { ...ctx, layout };
 }

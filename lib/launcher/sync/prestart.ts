@@ -76,8 +76,8 @@ export async function writeConfigDisks(o: PrepareOptions): Promise<void> {
 
 export async function prepareDomain(o: PrepareOptions): Promise<void> {
   const uid = o.vmi.metadata.uid ?? '';
-  await mkdirOwned(o.ctx.paths.vmiPrivateDir(uid), o.identity);
-  await mkdirOwned(o.ctx.nvramDir, o.identity);
+  await mkdirOwned(o.ctx.layout.vmiPrivateDir(uid), o.identity);
+  await mkdirOwned(o.ctx.layout.nvramDir, o.identity);
   await writeConfigDisks(o);
   const sizes = emptyDiskSizes(o.vmi);
   for (const disk of o.domain.devices.disks) {

@@ -25,14 +25,13 @@ import {
   listenUnix,
   newCmdClient,
   newNotifyServer,
-  rpcPaths,
+  podLayout,
   shutdownServer,
   type DomainEvent,
   type LauncherClient,
-  type RpcPaths,
+  type PodLayout,
 } from '../../rpc/index.ts';
 import { DEFAULT_CAPS_CACHE } from '../../../e2e/libvirt/daemon.ts';
-import { converterContext } from '../converter/index.ts';
 import type { Server } from '@grpc/grpc-js';
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -102,19 +101,19 @@ function linkOrCopy(from: string, to: string): void {
 
 /** Puts the guest files where the launcher's converter looks for them (hard links: /root is not readable). */
 export function stageGuest(root: string, g: Guest): void {
-  const ctx = converterContext({ root, arch: 'amd64', emulation: true });
-  const boot = join(ctx.kernelBootDir, 'boot');
-  const disk = join(ctx.imageVolumeDir, 'disk_0', 'disk');
+  const layout = podLayout(root);
+  const boot = join(layout.kernelBootDir, 'boot');
+  const disk = join(layout.containerDiskDir(0), 'disk');
   for (const d of [boot, disk]) mkdirSync(d, { recursive: true });
   linkOrCopy(g.kernel, join(boot, 'vmlinux'));
   linkOrCopy(g.initrd, join(boot, basename(g.initrd)));
   if (g.dataDisk !== undefined) copyFileSync(g.dataDisk, join(disk, 'data.qcow2'));
-  for (const d of [ctx.kernelBootDir, boot, ctx.imageVolumeDir, dirname(disk), disk]) chmodSync(d, 0o755);
+  for (const d of [layout.kernelBootDir, boot, layout.imageVolumeDir, dirname(disk), disk]) chmodSync(d, 0o755);
 }
 
 export interface LauncherProcess {
   readonly root: string;
-  readonly paths: RpcPaths;
+  readonly paths: PodLayout;
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
   readonly events: DomainEvent[];
@@ -143,7 +142,7 @@ export interface StartOptions {
 export const domainStatus = (e: DomainEvent): { Status?: string; Reason?: string } =>
   (e.domain as { Status?: { Status?: string; Reason?: string } } | undefined)?.Status ?? {};
 
-async function notifyServer(paths: RpcPaths, events: DomainEvent[]): Promise<Server> {
+async function notifyServer(paths: PodLayout, events: DomainEvent[]): Promise<Server> {
   const server = newNotifyServer({
     handleDomainEvent: (req) => {
       events.push(decodeDomainEvent(req));
@@ -176,7 +175,7 @@ export async function startLauncher(o: StartOptions): Promise<LauncherProcess> {
   const root = mkdtempSync('/tmp/kvl-');
   chmodSync(root, 0o755);
   stageGuest(root, o.guest);
-  const paths = rpcPaths(root);
+  const paths = podLayout(root);
   const events: DomainEvent[] = [];
   const notify = await notifyServer(paths, events);
   const args = [

@@ -1,30 +1,24 @@
 /**
- * The domain as KubeVirt's virt-handler receives it: api.Domain marshalled by Go's encoding/json (kubevirt
- * pkg/virt-launcher/virtwrap/api/schema.go). TypeMeta is inlined (kind "Domain", apiVersion "1.2.2"), the
- * object meta sits under "ObjectMeta", and Spec/Status keep their Go field names because the structs only
- * carry xml tags. Spec covers what the handler reads (identity, memory, OS, CPU, disks, interfaces, serials,
- * channels, KubeVirt metadata); Status carries state, reason and the guest facts the launcher knows. Pure.
+ * The domain report the handler receives over GetDomain and Notify, in KubeVirt's api.Domain JSON shape (the
+ * type is the contract in lib/rpc/domain-json.ts), built from the converter's DomainSpec and the domain's
+ * state. Pure.
  */
 import type { Alias, Disk, DomainSpec, Interface } from '../converter/index.ts';
+import {
+  DOMAIN_API_VERSION,
+  type AliasJson,
+  type DiskJson,
+  type DomainJson,
+  type DomainSpecJson,
+  type GuestOsInfoJson,
+  type InterfaceJson,
+} from '../../rpc/index.ts';
 import type { KubevirtState } from './state.ts';
-
-export const DOMAIN_API_VERSION = '1.2.2';
 
 export interface DomainIdentity {
   readonly name: string;
   readonly namespace: string;
   readonly uid: string;
-}
-
-export interface GuestOsInfoJson {
-  Name: string;
-  KernelRelease: string;
-  Version: string;
-  PrettyName: string;
-  VersionId: string;
-  KernelVersion: string;
-  Machine: string;
-  Id: string;
 }
 
 export interface DomainStatusExtras {
@@ -44,9 +38,9 @@ const EMPTY_OS_INFO: GuestOsInfoJson = {
   Id: '',
 };
 
-const aliasJson = (a: Alias): object => ({ Name: a.name, UserDefined: a.userDefined });
+const aliasJson = (a: Alias): AliasJson => ({ Name: a.name, UserDefined: a.userDefined });
 
-function diskJson(d: Disk): object {
+function diskJson(d: Disk): DiskJson {
   return {
     Device: d.device,
     Type: d.type,
@@ -75,7 +69,7 @@ function diskJson(d: Disk): object {
   };
 }
 
-function interfaceJson(i: Interface): object {
+function interfaceJson(i: Interface): InterfaceJson {
   return {
     Type: i.type,
     Source: {},
@@ -88,7 +82,7 @@ function interfaceJson(i: Interface): object {
 }
 
 /** Spec in api.DomainSpec's JSON shape. */
-export function domainSpecJson(d: DomainSpec): object {
+export function domainSpecJson(d: DomainSpec): DomainSpecJson {
   const os = d.os;
   return {
     Type: d.type,
@@ -144,7 +138,7 @@ export function domainJson(o: {
   spec: DomainSpec | undefined;
   state: KubevirtState;
   extras?: DomainStatusExtras;
-}): object {
+}): DomainJson {
   const { id, spec, state, extras = {} } = o;
   return {
     kind: 'Domain',

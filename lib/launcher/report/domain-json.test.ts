@@ -21,22 +21,21 @@ describe('domainJson (KubeVirt api.Domain as encoding/json writes it)', () => {
       id,
       spec: convertedDomain(),
       state: { status: 'Running', reason: 'Unpaused' },
-    }) as Record<string, Record<string, unknown>>;
-    expect(d['kind']).toBe('Domain');
-    expect(d['apiVersion']).toBe('1.2.2');
-    expect(d['ObjectMeta']).toEqual({
+    });
+    expect(d.kind).toBe('Domain');
+    expect(d.apiVersion).toBe('1.2.2');
+    expect(d.ObjectMeta).toEqual({
       name: 'testvmi',
       namespace: 'default',
       uid: TEST_UID,
       creationTimestamp: null,
     });
-    expect(d['Status']).toMatchObject({
+    expect(d.Status).toMatchObject({
       Status: 'Running',
       Reason: 'Unpaused',
       FSFreezeStatus: { Status: '' },
     });
-    const spec = d['Spec'] as Record<string, unknown>;
-    expect(spec).toMatchObject({
+    expect(d.Spec).toMatchObject({
       Type: 'qemu',
       Name: 'default_testvmi',
       UUID: TEST_UID,
@@ -45,7 +44,7 @@ describe('domainJson (KubeVirt api.Domain as encoding/json writes it)', () => {
       Metadata: { KubeVirt: { UID: TEST_UID } },
       CPU: { Mode: 'custom', Model: 'qemu64' },
     });
-    expect((spec['Devices'] as { Disks: unknown[] }).Disks[0]).toMatchObject({
+    expect(d.Spec.Devices.Disks?.[0]).toMatchObject({
       Device: 'disk',
       Type: 'file',
       Source: { File: '/var/run/kubevirt-private/vmi-disks/root/disk.img' },
@@ -60,13 +59,13 @@ describe('domainJson (KubeVirt api.Domain as encoding/json writes it)', () => {
       spec: undefined,
       state: NON_EXISTENT,
       extras: { fsFreezeStatus: 'frozen', osInfo: { Id: 'debian' } },
-    }) as { Status: Record<string, unknown>; Spec: unknown };
+    });
     expect(d.Status).toMatchObject({
       Status: 'NoState',
       Reason: 'NonExistent',
       FSFreezeStatus: { Status: 'frozen' },
     });
-    expect(d.Status['OSInfo']).toMatchObject({ Id: 'debian', Name: '' });
+    expect(d.Status.OSInfo).toMatchObject({ Id: 'debian', Name: '' });
     expect(d.Spec).toEqual({ Name: 'default_testvmi', Devices: {} });
   });
 });

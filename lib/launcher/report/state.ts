@@ -4,9 +4,7 @@
  * becomes on the Notify channel. Pure.
  */
 import type { DomainStateName } from '../../libvirt/index.ts';
-
-export type LifeCycle =
-  'NoState' | 'Running' | 'Blocked' | 'Paused' | 'ShuttingDown' | 'Shutoff' | 'Crashed' | 'PMSuspended';
+import type { LifeCycle } from '../../rpc/index.ts';
 
 const LIFECYCLE: Readonly<Record<DomainStateName | 'unknown', LifeCycle>> = {
   nostate: 'NoState',

@@ -1,0 +1,118 @@
+/**
+ * The domain as the handler receives it over GetDomain and Notify: KubeVirt's api.Domain marshalled by Go's
+ * encoding/json (kubevirt pkg/virt-launcher/virtwrap/api/schema.go). TypeMeta is inlined (kind "Domain",
+ * apiVersion "1.2.2"), the object meta sits under "ObjectMeta", and Spec/Status keep their Go field names
+ * because the structs carry only xml tags. The launcher writes it (lib/launcher/report/), the handler
+ * reads it; the spec covers what the handler reads (identity, memory, OS, CPU, disks, interfaces, serials,
+ * channels, KubeVirt metadata).
+ */
+
+export const DOMAIN_API_VERSION = '1.2.2';
+
+/** libvirt's domain states as KubeVirt names them (api.LifeCycle; libvirt's "shutdown" is ShuttingDown). */
+export type LifeCycle =
+  | 'NoState'
+  | 'Running'
+  | 'Blocked'
+  | 'Paused'
+  | 'ShuttingDown'
+  | 'Shutoff'
+  | 'Crashed'
+  | 'PMSuspended';
+
+export interface AliasJson {
+  Name: string;
+  UserDefined?: boolean;
+}
+
+export interface DiskJson {
+  Device: string;
+  Type: string;
+  Source: { Dev?: string; File?: string };
+  Target: { Bus?: string; Device: string; Tray?: string };
+  Serial?: string;
+  Driver: { Name: string; Type: string; Cache?: string; ErrorPolicy?: string; IO?: string; Discard?: string };
+  ReadOnly?: Record<string, never>;
+  Alias: AliasJson;
+  BootOrder?: { Order: number };
+  Model?: string;
+}
+
+export interface InterfaceJson {
+  Type: string;
+  Source: Record<string, unknown>;
+  Model: { Type: string };
+  MAC?: { MAC: string };
+  BootOrder?: { Order: number };
+  LinkState?: { State: string };
+  Alias: AliasJson;
+}
+
+export interface ChannelJson {
+  Type: string;
+  Target: { Name?: string; Type: string };
+}
+
+export interface SerialJson {
+  Type: 'unix';
+  Target: { Port: number };
+  Source: { Mode: 'bind'; Path: string };
+  Log?: { File: string; Append: 'on' };
+}
+
+export interface DomainSpecJson {
+  Type?: string;
+  Name: string;
+  UUID?: string;
+  Memory?: { Value: number; Unit: 'b' };
+  OS?: {
+    Type: { OS: 'hvm'; Arch: string; Machine: string };
+    Kernel?: string;
+    Initrd?: string;
+    KernelArgs?: string;
+  };
+  Devices: {
+    Interfaces?: InterfaceJson[];
+    Channels?: ChannelJson[];
+    Disks?: DiskJson[];
+    Serials?: SerialJson[];
+  };
+  Metadata?: { KubeVirt: { UID: string; GracePeriod: { DeletionGracePeriodSeconds: number } } };
+  CPU?: {
+    Mode: string;
+    Model?: string;
+    Features: { Name: string; Policy?: string }[];
+    Topology: { Sockets: number; Cores: number; Threads: number };
+  };
+  VCPU?: { Placement: 'static'; CPUs: number };
+}
+
+export interface GuestOsInfoJson {
+  Name: string;
+  KernelRelease: string;
+  Version: string;
+  PrettyName: string;
+  VersionId: string;
+  KernelVersion: string;
+  Machine: string;
+  Id: string;
+}
+
+export interface DomainStatusJson {
+  Status: LifeCycle;
+  /** api.StateChangeReason, e.g. 'Unknown', 'Booted', 'Destroyed', 'Crashed', 'Migrated'. */
+  Reason: string;
+  Interfaces: null;
+  OSInfo: GuestOsInfoJson;
+  /** 'frozen' or 'thawed' (empty while unknown). */
+  FSFreezeStatus: { Status: string };
+  ServiceStatus: { VNCSessionConnected: number };
+}
+
+export interface DomainJson {
+  kind: 'Domain';
+  apiVersion: typeof DOMAIN_API_VERSION;
+  ObjectMeta: { name: string; namespace: string; uid: string; creationTimestamp: null };
+  Spec: DomainSpecJson;
+  Status: DomainStatusJson;
+}

@@ -1,0 +1,104 @@
+/**
+ * The launcher Pod's path layout: where the controller's Pod renderer mounts each volume, where the converter
+ * points the domain, where the launcher creates its directories and sockets, and where the handler finds them
+ * (kubevirt pkg/handler-launcher-com, pkg/virt-controller/services/rendervolumes.go, tag v1.6.2, in its
+ * ImageVolume layout; ARCHITECTURE.md "Ports and paths"). One function writes it. Every path sits under a root
+ * prefix so several launchers and handlers run side by side, unprivileged, in local mode and in tests; the root
+ * "/" gives the paths a Pod sees.
+ */
+import path from 'node:path';
+import { KvError } from '../kernel/errors/errors.ts';
+
+/** Kinds of config volumes mounted under the private directory (`<private>/<kind>/<volume>`). */
+export type ConfigVolumeKind = 'secret' | 'config-map' | 'downwardapi';
+
+export interface PodLayout {
+  readonly root: string;
+  /** emptyDir `private`: per-VMI sockets, vmi-disks, config volumes, NVRAM. */
+  readonly privateDir: string;
+  /** emptyDir `public`, shared with the node. */
+  readonly shareDir: string;
+  /** emptyDir `sockets`: the launcher's command sockets. */
+  readonly socketsDir: string;
+  /** Command socket the launcher serves once it is ready. */
+  readonly launcherSocket: string;
+  /** Command socket the launcher serves before its domain manager is initialized. */
+  readonly launcherInitSocket: string;
+  /** Socket the handler serves for Notify. */
+  readonly notifySocket: string;
+  /** emptyDir `libvirt-runtime`. */
+  readonly libvirtRuntimeDir: string;
+  /** emptyDir `ephemeral-disks`: overlay images (disk-data) and cloud-init ISOs (cloud-init-data). */
+  readonly ephemeralDiskDir: string;
+  /** emptyDir `hotplug-disks` (HostToContainer): where the handler mounts hotplugged disks. */
+  readonly hotplugDiskDir: string;
+  /** Parent of the containerDisk image volumes. */
+  readonly imageVolumeDir: string;
+  /** Where the kernelBoot container image is mounted (kernelPath and initrdPath are inside it). */
+  readonly kernelBootDir: string;
+  readonly emptyDiskDir: string;
+  /** Where block-mode volumes appear as devices (`<devDir>/<volume>`). */
+  readonly devDir: string;
+  /** Where filesystem claims and host disks are mounted (`<vmiDisksDir>/<volume>`). */
+  readonly vmiDisksDir: string;
+  readonly nvramDir: string;
+  readonly prHelperSocket: string;
+  /** The image volume of spec.volumes[index] when it is a containerDisk. */
+  containerDiskDir(index: number): string;
+  configVolumeDir(kind: ConfigVolumeKind, volume: string): string;
+  /** Per-VMI private directory (serial console, VNC). */
+  vmiPrivateDir(vmiUid: string): string;
+  serialSocket(vmiUid: string): string;
+  serialLog(vmiUid: string): string;
+  vncSocket(vmiUid: string): string;
+}
+
+const UID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+function vmiDir(privateDir: string, vmiUid: string): string {
+  if (!UID_RE.test(vmiUid) || vmiUid.includes('..')) {
+    throw new KvError('KV_ERR_CONFIG', `invalid VMI uid for a path: ${JSON.stringify(vmiUid)}`);
+  }
+  return path.join(privateDir, vmiUid);
+}
+
+/** The layout under `root`, which must be absolute ("/" for the paths a Pod sees). */
+export function podLayout(root: string): PodLayout {
+  if (!path.isAbsolute(root)) {
+    throw new KvError('KV_ERR_CONFIG', `layout root must be an absolute path, got ${JSON.stringify(root)}`);
+  }
+  const base = path.resolve(root);
+  const under = (p: string): string => path.join(base, p);
+  const privateDir = under('var/run/kubevirt-private');
+  const shareDir = under('var/run/kubevirt');
+  const socketsDir = path.join(shareDir, 'sockets');
+  const imageVolumeDir = under('var/run/kubevirt-image-volume');
+  return {
+    root: base,
+    privateDir,
+    shareDir,
+    socketsDir,
+    launcherSocket: path.join(socketsDir, 'launcher-sock'),
+    launcherInitSocket: path.join(socketsDir, 'launcher-init-sock'),
+    notifySocket: path.join(shareDir, 'domain-notify.sock'),
+    libvirtRuntimeDir: under('var/run/libvirt'),
+    ephemeralDiskDir: under('var/run/kubevirt-ephemeral-disks'),
+    hotplugDiskDir: path.join(shareDir, 'hotplug-disks'),
+    imageVolumeDir,
+    kernelBootDir: under('var/run/kubevirt-kernel-boot'),
+    emptyDiskDir: under('var/run/libvirt/empty-disks'),
+    devDir: under('dev'),
+    vmiDisksDir: path.join(privateDir, 'vmi-disks'),
+    nvramDir: path.join(privateDir, 'libvirt/qemu/nvram'),
+    prHelperSocket: path.join(shareDir, 'daemons/pr/pr-helper.sock'),
+    containerDiskDir: (index) => path.join(imageVolumeDir, `disk_${index}`),
+    configVolumeDir: (kind, volume) => path.join(privateDir, kind, volume),
+    vmiPrivateDir: (uid) => vmiDir(privateDir, uid),
+    serialSocket: (uid) => path.join(vmiDir(privateDir, uid), 'virt-serial0'),
+    serialLog: (uid) => path.join(vmiDir(privateDir, uid), 'virt-serial0-log'),
+    vncSocket: (uid) => path.join(vmiDir(privateDir, uid), 'virt-vnc'),
+  };
+}
+
+/** The paths a launcher Pod's containers see. */
+export const POD_LAYOUT = podLayout('/');
