@@ -1,10 +1,11 @@
 /** `virt controller`: VM → VMI → launcher Pod (flags → ControllerRoleOptions → runControllerRole until SIGTERM). */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command } from 'commander';
 import { addKubeFlags, kubeFlagsToConfigOptions, loadRestConfig } from '../lib/kernel/kube/index.ts';
 import type { KubeFlagValues } from '../lib/kernel/kube/index.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
 import { runControllerRole, type ControllerRoleOptions } from '../lib/controller/role.ts';
+import { bool, intIn, parsed as opt, port, verbosityOption } from './flags.ts';
 
 interface ControllerFlags extends KubeFlagValues {
   namespace: string;
@@ -15,23 +16,11 @@ interface ControllerFlags extends KubeFlagValues {
   launcherImage: string;
   allowEmulation: boolean;
   rewrite: boolean;
-  verbosity: string;
+  verbosity: number;
 }
 
 const CONTROLLER_QPS = 1000;
 const CONTROLLER_BURST = 2000;
-
-const intIn =
-  (min: number, max: number) =>
-  (v: string): number => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`expected ${min}..${max}`);
-    return n;
-  };
-const bool = (v: string): boolean => {
-  if (v !== 'true' && v !== 'false') throw new InvalidArgumentError('expected true or false');
-  return v === 'true';
-};
 
 function roleOptions(f: ControllerFlags): Omit<ControllerRoleOptions, 'log'> {
   const opts = kubeFlagsToConfigOptions(f, { userAgent: 'kubevirt-ts/controller' });
@@ -51,8 +40,6 @@ export function controllerCommand(): Command {
   const cmd = new Command('controller').description(
     'VM → VMI → launcher Pod, status, run strategies, hotplug requests',
   );
-  const opt = (flags: string, desc: string, parse: (v: string) => unknown, def: unknown): Option =>
-    new Option(flags, desc).argParser(parse).default(def);
   addKubeFlags(cmd);
   // This role's own client limits (KubeVirt's 5/10 default is the cautionary tale).
   cmd.options.find((o) => o.long === '--kube-api-qps')?.default(CONTROLLER_QPS);
@@ -62,15 +49,15 @@ export function controllerCommand(): Command {
     .option('--watch-namespace <ns>', 'watch only this namespace (default: all)')
     .addOption(opt('--workers <n>', 'reconcile workers per controller', intIn(1, 1000), 10))
     .addOption(opt('--leader-elect <bool>', 'use a Lease to elect one active replica', bool, true))
-    .addOption(opt('--health-port <port>', '/metrics, /healthz, /readyz port', intIn(0, 65535), 8443))
+    .addOption(opt('--health-port <port>', '/metrics, /healthz, /readyz port', port, 8443))
     .requiredOption('--launcher-image <ref>', 'image of launcher Pods (holds `virt launcher`)')
     .addOption(
       opt('--allow-emulation <bool>', 'launchers may use TCG (no kvm device requested)', bool, false),
     )
     .addOption(opt('--rewrite <bool>', 'speak kubevirt.io through the rewriter rules', bool, true))
-    .option('-v, --verbosity <n>', 'log verbosity (debug levels above 2)', '2')
+    .addOption(verbosityOption())
     .action(async (flags: ControllerFlags) => {
-      const log = createLogger({ component: 'virt-controller', verbosity: Number(flags.verbosity) });
+      const log = createLogger({ component: 'virt-controller', verbosity: flags.verbosity });
       await runUntilSignal((signal) => runControllerRole({ ...roleOptions(flags), log }, signal), {
         log,
       });

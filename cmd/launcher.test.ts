@@ -24,7 +24,7 @@ describe('virt launcher flags', () => {
       root: '/tmp/r',
       gracePeriodSeconds: 30,
       emulation: 'auto',
-      verbosity: '2',
+      verbosity: 2,
     });
   });
 

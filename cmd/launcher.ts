@@ -3,11 +3,13 @@
  * `node-labeller` (host facts for node labels) and `convert` (print a VMI's domain XML), loaded only when
  * used: the launcher's own memory is budgeted (KubeVirt: 100 Mi for virt-launcher).
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
+import { errorMessage } from '../lib/kernel/errors/errors.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
 import { EMULATION_MODES, type EmulationMode } from '../lib/launcher/emulation/emulation.ts';
-import { runLauncher } from '../lib/launcher/launcher.ts';
+import { runLauncherRole } from '../lib/launcher/role.ts';
+import { parsed, verbosityOption, wholeNumber } from './flags.ts';
 
 interface LauncherFlags {
   name?: string;
@@ -17,13 +19,7 @@ interface LauncherFlags {
   emulation: EmulationMode;
   root: string;
   qemuCapsCache?: string;
-  verbosity: string;
-}
-
-function wholeNumber(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number >= 0');
-  return n;
+  verbosity: number;
 }
 
 const emulationOption = (): Option =>
@@ -42,17 +38,13 @@ function nodeLabellerCommand(): Command {
     .requiredOption('--output <dir>', 'where to write the facts')
     .addOption(emulationOption())
     .addOption(capsCacheOption())
-    .option('-v, --verbosity <n>', 'log verbosity (debug levels above 2)', '2')
+    .addOption(verbosityOption())
     .action(
-      async (f: { output: string; emulation: EmulationMode; qemuCapsCache?: string; verbosity: string }) => {
-        const log = createLogger({ component: 'node-labeller', verbosity: Number(f.verbosity) });
+      async (f: { output: string; emulation: EmulationMode; qemuCapsCache?: string; verbosity: number }) => {
+        const { verbosity, ...rest } = f;
+        const log = createLogger({ component: 'node-labeller', verbosity });
         const { runNodeLabeller } = await import('../lib/launcher/node-labeller/run.ts');
-        await runNodeLabeller({
-          output: f.output,
-          emulation: f.emulation,
-          log,
-          ...(f.qemuCapsCache !== undefined && { qemuCapsCache: f.qemuCapsCache }),
-        });
+        await runNodeLabeller({ ...rest, log });
       },
     );
 }
@@ -66,11 +58,9 @@ function convertCommand(): Command {
     .action(async (f: { vmi: string; emulation: boolean; arch: string }) => {
       const { runConvert } = await import('../lib/launcher/convert-command.ts');
       try {
-        process.stdout.write(await runConvert({ vmi: f.vmi, emulation: f.emulation, arch: f.arch }));
+        process.stdout.write(await runConvert(f));
       } catch (err) {
-        const code = (err as { code?: unknown }).code;
-        const why = code === 'ENOENT' ? `no such file: ${f.vmi}` : err instanceof Error ? err.message : String(err);
-        console.error(`virt launcher convert: ${why}`);
+        console.error(`virt launcher convert: ${errorMessage(err)}`);
         process.exitCode = 1;
       }
     });
@@ -83,32 +73,22 @@ export function launcherCommand(): Command {
     .option('--name <name>', 'VMI name')
     .option('--namespace <ns>', 'VMI namespace')
     .option('--uid <uid>', 'VMI uid')
-    .addOption(
-      new Option('--grace-period-seconds <n>', 'graceful shutdown period').argParser(wholeNumber).default(30),
-    )
+    .addOption(parsed('--grace-period-seconds <n>', 'graceful shutdown period', wholeNumber, 30))
     .addOption(emulationOption())
     .option('--root <dir>', 'prefix for every host path (local mode, tests)', '/')
     .addOption(capsCacheOption())
-    .option('-v, --verbosity <n>', 'log verbosity (debug levels above 2)', '2')
+    .addOption(verbosityOption())
     .action(async (f: LauncherFlags) => {
       const { name, namespace, uid } = f;
       if (name === undefined || namespace === undefined || uid === undefined) {
         cmd.error('--name, --namespace and --uid are required');
         return;
       }
-      const log = createLogger({ component: 'virt-launcher', verbosity: Number(f.verbosity) });
+      const { verbosity, ...rest } = f;
+      const log = createLogger({ component: 'virt-launcher', verbosity });
       const graceMs = (f.gracePeriodSeconds + 60) * 1000;
-      const opts = {
-        name,
-        namespace,
-        uid,
-        gracePeriodSeconds: f.gracePeriodSeconds,
-        emulation: f.emulation,
-        root: f.root,
-        log,
-        ...(f.qemuCapsCache !== undefined && { qemuCapsCache: f.qemuCapsCache }),
-      };
-      await runUntilSignal((signal) => runLauncher(opts, signal), { log, graceMs });
+      const opts = { ...rest, name, namespace, uid, log };
+      await runUntilSignal((signal) => runLauncherRole(opts, signal), { log, graceMs });
     });
   cmd.addCommand(nodeLabellerCommand());
   cmd.addCommand(convertCommand());

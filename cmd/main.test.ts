@@ -29,7 +29,8 @@ describe('virt entrypoint', () => {
   });
 
   it('keeps built roles out of the refusing ROLES table', () => {
-    for (const built of ['rewriter', 'launcher', 'controller']) expect(ROLES.map((x) => x.name)).not.toContain(built);
+    for (const built of ['rewriter', 'launcher', 'controller'])
+      expect(ROLES.map((x) => x.name)).not.toContain(built);
   });
 
   it('lists the flags of the rewriter role in its --help', async () => {

@@ -87,7 +87,8 @@ describe('runConvert', () => {
     await expect(
       runConvert({ vmi: path.join(dir, 'nope.yaml'), emulation: false, arch: 'amd64' }),
     ).rejects.toMatchObject({
-      code: 'ENOENT',
+      code: 'KV_ERR_CONFIG',
+      message: `no such file: ${path.join(dir, 'nope.yaml')}`,
     });
   });
 });

@@ -57,7 +57,13 @@ export async function runConvert(opts: ConvertOptions): Promise<string> {
       `--arch must be one of amd64, arm64, s390x, got ${JSON.stringify(arch)}`,
     );
   }
-  const vmi = parseVmiDocument(await readFile(opts.vmi, 'utf8'), opts.vmi);
+  const text = await readFile(opts.vmi, 'utf8').catch((err: unknown) => {
+    const missing = (err as { code?: unknown }).code === 'ENOENT';
+    throw new KvError('KV_ERR_CONFIG', missing ? `no such file: ${opts.vmi}` : errorMessage(err), {
+      cause: err,
+    });
+  });
+  const vmi = parseVmiDocument(text, opts.vmi);
   return toDomainXml(
     defaultedVmi(vmi, arch),
     converterContext({ root: '/', arch, emulation: opts.emulation }),

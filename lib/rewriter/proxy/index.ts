@@ -1,5 +1,4 @@
-/** The rewriter's IO shell: the kube-api proxy, the webhook proxy and the role's wiring. */
-export { runRewriter, type ListeningPorts, type RewriterAppOptions, type WebhookAppOptions } from './app.ts';
+/** The rewriter's IO shell: the kube-api proxy and the webhook proxy (the role's wiring is ../role.ts). */
 export { DEFAULT_MAX_BODY_BYTES, type KubeApiDeps } from './deps.ts';
 export { handleKubeApi, startKubeApiProxy, type KubeApiProxyOptions } from './kube-api.ts';
 export { parseListenAddress, type ListenAddress } from './listen-address.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { nopLogger } from '../../kernel/log/log.ts';
-import { runRewriter, type ListeningPorts } from './app.ts';
-import { FakeUpstream, sendJson } from './testing/fake-upstream.ts';
-import { internalVmi, originalVmi } from '../../rename/testing/objects.ts';
+import { nopLogger } from '../kernel/log/log.ts';
+import { runRewriterRole, type ListeningPorts } from './role.ts';
+import { FakeUpstream, sendJson } from './proxy/testing/fake-upstream.ts';
+import { internalVmi, originalVmi } from '../rename/testing/objects.ts';
 
 async function get(url: string): Promise<{ status: number; body: string }> {
   const res = await fetch(url);
@@ -14,7 +14,7 @@ async function withRewriter(server: string, test: (p: ListeningPorts) => Promise
   const ac = new AbortController();
   let ready: (p: ListeningPorts) => void = () => undefined;
   const listening = new Promise<ListeningPorts>((resolve) => (ready = resolve));
-  const running = runRewriter(
+  const running = runRewriterRole(
     {
       config: { server, qps: 0, burst: 1, userAgent: 'test' },
       listen: { host: '127.0.0.1', port: 0 },
@@ -44,7 +44,7 @@ async function eventually(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
 }
 
-describe('runRewriter', () => {
+describe('runRewriterRole', () => {
   it('proxies, serves /healthz, /readyz and the kube_api_rewriter_* metrics, and stops on abort', async () => {
     const fake = await FakeUpstream.start();
     fake.handler = (req, res) => {

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { realClock, type Clock } from '../kernel/clock.ts';
 import { KvError } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';
+import { runRole, type RoleContext, type RoleWork } from '../kernel/runtime/role.ts';
 import { DomainEventHub, getDomainCapabilities, LibvirtConnection } from '../libvirt/index.ts';
 import { listenUnix, newCmdServer, podLayout, shutdownServer, type PodLayout } from '../rpc/index.ts';
 import { cmdHandlers } from './cmd-handlers.ts';
@@ -100,10 +101,10 @@ async function hostFacts(o: LauncherOptions, conn: LibvirtConnection, ephemeral:
   };
 }
 
-export async function runLauncher(o: LauncherOptions, signal: AbortSignal): Promise<void> {
+async function start(o: LauncherOptions, ctx: RoleContext): Promise<RoleWork> {
   const clock = o.clock ?? realClock;
   const root = resolve(o.root);
-  const log = o.log.with({ namespace: o.namespace, name: o.name, uid: o.uid });
+  const log = ctx.log;
   const layout = podLayout(root);
   await mkdir(root, { recursive: true });
   const lv = await startLauncherLibvirt({
@@ -112,35 +113,35 @@ export async function runLauncher(o: LauncherOptions, signal: AbortSignal): Prom
     clock,
     ...(o.qemuCapsCache !== undefined && { capsCache: o.qemuCapsCache }),
   });
-  const cleanups: (() => Promise<void>)[] = [(): Promise<void> => lv.stop()];
-  try {
-    await prepareRoot(layout, lv);
-    const conn = await LibvirtConnection.open({ socketPath: lv.socketPath, uri: lv.uri, log, clock });
-    cleanups.unshift(() => conn.close());
-    const lost = new Promise<never>((_, reject): void => {
-      conn.onClose((err) => {
-        if (err !== undefined)
-          reject(new KvError('KV_ERR_TRANSPORT', 'lost the connection to libvirt', { cause: err }));
-      });
+  ctx.defer(() => lv.stop());
+  await prepareRoot(layout, lv);
+  const conn = await LibvirtConnection.open({ socketPath: lv.socketPath, uri: lv.uri, log, clock });
+  ctx.defer(() => conn.close());
+  const lost = new Promise<never>((_, reject): void => {
+    conn.onClose((err) => {
+      if (err !== undefined)
+        reject(new KvError('KV_ERR_TRANSPORT', 'lost the connection to libvirt', { cause: err }));
     });
-    lost.catch(() => undefined);
-    const host = await hostFacts({ ...o, root }, conn, layout.ephemeralDiskDir);
-    const serial = await SerialRelay.listen({ publicPath: layout.serialSocket(o.uid), log, clock });
-    cleanups.unshift(() => serial.close());
-    const id = { name: o.name, namespace: o.namespace, uid: o.uid };
-    const manager = new DomainManager({ conn, id, host, identity: lv.identity, serial, log, clock });
-    const guest = new GuestOps(manager, log);
-    const notifier = new DomainNotifier({
-      socketPath: layout.notifySocket,
-      manager,
-      hub: new DomainEventHub(conn, log),
-      log,
-      fsFreezeStatus: (): Promise<string> => guest.freezeStatus(),
-    });
-    await notifier.start();
-    const server = newCmdServer(cmdHandlers({ manager, guest, log }));
-    await listenUnix(server, layout.launcherSocket);
-    log.info('launcher ready', { socket: layout.launcherSocket, emulation: host.emulation });
+  });
+  lost.catch(() => undefined);
+  const host = await hostFacts({ ...o, root }, conn, layout.ephemeralDiskDir);
+  const serial = await SerialRelay.listen({ publicPath: layout.serialSocket(o.uid), log, clock });
+  ctx.defer(() => serial.close());
+  const id = { name: o.name, namespace: o.namespace, uid: o.uid };
+  const manager = new DomainManager({ conn, id, host, identity: lv.identity, serial, log, clock });
+  const guest = new GuestOps(manager, log);
+  const notifier = new DomainNotifier({
+    socketPath: layout.notifySocket,
+    manager,
+    hub: new DomainEventHub(conn, log),
+    log,
+    fsFreezeStatus: (): Promise<string> => guest.freezeStatus(),
+  });
+  await notifier.start();
+  const server = newCmdServer(cmdHandlers({ manager, guest, log }));
+  await listenUnix(server, layout.launcherSocket);
+  log.info('launcher ready', { socket: layout.launcherSocket, emulation: host.emulation });
+  const run = async (signal: AbortSignal): Promise<void> => {
     await Promise.race([aborted(signal), lost]);
     const outcome = await manager.stopGuest(o.gracePeriodSeconds * 1000);
     log.info('guest stopped', { outcome, gracePeriodSeconds: o.gracePeriodSeconds });
@@ -148,11 +149,11 @@ export async function runLauncher(o: LauncherOptions, signal: AbortSignal): Prom
     await notifier.close();
     guest.close();
     await shutdownServer(server, 1000, clock);
-  } finally {
-    for (const c of cleanups) {
-      await c().catch((err: unknown): void => {
-        log.warning('cleanup step failed', { reason: err });
-      });
-    }
-  }
+  };
+  return { run };
+}
+
+export function runLauncherRole(o: LauncherOptions, signal: AbortSignal): Promise<void> {
+  const log = o.log.with({ namespace: o.namespace, name: o.name, uid: o.uid });
+  return runRole({ component: 'launcher', log, start: (ctx) => start(o, ctx) }, signal);
 }

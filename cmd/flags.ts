@@ -1,0 +1,33 @@
+/**
+ * Flag parsers and options every role's command shares. A bad value is a one-line commander error naming the
+ * flag and what it expects (exit 1), never a stack trace.
+ */
+import { InvalidArgumentError, Option } from 'commander';
+
+/** A whole number in [min, max]. */
+export const intIn =
+  (min: number, max: number) =>
+  (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+    }
+    return n;
+  };
+
+export const wholeNumber = intIn(0, Number.MAX_SAFE_INTEGER);
+export const positiveInt = intIn(1, Number.MAX_SAFE_INTEGER);
+export const port = intIn(0, 65535);
+
+export function bool(value: string): boolean {
+  if (value !== 'true' && value !== 'false') throw new InvalidArgumentError('expected true or false');
+  return value === 'true';
+}
+
+/** An option with a parser and a default. */
+export const parsed = <T>(flags: string, description: string, parse: (v: string) => T, def: T): Option =>
+  new Option(flags, description).argParser(parse).default(def);
+
+/** `-v, --verbosity <n>`: debug log levels above 2. */
+export const verbosityOption = (): Option =>
+  parsed('-v, --verbosity <n>', 'log verbosity (debug levels above 2)', intIn(0, 10), 2);

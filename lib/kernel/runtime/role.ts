@@ -1,0 +1,141 @@
+/**
+ * The skeleton every role runs on (kubevirt pkg/service, cmd/virt-*: one Run per component):
+ * - with `health`, one prom-client registry for the process and the /metrics, /healthz, /readyz server
+ *   (readiness checks added by the role, plus `leader` when it runs under a Lease);
+ * - `start` sets up what lives as long as the process (clients, servers, daemons) and registers its cleanups;
+ * - the work it returns runs until the signal aborts, or, with a Lease, only while this replica leads
+ *   (kubevirt watch/application.go onStartedLeading), possibly several times;
+ * - on the way out the cleanups run in reverse order of registration (a failing one is logged, the rest still
+ *   run), the health server last.
+ * prom-client and the leader elector are loaded only when asked for: the launcher, one per VM, needs neither.
+ */
+import type { Registry } from 'prom-client';
+import { errorMessage, KvError } from '../errors/errors.ts';
+import type { KubeClient } from '../kube/types.ts';
+import type { LeaderElectionOptions } from '../leader/election.ts';
+import type { Logger } from '../log/log.ts';
+import type { HealthServer, ReadinessCheck } from '../metrics/server.ts';
+
+export interface RoleContext {
+  readonly log: Logger;
+  readonly signal: AbortSignal;
+  /** The process's registry (with `health` only). */
+  readonly registry: Registry | undefined;
+  /** The port the health server listens on (with `health` only; tests ask for port 0). */
+  readonly healthPort: number | undefined;
+  /** Adds a /readyz check, read on every request. */
+  readinessCheck(name: string, check: ReadinessCheck): void;
+  /** Runs cleanup when the role stops, before the cleanups registered earlier. */
+  defer(cleanup: () => Promise<void> | void): void;
+}
+
+export interface RoleLease {
+  readonly client: KubeClient;
+  readonly namespace: string;
+  readonly name: string;
+  readonly identity: string;
+  readonly timing?: Pick<LeaderElectionOptions, 'leaseDurationMs' | 'renewDeadlineMs' | 'retryPeriodMs'>;
+}
+
+export interface RoleWork {
+  /** Does the role's work until the signal aborts. */
+  run(signal: AbortSignal): Promise<void>;
+  /** Run only while holding this Lease. */
+  readonly lease?: RoleLease;
+}
+
+export interface RoleOptions {
+  /** The component name in logs and metrics ('controller', 'handler', ...). */
+  readonly component: string;
+  readonly log: Logger;
+  readonly health?: { readonly port: number; readonly host?: string };
+  start(ctx: RoleContext): Promise<RoleWork>;
+}
+
+/** The registry of a role started with `health` (a programming error otherwise). */
+export function requireRegistry(ctx: RoleContext): Registry {
+  if (ctx.registry === undefined)
+    throw new KvError('KV_ERR_INTERNAL', 'this role needs health (the metrics registry)');
+  return ctx.registry;
+}
+
+async function startHealth(
+  o: RoleOptions,
+  checks: Record<string, ReadinessCheck>,
+): Promise<{ registry: Registry; server: HealthServer } | undefined> {
+  if (o.health === undefined) return undefined;
+  const [{ newRegistry }, { startHealthServer }] = await Promise.all([
+    import('../metrics/registry.ts'),
+    import('../metrics/server.ts'),
+  ]);
+  const registry = newRegistry();
+  const server = await startHealthServer({
+    port: o.health.port,
+    ...(o.health.host !== undefined && { host: o.health.host }),
+    registry,
+    checks,
+    log: o.log,
+  });
+  return { registry, server };
+}
+
+async function runLeading(
+  o: RoleOptions,
+  work: RoleWork & { lease: RoleLease },
+  ctx: RoleContext,
+): Promise<void> {
+  const { LeaderElector } = await import('../leader/election.ts');
+  const lease = work.lease;
+  const elector = new LeaderElector({
+    client: lease.client,
+    namespace: lease.namespace,
+    name: lease.name,
+    identity: lease.identity,
+    ...lease.timing,
+    log: o.log,
+    onStartedLeading: (signal): Promise<void> => work.run(signal),
+    onStoppedLeading: (): void => {
+      o.log.info('stopped leading');
+    },
+    ...(ctx.registry !== undefined && { metrics: { registry: ctx.registry, component: o.component } }),
+  });
+  ctx.readinessCheck('leader', () => elector.isLeader() || 'not the leader');
+  await elector.run(ctx.signal);
+}
+
+async function runCleanups(cleanups: (() => Promise<void> | void)[], log: Logger): Promise<void> {
+  for (const cleanup of cleanups.reverse()) {
+    try {
+      await cleanup();
+    } catch (err) {
+      log.warning('cleanup step failed', { reason: errorMessage(err) });
+    }
+  }
+}
+
+/** Runs the role until signal aborts and everything it started has stopped. */
+export async function runRole(o: RoleOptions, signal: AbortSignal): Promise<void> {
+  const checks: Record<string, ReadinessCheck> = {};
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const health = await startHealth(o, checks);
+  const ctx: RoleContext = {
+    log: o.log,
+    signal,
+    registry: health?.registry,
+    healthPort: health?.server.port,
+    readinessCheck: (name, check): void => {
+      checks[name] = check;
+    },
+    defer: (cleanup): void => {
+      cleanups.push(cleanup);
+    },
+  };
+  try {
+    const work = await o.start(ctx);
+    if (work.lease === undefined) await work.run(signal);
+    else await runLeading(o, { ...work, lease: work.lease }, ctx);
+  } finally {
+    await runCleanups(cleanups, o.log);
+    await health?.server.close();
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The rewriter role (deckhouse kube-api-rewriter as a sidecar): the kube-api proxy, the webhook proxy (when a
+ * webhook upstream is given), and the monitoring listener (/metrics with the kube_api_rewriter_* metrics,
+ * /healthz, /readyz = the API server answers). Runs until the signal aborts, then closes every listener.
+ */
+import type { RestConfig } from '../kernel/kube/index.ts';
+import type { Logger } from '../kernel/log/log.ts';
+import { requireRegistry, runRole, type RoleContext, type RoleWork } from '../kernel/runtime/role.ts';
+import { buildRuleIndex, KUBEVIRT_REWRITE_RULES, type RewriteRules } from '../rename/index.ts';
+import { startKubeApiProxy } from './proxy/kube-api.ts';
+import type { ListenAddress } from './proxy/listen-address.ts';
+import { rewriterMetrics } from './proxy/metrics.ts';
+import { UpstreamProbe } from './proxy/probe.ts';
+import type { ProxyServer } from './proxy/serve.ts';
+import { Upstream } from './proxy/upstream.ts';
+import { startWebhookProxy } from './proxy/webhook.ts';
+
+export interface WebhookRoleOptions {
+  readonly listen: ListenAddress;
+  /** PEM text of the serving certificate and key. */
+  readonly cert: string;
+  readonly key: string;
+  readonly upstream: string;
+  readonly upstreamCa?: string | undefined;
+}
+
+export interface RewriterRoleOptions {
+  /** The API server behind the kube-api proxy. */
+  readonly config: RestConfig;
+  readonly listen: ListenAddress;
+  readonly metricsListen: ListenAddress;
+  readonly webhook?: WebhookRoleOptions | undefined;
+  readonly maxBodyBytes: number;
+  readonly log: Logger;
+  /** Default: the KubeVirt rule set. */
+  readonly rules?: RewriteRules;
+  /** Called once every listener is up, with the ports they got (tests listen on port 0). */
+  readonly onListening?: (ports: ListeningPorts) => void;
+  /** How often /readyz probes the API server (default 10 s). */
+  readonly probeIntervalMs?: number;
+}
+
+export interface ListeningPorts {
+  readonly kubeApi: number;
+  readonly webhook?: number;
+  readonly metrics: number;
+}
+
+async function start(o: RewriterRoleOptions, ctx: RoleContext): Promise<RoleWork> {
+  const index = buildRuleIndex(o.rules ?? KUBEVIRT_REWRITE_RULES);
+  const metrics = rewriterMetrics(requireRegistry(ctx));
+  const upstream = new Upstream({ config: o.config });
+  ctx.defer(() => upstream.destroy());
+  const probe = new UpstreamProbe({
+    upstream,
+    ...(o.probeIntervalMs !== undefined && { intervalMs: o.probeIntervalMs }),
+  });
+  ctx.readinessCheck('upstream', probe.check);
+  const common = { index, metrics, maxBodyBytes: o.maxBodyBytes };
+  const listening = (s: ProxyServer): ProxyServer => {
+    ctx.defer(() => s.close());
+    return s;
+  };
+  const kubeApi = listening(
+    await startKubeApiProxy({ ...common, ...o.listen, upstream, log: o.log.with({ proxy: 'kube-api' }) }),
+  );
+  const w = o.webhook;
+  const webhook =
+    w === undefined
+      ? undefined
+      : listening(
+          await startWebhookProxy({
+            ...common,
+            ...w.listen,
+            cert: w.cert,
+            key: w.key,
+            upstream: w.upstream,
+            upstreamCa: w.upstreamCa,
+            log: o.log.with({ proxy: 'webhook' }),
+          }),
+        );
+  o.onListening?.({
+    kubeApi: kubeApi.port,
+    ...(webhook !== undefined && { webhook: webhook.port }),
+    metrics: ctx.healthPort ?? 0,
+  });
+  return { run: (signal) => probe.run(signal) };
+}
+
+export function runRewriterRole(o: RewriterRoleOptions, signal: AbortSignal): Promise<void> {
+  return runRole(
+    {
+      component: 'rewriter',
+      log: o.log,
+      health: {
+        port: o.metricsListen.port,
+        ...(o.metricsListen.host !== undefined && { host: o.metricsListen.host }),
+      },
+      start: (ctx) => start(o, ctx),
+    },
+    signal,
+  );
+}
