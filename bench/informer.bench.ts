@@ -13,7 +13,7 @@ import { CONFIG_MAPS, NAMESPACES } from '../lib/kernel/kube/resources.ts';
 import type { KubeObject } from '../lib/kernel/kube/types.ts';
 import { labelIndex, namespaceIndex } from '../lib/kernel/informer/index-funcs.ts';
 import { SharedInformer } from '../lib/kernel/informer/informer.ts';
-import { mapConcurrent } from '../lib/kernel/informer/testing-cluster.ts';
+import { mapConcurrent } from '../lib/kernel/informer/testing/cluster.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 
 const N = 5000;

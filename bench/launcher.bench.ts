@@ -24,7 +24,7 @@ import {
   kernelBootVmi,
   startLauncher,
   type LauncherProcess,
-} from '../lib/launcher/testdata/harness.ts';
+} from '../lib/launcher/testing/harness.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 
 const run = promisify(execFile);

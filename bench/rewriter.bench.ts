@@ -10,10 +10,10 @@
  * - LIST 25,600 launcher-sized Pods (about 8 KB): time, MB/s, and the proxy's peak RSS growth over the response
  *   size (target: < 2×); the client streams the body and counts bytes.
  */
-import { installCrds } from '../lib/api/install-crds.ts';
+import { installCrds } from '../lib/operator/apply/install-crds.ts';
 import { INTERNAL_VIRTUAL_MACHINE_INSTANCES } from '../lib/api/internal-gvr.ts';
 import { VIRTUAL_MACHINE_INSTANCES } from '../lib/api/gvr.ts';
-import { mapConcurrent } from '../lib/kernel/informer/testing-cluster.ts';
+import { mapConcurrent } from '../lib/kernel/informer/testing/cluster.ts';
 import {
   HttpKubeClient,
   loadRestConfig,

@@ -1,38 +1,91 @@
-// Layering rules that ESLint path patterns express badly:
-// - lib/kernel/** (tests aside) imports only lib/kernel/**, node: built-ins and packages;
-// - only lib/kernel/kube/** imports @kubernetes/client-node.
-// Prints each violation as file: import, exits 1 when there is any.
+// The layering the README's Layout draws, checked on every import of every .ts file under cmd, lib, e2e and bench:
+// - lib/kernel imports nothing of ours but lib/kernel (and lib/version);
+// - the shared layers import only downward: kernel ← rename ← api ← rpc, and kernel ← libvirt;
+// - a role (lib/<role>/) imports the shared layers and itself, never another role;
+// - lib/rpc/gen/ is private to lib/rpc; only lib/kernel/kube imports @kubernetes/client-node;
+// - tests (*.test.ts, *.itest.ts) and test helpers (testing/ folders) follow their folder's rule, and may
+//   also use the test infrastructure in e2e/; cmd, e2e and bench may import any of lib.
+// `node scripts/check-layers.mjs [--root DIR]` prints each violation as `file: imports spec (rule)` and exits 1
+// when there is any.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-const root = resolve(import.meta.dirname, '..');
-const IMPORT = /^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+export const SHARED = {
+  kernel: [],
+  version: [],
+  rename: ['kernel'],
+  api: ['kernel', 'rename'],
+  rpc: ['kernel', 'rename', 'api'],
+  libvirt: ['kernel'],
+};
+export const ROLES = ['controller', 'launcher', 'rewriter', 'handler', 'apiserver', 'operator', 'pr-helper', 'virtctl'];
+
+const IMPORT =
+  /^\s*(?:import|export)\b[^'"]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 function* tsFiles(dir) {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
+  let entries;
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
     const p = join(dir, e.name);
     if (e.isDirectory()) yield* tsFiles(p);
     else if (e.name.endsWith('.ts')) yield p;
   }
 }
 
-const violations = [];
-for (const top of ['cmd', 'lib', 'e2e', 'bench']) {
-  for (const file of tsFiles(join(root, top))) {
-    const rel = relative(root, file);
-    const isTest = /\.(i?test)\.ts$/.test(rel);
-    const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(IMPORT)) {
-      const spec = m[1] ?? m[2] ?? m[3];
-      if (spec === '@kubernetes/client-node' && !rel.startsWith('lib/kernel/kube/')) {
-        violations.push(`${rel}: imports ${spec} (only lib/kernel/kube may)`);
-      }
-      if (rel.startsWith('lib/kernel/') && !isTest && spec.startsWith('.')) {
-        const target = relative(root, resolve(dirname(file), spec));
-        if (!target.startsWith('lib/kernel/')) violations.push(`${rel}: imports ${spec} (lib/kernel imports only lib/kernel)`);
+/** 'lib/<area>' for a repo-relative path under lib/, else its top folder ('cmd', 'e2e', 'bench'). */
+function areaOf(rel) {
+  const parts = rel.split('/');
+  return parts[0] === 'lib' ? (parts[1] ?? '') : `/${parts[0]}`;
+}
+
+const isTestCode = (rel) => /\.(i?test)\.ts$/.test(rel) || rel.split('/').includes('testing');
+
+/** Why `rel` may not import `target` (both repo-relative), or undefined when it may. */
+export function violation(rel, target) {
+  if (target.startsWith('lib/rpc/gen/') && !rel.startsWith('lib/rpc/')) return 'lib/rpc/gen is private to lib/rpc';
+  const from = areaOf(rel);
+  const to = areaOf(target);
+  if (from.startsWith('/') || from === to) return undefined;
+  if (to === '/e2e' && isTestCode(rel)) return undefined;
+  if (to.startsWith('/')) return `lib/${from} imports nothing from ${to.slice(1)}/`;
+  if (from in SHARED) {
+    if (SHARED[from].includes(to) || to === 'version') return undefined;
+    return `lib/${from} imports only ${[from, ...SHARED[from]].map((a) => `lib/${a}`).join(', ')}`;
+  }
+  if (ROLES.includes(to)) return `roles never import roles (lib/${from} → lib/${to})`;
+  if (to in SHARED) return undefined;
+  return `lib/${to} is not a layer the README draws`;
+}
+
+/** Every violation in the tree at root, as `file: imports spec (rule)`. */
+export function checkLayers(root) {
+  const out = [];
+  for (const top of ['cmd', 'lib', 'e2e', 'bench']) {
+    for (const file of tsFiles(join(root, top))) {
+      const rel = relative(root, file);
+      for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        const spec = m[1] ?? m[2] ?? m[3];
+        if (spec === '@kubernetes/client-node' && !rel.startsWith('lib/kernel/kube/')) {
+          out.push(`${rel}: imports ${spec} (only lib/kernel/kube may)`);
+        }
+        if (!spec.startsWith('.')) continue;
+        const why = violation(rel, relative(root, resolve(dirname(file), spec)));
+        if (why !== undefined) out.push(`${rel}: imports ${spec} (${why})`);
       }
     }
   }
+  return out;
 }
-for (const v of violations) console.error(v);
-process.exit(violations.length === 0 ? 0 : 1);
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const i = process.argv.indexOf('--root');
+  const root = i > 0 ? resolve(process.argv[i + 1] ?? '.') : resolve(import.meta.dirname, '..');
+  const found = checkLayers(root);
+  for (const v of found) console.error(v);
+  process.exit(found.length === 0 ? 0 : 1);
+}

@@ -1,7 +1,7 @@
 // Regenerates manifests/crds/*.yaml from the schemas in lib/api (npm run gen:crds).
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CRD_MANIFEST_DIR, renderCrdManifests } from '../lib/api/crds/render.ts';
+import { CRD_MANIFEST_DIR, renderCrdManifests } from '../lib/operator/generate/crds/render.ts';
 
 const dir = resolve(import.meta.dirname, '..', CRD_MANIFEST_DIR);
 mkdirSync(dir, { recursive: true });

@@ -5,7 +5,11 @@ import type { Condition } from './v1/common.ts';
 type Cond = Condition<string>;
 const T0 = '2026-01-01T00:00:00Z';
 const T1 = '2026-01-01T01:00:00Z';
-const ready = (status: Cond['status'], extra: Partial<Cond> = {}): Cond => ({ type: 'Ready', status, ...extra });
+const ready = (status: Cond['status'], extra: Partial<Cond> = {}): Cond => ({
+  type: 'Ready',
+  status,
+  ...extra,
+});
 const paused: Cond = { type: 'Paused', status: 'False', lastTransitionTime: T0 };
 
 describe('upsertCondition', () => {

@@ -1,8 +1,8 @@
 /**
  * kubevirt.io/v1 for the roles: object types and schemas, GVR constants, enums, labels, pure defaulting, disk
- * target naming and quantities. The stored internal names (internal-gvr.ts) and the CRDs with their installer
- * (crds/, install-crds.ts) are imported from their own files: they pull in the rewriter rules and yaml, which
- * the launcher does not need.
+ * target naming and quantities. The stored internal names (internal-gvr.ts) are imported from their own file:
+ * they pull in the rename rules, which the launcher does not need. The CRDs are the operator's
+ * (lib/operator/generate/crds, lib/operator/apply/install-crds.ts).
  */
 export {
   s,

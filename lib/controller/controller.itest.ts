@@ -18,7 +18,8 @@ import { isNotFound } from '../kernel/errors/errors.ts';
 import { NODES, PODS } from '../kernel/kube/index.ts';
 import type { WatchEvent } from '../kernel/kube/index.ts';
 import type { Pod } from '../api/core/pod.ts';
-import { FakeKubelet, startControllerEnv, waitFor, type ControllerEnv } from './testing/cluster.ts';
+import { waitFor } from '../kernel/testing/wait.ts';
+import { FakeKubelet, startControllerEnv, type ControllerEnv } from './testing/cluster.ts';
 
 let env: ControllerEnv;
 let kubelet: FakeKubelet;
@@ -261,7 +262,7 @@ describe('controller against kube-apiserver', () => {
         return v !== undefined && v.metadata.uid !== first.metadata.uid ? v : undefined;
       },
       'restart after the backoff',
-      40_000,
+      { timeoutMs: 40_000 },
     );
     expect(Date.parse(second.metadata.creationTimestamp ?? '')).toBeGreaterThanOrEqual(retryAt - 1000);
     await setRunStrategy('crashy', 'Halted');

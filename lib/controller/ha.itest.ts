@@ -7,16 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { newNamespaceName } from '../../e2e/testenv/handle.ts';
+import { testCluster, type TestCluster } from '../../e2e/testenv/cluster.ts';
 import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../api/gvr.ts';
 import type { VirtualMachine, VirtualMachineInstance } from '../api/index.ts';
-import { installCrds } from '../api/install-crds.ts';
-import { HttpKubeClient, loadRestConfig, NAMESPACES, PODS } from '../kernel/kube/index.ts';
+import { PODS } from '../kernel/kube/index.ts';
 import type { KubeClient, WatchEvent } from '../kernel/kube/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
 import { rewritingClient } from '../rename/client/index.ts';
 import type { Pod } from '../api/core/pod.ts';
-import { waitFor } from './testing/cluster.ts';
+import { waitFor } from '../kernel/testing/wait.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
@@ -28,7 +27,7 @@ interface Replica {
   exited: Promise<number | null>;
 }
 
-let direct: HttpKubeClient;
+let cluster: TestCluster;
 let kv: KubeClient;
 let ns: string;
 const replicas: Replica[] = [];
@@ -85,25 +84,24 @@ function vm(name: string): VirtualMachine {
 }
 
 beforeAll(async () => {
-  direct = new HttpKubeClient(loadRestConfig({ inCluster: false, qps: 0 }), { keepAliveTimeout: 10 });
-  await installCrds(direct);
-  ns = newNamespaceName('controller-ha');
-  await direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  kv = rewritingClient(direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
+  cluster = await testCluster('controller-ha', { userAgent: 'kubevirt-ts/controller-ha-itest' });
+  ns = cluster.ns;
+  kv = rewritingClient(cluster.direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
 });
 
 afterAll(async () => {
   for (const r of replicas) if (r.child.exitCode === null) r.child.kill('SIGTERM');
   await Promise.all(replicas.map((r) => r.exited));
-  await direct.delete(NAMESPACES, ns).catch(() => undefined);
-  await direct.destroy();
+  await cluster.close();
 });
 
 describe('two controller replicas', () => {
   it('the standby finishes a burst after the leader is killed -9, with no duplicate VMI or Pod', async () => {
     const a = startReplica();
     const b = startReplica();
-    const leader = await waitFor(() => Promise.resolve([a, b].find(leads)), 'a leader', 60_000);
+    const leader = await waitFor(() => Promise.resolve([a, b].find(leads)), 'a leader', {
+      timeoutMs: 60_000,
+    });
     const standby = leader === a ? b : a;
     expect(leads(standby)).toBe(false);
 
@@ -126,18 +124,16 @@ describe('two controller replicas', () => {
     await leader.exited;
     await creating;
 
-    await waitFor(
-      () => Promise.resolve(leads(standby) ? true : undefined),
-      'the standby to take over',
-      60_000,
-    );
+    await waitFor(() => Promise.resolve(leads(standby) ? true : undefined), 'the standby to take over', {
+      timeoutMs: 60_000,
+    });
     const pods = await waitFor(
       async () => {
         const list = await kv.list<Pod>(PODS, { namespace: ns });
         return list.items.length >= N ? list.items : undefined;
       },
       'a Pod for every VM',
-      90_000,
+      { timeoutMs: 90_000 },
     );
     const vmis = await kv.list<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, { namespace: ns });
     ac.abort();

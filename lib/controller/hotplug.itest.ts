@@ -14,7 +14,8 @@ import { EVENTS, PODS } from '../kernel/kube/index.ts';
 import type { KubeObject, WatchEvent } from '../kernel/kube/index.ts';
 import type { Pod } from '../api/core/pod.ts';
 import type { PersistentVolumeClaim } from '../api/core/pvc.ts';
-import { FakeKubelet, startControllerEnv, waitFor, type ControllerEnv } from './testing/cluster.ts';
+import { waitFor } from '../kernel/testing/wait.ts';
+import { FakeKubelet, startControllerEnv, type ControllerEnv } from './testing/cluster.ts';
 
 let env: ControllerEnv;
 let kubelet: FakeKubelet;

@@ -36,10 +36,10 @@ export interface InformerOptions {
   namespace?: string;
 }
 
-export function controllerInformers(o: InformerOptions): ControllerInformers {
+export function controllerInformers(opts: InformerOptions): ControllerInformers {
   const factory = new InformerFactory();
-  const cluster = { client: o.client, clock: o.clock, log: o.log, resyncPeriodMs: o.resyncPeriodMs };
-  const ns = { ...cluster, ...(o.namespace !== undefined && { namespace: o.namespace }) };
+  const cluster = { client: opts.client, clock: opts.clock, log: opts.log, resyncPeriodMs: opts.resyncPeriodMs };
+  const ns = { ...cluster, ...(opts.namespace !== undefined && { namespace: opts.namespace }) };
   return {
     factory,
     vms: factory.informerFor(

@@ -39,51 +39,51 @@ function kubevirtClient(inner: KubeClient, rewrite: boolean): KubeClient {
   return rewrite ? rewritingClient(inner, buildRuleIndex(KUBEVIRT_REWRITE_RULES)) : inner;
 }
 
-function start(o: ControllerRoleOptions, ctx: RoleContext): RoleWork {
-  const client = new HttpKubeClient(o.config);
+function start(opts: ControllerRoleOptions, ctx: RoleContext): RoleWork {
+  const client = new HttpKubeClient(opts.config);
   ctx.defer(() => client.destroy());
-  const kv = kubevirtClient(client, o.rewrite ?? true);
+  const kv = kubevirtClient(client, opts.rewrite ?? true);
   let running: RunningControllers | undefined;
   ctx.readinessCheck('informers-synced', () => running?.hasSynced() ?? 'controllers not started');
   const run = async (signal: AbortSignal): Promise<void> => {
     running = startControllers({
       client: kv,
-      workers: o.workers,
-      log: o.log,
+      workers: opts.workers,
+      log: opts.log,
       registry: requireRegistry(ctx),
       signal,
-      launcher: o.launcher,
-      ...(o.watchNamespace !== undefined && { namespace: o.watchNamespace }),
+      launcher: opts.launcher,
+      ...(opts.watchNamespace !== undefined && { namespace: opts.watchNamespace }),
     });
     await running.done;
     running = undefined;
   };
-  if (!o.leaderElect) return { run };
+  if (!opts.leaderElect) return { run };
   return {
     run,
     lease: {
       client,
-      namespace: o.leaseNamespace,
-      name: o.leaseName ?? LEASE_NAME,
+      namespace: opts.leaseNamespace,
+      name: opts.leaseName ?? LEASE_NAME,
       identity: `${hostname()}_${randomUUID().slice(0, 8)}`,
-      ...(o.lease !== undefined && {
+      ...(opts.lease !== undefined && {
         timing: {
-          leaseDurationMs: o.lease.durationMs,
-          renewDeadlineMs: o.lease.renewDeadlineMs,
-          retryPeriodMs: o.lease.retryPeriodMs,
+          leaseDurationMs: opts.lease.durationMs,
+          renewDeadlineMs: opts.lease.renewDeadlineMs,
+          retryPeriodMs: opts.lease.retryPeriodMs,
         },
       }),
     },
   };
 }
 
-export function runControllerRole(o: ControllerRoleOptions, signal: AbortSignal): Promise<void> {
+export function runControllerRole(opts: ControllerRoleOptions, signal: AbortSignal): Promise<void> {
   return runRole(
     {
       component: 'controller',
-      log: o.log,
-      health: { port: o.healthPort, ...(o.healthHost !== undefined && { host: o.healthHost }) },
-      start: (ctx) => Promise.resolve(start(o, ctx)),
+      log: opts.log,
+      health: { port: opts.healthPort, ...(opts.healthHost !== undefined && { host: opts.healthHost }) },
+      start: (ctx) => Promise.resolve(start(opts, ctx)),
     },
     signal,
   );

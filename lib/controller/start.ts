@@ -65,71 +65,71 @@ export const NODE_QUEUE = 'virt-controller-node';
 const DEFAULT_RESYNC_MS = 5 * 60 * 1000;
 const DEFAULT_VMI_EVENT_DELAY_MS = 500;
 
-export function startControllers(o: StartControllersOptions): RunningControllers {
-  const clock = o.clock ?? realClock;
+export function startControllers(opts: StartControllersOptions): RunningControllers {
+  const clock = opts.clock ?? realClock;
   const inf = controllerInformers({
-    client: o.client,
+    client: opts.client,
     clock,
-    log: o.log,
-    resyncPeriodMs: o.resyncPeriodMs ?? DEFAULT_RESYNC_MS,
-    ...(o.namespace !== undefined && { namespace: o.namespace }),
+    log: opts.log,
+    resyncPeriodMs: opts.resyncPeriodMs ?? DEFAULT_RESYNC_MS,
+    ...(opts.namespace !== undefined && { namespace: opts.namespace }),
   });
-  const queueMetrics = workQueueMetricsFor(o.registry);
+  const queueMetrics = workQueueMetricsFor(opts.registry);
   const queue = (name: string): WorkQueue => new WorkQueue<string>({ name, clock, metrics: queueMetrics });
   const queues = { vm: queue(VM_QUEUE), vmi: queue(VMI_QUEUE), node: queue(NODE_QUEUE) };
   /** Events wait while VMs or VMIs are queued: the objects first, what happened to them right after. */
   const busy = (): boolean => queues.vm.active() + queues.vmi.active() > 0;
   const recorder = (component: string): ApiEventRecorder =>
-    new ApiEventRecorder({ client: o.client, component, clock, log: o.log, busy });
+    new ApiEventRecorder({ client: opts.client, component, clock, log: opts.log, busy });
   const vm = new VmController({
-    client: o.client,
+    client: opts.client,
     vms: inf.vms.store,
     vmis: inf.vmis.store,
     clock,
     recorder: recorder('virtualmachine-controller'),
-    ...(o.random !== undefined && { random: o.random }),
+    ...(opts.random !== undefined && { random: opts.random }),
   });
   const vmi = new VmiController({
-    client: o.client,
+    client: opts.client,
     vmis: inf.vmis.store,
     pods: inf.pods.store,
     vms: inf.vms.store,
     pvcs: inf.pvcs.store,
     clock,
     recorder: recorder('virtualmachineinstance-controller'),
-    launcher: o.launcher,
-    metrics: vmiMetricsFor(o.registry),
+    launcher: opts.launcher,
+    metrics: vmiMetricsFor(opts.registry),
   });
   const node = new NodeController({
-    client: o.client,
+    client: opts.client,
     nodes: inf.nodes.store,
     vmis: inf.vmis.store,
     pods: inf.pods.store,
     clock,
     recorder: recorder('node-controller'),
-    ...(o.heartbeatTimeoutMs !== undefined && { heartbeatTimeoutMs: o.heartbeatTimeoutMs }),
+    ...(opts.heartbeatTimeoutMs !== undefined && { heartbeatTimeoutMs: opts.heartbeatTimeoutMs }),
   });
   const add =
     (q: WorkQueue) =>
     (key: string): void => {
       q.add(key);
     };
-  const vmiToVm = new DelayedEnqueue(clock, o.vmiEventDelayMs ?? DEFAULT_VMI_EVENT_DELAY_MS, add(queues.vm));
-  o.signal.addEventListener('abort', () => {
+  const vmiToVm = new DelayedEnqueue(clock, opts.vmiEventDelayMs ?? DEFAULT_VMI_EVENT_DELAY_MS, add(queues.vm));
+  opts.signal.addEventListener('abort', () => {
     vmiToVm.cancelAll();
   });
   watchForVms(inf, vm, add(queues.vm), vmiToVm.enqueue);
   watchForVmis(inf, vmi, add(queues.vmi));
   watchForNodes(inf, add(queues.node));
-  inf.factory.start(o.signal);
+  inf.factory.start(opts.signal);
 
-  const metrics = controllerMetricsFor(o.registry);
+  const metrics = controllerMetricsFor(opts.registry);
   const run = (name: string, q: WorkQueue, reconcile: Reconciler): Promise<void> =>
-    runController({ name, queue: q, workers: o.workers, reconcile, log: o.log, metrics, signal: o.signal });
-  const ready = inf.factory.waitForCacheSync(o.signal);
+    runController({ name, queue: q, workers: opts.workers, reconcile, log: opts.log, metrics, signal: opts.signal });
+  const ready = inf.factory.waitForCacheSync(opts.signal);
   const done = ready.then(async (synced) => {
     if (!synced) for (const q of Object.values(queues)) q.shutDown();
-    else o.log.info('caches synced, starting workers', { workers: o.workers });
+    else opts.log.info('caches synced, starting workers', { workers: opts.workers });
     await Promise.all([
       run(VM_QUEUE, queues.vm, vm.reconcile),
       run(VMI_QUEUE, queues.vmi, vmi.reconcile),

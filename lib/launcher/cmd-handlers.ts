@@ -8,20 +8,7 @@ import type { VirtualMachineInstance } from '../api/index.ts';
 import { errorMessage } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import { getVersion } from '../libvirt/index.ts';
-import {
-  failed,
-  ok,
-  type CmdHandlers,
-  type DomainResponse,
-  type DomainStatsResponse,
-  type FreezeRequest,
-  type GuestFilesystemsResponse,
-  type GuestInfoResponse,
-  type GuestUserListResponse,
-  type QemuVersionResponse,
-  type Response,
-  type VMIRequest,
-} from '../rpc/index.ts';
+import { failed, ok, type CmdHandlers, type CmdMessages as M } from '../rpc/index.ts';
 import type { GuestOps } from './guest-ops.ts';
 import type { DomainManager } from './manager.ts';
 
@@ -54,7 +41,7 @@ export function decodeVmi(bytes: Uint8Array | undefined): VirtualMachineInstance
   return v as VirtualMachineInstance;
 }
 
-async function inBand(what: string, log: Logger, fn: () => Promise<void>): Promise<Response> {
+async function inBand(what: string, log: Logger, fn: () => Promise<void>): Promise<M.Response> {
   try {
     await fn();
     return ok();
@@ -65,10 +52,10 @@ async function inBand(what: string, log: Logger, fn: () => Promise<void>): Promi
   }
 }
 
-const empty = (r: Response | undefined): Response => r ?? ok();
+const empty = (r: M.Response | undefined): M.Response => r ?? ok();
 
 interface Payload<T> {
-  response: Response;
+  response: M.Response;
   value?: T;
 }
 
@@ -83,17 +70,17 @@ async function withPayload<T>(what: string, log: Logger, fn: () => Promise<T>): 
 
 /** GetUsers and GetFilesystems: KubeVirt's JSON lists (cmd-server/server.go), '' only on a failure. */
 export function guestListHandlers(
-  g: Pick<GuestCommands, 'users' | 'filesystems'>,
+  guestCommands: Pick<GuestCommands, 'users' | 'filesystems'>,
   log: Logger,
 ): Required<Pick<CmdHandlers, 'getUsers' | 'getFilesystems'>> {
   const json = (v: unknown): string => (v === undefined ? '' : JSON.stringify(v));
   return {
-    getUsers: async (): Promise<GuestUserListResponse> => {
-      const r = await withPayload('GetUsers', log, () => g.users());
+    getUsers: async (): Promise<M.GuestUserListResponse> => {
+      const r = await withPayload('GetUsers', log, () => guestCommands.users());
       return { response: r.response, guestUserListResponse: json(r.value) };
     },
-    getFilesystems: async (): Promise<GuestFilesystemsResponse> => {
-      const r = await withPayload('GetFilesystems', log, () => g.filesystems());
+    getFilesystems: async (): Promise<M.GuestFilesystemsResponse> => {
+      const r = await withPayload('GetFilesystems', log, () => guestCommands.filesystems());
       return { response: r.response, guestFilesystemsResponse: json(r.value) };
     },
   };
@@ -109,18 +96,18 @@ export function exclusive(): <T>(fn: () => Promise<T>) => Promise<T> {
   };
 }
 
-export function cmdHandlers(d: HandlerDeps): CmdHandlers {
-  const { manager: m, guest: g, log } = d;
+export function cmdHandlers(handlerDeps: HandlerDeps): CmdHandlers {
+  const { manager: m, guest: g, log } = handlerDeps;
   const oneAtATime = exclusive();
   const vmiCommand =
-    (what: string, fn: (vmi: VirtualMachineInstance, req: VMIRequest) => Promise<void>) =>
-    (req: VMIRequest): Promise<Response> =>
+    (what: string, fn: (vmi: VirtualMachineInstance, req: M.VMIRequest) => Promise<void>) =>
+    (req: M.VMIRequest): Promise<M.Response> =>
       oneAtATime(() => inBand(what, log, () => fn(decodeVmi(req.vmi?.vmiJson), req)));
   const payload = <T>(what: string, fn: () => Promise<T>): Promise<Payload<T>> => withPayload(what, log, fn);
   return {
     syncVirtualMachine: vmiCommand('SyncVirtualMachine', async (vmi, req) => {
       await m.sync(vmi, req.options);
-      d.afterSync?.();
+      handlerDeps.afterSync?.();
     }),
     shutdownVirtualMachine: vmiCommand('ShutdownVirtualMachine', () => m.shutdown()),
     killVirtualMachine: vmiCommand('KillVirtualMachine', () => m.kill()),
@@ -129,7 +116,7 @@ export function cmdHandlers(d: HandlerDeps): CmdHandlers {
     unpauseVirtualMachine: vmiCommand('UnpauseVirtualMachine', () => m.unpause()),
     softRebootVirtualMachine: vmiCommand('SoftRebootVirtualMachine', () => m.softReboot()),
     resetVirtualMachine: vmiCommand('ResetVirtualMachine', () => m.reset()),
-    freezeVirtualMachine: (req: FreezeRequest) =>
+    freezeVirtualMachine: (req: M.FreezeRequest) =>
       oneAtATime(() =>
         inBand('FreezeVirtualMachine', log, async () => {
           decodeVmi(req.vmi?.vmiJson);
@@ -140,18 +127,18 @@ export function cmdHandlers(d: HandlerDeps): CmdHandlers {
       await g.unfreeze();
     }),
     ping: () => Promise.resolve(ok()),
-    getDomain: async (): Promise<DomainResponse> => {
+    getDomain: async (): Promise<M.DomainResponse> => {
       const r = await payload('GetDomain', async () => {
         const fsFreezeStatus = await g.freezeStatus();
         return (await m.domainJson({ fsFreezeStatus })) ?? null;
       });
       return { response: empty(r.response), domain: r.value == null ? '' : JSON.stringify(r.value) };
     },
-    getDomainStats: async (): Promise<DomainStatsResponse> => {
+    getDomainStats: async (): Promise<M.DomainStatsResponse> => {
       const r = await payload('GetDomainStats', async () => (await g.stats()) ?? null);
       return { response: r.response, domainStats: r.value == null ? '' : JSON.stringify(r.value) };
     },
-    getGuestInfo: async (): Promise<GuestInfoResponse> => {
+    getGuestInfo: async (): Promise<M.GuestInfoResponse> => {
       const r = await payload('GetGuestInfo', () => g.guestInfo());
       return {
         response: r.response,
@@ -159,7 +146,7 @@ export function cmdHandlers(d: HandlerDeps): CmdHandlers {
       };
     },
     ...guestListHandlers(g, log),
-    getQemuVersion: async (): Promise<QemuVersionResponse> => {
+    getQemuVersion: async (): Promise<M.QemuVersionResponse> => {
       const r = await payload('GetQemuVersion', async () => (await getVersion(m.conn)).text);
       return { response: r.response, version: r.value ?? '' };
     },

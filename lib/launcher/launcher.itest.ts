@@ -20,10 +20,10 @@ import {
   kernelBootVmi,
   processesUnder,
   REPO,
-  RUN_LAUNCHER,
+  VIRT_LAUNCHER,
   type LauncherProcess,
-} from './testdata/harness.ts';
-import { launcherSuite } from './testdata/suite.ts';
+} from './testing/harness.ts';
+import { launcherSuite } from './testing/suite.ts';
 
 const run = promisify(execFile);
 const BOOT_MS = 60_000;
@@ -282,16 +282,7 @@ describe('virt launcher node-labeller', () => {
   it('writes the host facts and labels for the accelerator it finds', async () => {
     const out = mkdtempSync(join(tmpdir(), 'kv-node-labeller-'));
     try {
-      const args = [
-        '--import',
-        'tsx',
-        RUN_LAUNCHER,
-        'node-labeller',
-        '--output',
-        out,
-        '--qemu-caps-cache',
-        CAPS_CACHE,
-      ];
+      const args = [...VIRT_LAUNCHER, 'node-labeller', '--output', out, '--qemu-caps-cache', CAPS_CACHE];
       await run(process.execPath, args, { cwd: REPO });
       const facts = JSON.parse(readFileSync(join(out, 'host-facts.json'), 'utf8')) as NodeFacts;
       const labels = JSON.parse(readFileSync(join(out, 'node-labels.json'), 'utf8')) as Record<

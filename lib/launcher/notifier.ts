@@ -36,11 +36,11 @@ export class DomainNotifier {
     });
   }
 
-  private onEvent(e: DomainEvent): void {
-    if (this.closed || e.domain.name !== this.o.manager.domainName) return;
+  private onEvent(domainEvent: DomainEvent): void {
+    if (this.closed || domainEvent.domain.name !== this.o.manager.domainName) return;
     const lifecycle =
-      e.kind === 'lifecycle' ? { event: e.event, detail: e.detail } : { event: e.kind, detail: '' };
-    this.o.log.v(2).info('domain event', { kind: e.kind, ...lifecycle });
+      domainEvent.kind === 'lifecycle' ? { event: domainEvent.event, detail: domainEvent.detail } : { event: domainEvent.kind, detail: '' };
+    this.o.log.v(2).info('domain event', { kind: domainEvent.kind, ...lifecycle });
     this.enqueue(async () => {
       const state = await this.o.manager.kubevirtState();
       const exists = state !== NON_EXISTENT;

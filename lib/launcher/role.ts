@@ -82,18 +82,18 @@ function aborted(signal: AbortSignal): Promise<void> {
   });
 }
 
-async function hostFacts(o: LauncherOptions, conn: LibvirtConnection, ephemeral: string): Promise<HostFacts> {
+async function hostFacts(opts: LauncherOptions, conn: LibvirtConnection, ephemeral: string): Promise<HostFacts> {
   const decision = await detectEmulation({
-    mode: o.emulation,
+    mode: opts.emulation,
     conn,
     arch: ARCH,
-    log: o.log,
-    probe: (qemu) => runKvmProbe({ qemu, accel: 'kvm', ...(o.clock !== undefined && { clock: o.clock }) }),
+    log: opts.log,
+    probe: (qemu) => runKvmProbe({ qemu, accel: 'kvm', ...(opts.clock !== undefined && { clock: opts.clock }) }),
   });
   const virtType = decision.emulation ? 'qemu' : 'kvm';
   const domCaps = await getDomainCapabilities(conn, { virtType, arch: ARCH });
   return {
-    root: o.root,
+    root: opts.root,
     arch: 'amd64',
     emulation: decision.emulation,
     hostCpuModels: usableCpuModels(domCaps),
@@ -101,9 +101,9 @@ async function hostFacts(o: LauncherOptions, conn: LibvirtConnection, ephemeral:
   };
 }
 
-async function start(o: LauncherOptions, ctx: RoleContext): Promise<RoleWork> {
-  const clock = o.clock ?? realClock;
-  const root = resolve(o.root);
+async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork> {
+  const clock = opts.clock ?? realClock;
+  const root = resolve(opts.root);
   const log = ctx.log;
   const layout = podLayout(root);
   await mkdir(root, { recursive: true });
@@ -111,7 +111,7 @@ async function start(o: LauncherOptions, ctx: RoleContext): Promise<RoleWork> {
     root,
     log,
     clock,
-    ...(o.qemuCapsCache !== undefined && { capsCache: o.qemuCapsCache }),
+    ...(opts.qemuCapsCache !== undefined && { capsCache: opts.qemuCapsCache }),
   });
   ctx.defer(() => lv.stop());
   await prepareRoot(layout, lv);
@@ -124,10 +124,10 @@ async function start(o: LauncherOptions, ctx: RoleContext): Promise<RoleWork> {
     });
   });
   lost.catch(() => undefined);
-  const host = await hostFacts({ ...o, root }, conn, layout.ephemeralDiskDir);
-  const serial = await SerialRelay.listen({ publicPath: layout.serialSocket(o.uid), log, clock });
+  const host = await hostFacts({ ...opts, root }, conn, layout.ephemeralDiskDir);
+  const serial = await SerialRelay.listen({ publicPath: layout.serialSocket(opts.uid), log, clock });
   ctx.defer(() => serial.close());
-  const id = { name: o.name, namespace: o.namespace, uid: o.uid };
+  const id = { name: opts.name, namespace: opts.namespace, uid: opts.uid };
   const manager = new DomainManager({ conn, id, host, identity: lv.identity, serial, log, clock });
   const guest = new GuestOps(manager, log);
   const notifier = new DomainNotifier({
@@ -143,8 +143,8 @@ async function start(o: LauncherOptions, ctx: RoleContext): Promise<RoleWork> {
   log.info('launcher ready', { socket: layout.launcherSocket, emulation: host.emulation });
   const run = async (signal: AbortSignal): Promise<void> => {
     await Promise.race([aborted(signal), lost]);
-    const outcome = await manager.stopGuest(o.gracePeriodSeconds * 1000);
-    log.info('guest stopped', { outcome, gracePeriodSeconds: o.gracePeriodSeconds });
+    const outcome = await manager.stopGuest(opts.gracePeriodSeconds * 1000);
+    log.info('guest stopped', { outcome, gracePeriodSeconds: opts.gracePeriodSeconds });
     await clock.sleep(200);
     await notifier.close();
     guest.close();

@@ -47,17 +47,17 @@ function fail(msg: string, at: number): never {
 }
 
 /** Index just past the construct that starts at `i` (`<?`, `<!--`, `<![CDATA[` or `<!DOCTYPE`). */
-function skipSpecial(xml: string, i: number, top: Building | undefined): number {
-  const [open, close] = xml.startsWith('<?', i)
+function skipSpecial(xml: string, index: number, top: Building | undefined): number {
+  const [open, close] = xml.startsWith('<?', index)
     ? ['<?', '?>']
-    : xml.startsWith('<!--', i)
+    : xml.startsWith('<!--', index)
       ? ['<!--', '-->']
-      : xml.startsWith('<![CDATA[', i)
+      : xml.startsWith('<![CDATA[', index)
         ? ['<![CDATA[', ']]>']
         : ['<!', '>'];
-  const end = xml.indexOf(close, i + open.length);
-  if (end < 0) fail(`unterminated ${open}`, i);
-  if (open === '<![CDATA[' && top !== undefined) top.text += xml.slice(i + open.length, end);
+  const end = xml.indexOf(close, index + open.length);
+  if (end < 0) fail(`unterminated ${open}`, index);
+  if (open === '<![CDATA[' && top !== undefined) top.text += xml.slice(index + open.length, end);
   return end + close.length;
 }
 

@@ -11,7 +11,7 @@ import {
   MESSAGE_TYPE,
   REMOTE_PROGRAM,
 } from './protocol.ts';
-import { FakeDaemon } from './testing-fake-daemon.ts';
+import { FakeDaemon } from './testing/fake-daemon.ts';
 import { decode, encode } from './xdr.ts';
 
 let daemon: FakeDaemon;
@@ -25,12 +25,12 @@ afterEach(async () => {
   await daemon.stop();
 });
 
-async function open(o: Partial<OpenOptions> = {}): Promise<LibvirtConnection> {
+async function open(opts: Partial<OpenOptions> = {}): Promise<LibvirtConnection> {
   const c = await LibvirtConnection.open({
     socketPath: daemon.path,
     uri: 'qemu:///session',
     keepAlive: false,
-    ...o,
+    ...opts,
   });
   conns.push(c);
   return c;

@@ -89,15 +89,15 @@ export class LibvirtConnection {
   }
 
   /** Connects, starts keepalive when the daemon supports it, and opens the driver URI. */
-  static async open(o: OpenOptions): Promise<LibvirtConnection> {
-    const clock = o.clock ?? realClock;
-    const log = (o.log ?? nopLogger).with({ socket: o.socketPath, uri: o.uri });
-    const socket = await connectUnix(o.socketPath, o.connectTimeoutMs ?? 10_000, clock);
-    const conn = new LibvirtConnection(socket, log, clock, o.callTimeoutMs ?? 60_000);
+  static async open(opts: OpenOptions): Promise<LibvirtConnection> {
+    const clock = opts.clock ?? realClock;
+    const log = (opts.log ?? nopLogger).with({ socket: opts.socketPath, uri: opts.uri });
+    const socket = await connectUnix(opts.socketPath, opts.connectTimeoutMs ?? 10_000, clock);
+    const conn = new LibvirtConnection(socket, log, clock, opts.callTimeoutMs ?? 60_000);
     try {
-      const ka = o.keepAlive === undefined ? DEFAULT_KEEPALIVE : o.keepAlive;
+      const ka = opts.keepAlive === undefined ? DEFAULT_KEEPALIVE : opts.keepAlive;
       if (ka !== false) await conn.startKeepAlive(ka);
-      await conn.call(PROC.connectOpen, { name: o.uri, flags: 0 });
+      await conn.call(PROC.connectOpen, { name: opts.uri, flags: 0 });
     } catch (err) {
       conn.closing = true;
       conn.socket.destroy();
@@ -195,20 +195,20 @@ export class LibvirtConnection {
     force.cancel();
   }
 
-  private async startKeepAlive(s: KeepAliveSettings): Promise<void> {
+  private async startKeepAlive(keepAliveSettings: KeepAliveSettings): Promise<void> {
     const { supported } = await this.call(PROC.connectSupportsFeature, {
       feature: DRV_FEATURE.PROGRAM_KEEPALIVE,
     });
     if (supported !== 1) return;
     this.keepAlive = new KeepAlive({
-      ...s,
+      ...keepAliveSettings,
       clock: this.clock,
       sendPing: (): void => {
         this.sendKeepAlive(KEEPALIVE_PROC.PING);
       },
       onDead: (): void => {
-        this.log.warning('libvirt daemon did not answer keepalive; dropping the connection', { ...s });
-        this.shutdown(new Error(`no keepalive answer in ${s.intervalMs * (s.count + 1)} ms`));
+        this.log.warning('libvirt daemon did not answer keepalive; dropping the connection', { ...keepAliveSettings });
+        this.shutdown(new Error(`no keepalive answer in ${keepAliveSettings.intervalMs * (keepAliveSettings.count + 1)} ms`));
         this.socket.destroy();
       },
     });
@@ -262,14 +262,14 @@ export class LibvirtConnection {
       .info('libvirt packet of an unexpected type ignored', { type: h.type, procedure: h.procedure });
   }
 
-  private dispatch(p: Packet): void {
-    const set = this.handlers.get(`${p.header.program}:${p.header.procedure}`);
+  private dispatch(packet: Packet): void {
+    const set = this.handlers.get(`${packet.header.program}:${packet.header.procedure}`);
     if (set === undefined || set.size === 0) return;
     for (const handler of set) {
       try {
-        handler(p.payload, p.header);
+        handler(packet.payload, packet.header);
       } catch (err) {
-        this.log.error('libvirt message handler failed', { procedure: p.header.procedure, reason: err });
+        this.log.error('libvirt message handler failed', { procedure: packet.header.procedure, reason: err });
       }
     }
   }
@@ -290,13 +290,13 @@ export class LibvirtConnection {
 
 function settleReply<R>(
   proc: Procedure<unknown, R>,
-  p: Packet,
+  packet: Packet,
   resolve: (v: R) => void,
   reject: (e: Error) => void,
 ): void {
   try {
-    if (p.header.status === MESSAGE_STATUS.ERROR) reject(decodeRemoteError(p.payload));
-    else resolve(x.decode(proc.ret, p.payload));
+    if (packet.header.status === MESSAGE_STATUS.ERROR) reject(decodeRemoteError(packet.payload));
+    else resolve(x.decode(proc.ret, packet.payload));
   } catch (err) {
     reject(
       new KvError('KV_ERR_DECODE', `libvirt ${proc.name}: bad reply: ${errorMessage(err)}`, { cause: err }),

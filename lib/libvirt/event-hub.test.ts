@@ -5,7 +5,7 @@ import { DomainEventHub } from './event-hub.ts';
 import type { DomainEvent } from './events.ts';
 import { EVENT_MSG, EVENT_PROC, PROC } from './procedures.ts';
 import { MESSAGE_STATUS, MESSAGE_TYPE, REMOTE_PROGRAM, type Packet } from './protocol.ts';
-import { FakeDaemon } from './testing-fake-daemon.ts';
+import { FakeDaemon } from './testing/fake-daemon.ts';
 import { decode, encode } from './xdr.ts';
 
 let daemon: FakeDaemon;

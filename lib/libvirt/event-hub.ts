@@ -81,20 +81,20 @@ export class DomainEventHub {
     });
   }
 
-  private route(d: DecodedEvent): void {
-    const handler = this.routes.get(d.callbackID);
+  private route(decodedEvent: DecodedEvent): void {
+    const handler = this.routes.get(decodedEvent.callbackID);
     if (handler !== undefined && this.held.length === 0) {
-      this.deliver(handler, d.event);
+      this.deliver(handler, decodedEvent.event);
       return;
     }
     if (handler !== undefined || this.registering > 0) {
-      this.held.push(d);
+      this.held.push(decodedEvent);
       this.flushHeld();
       return;
     }
     this.log
       .v(3)
-      .info('libvirt event for no subscription dropped', { callbackID: d.callbackID, kind: d.event.kind });
+      .info('libvirt event for no subscription dropped', { callbackID: decodedEvent.callbackID, kind: decodedEvent.event.kind });
   }
 
   /** Delivers held events in order, up to the first one whose callback id is still unknown. */

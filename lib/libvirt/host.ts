@@ -53,13 +53,13 @@ export interface DomainCapabilitiesQuery {
 /** The domain capabilities XML (<domainCapabilities>) for that emulator/arch/machine/virt type. */
 export async function getDomainCapabilities(
   conn: LibvirtConnection,
-  q: DomainCapabilitiesQuery = {},
+  domainCapabilitiesQuery: DomainCapabilitiesQuery = {},
 ): Promise<string> {
   const r = await conn.call(PROC.connectGetDomainCapabilities, {
-    emulatorbin: q.emulator ?? null,
-    arch: q.arch ?? null,
-    machine: q.machine ?? null,
-    virttype: q.virtType ?? null,
+    emulatorbin: domainCapabilitiesQuery.emulator ?? null,
+    arch: domainCapabilitiesQuery.arch ?? null,
+    machine: domainCapabilitiesQuery.machine ?? null,
+    virttype: domainCapabilitiesQuery.virtType ?? null,
     flags: 0,
   });
   return r.capabilities;

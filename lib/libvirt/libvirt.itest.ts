@@ -11,6 +11,7 @@ import { QEMU, startPrivateLibvirt, type PrivateLibvirt } from '../../e2e/libvir
 import { realClock } from '../kernel/clock.ts';
 import { createLogger } from '../kernel/log/log.ts';
 import * as lv from './index.ts';
+import { waitFor } from '../kernel/testing/wait.ts';
 
 const log = createLogger({ component: 'libvirt-itest' });
 let daemon: PrivateLibvirt;
@@ -58,14 +59,6 @@ async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
   const v = await fn();
   timings[label] = realClock.now() - t0;
   return v;
-}
-
-async function waitFor(what: string, pred: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = realClock.now() + timeoutMs;
-  while (!pred()) {
-    if (realClock.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await realClock.sleep(20);
-  }
 }
 
 const eventsOf = (name: string): lv.DomainEvent[] => events.filter((e) => e.domain.name === name);
@@ -169,7 +162,7 @@ describe('domain lifecycle', () => {
       'stopped/destroyed',
       'undefined/removed',
     ];
-    await waitFor('the undefined event', () => lifecycleOf(name).length >= want.length);
+    await waitFor(() => lifecycleOf(name).length >= want.length, 'the undefined event');
     expect(lifecycleOf(name)).toEqual(want);
   });
 
@@ -221,15 +214,15 @@ describe('a running domain', () => {
     await timed('attach disk', () => lv.attachDevice(conn, dom, disk, { live: true }));
     expect(await lv.getDomainXml(conn, dom)).toContain(img);
     await timed('detach disk', () => lv.detachDevice(conn, dom, disk, { live: true }));
-    await waitFor('device-removed', () => eventsOf(name).some((e) => e.kind === 'device-removed'));
+    await waitFor(() => eventsOf(name).some((e) => e.kind === 'device-removed'), 'device-removed');
     expect(await lv.getDomainXml(conn, dom)).not.toContain(img);
 
     const img2 = qcow2('hotplug2.qcow2');
     await lv.attachDevice(conn, dom, scsiDisk(img2, 'sdb', 'ua-hotplug2'), { live: true });
     await lv.detachDeviceByAlias(conn, dom, 'ua-hotplug2', { live: true });
     await waitFor(
-      'second device-removed',
       () => eventsOf(name).filter((e) => e.kind === 'device-removed').length === 2,
+      'second device-removed',
     );
     expect(eventsOf(name).filter((e) => e.kind.startsWith('device-'))).toEqual([
       { kind: 'device-added', domain: dom, alias: 'ua-hotplug' },
@@ -264,7 +257,7 @@ describe('a running domain', () => {
   });
 
   it('without a guest agent: agent-lifecycle says disconnected, agent calls fail with VIR_ERR_AGENT_UNRESPONSIVE', async () => {
-    await waitFor('agent-lifecycle', () => eventsOf(name).some((e) => e.kind === 'agent-lifecycle'));
+    await waitFor(() => eventsOf(name).some((e) => e.kind === 'agent-lifecycle'), 'agent-lifecycle');
     expect(eventsOf(name).find((e) => e.kind === 'agent-lifecycle')).toMatchObject({
       state: 'disconnected',
       reason: 'domain_started',
@@ -283,7 +276,7 @@ describe('a running domain', () => {
 
   it('resets (reboot event), takes shutdown and reboot requests, and stays running', async () => {
     await lv.resetDomain(conn, dom);
-    await waitFor('reboot event', () => eventsOf(name).some((e) => e.kind === 'reboot'));
+    await waitFor(() => eventsOf(name).some((e) => e.kind === 'reboot'), 'reboot event');
     // No OS answers ACPI here: the requests are accepted and the guest keeps running.
     await lv.shutdownDomain(conn, dom, lv.DOMAIN_SHUTDOWN.ACPI_POWER_BTN);
     await lv.rebootDomain(conn, dom, lv.DOMAIN_REBOOT.ACPI_POWER_BTN);

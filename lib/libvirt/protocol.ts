@@ -48,27 +48,27 @@ export interface Packet {
 }
 
 /** Frames one packet: length word, header, payload. */
-export function encodePacket(h: Header, payload: Uint8Array = new Uint8Array()): Buffer {
+export function encodePacket(header: Header, payload: Uint8Array = new Uint8Array()): Buffer {
   const out = Buffer.alloc(LENGTH_SIZE + HEADER_SIZE + payload.length);
   out.writeUInt32BE(out.length, 0);
-  out.writeUInt32BE(h.program, 4);
-  out.writeUInt32BE(h.version, 8);
-  out.writeInt32BE(h.procedure, 12);
-  out.writeInt32BE(h.type, 16);
-  out.writeUInt32BE(h.serial, 20);
-  out.writeInt32BE(h.status, 24);
+  out.writeUInt32BE(header.program, 4);
+  out.writeUInt32BE(header.version, 8);
+  out.writeInt32BE(header.procedure, 12);
+  out.writeInt32BE(header.type, 16);
+  out.writeUInt32BE(header.serial, 20);
+  out.writeInt32BE(header.status, 24);
   out.set(payload, LENGTH_SIZE + HEADER_SIZE);
   return out;
 }
 
-function decodeHeader(b: Buffer): Header {
+function decodeHeader(buffer: Buffer): Header {
   return {
-    program: b.readUInt32BE(4),
-    version: b.readUInt32BE(8),
-    procedure: b.readInt32BE(12),
-    type: b.readInt32BE(16),
-    serial: b.readUInt32BE(20),
-    status: b.readInt32BE(24),
+    program: buffer.readUInt32BE(4),
+    version: buffer.readUInt32BE(8),
+    procedure: buffer.readInt32BE(12),
+    type: buffer.readInt32BE(16),
+    serial: buffer.readUInt32BE(20),
+    status: buffer.readInt32BE(24),
   };
 }
 

@@ -14,15 +14,15 @@ export class XdrWriter {
     this.buf = Buffer.alloc(initial);
   }
 
-  /** Makes room for n bytes and returns their offset (call it before reading this.buf: it may move). */
-  private reserve(n: number): number {
-    if (this.len + n > this.buf.length) {
-      const next = Buffer.alloc(Math.max(this.buf.length * 2, this.len + n));
+  /** Makes room for `bytes` bytes and returns their offset (call it before reading this.buf: it may move). */
+  private reserve(bytes: number): number {
+    if (this.len + bytes > this.buf.length) {
+      const next = Buffer.alloc(Math.max(this.buf.length * 2, this.len + bytes));
       this.buf.copy(next, 0, 0, this.len);
       this.buf = next;
     }
     const at = this.len;
-    this.len += n;
+    this.len += bytes;
     return at;
   }
 

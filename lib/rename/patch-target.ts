@@ -38,13 +38,13 @@ const CORE_KINDS: ReadonlyMap<string, readonly [string, string]> = new Map([
 ]);
 
 /** The target of a PATCH on the client side; {} (metadata only) for other subresources and unknown kinds. */
-export function patchTargetOf(t: ApiTarget, rules: RuleIndex): PatchTarget {
-  if (t.subresource !== '' && t.subresource !== 'status') return {};
-  if (t.isCRD) {
-    return { kind: 'CustomResourceDefinition', apiVersion: `${t.group}/${t.version}`, crdName: t.name };
+export function patchTargetOf(apiTarget: ApiTarget, rules: RuleIndex): PatchTarget {
+  if (apiTarget.subresource !== '' && apiTarget.subresource !== 'status') return {};
+  if (apiTarget.isCRD) {
+    return { kind: 'CustomResourceDefinition', apiVersion: `${apiTarget.group}/${apiTarget.version}`, crdName: apiTarget.name };
   }
-  const entry = rules.resourceByOriginal.get(`${t.group}/${t.resource}`);
-  if (entry !== undefined) return { kind: entry.resource.kind, apiVersion: `${t.group}/${t.version}` };
-  const core = CORE_KINDS.get(t.resource);
+  const entry = rules.resourceByOriginal.get(`${apiTarget.group}/${apiTarget.resource}`);
+  if (entry !== undefined) return { kind: entry.resource.kind, apiVersion: `${apiTarget.group}/${apiTarget.version}` };
+  const core = CORE_KINDS.get(apiTarget.resource);
   return core === undefined ? {} : { apiVersion: core[0], kind: core[1] };
 }

@@ -41,17 +41,17 @@ export const REWRITTEN_RESOURCES: ReadonlySet<string> = new Set([
   'events',
 ]);
 
-function rewritePathParts(t: ApiTarget, ctx: RewriteContext): Partial<ApiTarget> | undefined {
-  if (t.type !== 'apis') return undefined;
-  if (t.isCRD) {
-    const name = rewriteCrdName(t.name, ctx);
-    return name === t.name ? undefined : { name };
+function rewritePathParts(apiTarget: ApiTarget, ctx: RewriteContext): Partial<ApiTarget> | undefined {
+  if (apiTarget.type !== 'apis') return undefined;
+  if (apiTarget.isCRD) {
+    const name = rewriteCrdName(apiTarget.name, ctx);
+    return name === apiTarget.name ? undefined : { name };
   }
-  const rule = groupRuleOf(t.group, ctx);
+  const rule = groupRuleOf(apiTarget.group, ctx);
   if (rule === undefined) return undefined;
   const group = ctx.dir === 'rename' ? rule.renamed : rule.group;
-  if (t.resource === '') return { group };
-  const entry = resourceEntryOf(t.group, t.resource, ctx);
+  if (apiTarget.resource === '') return { group };
+  const entry = resourceEntryOf(apiTarget.group, apiTarget.resource, ctx);
   return entry === undefined ? undefined : { group, resource: pluralOf(entry, ctx.dir, ctx.rules) };
 }
 
@@ -68,8 +68,8 @@ export function rewriteTarget(t: ApiTarget, ctx: RewriteContext): ApiTarget {
  * Whether request and response bodies of this target go through the rewriter: webhooks, discovery, CRDs,
  * resources of a group with rules (either side), and REWRITTEN_RESOURCES. Everything else passes untouched.
  */
-export function shouldRewriteBodies(t: ApiTarget, rules: RuleIndex): boolean {
-  switch (t.type) {
+export function shouldRewriteBodies(apiTarget: ApiTarget, rules: RuleIndex): boolean {
+  switch (apiTarget.type) {
     case 'webhook':
       return true;
     case 'root':
@@ -77,8 +77,8 @@ export function shouldRewriteBodies(t: ApiTarget, rules: RuleIndex): boolean {
       return false;
     case 'core':
     case 'apis':
-      if (t.isDiscovery || t.isCRD) return true;
-      if (rules.groupByOriginal.has(t.group) || rules.groupByRenamed.has(t.group)) return true;
-      return REWRITTEN_RESOURCES.has(t.resource);
+      if (apiTarget.isDiscovery || apiTarget.isCRD) return true;
+      if (rules.groupByOriginal.has(apiTarget.group) || rules.groupByRenamed.has(apiTarget.group)) return true;
+      return REWRITTEN_RESOURCES.has(apiTarget.resource);
   }
 }

@@ -36,44 +36,44 @@ const pem = (file: string | undefined): string | undefined =>
   file === undefined ? undefined : readFileSync(file, 'utf8');
 
 /** The kubeconfig's API server, or --upstream; the --upstream-* and --client-* flags override either. */
-function upstreamConfig(f: RewriterFlags): RestConfig {
+function upstreamConfig(rewriterFlags: RewriterFlags): RestConfig {
   const base: RestConfig =
-    f.upstream === undefined
-      ? loadRestConfig(kubeFlagsToConfigOptions(f))
-      : { server: f.upstream, qps: 0, burst: 1, userAgent: DEFAULT_USER_AGENT };
-  const ca = pem(f.upstreamCa);
-  const cert = pem(f.clientCert);
-  const key = pem(f.clientKey);
+    rewriterFlags.upstream === undefined
+      ? loadRestConfig(kubeFlagsToConfigOptions(rewriterFlags))
+      : { server: rewriterFlags.upstream, qps: 0, burst: 1, userAgent: DEFAULT_USER_AGENT };
+  const ca = pem(rewriterFlags.upstreamCa);
+  const cert = pem(rewriterFlags.clientCert);
+  const key = pem(rewriterFlags.clientKey);
   return {
     ...base,
     ...(ca !== undefined && { ca }),
     ...(cert !== undefined && { cert }),
     ...(key !== undefined && { key }),
-    ...(f.upstreamTokenFile !== undefined && { tokenFile: f.upstreamTokenFile }),
+    ...(rewriterFlags.upstreamTokenFile !== undefined && { tokenFile: rewriterFlags.upstreamTokenFile }),
   };
 }
 
-function webhookOptions(f: RewriterFlags): RewriterRoleOptions['webhook'] {
-  if (f.webhookUpstream === undefined) return undefined;
-  if (f.webhookCert === undefined || f.webhookKey === undefined)
+function webhookOptions(rewriterFlags: RewriterFlags): RewriterRoleOptions['webhook'] {
+  if (rewriterFlags.webhookUpstream === undefined) return undefined;
+  if (rewriterFlags.webhookCert === undefined || rewriterFlags.webhookKey === undefined)
     throw new InvalidArgumentError('--webhook-upstream needs --webhook-cert and --webhook-key');
   return {
-    listen: parseListenAddress(f.webhookListen),
-    cert: readFileSync(f.webhookCert, 'utf8'),
-    key: readFileSync(f.webhookKey, 'utf8'),
-    upstream: f.webhookUpstream,
-    upstreamCa: pem(f.webhookUpstreamCa),
+    listen: parseListenAddress(rewriterFlags.webhookListen),
+    cert: readFileSync(rewriterFlags.webhookCert, 'utf8'),
+    key: readFileSync(rewriterFlags.webhookKey, 'utf8'),
+    upstream: rewriterFlags.webhookUpstream,
+    upstreamCa: pem(rewriterFlags.webhookUpstreamCa),
   };
 }
 
 /** The role's options from its flags: PEM files read, listen addresses parsed. */
-export function rewriterRoleOptions(f: RewriterFlags, log: Logger): RewriterRoleOptions {
+export function rewriterRoleOptions(rewriterFlags: RewriterFlags, log: Logger): RewriterRoleOptions {
   return {
-    config: upstreamConfig(f),
-    listen: parseListenAddress(f.listen),
-    metricsListen: parseListenAddress(f.metricsListen),
-    webhook: webhookOptions(f),
-    maxBodyBytes: f.maxBodyBytes,
+    config: upstreamConfig(rewriterFlags),
+    listen: parseListenAddress(rewriterFlags.listen),
+    metricsListen: parseListenAddress(rewriterFlags.metricsListen),
+    webhook: webhookOptions(rewriterFlags),
+    maxBodyBytes: rewriterFlags.maxBodyBytes,
     log,
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { nopLogger } from '../kernel/log/log.ts';
+import { waitFor } from '../kernel/testing/wait.ts';
 import { runRewriterRole, type ListeningPorts } from './role.ts';
 import { FakeUpstream, sendJson } from './proxy/testing/fake-upstream.ts';
 import { internalVmi, originalVmi } from '../rename/testing/objects.ts';
@@ -40,10 +41,6 @@ async function withRewriter(server: string, test: (p: ListeningPorts) => Promise
   await expect(fetch(`http://127.0.0.1:${ports.metrics}/healthz`)).rejects.toThrow();
 }
 
-async function eventually(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
-}
-
 describe('runRewriterRole', () => {
   it('proxies, serves /healthz, /readyz and the kube_api_rewriter_* metrics, and stops on abort', async () => {
     const fake = await FakeUpstream.start();
@@ -58,7 +55,10 @@ describe('runRewriterRole', () => {
         );
         expect(JSON.parse(vmi.body)).toEqual(originalVmi({ name: 'a' }));
         expect(await get(`http://127.0.0.1:${p.metrics}/healthz`)).toEqual({ status: 200, body: 'ok' });
-        await eventually(async () => (await get(`http://127.0.0.1:${p.metrics}/readyz`)).status === 200);
+        await waitFor(
+          async () => (await get(`http://127.0.0.1:${p.metrics}/readyz`)).status === 200,
+          '/readyz 200',
+        );
         expect((await get(`http://127.0.0.1:${p.metrics}/readyz`)).status).toBe(200);
         const metrics = (await get(`http://127.0.0.1:${p.metrics}/metrics`)).body;
         expect(metrics).toContain(
@@ -73,8 +73,9 @@ describe('runRewriterRole', () => {
 
   it('is not ready while the API server is down, and says why', async () => {
     await withRewriter('http://127.0.0.1:1', async (p) => {
-      await eventually(async () =>
-        (await get(`http://127.0.0.1:${p.metrics}/readyz`)).body.includes('unreachable'),
+      await waitFor(
+        async () => (await get(`http://127.0.0.1:${p.metrics}/readyz`)).body.includes('unreachable'),
+        '/readyz to name the unreachable API server',
       );
       const r = await get(`http://127.0.0.1:${p.metrics}/readyz`);
       expect(r.status).toBe(503);

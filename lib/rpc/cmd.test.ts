@@ -6,7 +6,7 @@ import { newCmdClient, type CmdClientOptions, type LauncherClient, type VmiComma
 import { RpcTransportError, RpcVersionError, isUnimplemented } from './errors.ts';
 import type { VMIRequest } from './gen/kubevirt/cmd/v1/cmd.ts';
 import { podLayout } from './pod-layout.ts';
-import { serve, tempRoot, type Serving, type TempRoot } from './testing.ts';
+import { serve, tempRoot, type Serving, type TempRoot } from './testing/servers.ts';
 
 const vmi = {
   apiVersion: 'kubevirt.io/v1',

@@ -11,14 +11,7 @@ export const DOMAIN_API_VERSION = '1.2.2';
 
 /** libvirt's domain states as KubeVirt names them (api.LifeCycle; libvirt's "shutdown" is ShuttingDown). */
 export type LifeCycle =
-  | 'NoState'
-  | 'Running'
-  | 'Blocked'
-  | 'Paused'
-  | 'ShuttingDown'
-  | 'Shutoff'
-  | 'Crashed'
-  | 'PMSuspended';
+  'NoState' | 'Running' | 'Blocked' | 'Paused' | 'ShuttingDown' | 'Shutoff' | 'Crashed' | 'PMSuspended';
 
 export interface AliasJson {
   Name: string;

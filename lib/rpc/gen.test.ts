@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { tempRoot, type TempRoot } from './testing.ts';
+import { tempRoot, type TempRoot } from './testing/servers.ts';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const committed = path.join(repo, 'lib/rpc/gen');

@@ -52,16 +52,7 @@ export {
   type LifeCycle,
   type SerialJson,
 } from './domain-json.ts';
-export {
-  VirtualMachineOptions,
-  type DomainResponse,
-  type DomainStatsResponse,
-  type FreezeRequest,
-  type GuestFilesystemsResponse,
-  type GuestInfoResponse,
-  type GuestUserListResponse,
-  type QemuVersionResponse,
-  type Response,
-  type VMIRequest,
-} from './gen/kubevirt/cmd/v1/cmd.ts';
+export { VirtualMachineOptions } from './gen/kubevirt/cmd/v1/cmd.ts';
+/** The Cmd service's request and response messages (kubevirt.cmd.v1). */
+export type * as CmdMessages from './gen/kubevirt/cmd/v1/cmd.ts';
 export { NODE_LABEL_PREFIXES, NODE_LABELLER_FILES, type HostModel, type NodeFacts } from './node-facts.ts';

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { failed, newCmdServer, ok } from './cmd-server.ts';
 import { newCmdClient } from './cmd-client.ts';
 import { UNIX_PATH_MAX, checkSocketPath, listenUnix, unixTarget } from './listen.ts';
-import { serve, tempRoot, type TempRoot } from './testing.ts';
+import { serve, tempRoot, type TempRoot } from './testing/servers.ts';
 
 describe('checkSocketPath', () => {
   it.each([

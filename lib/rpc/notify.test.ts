@@ -4,7 +4,7 @@ import { RpcTransportError, RpcVersionError } from './errors.ts';
 import { newNotifyClient, type NotifyClient } from './notify-client.ts';
 import { decodeDomainEvent, newNotifyServer, type DomainEvent } from './notify-server.ts';
 import { podLayout } from './pod-layout.ts';
-import { serve, tempRoot, type Serving, type TempRoot } from './testing.ts';
+import { serve, tempRoot, type Serving, type TempRoot } from './testing/servers.ts';
 
 const domain = { metadata: { name: 'ns1_vm1', uid: 'u1' }, status: { status: 'Running', reason: 'Booted' } };
 const ok = { success: true, message: '' };

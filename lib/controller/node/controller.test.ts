@@ -7,7 +7,7 @@ import type { KubeObject } from '../../kernel/kube/types.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { MemoryRecorder } from '../../kernel/controller/events.ts';
 import type { Pod } from '../../api/core/pod.ts';
-import { pod, T0, vmi, withPhase } from '../testing/fixtures.ts';
+import { pod, T0, vmi, withPhase } from '../../api/testing/objects.ts';
 import { RecordingClient } from '../../kernel/kube/testing/recording-client.ts';
 import { BY_NODE, NodeController } from './controller.ts';
 

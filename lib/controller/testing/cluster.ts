@@ -1,16 +1,15 @@
 /**
- * Integration-test support: the real API server from KUBECONFIG with the internal CRDs, a fresh namespace, a
- * direct client (internal names), a client speaking kubevirt.io through the rewriter rules in-process, the
+ * Integration-test support: the test cluster (e2e/testenv/cluster.ts: CRDs, a fresh namespace, a direct
+ * client seeing internal names), a client speaking kubevirt.io through the rename rules in-process, the
  * controllers running on that namespace, and a fake kubelet's moves (bind a Pod, report it ready, fail it,
  * force-delete it). There is no kube-controller-manager: nothing garbage-collects, so what KubeVirt leaves to
  * GC the tests delete, and a namespace stays Terminating after the test. KV_CONTROLLER_TEST_LOG=1 prints the
  * controllers' logs.
  */
 import { Registry } from 'prom-client';
-import { newNamespaceName } from '../../../e2e/testenv/handle.ts';
-import { installCrds } from '../../api/install-crds.ts';
-import { errorMessage, isNotFound } from '../../kernel/errors/errors.ts';
-import { HttpKubeClient, loadRestConfig, NAMESPACES, PODS } from '../../kernel/kube/index.ts';
+import { testCluster, type TestCluster } from '../../../e2e/testenv/cluster.ts';
+import { isNotFound } from '../../kernel/errors/errors.ts';
+import { PODS } from '../../kernel/kube/index.ts';
 import type { KubeClient } from '../../kernel/kube/index.ts';
 import { createLogger, nopLogger, type Logger } from '../../kernel/log/log.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../rename/index.ts';
@@ -18,14 +17,11 @@ import { rewritingClient } from '../../rename/client/index.ts';
 import type { Pod } from '../../api/core/pod.ts';
 import { startControllers, type RunningControllers } from '../start.ts';
 
-export interface ControllerEnv {
-  ns: string;
-  direct: HttpKubeClient;
+export interface ControllerEnv extends TestCluster {
   /** Speaks kubevirt.io. */
   kv: KubeClient;
   registry: Registry;
   controllers: RunningControllers;
-  close(): Promise<void>;
 }
 
 export interface EnvOptions {
@@ -36,21 +32,16 @@ export interface EnvOptions {
 }
 
 export async function startControllerEnv(prefix: string, opts: EnvOptions = {}): Promise<ControllerEnv> {
-  const config = loadRestConfig({
-    inCluster: false,
+  const c = await testCluster(prefix, {
     userAgent: 'kubevirt-ts/controller-itest',
-    qps: opts.qps ?? 0,
+    ...(opts.qps !== undefined && { qps: opts.qps }),
   });
-  const direct = new HttpKubeClient(config, { keepAliveTimeout: 10 });
-  await installCrds(direct);
-  const ns = newNamespaceName(prefix);
-  await direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  const kv = rewritingClient(direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
+  const kv = rewritingClient(c.direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
   const registry = new Registry();
   const ac = new AbortController();
   const controllers = startControllers({
     client: kv,
-    namespace: ns,
+    namespace: c.ns,
     workers: opts.workers ?? 4,
     log:
       opts.log ??
@@ -61,44 +52,12 @@ export async function startControllerEnv(prefix: string, opts: EnvOptions = {}):
     signal: ac.signal,
     launcher: { image: 'registry.example/kubevirt-ts/virt:test' },
   });
+  c.onClose(async () => {
+    ac.abort();
+    await controllers.done;
+  });
   await controllers.ready;
-  return {
-    ns,
-    direct,
-    kv,
-    registry,
-    controllers,
-    close: async (): Promise<void> => {
-      ac.abort();
-      await controllers.done;
-      await direct.delete(NAMESPACES, ns).catch((err: unknown) => {
-        if (!isNotFound(err)) throw err;
-      });
-      await direct.destroy();
-    },
-  };
-}
-
-/** Polls fn until it returns a value other than undefined; throws with `what` after timeoutMs. */
-export async function waitFor<T>(
-  fn: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}${last === undefined ? '' : `: ${errorMessage(last)}`}`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  return Object.assign(c, { kv, registry, controllers });
 }
 
 /** What a kubelet would do to a launcher Pod, done by hand. */

@@ -10,7 +10,7 @@ import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
 import { VmiController, type VmiControllerOptions } from '../vmi/controller.ts';
 import { BY_CLAIM, vmiClaimIndex, vmiIndexers } from '../vmi/indexers.ts';
 import { RecordingClient } from '../../kernel/kube/testing/recording-client.ts';
-import { T0 } from './fixtures.ts';
+import { T0 } from '../../api/testing/objects.ts';
 
 export interface Harness {
   client: RecordingClient;
@@ -37,15 +37,15 @@ export function harness(): Harness {
 }
 
 /** A VMI controller over the harness's stores and client (launcher image virt:test). */
-export function vmiController(h: Harness, extra: Partial<VmiControllerOptions> = {}): VmiController {
+export function vmiController(harness: Harness, extra: Partial<VmiControllerOptions> = {}): VmiController {
   return new VmiController({
-    client: h.client,
-    vmis: h.vmis,
-    pods: h.pods,
-    vms: h.vms,
-    pvcs: h.pvcs,
-    clock: h.clock,
-    recorder: h.recorder,
+    client: harness.client,
+    vmis: harness.vmis,
+    pods: harness.pods,
+    vms: harness.vms,
+    pvcs: harness.pvcs,
+    clock: harness.clock,
+    recorder: harness.recorder,
     launcher: { image: 'virt:test' },
     ...extra,
   });

@@ -6,7 +6,8 @@
 import type { Volume, VolumeStatus, VirtualMachineInstance } from '../../api/index.ts';
 import type { Pod } from '../../api/core/pod.ts';
 import type { ClaimLookup, PersistentVolumeClaim } from '../../api/core/pvc.ts';
-import { NS, pod, type Option } from './fixtures.ts';
+import { withVolume as withSpecVolume } from '../../api/testing/builders.ts';
+import { NS, onSpec, pod, type Option } from '../../api/testing/objects.ts';
 
 export const LAUNCHER_UID = 'pod-uid-1';
 
@@ -59,11 +60,8 @@ export const claims =
   (name) =>
     pvcs.find((p) => p.metadata.name === name);
 
-export const withVolume =
-  (v: Volume): Option<VirtualMachineInstance> =>
-  (x) => {
-    (x.spec.volumes ??= []).push(v);
-  };
+/** The volume in spec.volumes. */
+export const withVolume = (v: Volume): Option<VirtualMachineInstance> => onSpec(withSpecVolume(v));
 
 /** A hotpluggable PVC volume (or DataVolume with dataVolume: true). */
 export const withHotplugVolume = (

@@ -13,7 +13,7 @@ import {
   withStartRequest,
   withStopRequest,
   withStrategy,
-} from '../testing/fixtures.ts';
+} from '../../api/testing/objects.ts';
 import { VmController } from './controller.ts';
 import { vmiHandlerForVms } from './handlers.ts';
 

@@ -142,11 +142,11 @@ export class VmController {
     });
   }
 
-  private async applyFinalizer(st: SyncState, d: RunDecision): Promise<void> {
-    if (d.vmFinalizer === undefined) return;
+  private async applyFinalizer(st: SyncState, runDecision: RunDecision): Promise<void> {
+    if (runDecision.vmFinalizer === undefined) return;
     const fin = FINALIZERS.VIRTUAL_MACHINE_CONTROLLER;
     const finalizers =
-      d.vmFinalizer === 'add'
+      runDecision.vmFinalizer === 'add'
         ? addFinalizer(st.vm.metadata.finalizers, fin)
         : removeFinalizer(st.vm.metadata.finalizers, fin);
     st.vm = await mergePatch(this.o.client, VIRTUAL_MACHINES, {
@@ -263,7 +263,7 @@ export class VmController {
     }
   }
 
-  private async writeStatus(st: SyncState, d: RunDecision): Promise<void> {
+  private async writeStatus(st: SyncState, runDecision: RunDecision): Promise<void> {
     // A VMI created for a Start request consumed it: drop it now, or a VMI that ends before the next sync
     // (which KubeVirt waits for to trim it) would be started again. Otherwise the creation's own event
     // brings the status write.
@@ -271,7 +271,7 @@ export class VmController {
     if (st.createdVmi === true && !consumedStart) return;
     const status = this.desiredStatus(st);
     if (consumedStart) setRequests(status, status.stateChangeRequests?.slice(1));
-    if (d.addStartRequest) setRequests(status, [...(status.stateChangeRequests ?? []), { action: 'Start' }]);
+    if (runDecision.addStartRequest) setRequests(status, [...(status.stateChangeRequests ?? []), { action: 'Start' }]);
     const current = st.vm.status ?? {};
     if (deepEqual(current, status)) return;
     const diff = mergeDiff(current, status) as Record<string, unknown>;

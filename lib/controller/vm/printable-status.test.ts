@@ -11,7 +11,7 @@ import {
   withStartFailure,
   withStrategy,
   withVmiCondition,
-} from '../testing/fixtures.ts';
+} from '../../api/testing/objects.ts';
 import { PRINTABLE_STATUS_ORDER, printableStatus, type PrintableStatusInput } from './printable-status.ts';
 
 const input = (over: Partial<PrintableStatusInput>): PrintableStatusInput => ({

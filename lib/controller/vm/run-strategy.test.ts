@@ -15,7 +15,7 @@ import {
   withStrategy,
   withVmCondition,
   withVmiUid,
-} from '../testing/fixtures.ts';
+} from '../../api/testing/objects.ts';
 import { decideRun, type RunDecision } from './run-strategy.ts';
 
 type Row = [string, VirtualMachine, VirtualMachineInstance | undefined, Partial<RunDecision>];

@@ -11,7 +11,7 @@ import {
   withVmCondition,
   withVmiCondition,
   withVmiUid,
-} from '../testing/fixtures.ts';
+} from '../../api/testing/objects.ts';
 import { computeVmStatus, type VmStatusInput } from './vm-status.ts';
 
 const NOW = '2026-01-01T00:00:00Z';

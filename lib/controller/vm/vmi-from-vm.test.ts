@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { vm, withStartRequest } from '../testing/fixtures.ts';
+import { vm, withStartRequest } from '../../api/testing/objects.ts';
 import { legacyFirmwareUuid, newVmiFromVm } from './vmi-from-vm.ts';
 
 describe('legacyFirmwareUuid', () => {

@@ -4,19 +4,16 @@
  * testdata/attachment-pod.pod.json. UPDATE_GOLDEN=1 rewrites it.
  */
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import type { Pod } from '../../api/core/pod.ts';
 import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
-import { pod } from '../testing/fixtures.ts';
+import { pod } from '../../api/testing/objects.ts';
+import { goldens } from '../../kernel/testing/golden.ts';
 import { claims, pvc } from '../testing/storage-fixtures.ts';
 import { newAttachmentPod } from './attachment-pod.ts';
 import { hotplugVolumes } from './hotplug-volumes.ts';
 
-const TESTDATA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testdata');
-const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
+const golden = goldens(import.meta.url);
 
 interface Case {
   vmi: VirtualMachineInstance;
@@ -26,7 +23,7 @@ interface Case {
 
 describe('newAttachmentPod', () => {
   it('golden: filesystem, block, already mounted and missing claims', () => {
-    const input = JSON.parse(readFileSync(path.join(TESTDATA, 'attachment-pod.in.json'), 'utf8')) as Case;
+    const input = JSON.parse(golden.read('attachment-pod.in.json')) as Case;
     const before = structuredClone(input);
     const rendered = newAttachmentPod({
       vmi: input.vmi,
@@ -35,11 +32,7 @@ describe('newAttachmentPod', () => {
       claim: claims(...input.claims),
       cfg: { image: 'registry.example/kubevirt-ts/virt:1.0.0', imagePullSecret: 'regcred' },
     });
-    const json = `${JSON.stringify(rendered, null, 2)}\n`;
-    const golden = path.join(TESTDATA, 'attachment-pod.pod.json');
-    if (UPDATE) writeFileSync(golden, json);
-    expect(existsSync(golden)).toBe(true);
-    expect(json).toBe(readFileSync(golden, 'utf8'));
+    golden.expectJson('attachment-pod.pod.json', rendered);
     expect(input).toEqual(before);
   });
 

@@ -68,7 +68,7 @@ function container(input: AttachmentPodInput): Container {
 }
 
 /** Adds each claim as a Pod volume, and its mount or device to c; returns the Pod volumes. */
-function addClaims(input: AttachmentPodInput, c: Container): Record<string, unknown>[] {
+function addClaims(input: AttachmentPodInput, container: Container): Record<string, unknown>[] {
   const phases = new Map((input.vmi.status?.volumeStatus ?? []).map((s) => [s.name, s.phase]));
   const volumes: Record<string, unknown>[] = [{ name: HOTPLUG_DISKS_VOLUME, emptyDir: {} }];
   for (const v of input.volumes) {
@@ -78,9 +78,9 @@ function addClaims(input: AttachmentPodInput, c: Container): Record<string, unkn
     const pvc = input.claim(claimName);
     if (pvc === undefined) continue;
     const path = `${ATTACHMENT_ROOT}/${v.name}`;
-    if (isBlockClaim(pvc)) (c.volumeDevices ??= []).push({ name: v.name, devicePath: path });
+    if (isBlockClaim(pvc)) (container.volumeDevices ??= []).push({ name: v.name, devicePath: path });
     else if (!isMountedPhase(phases.get(v.name)))
-      (c.volumeMounts ??= []).push({ name: v.name, mountPath: path });
+      (container.volumeMounts ??= []).push({ name: v.name, mountPath: path });
   }
   return volumes;
 }

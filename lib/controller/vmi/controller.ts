@@ -75,25 +75,25 @@ export class VmiController {
   readonly stale: StaleCacheGuard;
   private readonly attachments: AttachmentPodSync;
 
-  constructor(private readonly o: VmiControllerOptions) {
-    this.podExpectations = new UIDTrackingExpectations(new ControllerExpectations(o.clock));
-    this.stale = new StaleCacheGuard(o.clock);
+  constructor(private readonly opts: VmiControllerOptions) {
+    this.podExpectations = new UIDTrackingExpectations(new ControllerExpectations(opts.clock));
+    this.stale = new StaleCacheGuard(opts.clock);
     this.attachments = new AttachmentPodSync({
-      client: o.client,
-      pods: o.pods,
-      recorder: o.recorder,
+      client: opts.client,
+      pods: opts.pods,
+      recorder: opts.recorder,
       expectations: this.podExpectations,
-      launcher: o.launcher,
+      launcher: opts.launcher,
     });
   }
 
   private claims(vmi: VirtualMachineInstance): ClaimLookup {
     const ns = vmi.metadata.namespace ?? '';
-    return (name) => this.o.pvcs.get(`${ns}/${name}`);
+    return (name) => this.opts.pvcs.get(`${ns}/${name}`);
   }
 
   readonly reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult> => {
-    const vmi = this.o.vmis.get(key);
+    const vmi = this.opts.vmis.get(key);
     if (vmi === undefined) {
       this.podExpectations.deleteExpectations(key);
       this.stale.forget(key);
@@ -105,7 +105,7 @@ export class VmiController {
     ) {
       return undefined;
     }
-    const pods = this.o.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '');
+    const pods = this.opts.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '');
     const sync = await this.sync(key, vmi, pods, ctx);
     await this.writeStatus(key, vmi, sync);
     if (sync.retry !== undefined) {
@@ -146,16 +146,16 @@ export class VmiController {
     );
     for (const p of live) {
       try {
-        await this.o.client.delete(PODS, p.metadata.name ?? '', { namespace: p.metadata.namespace ?? '' });
+        await this.opts.client.delete(PODS, p.metadata.name ?? '', { namespace: p.metadata.namespace ?? '' });
       } catch (err) {
         this.podExpectations.deletionObserved(key, p.metadata.uid ?? '');
         if (isNotFound(err)) continue;
-        this.o.recorder.event(vmi, 'Warning', 'FailedDelete', `Error deleting pod: ${errorMessage(err)}`);
+        this.opts.recorder.event(vmi, 'Warning', 'FailedDelete', `Error deleting pod: ${errorMessage(err)}`);
         result.failure = { reason: 'FailedDelete', message: `failed to delete pod: ${errorMessage(err)}` };
         result.retry = err;
         continue;
       }
-      this.o.recorder.event(
+      this.opts.recorder.event(
         vmi,
         'Normal',
         'SuccessfulDelete',
@@ -175,29 +175,29 @@ export class VmiController {
     try {
       const owned = structuredClone(vmi);
       this.setVolumeStatus(owned, undefined, []);
-      manifest = newLauncherPod(owned, this.o.launcher);
+      manifest = newLauncherPod(owned, this.opts.launcher);
     } catch (err) {
       const message = `failed to render launch manifest: ${errorMessage(err)}`;
       return { pod: undefined, pods, failure: { reason: 'FailedCreate', message } };
     }
     this.podExpectations.expectCreations(key, 1);
     try {
-      const created = await this.o.client.create(PODS, manifest, {
+      const created = await this.opts.client.create(PODS, manifest, {
         namespace: manifest.metadata.namespace ?? '',
       });
       ctx.log.info('created launcher pod', { pod: created.metadata.name });
-      this.o.recorder.event(
+      this.opts.recorder.event(
         vmi,
         'Normal',
         'SuccessfulCreate',
         `Created virtual machine pod ${created.metadata.name ?? ''}`,
       );
-      this.o.metrics?.launcherOverhead(memoryOverheadBytes(vmi, this.o.launcher.overhead));
+      this.opts.metrics?.launcherOverhead(memoryOverheadBytes(vmi, this.opts.launcher.overhead));
       return { pod: created, pods: [...pods, created] };
     } catch (err) {
       this.podExpectations.creationObserved(key);
       if (isAlreadyExists(err)) return { pod: undefined, pods };
-      this.o.recorder.event(vmi, 'Warning', 'FailedCreate', `Error creating pod: ${errorMessage(err)}`);
+      this.opts.recorder.event(vmi, 'Warning', 'FailedCreate', `Error creating pod: ${errorMessage(err)}`);
       const message = `failed to create virtual machine pod: ${errorMessage(err)}`;
       return { pod: undefined, pods, failure: { reason: 'FailedCreate', message }, retry: err };
     }
@@ -206,7 +206,7 @@ export class VmiController {
   private ownerVmExists(vmi: VirtualMachineInstance): boolean {
     const ref = controllerRefOf(vmi);
     const key = ownerKey(vmi, ref, 'VirtualMachine');
-    return key !== undefined && this.o.vms.get(key)?.metadata.uid === ref?.uid;
+    return key !== undefined && this.opts.vms.get(key)?.metadata.uid === ref?.uid;
   }
 
   /**
@@ -235,7 +235,7 @@ export class VmiController {
   }
 
   private async writeStatus(key: string, vmi: VirtualMachineInstance, sync: SyncResult): Promise<void> {
-    const now = this.o.clock.now();
+    const now = this.opts.clock.now();
     const res = computeVmiStatus({
       vmi,
       pod: sync.pod,
@@ -248,17 +248,17 @@ export class VmiController {
     const events = this.withVolumes(desired, sync);
     const patch = vmiPatch(vmi, desired, res.nodeOwned);
     if (patch === undefined) return;
-    await mergePatch(this.o.client, VIRTUAL_MACHINE_INSTANCES, { obj: vmi, patch });
+    await mergePatch(this.opts.client, VIRTUAL_MACHINE_INSTANCES, { obj: vmi, patch });
     this.stale.wrote(key, vmi.metadata.resourceVersion);
-    for (const e of events) this.o.recorder.event(vmi, 'Normal', e.reason, e.message);
+    for (const e of events) this.opts.recorder.event(vmi, 'Normal', e.reason, e.message);
     const phase = res.vmi.status?.phase;
     if (phase !== undefined && phase !== vmi.status?.phase) this.phaseChanged(vmi, phase, now);
   }
 
   private phaseChanged(vmi: VirtualMachineInstance, phase: string, now: number): void {
-    this.o.metrics?.phaseReached(phase, vmi.metadata.creationTimestamp, now);
+    this.opts.metrics?.phaseReached(phase, vmi.metadata.creationTimestamp, now);
     if (phase === 'Failed') {
-      this.o.recorder.event(
+      this.opts.recorder.event(
         vmi,
         'Warning',
         'Failed',

@@ -22,19 +22,19 @@ interface Caches {
   pods: StoreReader<Pod>;
 }
 
-function owningVmi(pod: Pod, c: Caches): string | undefined {
+function owningVmi(pod: Pod, caches: Caches): string | undefined {
   let ref = controllerRefOf(pod);
   let owned = pod;
   const podKey = ownerKey(pod, ref, 'Pod');
   if (podKey !== undefined) {
-    const launcher = c.pods.get(podKey);
+    const launcher = caches.pods.get(podKey);
     if (launcher === undefined || launcher.metadata.uid !== ref?.uid) return undefined;
     owned = launcher;
     ref = controllerRefOf(launcher);
   }
   const key = ownerKey(owned, ref, 'VirtualMachineInstance');
   if (key === undefined) return undefined;
-  return c.vmis.get(key)?.metadata.uid === ref?.uid ? key : undefined;
+  return caches.vmis.get(key)?.metadata.uid === ref?.uid ? key : undefined;
 }
 
 export function podHandler(controller: VmiController, caches: Caches, enqueue: Enqueue): EventHandler<Pod> {

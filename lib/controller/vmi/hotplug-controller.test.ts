@@ -3,7 +3,7 @@ import type { VirtualMachineInstance } from '../../api/index.ts';
 import type { Pod } from '../../api/core/pod.ts';
 import { harness, vmiController, type Harness } from '../testing/harness.ts';
 import { forbidden } from '../../kernel/kube/testing/recording-client.ts';
-import { pod, podReady, vm, vmi, withPhase, withPodPhase } from '../testing/fixtures.ts';
+import { pod, podReady, vm, vmi, withPhase, withPodPhase } from '../../api/testing/objects.ts';
 import {
   attachReady,
   attachmentPod,

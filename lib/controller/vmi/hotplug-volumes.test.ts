@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
 import type { Pod } from '../../api/core/pod.ts';
 import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
-import { pod, podDeleting, vmi, withPhase, withPodPhase } from '../testing/fixtures.ts';
+import { pod, podDeleting, vmi, withPhase, withPodPhase } from '../../api/testing/objects.ts';
 import {
   attachmentPod,
   bound,

@@ -132,15 +132,15 @@ function worthKeeping(pod: Pod, u: Unplugged): boolean {
  * The old Pods to delete (newest first in old): all but those still holding a mounted unplugged volume and,
  * while mayKeepOne, the newest running one worth keeping as a fallback.
  */
-function cleanup(old: readonly Pod[], mayKeepOne: boolean, u: Unplugged): Pod[] {
+function cleanup(old: readonly Pod[], mayKeepOne: boolean, unplugged: Unplugged): Pod[] {
   const remove: Pod[] = [];
   let kept = !mayKeepOne;
   for (const p of old) {
-    if (!kept && isRunningPod(p) && worthKeeping(p, u)) {
+    if (!kept && isRunningPod(p) && worthKeeping(p, unplugged)) {
       kept = true;
       continue;
     }
-    const stillMounted = podVolumes(p).some((v) => isMountedPhase(u.phases.get(v.name)));
+    const stillMounted = podVolumes(p).some((v) => isMountedPhase(unplugged.phases.get(v.name)));
     if (!stillMounted && p.metadata.deletionTimestamp === undefined) remove.push(p);
   }
   return remove;

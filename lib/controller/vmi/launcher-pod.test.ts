@@ -3,15 +3,12 @@
  * case's config and compared, as an exact string, with testdata/<case>.pod.json. UPDATE_GOLDEN=1 rewrites them.
  */
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { VirtualMachineInstance } from '../../api/index.ts';
-import { vmi as vmiFixture } from '../testing/fixtures.ts';
+import { vmi as vmiFixture } from '../../api/testing/objects.ts';
+import { goldens } from '../../kernel/testing/golden.ts';
 import { launcherHostname, launcherPodName, newLauncherPod, type LauncherPodConfig } from './launcher-pod.ts';
 
-const TESTDATA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testdata');
-const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
+const golden = goldens(import.meta.url);
 const IMAGE = 'registry.example/kubevirt-ts/virt:1.0.0';
 
 const CASES: readonly [string, LauncherPodConfig][] = [
@@ -25,15 +22,9 @@ const CASES: readonly [string, LauncherPodConfig][] = [
 
 describe('newLauncherPod goldens', () => {
   it.each(CASES)('%s', (name, cfg) => {
-    const vmi = JSON.parse(
-      readFileSync(path.join(TESTDATA, `${name}.in.json`), 'utf8'),
-    ) as VirtualMachineInstance;
+    const vmi = JSON.parse(golden.read(`${name}.in.json`)) as VirtualMachineInstance;
     const before = structuredClone(vmi);
-    const json = `${JSON.stringify(newLauncherPod(vmi, cfg), null, 2)}\n`;
-    const golden = path.join(TESTDATA, `${name}.pod.json`);
-    if (UPDATE) writeFileSync(golden, json);
-    expect(existsSync(golden)).toBe(true);
-    expect(json).toBe(readFileSync(golden, 'utf8'));
+    golden.expectJson(`${name}.pod.json`, newLauncherPod(vmi, cfg));
     expect(vmi).toEqual(before);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance } from '../../api/index.ts';
-import { vmi } from '../testing/fixtures.ts';
+import { vmi } from '../../api/testing/objects.ts';
 import { KUBEVIRT_OVERHEAD, memoryOverheadBytes, OUR_OVERHEAD, type OverheadOptions } from './overhead.ts';
 
 const Mi = 2 ** 20;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance } from '../../api/index.ts';
-import { vmi } from '../testing/fixtures.ts';
+import { vmi } from '../../api/testing/objects.ts';
 import { KUBEVIRT_OVERHEAD } from './overhead.ts';
 import { launcherResources, type ResourceOptions, type ResourceRequirements } from './pod-resources.ts';
 

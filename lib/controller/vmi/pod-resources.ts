@@ -45,15 +45,15 @@ function copyList(list: Readonly<Record<string, Quantity>> | undefined): Record<
 }
 
 /** Decimal bytes the way Kubernetes prints them: 50000000 → "50M". */
-function decimalBytes(n: number): string {
+function decimalBytes(bytes: number): string {
   for (const [unit, size] of [
     ['G', 1e9],
     ['M', 1e6],
     ['k', 1e3],
   ] as const) {
-    if (n !== 0 && n % size === 0) return `${n / size}${unit}`;
+    if (bytes !== 0 && bytes % size === 0) return `${bytes / size}${unit}`;
   }
-  return String(n);
+  return String(bytes);
 }
 
 /** KubeVirt's "%g" formatting of vCPUs / ratio, in millicores below one core. */

@@ -79,14 +79,14 @@ function addClaim(
   else out.mounts.push({ name: v.name, mountPath: path.join(L.vmiDisksDir, v.name) });
 }
 
-function claimOf(v: Volume): Record<string, unknown> | undefined {
-  if (v.persistentVolumeClaim !== undefined && v.persistentVolumeClaim.hotpluggable !== true) {
-    const { claimName, readOnly } = v.persistentVolumeClaim;
+function claimOf(volume: Volume): Record<string, unknown> | undefined {
+  if (volume.persistentVolumeClaim !== undefined && volume.persistentVolumeClaim.hotpluggable !== true) {
+    const { claimName, readOnly } = volume.persistentVolumeClaim;
     return { claimName, ...(readOnly !== undefined && { readOnly }) };
   }
-  if (v.dataVolume !== undefined && v.dataVolume.hotpluggable !== true)
-    return { claimName: v.dataVolume.name };
-  if (v.ephemeral?.persistentVolumeClaim !== undefined) return { ...v.ephemeral.persistentVolumeClaim };
+  if (volume.dataVolume !== undefined && volume.dataVolume.hotpluggable !== true)
+    return { claimName: volume.dataVolume.name };
+  if (volume.ephemeral?.persistentVolumeClaim !== undefined) return { ...volume.ephemeral.persistentVolumeClaim };
   return undefined;
 }
 
@@ -136,35 +136,35 @@ function addHostDisk(out: RenderedVolumes, v: Volume): void {
   out.mounts.push({ name: v.name, mountPath: path.join(L.vmiDisksDir, v.name) });
 }
 
-function addConfigSource(out: RenderedVolumes, v: Volume): void {
-  if (v.secret !== undefined) {
-    const { secretName, optional } = v.secret;
-    addSource(out, v, 'secret', { secret: { secretName, ...(optional !== undefined && { optional }) } });
-  } else if (v.configMap !== undefined) {
-    const { name, optional } = v.configMap;
-    addSource(out, v, 'config-map', { configMap: { name, ...(optional !== undefined && { optional }) } });
-  } else if (v.downwardAPI !== undefined) {
-    addSource(out, v, 'downwardapi', { downwardAPI: { items: v.downwardAPI.fields ?? [] } });
-  } else if (v.serviceAccount !== undefined) {
-    out.serviceAccountName = v.serviceAccount.serviceAccountName ?? '';
+function addConfigSource(out: RenderedVolumes, volume: Volume): void {
+  if (volume.secret !== undefined) {
+    const { secretName, optional } = volume.secret;
+    addSource(out, volume, 'secret', { secret: { secretName, ...(optional !== undefined && { optional }) } });
+  } else if (volume.configMap !== undefined) {
+    const { name, optional } = volume.configMap;
+    addSource(out, volume, 'config-map', { configMap: { name, ...(optional !== undefined && { optional }) } });
+  } else if (volume.downwardAPI !== undefined) {
+    addSource(out, volume, 'downwardapi', { downwardAPI: { items: volume.downwardAPI.fields ?? [] } });
+  } else if (volume.serviceAccount !== undefined) {
+    out.serviceAccountName = volume.serviceAccount.serviceAccountName ?? '';
   }
 }
 
 /** The user-data and network-data keys of a cloud-init secret, each mounted as a file (both spellings). */
-function addCloudInitSecrets(out: RenderedVolumes, v: Volume): void {
-  const ci = v.cloudInitNoCloud ?? v.cloudInitConfigDrive;
+function addCloudInitSecrets(out: RenderedVolumes, volume: Volume): void {
+  const ci = volume.cloudInitNoCloud ?? volume.cloudInitConfigDrive;
   const refs: [string, string[], string | undefined][] = [
     ['udata', ['userdata', 'userData'], ci?.secretRef?.name],
     ['ndata', ['networkdata', 'networkData'], ci?.networkDataSecretRef?.name],
   ];
   for (const [suffix, keys, secretName] of refs) {
     if (secretName === undefined || secretName === '') continue;
-    const name = `${v.name}-${suffix}`;
+    const name = `${volume.name}-${suffix}`;
     out.volumes.push({ name, secret: { secretName } });
     for (const key of keys) {
       out.mounts.push({
         name,
-        mountPath: path.join(L.configVolumeDir('secret', v.name), key),
+        mountPath: path.join(L.configVolumeDir('secret', volume.name), key),
         subPath: key,
         readOnly: true,
       });

@@ -14,7 +14,7 @@ import {
   withPodCondition,
   withPodPhase,
   withVmiCondition,
-} from '../testing/fixtures.ts';
+} from '../../api/testing/objects.ts';
 import { computeVmiStatus, type VmiStatusInput } from './vmi-status.ts';
 
 const NOW = '2026-01-01T00:00:00Z';

@@ -105,38 +105,38 @@ function attachPodReady(pod: Pod): boolean {
 }
 
 function attachedStatus(
-  s: VolumeStatus,
+  volumeStatus: VolumeStatus,
   pod: Pod | undefined,
   pvc: PersistentVolumeClaim | undefined,
   claimName: string,
 ): void {
-  const hv = (s.hotplugVolume ??= {});
+  const hv = (volumeStatus.hotplugVolume ??= {});
   if (pod === undefined) {
-    if (s.phase === VOLUME_PHASES.READY) return;
+    if (volumeStatus.phase === VOLUME_PHASES.READY) return;
     delete hv.attachPodUID;
-    Object.assign(s, claimPhase(claimName, pvc));
+    Object.assign(volumeStatus, claimPhase(claimName, pvc));
     return;
   }
   hv.attachPodName = pod.metadata.name ?? '';
   if (attachPodReady(pod)) hv.attachPodUID = pod.metadata.uid ?? '';
   else delete hv.attachPodUID;
-  if (canMoveToAttached(s.phase)) {
-    s.phase = VOLUME_PHASES.ATTACHED_TO_NODE;
-    s.reason = REASONS.CREATED;
-    s.message = `Created hotplug attachment pod ${hv.attachPodName}, for volume ${s.name}`;
+  if (canMoveToAttached(volumeStatus.phase)) {
+    volumeStatus.phase = VOLUME_PHASES.ATTACHED_TO_NODE;
+    volumeStatus.reason = REASONS.CREATED;
+    volumeStatus.message = `Created hotplug attachment pod ${hv.attachPodName}, for volume ${volumeStatus.name}`;
   }
 }
 
-function detachingStatus(s: VolumeStatus, pod: Pod): void {
-  s.hotplugVolume = {
-    ...s.hotplugVolume,
+function detachingStatus(volumeStatus: VolumeStatus, pod: Pod): void {
+  volumeStatus.hotplugVolume = {
+    ...volumeStatus.hotplugVolume,
     attachPodName: pod.metadata.name ?? '',
     attachPodUID: pod.metadata.uid ?? '',
   };
-  if (!isMountedPhase(s.phase)) s.phase = VOLUME_PHASES.DETACHING;
-  if (s.phase === VOLUME_PHASES.DETACHING && pod.metadata.deletionTimestamp !== undefined) {
-    s.reason = REASONS.DELETED;
-    s.message = `Deleted hotplug attachment pod ${pod.metadata.name ?? ''}, for volume ${s.name}`;
+  if (!isMountedPhase(volumeStatus.phase)) volumeStatus.phase = VOLUME_PHASES.DETACHING;
+  if (volumeStatus.phase === VOLUME_PHASES.DETACHING && pod.metadata.deletionTimestamp !== undefined) {
+    volumeStatus.reason = REASONS.DELETED;
+    volumeStatus.message = `Deleted hotplug attachment pod ${pod.metadata.name ?? ''}, for volume ${volumeStatus.name}`;
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { FakeClock } from '../clock.ts';
 import type { KubeObject } from '../kube/types.ts';
 import { nopLogger } from '../log/log.ts';
-import { flush } from '../informer/testing-fake-client.ts';
+import { flush } from '../informer/testing/fake-client.ts';
 import { RecordingClient } from '../kube/testing/recording-client.ts';
 import { ApiEventRecorder } from './events.ts';
 

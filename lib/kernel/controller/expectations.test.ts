@@ -8,29 +8,29 @@ type Step =
   | ['creationObserved' | 'deletionObserved' | 'delete']
   | ['advance', number];
 
-function apply(e: ControllerExpectations, clock: FakeClock, step: Step): void {
+function apply(expectations: ControllerExpectations, clock: FakeClock, step: Step): void {
   const key = 'ns/rs';
   switch (step[0]) {
     case 'expectCreations':
-      e.expectCreations(key, step[1]);
+      expectations.expectCreations(key, step[1]);
       break;
     case 'expectDeletions':
-      e.expectDeletions(key, step[1]);
+      expectations.expectDeletions(key, step[1]);
       break;
     case 'raise':
-      e.raiseExpectations(key, step[1], step[2]);
+      expectations.raiseExpectations(key, step[1], step[2]);
       break;
     case 'lower':
-      e.lowerExpectations(key, step[1], step[2]);
+      expectations.lowerExpectations(key, step[1], step[2]);
       break;
     case 'creationObserved':
-      e.creationObserved(key);
+      expectations.creationObserved(key);
       break;
     case 'deletionObserved':
-      e.deletionObserved(key);
+      expectations.deletionObserved(key);
       break;
     case 'delete':
-      e.deleteExpectations(key);
+      expectations.deleteExpectations(key);
       break;
     case 'advance':
       clock.advance(step[1]);

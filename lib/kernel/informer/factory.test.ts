@@ -2,8 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { FakeClock } from '../clock.ts';
 import { InformerFactory } from './factory.ts';
 import { SharedInformer } from './informer.ts';
-import { FakeListWatchClient, page, until, type TestObject } from './testing-fake-client.ts';
-import { TEST_GVR } from './testing-recorders.ts';
+import { FakeListWatchClient, page, until, type TestObject } from './testing/fake-client.ts';
+import { TEST_GVR } from './testing/recorders.ts';
 
 function setup() {
   const gates: (() => void)[] = [];

@@ -11,15 +11,8 @@ import { loadRestConfig } from '../kube/config.ts';
 import { CONFIG_MAPS, NAMESPACES } from '../kube/resources.ts';
 import type { GroupVersionResource, KubeObject, ListOptions, ObjectList } from '../kube/types.ts';
 import { SharedInformer } from './informer.ts';
-import {
-  cacheSnapshot,
-  diffSnapshots,
-  eventually,
-  mapConcurrent,
-  retrying,
-  serverSnapshot,
-  sleep,
-} from './testing-cluster.ts';
+import { retrying, sleep, waitFor } from '../testing/wait.ts';
+import { cacheSnapshot, diffSnapshots, mapConcurrent, serverSnapshot } from './testing/cluster.ts';
 
 interface ConfigMap extends KubeObject {
   data?: Record<string, string>;
@@ -89,12 +82,13 @@ async function converged(
 ): Promise<void> {
   const sel = { namespace: ns, ...(test !== undefined && { labelSelector: `test=${test}` }) };
   let diff = '';
-  await eventually(
+  await waitFor(
     async () => {
       diff = diffSnapshots(await serverSnapshot(client, gvr, sel), cacheSnapshot(informer.store));
       return diff === '';
     },
-    { timeoutMs: 60_000, intervalMs: 250, describe: () => `cache differs from the server: ${diff}` },
+    () => `the cache to equal the server (differs: ${diff})`,
+    { timeoutMs: 60_000, intervalMs: 250 },
   );
 }
 

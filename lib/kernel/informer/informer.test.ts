@@ -11,8 +11,8 @@ import {
   until,
   type ListAnswer,
   type TestObject,
-} from './testing-fake-client.ts';
-import { RecordingClock, TEST_GVR } from './testing-recorders.ts';
+} from './testing/fake-client.ts';
+import { RecordingClock, TEST_GVR } from './testing/recorders.ts';
 
 const tag = (o: KubeObject): string => `${o.metadata.name ?? ''}@${o.metadata.resourceVersion ?? ''}`;
 

@@ -9,8 +9,8 @@ import {
   until,
   type ListAnswer,
   type TestObject,
-} from './testing-fake-client.ts';
-import { RecordingClock, RecordingSink, TEST_GVR } from './testing-recorders.ts';
+} from './testing/fake-client.ts';
+import { RecordingClock, RecordingSink, TEST_GVR } from './testing/recorders.ts';
 
 const gone = (): StatusError => new StatusError(newStatus(410, 'too old resource version'));
 const err500 = (): StatusError => new StatusError(newStatus(500, 'etcd down'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { fieldIndex, labelIndex, namespaceIndex, objectKey, splitKey, type Indexer } from './index-funcs.ts';
 import { Store } from './store.ts';
-import { obj, type TestObject } from './testing-fake-client.ts';
+import { obj, type TestObject } from './testing/fake-client.ts';
 
 const indexers: Record<string, Indexer<TestObject>> = {
   namespace: namespaceIndex,

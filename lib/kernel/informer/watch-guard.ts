@@ -21,42 +21,42 @@ export interface WatchOutcome {
   inactive: boolean;
 }
 
-export async function watchWithInactivity<T extends KubeObject>(w: GuardedWatch<T>): Promise<WatchOutcome> {
+export async function watchWithInactivity<T extends KubeObject>(guardedWatch: GuardedWatch<T>): Promise<WatchOutcome> {
   const ctrl = new AbortController();
   const stop = (): void => {
-    ctrl.abort(w.signal.reason);
+    ctrl.abort(guardedWatch.signal.reason);
   };
-  w.signal.addEventListener('abort', stop, { once: true });
+  guardedWatch.signal.addEventListener('abort', stop, { once: true });
   const outcome: WatchOutcome = { events: 0, inactive: false };
-  let last = w.clock.now();
+  let last = guardedWatch.clock.now();
   let timer: TimerHandle | undefined;
   const arm = (ms: number): void => {
-    timer = w.clock.after(ms, () => {
-      const idle = w.clock.now() - last;
-      if (idle < w.inactivityMs) {
-        arm(w.inactivityMs - idle);
+    timer = guardedWatch.clock.after(ms, () => {
+      const idle = guardedWatch.clock.now() - last;
+      if (idle < guardedWatch.inactivityMs) {
+        arm(guardedWatch.inactivityMs - idle);
         return;
       }
       outcome.inactive = true;
       ctrl.abort(new Error('watch inactive'));
     });
   };
-  arm(w.inactivityMs);
+  arm(guardedWatch.inactivityMs);
   try {
-    if (w.signal.aborted) return outcome;
-    for await (const ev of w.open(ctrl.signal)) {
-      last = w.clock.now();
+    if (guardedWatch.signal.aborted) return outcome;
+    for await (const ev of guardedWatch.open(ctrl.signal)) {
+      last = guardedWatch.clock.now();
       outcome.events++;
-      w.onEvent(ev);
+      guardedWatch.onEvent(ev);
     }
     return outcome;
   } catch (err) {
     // the contract says an aborted watch ends quietly; tolerate one that throws instead
-    if (outcome.inactive || w.signal.aborted) return outcome;
+    if (outcome.inactive || guardedWatch.signal.aborted) return outcome;
     throw err;
   } finally {
     timer?.cancel();
-    w.signal.removeEventListener('abort', stop);
+    guardedWatch.signal.removeEventListener('abort', stop);
     ctrl.abort();
   }
 }

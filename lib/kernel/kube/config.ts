@@ -88,19 +88,19 @@ function describeSource(s: ConfigSource): string {
   return `kubeconfig ${s.files.join(', ')} (${from})`;
 }
 
-function inClusterKubeConfig(s: Extract<ConfigSource, { kind: 'in-cluster' }>): KubeConfig {
-  const host = isIPv6(s.host) ? `[${s.host}]` : s.host;
+function inClusterKubeConfig(source: Extract<ConfigSource, { kind: 'in-cluster' }>): KubeConfig {
+  const host = isIPv6(source.host) ? `[${source.host}]` : source.host;
   const kc = new KubeConfig();
   kc.loadFromClusterAndUser(
     {
       name: 'in-cluster',
-      server: `https://${host}:${s.port}`,
-      caFile: join(s.serviceAccountDir, 'ca.crt'),
+      server: `https://${host}:${source.port}`,
+      caFile: join(source.serviceAccountDir, 'ca.crt'),
       skipTLSVerify: false,
     },
     {
       name: 'in-cluster',
-      authProvider: { name: 'tokenFile', config: { tokenFile: join(s.serviceAccountDir, 'token') } },
+      authProvider: { name: 'tokenFile', config: { tokenFile: join(source.serviceAccountDir, 'token') } },
     },
   );
   return kc;

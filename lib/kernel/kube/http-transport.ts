@@ -60,39 +60,39 @@ export class HttpTransport {
   }
 
   /** Sends a call and returns a 2xx response with its body unread; anything else throws. */
-  async send(o: SendOptions): Promise<Dispatcher.ResponseData> {
-    const what = `${o.method} ${o.path}`;
-    if (!o.stream) await this.limiter.take(o.signal).catch((err: unknown) => rethrow(err, what, o.signal));
+  async send(opts: SendOptions): Promise<Dispatcher.ResponseData> {
+    const what = `${opts.method} ${opts.path}`;
+    if (!opts.stream) await this.limiter.take(opts.signal).catch((err: unknown) => rethrow(err, what, opts.signal));
     const res = await this.agent
       .request({
         origin: this.origin,
-        path: this.prefix + o.path + queryString(o.query),
-        method: o.method,
-        headers: await this.headers(o),
-        body: encodeBody(o.body),
-        signal: o.signal ?? null,
-        ...(o.stream && { bodyTimeout: 0 }),
+        path: this.prefix + opts.path + queryString(opts.query),
+        method: opts.method,
+        headers: await this.headers(opts),
+        body: encodeBody(opts.body),
+        signal: opts.signal ?? null,
+        ...(opts.stream && { bodyTimeout: 0 }),
       })
-      .catch((err: unknown) => rethrow(err, what, o.signal));
+      .catch((err: unknown) => rethrow(err, what, opts.signal));
     if (res.statusCode >= 200 && res.statusCode < 300) return res;
     if (res.statusCode === 401) this.tokens.invalidate();
-    const text = await res.body.text().catch((err: unknown) => rethrow(err, what, o.signal));
+    const text = await res.body.text().catch((err: unknown) => rethrow(err, what, opts.signal));
     throw new StatusError(statusFromBody(res.statusCode, text));
   }
 
   /** send(), then the body decoded: JSON when the server says so, text otherwise, undefined when empty. */
-  async call<T>(o: SendOptions): Promise<T> {
-    const res = await this.send(o);
+  async call<T>(opts: SendOptions): Promise<T> {
+    const res = await this.send(opts);
     const text = await res.body
       .text()
-      .catch((err: unknown) => rethrow(err, `${o.method} ${o.path}`, o.signal));
+      .catch((err: unknown) => rethrow(err, `${opts.method} ${opts.path}`, opts.signal));
     if (text === '') return undefined as T;
     const type = res.headers['content-type'];
     if (!String(type ?? '').includes('json')) return text as T;
     try {
       return JSON.parse(text) as T;
     } catch (err) {
-      throw new KvError('KV_ERR_DECODE', `${o.method} ${o.path}: response is not valid JSON`, { cause: err });
+      throw new KvError('KV_ERR_DECODE', `${opts.method} ${opts.path}: response is not valid JSON`, { cause: err });
     }
   }
 

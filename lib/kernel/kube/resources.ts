@@ -41,14 +41,14 @@ export function groupVersionPath(g: Pick<GroupVersionResource, 'group' | 'versio
 }
 
 /** The REST path of a collection, an object, or an object's subresource. */
-export function gvrPath(r: GroupVersionResource, parts: PathParts = {}): string {
+export function gvrPath(gvr: GroupVersionResource, parts: PathParts = {}): string {
   const { namespace, name, subresource } = parts;
   if (subresource !== undefined && !name) {
-    throw new KvError('KV_ERR_INTERNAL', `subresource ${subresource} of ${r.resource} needs an object name`);
+    throw new KvError('KV_ERR_INTERNAL', `subresource ${subresource} of ${gvr.resource} needs an object name`);
   }
-  let path = groupVersionPath(r);
-  if (r.namespaced && namespace) path += `/namespaces/${encodeURIComponent(namespace)}`;
-  path += `/${r.resource}`;
+  let path = groupVersionPath(gvr);
+  if (gvr.namespaced && namespace) path += `/namespaces/${encodeURIComponent(namespace)}`;
+  path += `/${gvr.resource}`;
   if (name) path += `/${encodeURIComponent(name)}`;
   if (subresource) path += `/${subresource}`;
   return path;

@@ -13,8 +13,9 @@ import { HttpKubeClient } from '../kube/client.ts';
 import { loadRestConfig } from '../kube/config.ts';
 import { LEASES, NAMESPACES } from '../kube/resources.ts';
 import type { Lease } from './lease.ts';
+import { waitFor } from '../testing/wait.ts';
 
-const CANDIDATE = fileURLToPath(new URL('./testdata/candidate.ts', import.meta.url));
+const CANDIDATE = fileURLToPath(new URL('./testing/candidate.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 interface Seen {
@@ -61,16 +62,6 @@ function startCandidate(id: string, lock: string, leaseMs: number): Proc {
   return p;
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 const leadingCount = (p: Proc): number => p.seen.filter((s) => s.event === 'leading').length;
 const firstLeading = (p: Proc): Seen | undefined => p.seen.find((s) => s.event === 'leading');
 
@@ -78,13 +69,13 @@ const firstLeading = (p: Proc): Seen | undefined => p.seen.find((s) => s.event =
 async function contend(lock: string, leaseMs: number): Promise<[Proc, Proc]> {
   const a = startCandidate('a', lock, leaseMs);
   const b = startCandidate('b', lock, leaseMs);
-  const leader = await waitFor('a leader', () => [a, b].find((p) => leadingCount(p) > 0), 30_000);
+  const leader = await waitFor(() => [a, b].find((p) => leadingCount(p) > 0), 'a leader', {
+    timeoutMs: 30_000,
+  });
   const follower = leader === a ? b : a;
-  await waitFor(
-    'the follower to see the leader',
-    () => follower.seen.find((s) => s.event === 'new-leader'),
-    10_000,
-  );
+  await waitFor(() => follower.seen.find((s) => s.event === 'new-leader'), 'the follower to see the leader', {
+    timeoutMs: 10_000,
+  });
   return [leader, follower];
 }
 
@@ -122,7 +113,7 @@ describe('leader election between two processes', () => {
     const [leader, follower] = await contend('kill-9', 3000);
     const killedAt = Date.now();
     leader.child.kill('SIGKILL');
-    const took = await waitFor('the follower to lead', () => firstLeading(follower), 15_000);
+    const took = await waitFor(() => firstLeading(follower), 'the follower to lead', { timeoutMs: 15_000 });
     expect(took.at - killedAt).toBeLessThan(2 * 3000);
     const lease = await client.get<Lease>(LEASES, 'kill-9', { namespace: ns });
     expect(lease.spec).toMatchObject({ holderIdentity: follower.id, leaseTransitions: 1 });
@@ -135,7 +126,7 @@ describe('leader election between two processes', () => {
     leader.child.kill('SIGTERM');
     expect(await leader.exited).toBe(0);
     expect(leader.seen.at(-1)?.event).toBe('stopped');
-    const took = await waitFor('the follower to lead', () => firstLeading(follower), 15_000);
+    const took = await waitFor(() => firstLeading(follower), 'the follower to lead', { timeoutMs: 15_000 });
     // Without the release the follower would wait for the lease to expire: at least leaseMs - retry.
     expect(took.at - stoppedAt).toBeLessThan(leaseMs / 2);
     const lease = await client.get<Lease>(LEASES, 'sigterm', { namespace: ns });

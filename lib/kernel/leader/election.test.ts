@@ -5,8 +5,8 @@ import { memoryLogger, nopLogger } from '../log/log.ts';
 import { LeaderElector } from './election.ts';
 import { LEASES } from '../kube/resources.ts';
 import { newLease } from './lease.ts';
-import { FakeLeaseStore } from './fake-leases.ts';
-import { LOCK, NS, advance, startCandidate, storedLease } from './test-harness.ts';
+import { FakeLeaseStore } from './testing/fake-leases.ts';
+import { LOCK, NS, advance, startCandidate, storedLease } from './testing/harness.ts';
 
 describe('LeaderElector', () => {
   it('creates the lease and leads when it is alone', async () => {

@@ -50,11 +50,11 @@ interface Timing {
   retryMs: number;
 }
 
-function timing(o: LeaderElectionOptions): Timing {
+function timing(opts: LeaderElectionOptions): Timing {
   const t = {
-    leaseMs: o.leaseDurationMs ?? 15_000,
-    renewMs: o.renewDeadlineMs ?? 10_000,
-    retryMs: o.retryPeriodMs ?? 2_000,
+    leaseMs: opts.leaseDurationMs ?? 15_000,
+    renewMs: opts.renewDeadlineMs ?? 10_000,
+    retryMs: opts.retryPeriodMs ?? 2_000,
   };
   const bad = (msg: string): KvError => new KvError('KV_ERR_CONFIG', `leader election: ${msg}`);
   if (!(t.retryMs > 0)) throw bad('retryPeriod must be greater than zero');
@@ -62,7 +62,7 @@ function timing(o: LeaderElectionOptions): Timing {
     throw bad('leaseDuration must be whole seconds, at least one');
   if (!(t.leaseMs > t.renewMs)) throw bad('leaseDuration must be greater than renewDeadline');
   if (!(t.renewMs > JITTER * t.retryMs)) throw bad('renewDeadline must be greater than 1.2 × retryPeriod');
-  if (o.identity === '') throw bad('identity must not be empty');
+  if (opts.identity === '') throw bad('identity must not be empty');
   return t;
 }
 
@@ -76,20 +76,20 @@ export class LeaderElector {
   private running = false;
   private reported = '';
 
-  constructor(private readonly o: LeaderElectionOptions) {
-    this.t = timing(o);
-    this.clock = o.clock ?? realClock;
-    this.log = o.log.with({ kind: 'Lease', namespace: o.namespace, name: o.name, identity: o.identity });
+  constructor(private readonly opts: LeaderElectionOptions) {
+    this.t = timing(opts);
+    this.clock = opts.clock ?? realClock;
+    this.log = opts.log.with({ kind: 'Lease', namespace: opts.namespace, name: opts.name, identity: opts.identity });
     this.lock = new LeaseLock({
-      client: o.client,
-      namespace: o.namespace,
-      name: o.name,
-      identity: o.identity,
+      client: opts.client,
+      namespace: opts.namespace,
+      name: opts.name,
+      identity: opts.identity,
       leaseDurationSeconds: this.t.leaseMs / 1000,
       clock: this.clock,
       log: this.log,
     });
-    this.gauge = o.metrics ? leadingStatusGauge(o.metrics) : undefined;
+    this.gauge = opts.metrics ? leadingStatusGauge(opts.metrics) : undefined;
     this.gauge?.set(0);
   }
 
@@ -124,7 +124,7 @@ export class LeaderElector {
         this.log.info('acquired leader lease');
         return true;
       }
-      const wait = this.t.retryMs * (1 + (this.o.random ?? Math.random)() * JITTER);
+      const wait = this.t.retryMs * (1 + (this.opts.random ?? Math.random)() * JITTER);
       if (!(await this.pause(wait, signal))) return false;
     }
   }
@@ -143,7 +143,7 @@ export class LeaderElector {
       return;
     }
     await work;
-    if (this.o.releaseOnCancel ?? true) {
+    if (this.opts.releaseOnCancel ?? true) {
       if (await this.lock.release()) this.log.info('released leader lease');
       this.reportTransition();
     }
@@ -177,7 +177,7 @@ export class LeaderElector {
 
   private async startWork(signal: AbortSignal): Promise<void> {
     try {
-      await this.o.onStartedLeading(signal);
+      await this.opts.onStartedLeading(signal);
     } catch (err) {
       this.log.error('leading work failed', { reason: err });
     }
@@ -185,7 +185,7 @@ export class LeaderElector {
 
   private stopped(): void {
     try {
-      this.o.onStoppedLeading();
+      this.opts.onStoppedLeading();
     } catch (err) {
       this.log.error('onStoppedLeading failed', { reason: err });
     }
@@ -203,7 +203,7 @@ export class LeaderElector {
     if (holder === '') return;
     this.log.info('new leader observed', { leader: holder });
     try {
-      this.o.onNewLeader?.(holder);
+      this.opts.onNewLeader?.(holder);
     } catch (err) {
       this.log.error('onNewLeader failed', { reason: err });
     }

@@ -42,25 +42,25 @@ export function recordOf(lease: Lease): LeaderRecord {
   };
 }
 
-export function sameRecord(a: LeaderRecord | undefined, b: LeaderRecord): boolean {
+export function sameRecord(leaderRecord: LeaderRecord | undefined, b: LeaderRecord): boolean {
   return (
-    a !== undefined &&
-    a.holderIdentity === b.holderIdentity &&
-    a.leaseDurationSeconds === b.leaseDurationSeconds &&
-    a.acquireTime === b.acquireTime &&
-    a.renewTime === b.renewTime &&
-    a.leaseTransitions === b.leaseTransitions
+    leaderRecord !== undefined &&
+    leaderRecord.holderIdentity === b.holderIdentity &&
+    leaderRecord.leaseDurationSeconds === b.leaseDurationSeconds &&
+    leaderRecord.acquireTime === b.acquireTime &&
+    leaderRecord.renewTime === b.renewTime &&
+    leaderRecord.leaseTransitions === b.leaseTransitions
   );
 }
 
-function specOf(r: LeaderRecord): LeaseSpec {
+function specOf(leaderRecord: LeaderRecord): LeaseSpec {
   const spec: LeaseSpec = {
-    holderIdentity: r.holderIdentity,
-    leaseDurationSeconds: r.leaseDurationSeconds,
-    leaseTransitions: r.leaseTransitions,
+    holderIdentity: leaderRecord.holderIdentity,
+    leaseDurationSeconds: leaderRecord.leaseDurationSeconds,
+    leaseTransitions: leaderRecord.leaseTransitions,
   };
-  if (r.acquireTime !== '') spec.acquireTime = r.acquireTime;
-  if (r.renewTime !== '') spec.renewTime = r.renewTime;
+  if (leaderRecord.acquireTime !== '') spec.acquireTime = leaderRecord.acquireTime;
+  if (leaderRecord.renewTime !== '') spec.renewTime = leaderRecord.renewTime;
   return spec;
 }
 

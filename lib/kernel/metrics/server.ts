@@ -72,7 +72,7 @@ function readyz(res: ServerResponse, url: URL, checks: Readonly<Record<string, R
   send(res, failed ? 503 : 200, lines.join('\n') + '\n');
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, o: HealthServerOptions): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, opts: HealthServerOptions): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.setHeader('Allow', 'GET, HEAD');
     send(res, 405, 'method not allowed');
@@ -81,39 +81,39 @@ async function handle(req: IncomingMessage, res: ServerResponse, o: HealthServer
   const url = new URL(req.url ?? '/', 'http://localhost');
   switch (url.pathname) {
     case '/metrics':
-      send(res, 200, await o.registry.metrics(), o.registry.contentType);
+      send(res, 200, await opts.registry.metrics(), opts.registry.contentType);
       return;
     case '/healthz':
       send(res, 200, 'ok');
       return;
     case '/readyz':
-      readyz(res, url, o.checks ?? {});
+      readyz(res, url, opts.checks ?? {});
       return;
     default:
       send(res, 404, 'not found');
   }
 }
 
-export async function startHealthServer(o: HealthServerOptions): Promise<HealthServer> {
+export async function startHealthServer(opts: HealthServerOptions): Promise<HealthServer> {
   const server = createServer((req, res) => {
-    handle(req, res, o).catch((err: unknown) => {
-      o.log.error('health server request failed', { reason: err, path: req.url });
+    handle(req, res, opts).catch((err: unknown) => {
+      opts.log.error('health server request failed', { reason: err, path: req.url });
       if (!res.headersSent) send(res, 500, 'internal error');
       else res.destroy();
     });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, o.host, () => {
+    server.listen(opts.port, opts.host, () => {
       server.off('error', reject);
       resolve();
     });
   });
   server.on('error', (err) => {
-    o.log.error('health server error', { reason: err });
+    opts.log.error('health server error', { reason: err });
   });
   const port = (server.address() as AddressInfo).port;
-  o.log.info('health server listening', { port, ...(o.host === undefined ? {} : { host: o.host }) });
+  opts.log.info('health server listening', { port, ...(opts.host === undefined ? {} : { host: opts.host }) });
   return {
     port,
     close: (): Promise<void> =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { KvError } from '../errors/errors.ts';
 import { memoryLogger } from '../log/log.ts';
+import { waitFor } from '../testing/wait.ts';
 import { requireRegistry, runRole, type RoleContext } from './role.ts';
 
 const health = { port: 0, host: '127.0.0.1' };
@@ -48,7 +49,7 @@ describe('runRole', () => {
       },
       ac.signal,
     );
-    while (!order.includes('run')) await new Promise((r) => setTimeout(r, 5));
+    await waitFor(() => order.includes('run'), 'the work to run');
     ac.abort();
     await done;
     expect(order).toEqual(['run', 'last', 'healthz 200', 'failing', 'first']);
@@ -69,21 +70,26 @@ describe('runRole', () => {
           ctx = c;
           c.readinessCheck('warm', () => ready);
           return Promise.resolve({
-            run: () => new Promise<void>((r) => { ac.signal.addEventListener('abort', () => { r(); }); }),
+            run: () =>
+              new Promise<void>((r) => {
+                ac.signal.addEventListener('abort', () => {
+                  r();
+                });
+              }),
           });
         },
       },
       ac.signal,
     );
-    while (ctx === undefined) await new Promise((r) => setTimeout(r, 5));
-    const port = ctx.healthPort ?? 0;
+    const started = await waitFor(() => ctx, 'start');
+    const port = started.healthPort ?? 0;
     expect(await readyz(port)).toEqual({
       status: 503,
       body: expect.stringContaining('[-]warm failed: warming up'),
     });
     ready = true;
     expect(await readyz(port)).toEqual({ status: 200, body: expect.stringContaining('[+]warm ok') });
-    expect(requireRegistry(ctx).getSingleMetric('process_cpu_user_seconds_total')).toBeDefined();
+    expect(requireRegistry(started).getSingleMetric('process_cpu_user_seconds_total')).toBeDefined();
     ac.abort();
     await done;
   });

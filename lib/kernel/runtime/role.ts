@@ -60,27 +60,27 @@ export function requireRegistry(ctx: RoleContext): Registry {
 }
 
 async function startHealth(
-  o: RoleOptions,
+  opts: RoleOptions,
   checks: Record<string, ReadinessCheck>,
 ): Promise<{ registry: Registry; server: HealthServer } | undefined> {
-  if (o.health === undefined) return undefined;
+  if (opts.health === undefined) return undefined;
   const [{ newRegistry }, { startHealthServer }] = await Promise.all([
     import('../metrics/registry.ts'),
     import('../metrics/server.ts'),
   ]);
   const registry = newRegistry();
   const server = await startHealthServer({
-    port: o.health.port,
-    ...(o.health.host !== undefined && { host: o.health.host }),
+    port: opts.health.port,
+    ...(opts.health.host !== undefined && { host: opts.health.host }),
     registry,
     checks,
-    log: o.log,
+    log: opts.log,
   });
   return { registry, server };
 }
 
 async function runLeading(
-  o: RoleOptions,
+  opts: RoleOptions,
   work: RoleWork & { lease: RoleLease },
   ctx: RoleContext,
 ): Promise<void> {
@@ -92,12 +92,12 @@ async function runLeading(
     name: lease.name,
     identity: lease.identity,
     ...lease.timing,
-    log: o.log,
+    log: opts.log,
     onStartedLeading: (signal): Promise<void> => work.run(signal),
     onStoppedLeading: (): void => {
-      o.log.info('stopped leading');
+      opts.log.info('stopped leading');
     },
-    ...(ctx.registry !== undefined && { metrics: { registry: ctx.registry, component: o.component } }),
+    ...(ctx.registry !== undefined && { metrics: { registry: ctx.registry, component: opts.component } }),
   });
   ctx.readinessCheck('leader', () => elector.isLeader() || 'not the leader');
   await elector.run(ctx.signal);
@@ -114,12 +114,12 @@ async function runCleanups(cleanups: (() => Promise<void> | void)[], log: Logger
 }
 
 /** Runs the role until signal aborts and everything it started has stopped. */
-export async function runRole(o: RoleOptions, signal: AbortSignal): Promise<void> {
+export async function runRole(opts: RoleOptions, signal: AbortSignal): Promise<void> {
   const checks: Record<string, ReadinessCheck> = {};
   const cleanups: (() => Promise<void> | void)[] = [];
-  const health = await startHealth(o, checks);
+  const health = await startHealth(opts, checks);
   const ctx: RoleContext = {
-    log: o.log,
+    log: opts.log,
     signal,
     registry: health?.registry,
     healthPort: health?.server.port,
@@ -131,11 +131,11 @@ export async function runRole(o: RoleOptions, signal: AbortSignal): Promise<void
     },
   };
   try {
-    const work = await o.start(ctx);
+    const work = await opts.start(ctx);
     if (work.lease === undefined) await work.run(signal);
-    else await runLeading(o, { ...work, lease: work.lease }, ctx);
+    else await runLeading(opts, { ...work, lease: work.lease }, ctx);
   } finally {
-    await runCleanups(cleanups, o.log);
+    await runCleanups(cleanups, opts.log);
     await health?.server.close();
   }
 }

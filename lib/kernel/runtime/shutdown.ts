@@ -50,11 +50,11 @@ function crashFields(err: unknown): Record<string, unknown> {
 /** Runs main until it returns; resolves with the exit code after handing it to proc.exit (tests observe it). */
 export function runUntilSignal(
   main: (signal: AbortSignal) => Promise<void>,
-  o: RunUntilSignalOptions,
+  opts: RunUntilSignalOptions,
 ): Promise<number> {
-  const proc = o.proc ?? nodeProcess;
-  const clock = o.clock ?? realClock;
-  const graceMs = o.graceMs ?? DEFAULT_GRACE_MS;
+  const proc = opts.proc ?? nodeProcess;
+  const clock = opts.clock ?? realClock;
+  const graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
   const ac = new AbortController();
   let timer: TimerHandle | undefined;
   let done = false;
@@ -71,21 +71,21 @@ export function runUntilSignal(
   };
   const onSignal: ProcessListener = (sig) => {
     if (ac.signal.aborted) {
-      o.log.warning('second signal, exiting now', { signal: sig });
+      opts.log.warning('second signal, exiting now', { signal: sig });
       exit(1);
       return;
     }
-    o.log.info('shutting down', { signal: sig, graceMs });
+    opts.log.info('shutting down', { signal: sig, graceMs });
     ac.abort(new KvError('KV_ERR_SHUTDOWN', `received ${String(sig)}`));
     timer = clock.after(graceMs, () => {
-      o.log.error('graceful shutdown timed out', { graceMs });
+      opts.log.error('graceful shutdown timed out', { graceMs });
       exit(1);
     });
   };
   const crash =
     (msg: string): ProcessListener =>
     (err) => {
-      o.log.error(msg, crashFields(err));
+      opts.log.error(msg, crashFields(err));
       exit(1);
     };
   const listeners: [ProcessEvent, ProcessListener][] = [
@@ -97,7 +97,7 @@ export function runUntilSignal(
   for (const [event, listener] of listeners) proc.on(event, listener);
 
   const finished = (): void => {
-    o.log.info('stopped');
+    opts.log.info('stopped');
     exit(0);
   };
   const failed = (err: unknown): void => {
@@ -106,7 +106,7 @@ export function runUntilSignal(
       finished();
       return;
     }
-    o.log.error('main failed', crashFields(err));
+    opts.log.error('main failed', crashFields(err));
     exit(1);
   };
   try {

@@ -4,7 +4,7 @@ import { newVmi, withVolume } from '../../api/testing/builders.ts';
 import { podLayout } from '../../rpc/pod-layout.ts';
 import { cloudInitImage, guestHostname, type CloudInitOptions } from './cloud-init.ts';
 import { ConfigDiskError } from './image.ts';
-import { fakeFs, imageFiles } from './testing.ts';
+import { fakeFs, imageFiles } from './testing/fs.ts';
 
 const ROOT = '/r';
 const PRIVATE = '/r/var/run/kubevirt-private';

@@ -82,31 +82,31 @@ interface Where {
   readonly o: CloudInitOptions;
 }
 
-function fromSecret(w: Where, f: DataFields): Data {
-  const dir = w.o.layout.configVolumeDir('secret', w.volume);
-  for (const name of f.files) {
+function fromSecret(where: Where, dataFields: DataFields): Data {
+  const dir = where.o.layout.configVolumeDir('secret', where.volume);
+  for (const name of dataFields.files) {
     const p = path.join(dir, name);
-    if (w.o.fs.isFile(p)) return { sourceFile: p };
+    if (where.o.fs.isFile(p)) return { sourceFile: p };
   }
-  const [a, b] = f.files;
+  const [a, b] = dataFields.files;
   throw new ConfigDiskError(
-    `${w.base}.${f.ref}`,
+    `${where.base}.${dataFields.ref}`,
     `the secret is not mounted: no file ${a} or ${b} in ${dir}`,
   );
 }
 
-function data(w: Where, src: CloudInitSource, f: DataFields): Data {
-  const raw = src[f.raw] ?? '';
-  const b64 = src[f.base64] ?? '';
-  const ref = src[f.ref];
+function data(where: Where, src: CloudInitSource, dataFields: DataFields): Data {
+  const raw = src[dataFields.raw] ?? '';
+  const b64 = src[dataFields.base64] ?? '';
+  const ref = src[dataFields.ref];
   const given = [raw !== '', b64 !== '', ref !== undefined].filter(Boolean).length;
   if (given > 1) {
-    throw new ConfigDiskError(w.base, `only one of ${f.raw}, ${f.base64} and ${f.ref} may be set`);
+    throw new ConfigDiskError(where.base, `only one of ${dataFields.raw}, ${dataFields.base64} and ${dataFields.ref} may be set`);
   }
-  if (ref !== undefined) return fromSecret(w, f);
-  if (raw !== '') return { content: inline(`${w.base}.${f.raw}`, Buffer.from(raw, 'utf8')) };
+  if (ref !== undefined) return fromSecret(where, dataFields);
+  if (raw !== '') return { content: inline(`${where.base}.${dataFields.raw}`, Buffer.from(raw, 'utf8')) };
   if (b64 === '') return undefined;
-  const field = `${w.base}.${f.base64}`;
+  const field = `${where.base}.${dataFields.base64}`;
   return { content: inline(field, decodeBase64(field, b64)) };
 }
 
@@ -138,14 +138,14 @@ function noCloudMeta(m: MetaFacts): object {
   };
 }
 
-function configDriveMeta(m: MetaFacts, vmi: VirtualMachineInstance): object {
+function configDriveMeta(metaFacts: MetaFacts, vmi: VirtualMachineInstance): object {
   const { name = '', namespace = '' } = vmi.metadata;
   return {
-    ...(m.type !== '' && { instance_type: m.type }),
+    ...(metaFacts.type !== '' && { instance_type: metaFacts.type }),
     instance_id: `${name}.${namespace}`,
-    ...(m.host !== '' && { hostname: m.host }),
-    ...(m.uuid !== '' && { uuid: m.uuid }),
-    ...(m.keys !== undefined && { public_keys: m.keys }),
+    ...(metaFacts.host !== '' && { hostname: metaFacts.host }),
+    ...(metaFacts.uuid !== '' && { uuid: metaFacts.uuid }),
+    ...(metaFacts.keys !== undefined && { public_keys: metaFacts.keys }),
   };
 }
 
@@ -174,27 +174,27 @@ function file(p: string, d: NonNullable<Data>): IsoFile {
 }
 
 /** The cloud-init image of the VMI, or undefined when it has no cloud-init volume with a disk. */
-export function cloudInitImage(o: CloudInitOptions): IsoImage | undefined {
-  const volumes = o.vmi.spec.volumes ?? [];
+export function cloudInitImage(opts: CloudInitOptions): IsoImage | undefined {
+  const volumes = opts.vmi.spec.volumes ?? [];
   const index = volumes.findIndex(
     (v) => v.cloudInitNoCloud !== undefined || v.cloudInitConfigDrive !== undefined,
   );
   const volume = volumes[index];
   if (volume === undefined) return undefined;
-  const isoPath = o.diskFiles.get(volume.name);
+  const isoPath = opts.diskFiles.get(volume.name);
   if (isoPath === undefined) return undefined;
   const kind: Kind = volume.cloudInitNoCloud !== undefined ? 'cloudInitNoCloud' : 'cloudInitConfigDrive';
   const src = volume[kind] ?? {};
-  const where: Where = { base: `spec.volumes[${index}].${kind}`, volume: volume.name, o };
+  const where: Where = { base: `spec.volumes[${index}].${kind}`, volume: volume.name, o: opts };
   const user = data(where, src, USER);
   const network = data(where, src, NETWORK);
   if (user === undefined && network === undefined) {
     throw new ConfigDiskError(where.base, 'needs user data or network data');
   }
   const method = kind === 'cloudInitNoCloud' ? 'noCloud' : 'configDrive';
-  const keys = sshPublicKeys({ vmi: o.vmi, layout: o.layout, fs: o.fs, method });
+  const keys = sshPublicKeys({ vmi: opts.vmi, layout: opts.layout, fs: opts.fs, method });
   const layout = LAYOUT[kind];
-  const meta = Buffer.from(JSON.stringify(metaData(o.vmi, kind, keys)), 'utf8');
+  const meta = Buffer.from(JSON.stringify(metaData(opts.vmi, kind, keys)), 'utf8');
   const files: IsoFile[] = [
     file(layout.user, user ?? { content: Buffer.alloc(0) }),
     { path: layout.meta, content: meta },

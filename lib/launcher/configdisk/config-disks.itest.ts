@@ -7,9 +7,9 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GUEST_CMDLINE, MARKER } from '../../../e2e/guests/guests.ts';
 import { daemonIdentity } from '../daemon/identity.ts';
-import { domainStatus, kernelBootVmi } from '../testdata/harness.ts';
-import { launcherSuite } from '../testdata/suite.ts';
-import { isoContents, isoVolumeId, mountConfigMap } from './testing.ts';
+import { domainStatus, kernelBootVmi } from '../testing/harness.ts';
+import { launcherSuite } from '../testing/suite.ts';
+import { isoContents, isoVolumeId, mountConfigMap } from './testing/fs.ts';
 
 const UID = '0c6f3d52-8a41-4e7b-9d1f-2b3c4d5e6f70';
 const { launch } = launcherSuite(UID);

@@ -5,7 +5,7 @@ import { configVolumeImages } from './config-volumes.ts';
 import { ConfigDiskError } from './image.ts';
 import { podLayout } from '../../rpc/pod-layout.ts';
 import { configDiskImages, diskFiles } from './plan.ts';
-import { fakeFs, imageFiles } from './testing.ts';
+import { fakeFs, imageFiles } from './testing/fs.ts';
 import type { Disk } from '../converter/index.ts';
 
 const ROOT = '/r';

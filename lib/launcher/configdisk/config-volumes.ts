@@ -33,34 +33,34 @@ interface Mounted {
   readonly label: string;
 }
 
-function mounted(v: Volume, o: ConfigVolumeOptions): Mounted | undefined {
-  const under = (kind: ConfigVolumeKind): string => o.layout.configVolumeDir(kind, v.name);
+function mounted(volume: Volume, opts: ConfigVolumeOptions): Mounted | undefined {
+  const under = (kind: ConfigVolumeKind): string => opts.layout.configVolumeDir(kind, volume.name);
   const label = (l: string | undefined): string => (l === undefined || l === '' ? DEFAULT_CONFIG_LABEL : l);
-  if (v.configMap !== undefined) {
-    return { kind: 'configMap', dir: under('config-map'), label: label(v.configMap.volumeLabel) };
+  if (volume.configMap !== undefined) {
+    return { kind: 'configMap', dir: under('config-map'), label: label(volume.configMap.volumeLabel) };
   }
-  if (v.secret !== undefined)
-    return { kind: 'secret', dir: under('secret'), label: label(v.secret.volumeLabel) };
-  if (v.downwardAPI !== undefined) {
-    return { kind: 'downwardAPI', dir: under('downwardapi'), label: label(v.downwardAPI.volumeLabel) };
+  if (volume.secret !== undefined)
+    return { kind: 'secret', dir: under('secret'), label: label(volume.secret.volumeLabel) };
+  if (volume.downwardAPI !== undefined) {
+    return { kind: 'downwardAPI', dir: under('downwardapi'), label: label(volume.downwardAPI.volumeLabel) };
   }
-  if (v.serviceAccount !== undefined) {
+  if (volume.serviceAccount !== undefined) {
     return {
       kind: 'serviceAccount',
-      dir: path.join(o.root, SERVICE_ACCOUNT_DIR),
+      dir: path.join(opts.root, SERVICE_ACCOUNT_DIR),
       label: DEFAULT_CONFIG_LABEL,
     };
   }
   return undefined;
 }
 
-export function configVolumeImages(o: ConfigVolumeOptions): IsoImage[] {
+export function configVolumeImages(opts: ConfigVolumeOptions): IsoImage[] {
   const out: IsoImage[] = [];
-  (o.vmi.spec.volumes ?? []).forEach((v, index) => {
-    const m = mounted(v, o);
-    const isoPath = o.diskFiles.get(v.name);
+  (opts.vmi.spec.volumes ?? []).forEach((v, index) => {
+    const m = mounted(v, opts);
+    const isoPath = opts.diskFiles.get(v.name);
     if (m === undefined || isoPath === undefined) return;
-    const names = o.fs.list(m.dir);
+    const names = opts.fs.list(m.dir);
     if (names === undefined) {
       throw new ConfigDiskError(`spec.volumes[${index}].${m.kind}`, `not mounted: no directory ${m.dir}`);
     }

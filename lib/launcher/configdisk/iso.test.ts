@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Identity } from '../daemon/process.ts';
 import { writeIso, xorrisofsArgs } from './iso.ts';
-import { isoContents, isoVolumeId } from './testing.ts';
+import { isoContents, isoVolumeId } from './testing/fs.ts';
 
 const SELF: Identity = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, name: 'self' };
 let dir: string;

@@ -5,7 +5,7 @@ import { clockConfigurator } from './clock.ts';
 import type { Arch } from './context.ts';
 import type { Clock, Features } from './domain-spec.ts';
 import { featuresConfigurator } from './features.ts';
-import { runConfigurator, testCtx, testVmi } from './testing.ts';
+import { runConfigurator, testCtx, testVmi } from './testing/vmi.ts';
 
 const withClock = (clock: VmiClock): ReturnType<typeof withSpec> =>
   withSpec((s) => {

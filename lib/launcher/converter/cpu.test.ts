@@ -4,7 +4,7 @@ import { withCpu, withLimits, withRequests } from '../../api/testing/builders.ts
 import type { Arch } from './context.ts';
 import { cpuModelConfigurator } from './cpu-model.ts';
 import { cpuTopologyConfigurator } from './cpu-topology.ts';
-import { runConfigurator, testCtx, testVmi } from './testing.ts';
+import { runConfigurator, testCtx, testVmi } from './testing/vmi.ts';
 
 describe('cpuTopologyConfigurator', () => {
   interface Row {

@@ -19,12 +19,12 @@ function addressXml(a: Address | undefined): XmlElement | undefined {
   return el('address', { type: 'pci', domain: a.domain, bus: a.bus, slot: a.slot, function: a.function });
 }
 
-function sourceXml(s: DiskSource): XmlElement | undefined {
-  const r = s.reservations;
-  if (s.dev === undefined && s.file === undefined && r === undefined) return undefined;
+function sourceXml(diskSource: DiskSource): XmlElement | undefined {
+  const r = diskSource.reservations;
+  if (diskSource.dev === undefined && diskSource.file === undefined && r === undefined) return undefined;
   return el(
     'source',
-    { dev: s.dev, file: s.file },
+    { dev: diskSource.dev, file: diskSource.file },
     r !== undefined &&
       el(
         'reservations',
@@ -81,9 +81,9 @@ export function interfaceXml(i: Interface): XmlElement {
   );
 }
 
-function consoleDevicesXml(d: Devices): XmlElement[] {
+function consoleDevicesXml(devices: Devices): XmlElement[] {
   return [
-    ...d.serials.map((s) =>
+    ...devices.serials.map((s) =>
       el(
         'serial',
         { type: 'unix' },
@@ -92,7 +92,7 @@ function consoleDevicesXml(d: Devices): XmlElement[] {
         s.logFile !== undefined && el('log', { file: s.logFile, append: 'on' }),
       ),
     ),
-    ...d.consoles.map((c) =>
+    ...devices.consoles.map((c) =>
       el('console', { type: c.type }, el('target', { type: c.targetType, port: c.port })),
     ),
   ];

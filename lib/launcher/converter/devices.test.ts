@@ -8,7 +8,7 @@ import type { Arch, ConverterContextOptions } from './context.ts';
 import { toDomain } from './convert.ts';
 import { graphicsConfigurator } from './graphics.ts';
 import { rngConfigurator } from './rng.ts';
-import { runConfigurator, TEST_UID, testCtx, testVmi } from './testing.ts';
+import { runConfigurator, TEST_UID, testCtx, testVmi } from './testing/vmi.ts';
 import { watchdogConfigurator } from './watchdog.ts';
 
 const devices = (patch: Partial<VmiDevices>): ReturnType<typeof withSpec> =>

@@ -5,7 +5,7 @@ import type { ConverterContextOptions } from './context.ts';
 import { deviceIndex } from './disk-device.ts';
 import { disksConfigurator } from './disks.ts';
 import type { Disk } from './domain-spec.ts';
-import { runConfigurator, testCtx, testVmi } from './testing.ts';
+import { runConfigurator, testCtx, testVmi } from './testing/vmi.ts';
 
 type CtxOpts = Partial<ConverterContextOptions>;
 

@@ -107,36 +107,36 @@ function cpuXml(c: Cpu): XmlElement {
   );
 }
 
-export function domainXmlTree(d: DomainSpec): XmlElement {
-  const sysinfo = sysinfoXml(d.sysinfo);
+export function domainXmlTree(domainSpec: DomainSpec): XmlElement {
+  const sysinfo = sysinfoXml(domainSpec.sysinfo);
   return el(
     'domain',
-    { type: d.type, 'xmlns:qemu': QEMU_NS },
-    textEl('name', d.name),
-    d.uuid !== undefined && textEl('uuid', d.uuid),
-    textEl('memory', d.memory, { unit: 'b' }),
-    osXml(d.os, sysinfo !== undefined),
+    { type: domainSpec.type, 'xmlns:qemu': QEMU_NS },
+    textEl('name', domainSpec.name),
+    domainSpec.uuid !== undefined && textEl('uuid', domainSpec.uuid),
+    textEl('memory', domainSpec.memory, { unit: 'b' }),
+    osXml(domainSpec.os, sysinfo !== undefined),
     sysinfo,
-    devicesXml(d.devices),
-    clockXml(d.clock),
+    devicesXml(domainSpec.devices),
+    clockXml(domainSpec.clock),
     el(
       'metadata',
       {},
       el(
         'kubevirt',
         { xmlns: KUBEVIRT_METADATA_NS },
-        textEl('uid', d.metadata.uid),
-        el('graceperiod', {}, textEl('deletionGracePeriodSeconds', d.metadata.gracePeriodSeconds)),
+        textEl('uid', domainSpec.metadata.uid),
+        el('graceperiod', {}, textEl('deletionGracePeriodSeconds', domainSpec.metadata.gracePeriodSeconds)),
       ),
     ),
-    featuresXml(d.features),
-    cpuXml(d.cpu),
-    textEl('vcpu', d.vcpu, { placement: 'static' }),
-    d.vcpus !== undefined &&
+    featuresXml(domainSpec.features),
+    cpuXml(domainSpec.cpu),
+    textEl('vcpu', domainSpec.vcpu, { placement: 'static' }),
+    domainSpec.vcpus !== undefined &&
       el(
         'vcpus',
         {},
-        d.vcpus.map((v) => el('vcpu', { id: v.id, enabled: v.enabled, hotpluggable: v.hotpluggable })),
+        domainSpec.vcpus.map((v) => el('vcpu', { id: v.id, enabled: v.enabled, hotpluggable: v.hotpluggable })),
       ),
   );
 }

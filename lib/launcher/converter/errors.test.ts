@@ -5,7 +5,7 @@ import { withSpec } from '../../api/testing/builders.ts';
 import type { ConverterContextOptions } from './context.ts';
 import { toDomain } from './convert.ts';
 import { ConversionError, isConversionError } from './errors.ts';
-import { testCtx, testVmi } from './testing.ts';
+import { testCtx, testVmi } from './testing/vmi.ts';
 
 type Patch = (s: VirtualMachineInstanceSpec) => void;
 

@@ -4,14 +4,11 @@
  * string, with testdata/<case>.domain.xml. UPDATE_GOLDEN=1 rewrites the XML files.
  */
 import { describe, expect, it } from '@jest/globals';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { clusterDefaultsFrom, withVmiDefaults, type VirtualMachineInstance } from '../../api/index.ts';
+import { goldens } from '../../kernel/testing/golden.ts';
 import { converterContext, toDomainXml, type ConverterContextOptions } from './index.ts';
 
-const TESTDATA = path.join(path.dirname(fileURLToPath(import.meta.url)), 'testdata');
-const UPDATE = process.env['UPDATE_GOLDEN'] === '1';
+const golden = goldens(import.meta.url);
 
 type CaseOptions = Partial<ConverterContextOptions>;
 
@@ -45,18 +42,14 @@ const CASES: readonly [string, CaseOptions][] = [
 ];
 
 function loadVmi(name: string): VirtualMachineInstance {
-  return JSON.parse(readFileSync(path.join(TESTDATA, `${name}.in.json`), 'utf8')) as VirtualMachineInstance;
+  return JSON.parse(golden.read(`${name}.in.json`)) as VirtualMachineInstance;
 }
 
 describe('domain XML goldens', () => {
   it.each(CASES)('%s', (name, opts) => {
     const ctx = converterContext({ root: '/', arch: 'amd64', emulation: false, ...opts });
     const vmi = withVmiDefaults(loadVmi(name), clusterDefaultsFrom(undefined, ctx.arch));
-    const xml = toDomainXml(vmi, ctx);
-    const golden = path.join(TESTDATA, `${name}.domain.xml`);
-    if (UPDATE) writeFileSync(golden, xml);
-    expect(existsSync(golden)).toBe(true);
-    expect(xml).toBe(readFileSync(golden, 'utf8'));
+    golden.expectText(`${name}.domain.xml`, toDomainXml(vmi, ctx));
   });
 
   it('gives the same bytes for the same VMI and context', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import { withSpec } from '../../api/testing/builders.ts';
 import { identityConfigurator } from './identity.ts';
-import { runConfigurator, TEST_UID, testCtx, testVmi } from './testing.ts';
+import { runConfigurator, TEST_UID, testCtx, testVmi } from './testing/vmi.ts';
 
 describe('identityConfigurator', () => {
   it('names the domain <namespace>_<name>, keeps the uid and the default grace period', () => {

@@ -4,7 +4,7 @@ import { withInterface, withSpec } from '../../api/testing/builders.ts';
 import type { ConverterContextOptions } from './context.ts';
 import type { Interface } from './domain-spec.ts';
 import { interfacesConfigurator } from './interfaces.ts';
-import { runConfigurator, testCtx, testVmi } from './testing.ts';
+import { runConfigurator, testCtx, testVmi } from './testing/vmi.ts';
 
 const pod = { name: 'default', pod: {} };
 

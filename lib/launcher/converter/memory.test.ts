@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { Memory, ResourceList } from '../../api/index.ts';
 import { withSpec } from '../../api/testing/builders.ts';
 import { memoryConfigurator } from './memory.ts';
-import { runConfigurator, testVmi } from './testing.ts';
+import { runConfigurator, testVmi } from './testing/vmi.ts';
 
 const MiB = 2 ** 20;
 

@@ -4,7 +4,7 @@ import { withSpec } from '../../api/testing/builders.ts';
 import type { Arch } from './context.ts';
 import { firmwareConfigurator } from './firmware.ts';
 import { osConfigurator } from './os.ts';
-import { runConfigurator, testCtx, testVmi } from './testing.ts';
+import { runConfigurator, testCtx, testVmi } from './testing/vmi.ts';
 
 const firmware = (f: Firmware): ReturnType<typeof withSpec> =>
   withSpec((s) => {

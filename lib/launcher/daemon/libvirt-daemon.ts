@@ -91,25 +91,25 @@ async function waitSocket(
   }
 }
 
-async function prepare(l: LibvirtLayout, o: LauncherLibvirtOptions): Promise<number> {
+async function prepare(libvirtLayout: LibvirtLayout, opts: LauncherLibvirtOptions): Promise<number> {
   // The daemons' user must be able to walk into the root (mkdtemp makes it 0700).
-  if (resolve(o.root) !== '/') await chmod(o.root, 0o755);
-  for (const dir of [l.config, l.run, l.cache, l.home, l.log, l.sock]) await mkdir(dir, { recursive: true });
+  if (resolve(opts.root) !== '/') await chmod(opts.root, 0o755);
+  for (const dir of [libvirtLayout.config, libvirtLayout.run, libvirtLayout.cache, libvirtLayout.home, libvirtLayout.log, libvirtLayout.sock]) await mkdir(dir, { recursive: true });
   await writeFile(
-    l.libvirtdConf,
-    `unix_sock_dir = "${l.sock}"\nlog_outputs = "3:file:${l.log}/libvirtd.log"\n`,
+    libvirtLayout.libvirtdConf,
+    `unix_sock_dir = "${libvirtLayout.sock}"\nlog_outputs = "3:file:${libvirtLayout.log}/libvirtd.log"\n`,
   );
-  await writeFile(l.virtlogdConf, `log_outputs = "3:file:${l.log}/virtlogd.log"\n`);
-  return o.capsCache === undefined ? 0 : copyXml(o.capsCache, capsDir(l.cache));
+  await writeFile(libvirtLayout.virtlogdConf, `log_outputs = "3:file:${libvirtLayout.log}/virtlogd.log"\n`);
+  return opts.capsCache === undefined ? 0 : copyXml(opts.capsCache, capsDir(libvirtLayout.cache));
 }
 
-export async function startLauncherLibvirt(o: LauncherLibvirtOptions): Promise<LauncherLibvirt> {
-  const clock = o.clock ?? realClock;
-  const timeoutMs = o.startTimeoutMs ?? 30_000;
-  const layout = libvirtLayout(o.root);
+export async function startLauncherLibvirt(opts: LauncherLibvirtOptions): Promise<LauncherLibvirt> {
+  const clock = opts.clock ?? realClock;
+  const timeoutMs = opts.startTimeoutMs ?? 30_000;
+  const layout = libvirtLayout(opts.root);
   const identity = daemonIdentity();
-  ensureKvmDeviceAccess(o.log);
-  const seeded = await prepare(layout, o);
+  ensureKvmDeviceAccess(opts.log);
+  const seeded = await prepare(layout, opts);
   await giveTree(layout.config, identity);
   for (const dir of [layout.run, layout.cache, layout.home, layout.log]) await giveTree(dir, identity);
   const env = {
@@ -133,11 +133,11 @@ export async function startLauncherLibvirt(o: LauncherLibvirtOptions): Promise<L
     for (const pid of await qemuPids(layout)) qemu.add(pid);
     const ours = (argv: readonly string[]): boolean =>
       (argv[0] ?? '').includes('qemu-system') &&
-      argv.some((a) => a.includes(layout.config) || a.includes(o.root));
+      argv.some((a) => a.includes(layout.config) || a.includes(opts.root));
     for (const pid of qemu) await stopForeign(pid, ours, { graceMs: 3000, clock });
     await stopChild(virtlogd, 5000, clock);
-    if (o.capsCache !== undefined) await copyXml(capsDir(layout.cache), o.capsCache).catch(() => 0);
-    o.log.info('launcher libvirt stopped', { qemu: qemu.size });
+    if (opts.capsCache !== undefined) await copyXml(capsDir(layout.cache), opts.capsCache).catch(() => 0);
+    opts.log.info('launcher libvirt stopped', { qemu: qemu.size });
   };
   try {
     // virtlogd refuses clients of another uid and logs each one: for it, the socket appearing is enough.
@@ -150,7 +150,7 @@ export async function startLauncherLibvirt(o: LauncherLibvirtOptions): Promise<L
       cause: err,
     });
   }
-  o.log.info('launcher libvirt started', {
+  opts.log.info('launcher libvirt started', {
     socket: layout.socketPath,
     user: identity.name,
     libvirtdPid: libvirtd.pid,

@@ -55,24 +55,24 @@ export interface DetectOptions {
   readonly probe: (qemu: string) => Promise<ProbeResult>;
 }
 
-async function kvmFacts(o: DetectOptions): Promise<KvmFacts> {
+async function kvmFacts(opts: DetectOptions): Promise<KvmFacts> {
   let xml: string;
   try {
-    xml = await getDomainCapabilities(o.conn, { virtType: 'kvm', arch: o.arch });
+    xml = await getDomainCapabilities(opts.conn, { virtType: 'kvm', arch: opts.arch });
   } catch (err) {
     return { libvirtOffersKvm: false, libvirtReason: err instanceof Error ? err.message : String(err) };
   }
   const { emulator, reason } = kvmEmulator(xml);
   if (emulator === undefined) return { libvirtOffersKvm: false, libvirtReason: reason };
-  return { libvirtOffersKvm: true, libvirtReason: reason, probe: await o.probe(emulator) };
+  return { libvirtOffersKvm: true, libvirtReason: reason, probe: await opts.probe(emulator) };
 }
 
 /** Finds out (unless the mode says) and logs which accelerator the launcher uses. */
-export async function detectEmulation(o: DetectOptions): Promise<EmulationDecision> {
-  const facts = o.mode === 'auto' ? await kvmFacts(o) : undefined;
-  const decision = decideEmulation(o.mode, facts);
-  o.log.info('accelerator chosen', {
-    mode: o.mode,
+export async function detectEmulation(opts: DetectOptions): Promise<EmulationDecision> {
+  const facts = opts.mode === 'auto' ? await kvmFacts(opts) : undefined;
+  const decision = decideEmulation(opts.mode, facts);
+  opts.log.info('accelerator chosen', {
+    mode: opts.mode,
     accelerator: decision.emulation ? 'tcg' : 'kvm',
     emulation: decision.emulation,
     reason: decision.reason,

@@ -77,15 +77,15 @@ function qemuArgs(image: string, accel: 'kvm' | 'tcg'): string[] {
   ];
 }
 
-export async function runKvmProbe(o: ProbeOptions): Promise<ProbeResult> {
-  const clock = o.clock ?? realClock;
-  const timeoutMs = o.timeoutMs ?? 5000;
+export async function runKvmProbe(opts: ProbeOptions): Promise<ProbeResult> {
+  const clock = opts.clock ?? realClock;
+  const timeoutMs = opts.timeoutMs ?? 5000;
   const dir = await mkdtemp(join(tmpdir(), 'kv-kvm-probe-'));
   const image = join(dir, 'probe.bin');
   await writeFile(image, KVM_PROBE_IMAGE);
   const started = clock.now();
   try {
-    const child = spawn(o.qemu, qemuArgs(image, o.accel), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(opts.qemu, qemuArgs(image, opts.accel), { stdio: ['ignore', 'pipe', 'pipe'] });
     let serial = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (serial = (serial + c.toString('latin1')).slice(-200)));

@@ -1,19 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { goldens } from '../../kernel/testing/golden.ts';
 import type { NodeFacts } from '../../rpc/index.ts';
 import { nodeFacts, usableCpuModels } from './facts.ts';
 import { nodeLabels } from './labels.ts';
 
 // Captured from this project's private libvirt 9.0 / QEMU 7.2 on a host whose KVM is listed but unusable.
-const testdata = (f: string): string => readFileSync(new URL(`./testdata/${f}`, import.meta.url), 'utf8');
+const golden = goldens(import.meta.url);
+const testdata = (f: string): string => golden.read(f);
 const capabilitiesXml = testdata('capabilities.xml');
-
-function golden(name: string, value: unknown): void {
-  const url = new URL(`./testdata/${name}`, import.meta.url);
-  const text = `${JSON.stringify(value, null, 2)}\n`;
-  if (process.env['UPDATE_GOLDEN'] === '1') writeFileSync(url, text);
-  expect(text).toBe(readFileSync(url, 'utf8'));
-}
 
 describe('nodeFacts from the real capabilities of this host', () => {
   it.each([
@@ -22,8 +16,8 @@ describe('nodeFacts from the real capabilities of this host', () => {
   ] as const)('virt type %s matches its golden file', (virtType, file, emulation) => {
     const facts = nodeFacts({ capabilitiesXml, domCapabilitiesXml: testdata(file), emulation });
     expect(facts.virtType).toBe(virtType);
-    golden(`facts-${virtType}.json`, facts);
-    golden(`labels-${virtType}.json`, nodeLabels(facts));
+    golden.expectJson(`facts-${virtType}.json`, facts);
+    golden.expectJson(`labels-${virtType}.json`, nodeLabels(facts));
   });
 
   it('under TCG offers only the models QEMU emulates, and no host model', () => {

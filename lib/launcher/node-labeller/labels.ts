@@ -4,28 +4,27 @@
  */
 import { NODE_LABEL_PREFIXES as LABEL, type NodeFacts } from '../../rpc/index.ts';
 
-
 /** A label name part is at most 63 characters of [A-Za-z0-9._-], starting and ending alphanumeric. */
 const NAME_PART = /^[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?$/;
 
-export function nodeLabels(f: NodeFacts): Record<string, string> {
+export function nodeLabels(nodeFacts: NodeFacts): Record<string, string> {
   const out: Record<string, string> = {};
   const flag = (prefix: string, names: readonly string[]): void => {
     for (const n of names) if (NAME_PART.test(n)) out[`${prefix}${n}`] = 'true';
   };
-  flag(LABEL.cpuModel, f.cpuModels);
-  flag(LABEL.cpuFeature, f.cpuFeatures);
-  flag(LABEL.machineType, f.machineTypes);
-  flag(LABEL.hyperv, f.hypervFeatures);
-  if (f.hostModel !== undefined) {
-    flag(LABEL.hostModelCpu, [f.hostModel.name]);
-    flag(LABEL.hostModelRequiredFeature, f.hostModel.requiredFeatures);
-    if (f.hostModel.vendor !== '') flag(LABEL.cpuVendor, [f.hostModel.vendor]);
+  flag(LABEL.cpuModel, nodeFacts.cpuModels);
+  flag(LABEL.cpuFeature, nodeFacts.cpuFeatures);
+  flag(LABEL.machineType, nodeFacts.machineTypes);
+  flag(LABEL.hyperv, nodeFacts.hypervFeatures);
+  if (nodeFacts.hostModel !== undefined) {
+    flag(LABEL.hostModelCpu, [nodeFacts.hostModel.name]);
+    flag(LABEL.hostModelRequiredFeature, nodeFacts.hostModel.requiredFeatures);
+    if (nodeFacts.hostModel.vendor !== '') flag(LABEL.cpuVendor, [nodeFacts.hostModel.vendor]);
   }
-  if (f.tsc !== undefined) {
-    out[LABEL.tscFrequency] = String(f.tsc.frequency);
-    out[LABEL.tscScalable] = String(f.tsc.scalable);
+  if (nodeFacts.tsc !== undefined) {
+    out[LABEL.tscFrequency] = String(nodeFacts.tsc.frequency);
+    out[LABEL.tscScalable] = String(nodeFacts.tsc.scalable);
   }
-  if (f.sev) out[LABEL.sev] = 'true';
+  if (nodeFacts.sev) out[LABEL.sev] = 'true';
   return out;
 }

@@ -23,7 +23,6 @@ export interface NodeLabellerOptions {
   readonly qemuCapsCache?: string;
 }
 
-
 export async function runNodeLabeller(o: NodeLabellerOptions): Promise<NodeFacts> {
   const root = await mkdtemp(join(tmpdir(), 'kvnl-'));
   try {
@@ -33,20 +32,20 @@ export async function runNodeLabeller(o: NodeLabellerOptions): Promise<NodeFacts
   }
 }
 
-async function labelWith(root: string, o: NodeLabellerOptions): Promise<NodeFacts> {
+async function labelWith(root: string, opts: NodeLabellerOptions): Promise<NodeFacts> {
   const lv = await startLauncherLibvirt({
     root,
-    log: o.log,
-    ...(o.qemuCapsCache !== undefined && { capsCache: o.qemuCapsCache }),
+    log: opts.log,
+    ...(opts.qemuCapsCache !== undefined && { capsCache: opts.qemuCapsCache }),
   });
   try {
-    const conn = await LibvirtConnection.open({ socketPath: lv.socketPath, uri: lv.uri, log: o.log });
+    const conn = await LibvirtConnection.open({ socketPath: lv.socketPath, uri: lv.uri, log: opts.log });
     try {
       const decision = await detectEmulation({
-        mode: o.emulation,
+        mode: opts.emulation,
         conn,
         arch: 'x86_64',
-        log: o.log,
+        log: opts.log,
         probe: (qemu) => runKvmProbe({ qemu, accel: 'kvm' }),
       });
       const capabilitiesXml = await getCapabilities(conn);
@@ -57,13 +56,13 @@ async function labelWith(root: string, o: NodeLabellerOptions): Promise<NodeFact
         machine: 'q35',
       });
       const facts = nodeFacts({ capabilitiesXml, domCapabilitiesXml, emulation: decision.emulation });
-      await mkdir(o.output, { recursive: true });
-      await writeFile(join(o.output, FILES.capabilities), capabilitiesXml);
-      await writeFile(join(o.output, FILES.domCapabilities), domCapabilitiesXml);
-      await writeFile(join(o.output, FILES.facts), `${JSON.stringify(facts, null, 2)}\n`);
-      await writeFile(join(o.output, FILES.labels), `${JSON.stringify(nodeLabels(facts), null, 2)}\n`);
-      o.log.info('node facts written', {
-        output: o.output,
+      await mkdir(opts.output, { recursive: true });
+      await writeFile(join(opts.output, FILES.capabilities), capabilitiesXml);
+      await writeFile(join(opts.output, FILES.domCapabilities), domCapabilitiesXml);
+      await writeFile(join(opts.output, FILES.facts), `${JSON.stringify(facts, null, 2)}\n`);
+      await writeFile(join(opts.output, FILES.labels), `${JSON.stringify(nodeLabels(facts), null, 2)}\n`);
+      opts.log.info('node facts written', {
+        output: opts.output,
         emulation: facts.emulation,
         cpuModels: facts.cpuModels.length,
         machineTypes: facts.machineTypes.length,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { toDomain } from '../converter/index.ts';
-import { testCtx, testVmi, TEST_UID } from '../converter/testing.ts';
+import { testCtx, testVmi, TEST_UID } from '../converter/testing/vmi.ts';
 import { domainJson } from './domain-json.ts';
 import { NON_EXISTENT } from './state.ts';
 

@@ -40,55 +40,55 @@ const EMPTY_OS_INFO: GuestOsInfoJson = {
 
 const aliasJson = (a: Alias): AliasJson => ({ Name: a.name, UserDefined: a.userDefined });
 
-function diskJson(d: Disk): DiskJson {
+function diskJson(disk: Disk): DiskJson {
   return {
-    Device: d.device,
-    Type: d.type,
+    Device: disk.device,
+    Type: disk.type,
     Source: {
-      ...(d.source.dev !== undefined && { Dev: d.source.dev }),
-      ...(d.source.file !== undefined && { File: d.source.file }),
+      ...(disk.source.dev !== undefined && { Dev: disk.source.dev }),
+      ...(disk.source.file !== undefined && { File: disk.source.file }),
     },
     Target: {
-      Bus: d.target.bus,
-      Device: d.target.dev,
-      ...(d.target.tray !== undefined && { Tray: d.target.tray }),
+      Bus: disk.target.bus,
+      Device: disk.target.dev,
+      ...(disk.target.tray !== undefined && { Tray: disk.target.tray }),
     },
-    ...(d.serial !== undefined && { Serial: d.serial }),
+    ...(disk.serial !== undefined && { Serial: disk.serial }),
     Driver: {
-      Name: d.driver.name,
-      Type: d.driver.type,
-      ...(d.driver.cache !== undefined && { Cache: d.driver.cache }),
-      ...(d.driver.errorPolicy !== undefined && { ErrorPolicy: d.driver.errorPolicy }),
-      ...(d.driver.io !== undefined && { IO: d.driver.io }),
-      ...(d.driver.discard !== undefined && { Discard: d.driver.discard }),
+      Name: disk.driver.name,
+      Type: disk.driver.type,
+      ...(disk.driver.cache !== undefined && { Cache: disk.driver.cache }),
+      ...(disk.driver.errorPolicy !== undefined && { ErrorPolicy: disk.driver.errorPolicy }),
+      ...(disk.driver.io !== undefined && { IO: disk.driver.io }),
+      ...(disk.driver.discard !== undefined && { Discard: disk.driver.discard }),
     },
-    ...(d.readonly && { ReadOnly: {} }),
-    Alias: aliasJson(d.alias),
-    ...(d.bootOrder !== undefined && { BootOrder: { Order: d.bootOrder } }),
-    ...(d.model !== undefined && { Model: d.model }),
+    ...(disk.readonly && { ReadOnly: {} }),
+    Alias: aliasJson(disk.alias),
+    ...(disk.bootOrder !== undefined && { BootOrder: { Order: disk.bootOrder } }),
+    ...(disk.model !== undefined && { Model: disk.model }),
   };
 }
 
-function interfaceJson(i: Interface): InterfaceJson {
+function interfaceJson(iface: Interface): InterfaceJson {
   return {
-    Type: i.type,
+    Type: iface.type,
     Source: {},
-    Model: { Type: i.model },
-    ...(i.mac !== undefined && { MAC: { MAC: i.mac } }),
-    ...(i.bootOrder !== undefined && { BootOrder: { Order: i.bootOrder } }),
-    ...(i.linkState !== undefined && { LinkState: { State: i.linkState } }),
-    Alias: aliasJson(i.alias),
+    Model: { Type: iface.model },
+    ...(iface.mac !== undefined && { MAC: { MAC: iface.mac } }),
+    ...(iface.bootOrder !== undefined && { BootOrder: { Order: iface.bootOrder } }),
+    ...(iface.linkState !== undefined && { LinkState: { State: iface.linkState } }),
+    Alias: aliasJson(iface.alias),
   };
 }
 
 /** Spec in api.DomainSpec's JSON shape. */
-export function domainSpecJson(d: DomainSpec): DomainSpecJson {
-  const os = d.os;
+export function domainSpecJson(domainSpec: DomainSpec): DomainSpecJson {
+  const os = domainSpec.os;
   return {
-    Type: d.type,
-    Name: d.name,
-    ...(d.uuid !== undefined && { UUID: d.uuid }),
-    Memory: { Value: d.memory, Unit: 'b' },
+    Type: domainSpec.type,
+    Name: domainSpec.name,
+    ...(domainSpec.uuid !== undefined && { UUID: domainSpec.uuid }),
+    Memory: { Value: domainSpec.memory, Unit: 'b' },
     OS: {
       Type: { OS: 'hvm', Arch: os.type.arch, Machine: os.type.machine },
       ...(os.kernel !== undefined && { Kernel: os.kernel }),
@@ -96,13 +96,13 @@ export function domainSpecJson(d: DomainSpec): DomainSpecJson {
       ...(os.cmdline !== undefined && { KernelArgs: os.cmdline }),
     },
     Devices: {
-      Interfaces: d.devices.interfaces.map(interfaceJson),
-      Channels: d.devices.channels.map((c) => ({
+      Interfaces: domainSpec.devices.interfaces.map(interfaceJson),
+      Channels: domainSpec.devices.channels.map((c) => ({
         Type: c.type,
         Target: { Name: c.target.name, Type: c.target.type },
       })),
-      Disks: d.devices.disks.map(diskJson),
-      Serials: d.devices.serials.map((s) => ({
+      Disks: domainSpec.devices.disks.map(diskJson),
+      Serials: domainSpec.devices.serials.map((s) => ({
         Type: 'unix',
         Target: { Port: s.port },
         Source: { Mode: 'bind', Path: s.socket },
@@ -111,24 +111,24 @@ export function domainSpecJson(d: DomainSpec): DomainSpecJson {
     },
     Metadata: {
       KubeVirt: {
-        UID: d.metadata.uid,
-        GracePeriod: { DeletionGracePeriodSeconds: d.metadata.gracePeriodSeconds },
+        UID: domainSpec.metadata.uid,
+        GracePeriod: { DeletionGracePeriodSeconds: domainSpec.metadata.gracePeriodSeconds },
       },
     },
     CPU: {
-      Mode: d.cpu.mode,
-      ...(d.cpu.model !== undefined && { Model: d.cpu.model }),
-      Features: d.cpu.features.map((f) => ({
+      Mode: domainSpec.cpu.mode,
+      ...(domainSpec.cpu.model !== undefined && { Model: domainSpec.cpu.model }),
+      Features: domainSpec.cpu.features.map((f) => ({
         Name: f.name,
         ...(f.policy !== undefined && { Policy: f.policy }),
       })),
       Topology: {
-        Sockets: d.cpu.topology.sockets,
-        Cores: d.cpu.topology.cores,
-        Threads: d.cpu.topology.threads,
+        Sockets: domainSpec.cpu.topology.sockets,
+        Cores: domainSpec.cpu.topology.cores,
+        Threads: domainSpec.cpu.topology.threads,
       },
     },
-    VCPU: { Placement: 'static', CPUs: d.vcpu },
+    VCPU: { Placement: 'static', CPUs: domainSpec.vcpu },
   };
 }
 

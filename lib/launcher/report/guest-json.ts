@@ -30,34 +30,34 @@ export interface AgentFacts {
   readonly supportedCommands?: readonly { name: string; enabled: boolean }[];
 }
 
-export function guestAgentInfo(p: Params, agent: AgentFacts = {}): object {
+export function guestAgentInfo(params: Params, agent: AgentFacts = {}): object {
   return {
     guestAgentVersion: agent.version ?? '',
     ...(agent.supportedCommands !== undefined && { supportedCommands: agent.supportedCommands }),
-    hostname: str(p, 'hostname'),
+    hostname: str(params, 'hostname'),
     os: {
-      name: str(p, 'os.name'),
-      kernelRelease: str(p, 'os.kernel-release'),
-      version: str(p, 'os.version'),
-      prettyName: str(p, 'os.pretty-name'),
-      versionId: str(p, 'os.version-id'),
-      kernelVersion: str(p, 'os.kernel-version'),
-      machine: str(p, 'os.machine'),
-      id: str(p, 'os.id'),
+      name: str(params, 'os.name'),
+      kernelRelease: str(params, 'os.kernel-release'),
+      version: str(params, 'os.version'),
+      prettyName: str(params, 'os.pretty-name'),
+      versionId: str(params, 'os.version-id'),
+      kernelVersion: str(params, 'os.kernel-version'),
+      machine: str(params, 'os.machine'),
+      id: str(params, 'os.id'),
     },
-    timezone: has(p, 'timezone.name') ? `${str(p, 'timezone.name')}, ${num(p, 'timezone.offset')}` : '',
-    userList: range(num(p, 'user.count')).map((i) => ({
-      userName: str(p, `user.${i}.name`),
-      domain: str(p, `user.${i}.domain`),
-      loginTime: num(p, `user.${i}.login-time`) / 1000,
+    timezone: has(params, 'timezone.name') ? `${str(params, 'timezone.name')}, ${num(params, 'timezone.offset')}` : '',
+    userList: range(num(params, 'user.count')).map((i) => ({
+      userName: str(params, `user.${i}.name`),
+      domain: str(params, `user.${i}.domain`),
+      loginTime: num(params, `user.${i}.login-time`) / 1000,
     })),
     fsInfo: {
-      disks: range(num(p, 'fs.count')).map((i) => ({
-        diskName: str(p, `fs.${i}.name`),
-        mountPoint: str(p, `fs.${i}.mountpoint`),
-        fileSystemType: str(p, `fs.${i}.fstype`),
-        usedBytes: num(p, `fs.${i}.used-bytes`),
-        totalBytes: num(p, `fs.${i}.total-bytes`),
+      disks: range(num(params, 'fs.count')).map((i) => ({
+        diskName: str(params, `fs.${i}.name`),
+        mountPoint: str(params, `fs.${i}.mountpoint`),
+        fileSystemType: str(params, `fs.${i}.fstype`),
+        usedBytes: num(params, `fs.${i}.used-bytes`),
+        totalBytes: num(params, `fs.${i}.total-bytes`),
       })),
     },
     fsFreezeStatus: agent.fsFreezeStatus ?? '',
@@ -72,12 +72,12 @@ export interface GuestUser {
   readonly loginTime?: number;
 }
 
-export function guestUsers(p: Params): GuestUser[] {
-  return range(num(p, 'user.count')).map((i) => {
-    const domain = str(p, `user.${i}.domain`);
-    const loginTime = num(p, `user.${i}.login-time`) / 1000;
+export function guestUsers(params: Params): GuestUser[] {
+  return range(num(params, 'user.count')).map((i) => {
+    const domain = str(params, `user.${i}.domain`);
+    const loginTime = num(params, `user.${i}.login-time`) / 1000;
     return {
-      userName: str(p, `user.${i}.name`),
+      userName: str(params, `user.${i}.name`),
       ...(domain !== '' && { domain }),
       ...(loginTime !== 0 && { loginTime }),
     };
@@ -131,37 +131,37 @@ function counter(p: Params, key: string, field: string): Record<string, number |
   return { [field]: num(p, key), [`${field}Set`]: has(p, key) };
 }
 
-function block(p: Params, i: number): object {
-  const k = (s: string): string => `block.${i}.${s}`;
+function block(params: Params, index: number): object {
+  const k = (s: string): string => `block.${index}.${s}`;
   return {
-    Name: str(p, k('name')),
-    NameSet: has(p, k('name')),
-    Path: str(p, k('path')),
-    ...counter(p, k('rd.reqs'), 'RdReqs'),
-    ...counter(p, k('rd.bytes'), 'RdBytes'),
-    ...counter(p, k('rd.times'), 'RdTimes'),
-    ...counter(p, k('wr.reqs'), 'WrReqs'),
-    ...counter(p, k('wr.bytes'), 'WrBytes'),
-    ...counter(p, k('wr.times'), 'WrTimes'),
-    ...counter(p, k('fl.reqs'), 'FlReqs'),
-    ...counter(p, k('allocation'), 'Allocation'),
-    ...counter(p, k('capacity'), 'Capacity'),
+    Name: str(params, k('name')),
+    NameSet: has(params, k('name')),
+    Path: str(params, k('path')),
+    ...counter(params, k('rd.reqs'), 'RdReqs'),
+    ...counter(params, k('rd.bytes'), 'RdBytes'),
+    ...counter(params, k('rd.times'), 'RdTimes'),
+    ...counter(params, k('wr.reqs'), 'WrReqs'),
+    ...counter(params, k('wr.bytes'), 'WrBytes'),
+    ...counter(params, k('wr.times'), 'WrTimes'),
+    ...counter(params, k('fl.reqs'), 'FlReqs'),
+    ...counter(params, k('allocation'), 'Allocation'),
+    ...counter(params, k('capacity'), 'Capacity'),
   };
 }
 
-function net(p: Params, i: number): object {
-  const k = (s: string): string => `net.${i}.${s}`;
+function net(params: Params, index: number): object {
+  const k = (s: string): string => `net.${index}.${s}`;
   return {
-    Name: str(p, k('name')),
-    NameSet: has(p, k('name')),
-    ...counter(p, k('rx.bytes'), 'RxBytes'),
-    ...counter(p, k('rx.pkts'), 'RxPkts'),
-    ...counter(p, k('rx.errs'), 'RxErrs'),
-    ...counter(p, k('rx.drop'), 'RxDrop'),
-    ...counter(p, k('tx.bytes'), 'TxBytes'),
-    ...counter(p, k('tx.pkts'), 'TxPkts'),
-    ...counter(p, k('tx.errs'), 'TxErrs'),
-    ...counter(p, k('tx.drop'), 'TxDrop'),
+    Name: str(params, k('name')),
+    NameSet: has(params, k('name')),
+    ...counter(params, k('rx.bytes'), 'RxBytes'),
+    ...counter(params, k('rx.pkts'), 'RxPkts'),
+    ...counter(params, k('rx.errs'), 'RxErrs'),
+    ...counter(params, k('rx.drop'), 'RxDrop'),
+    ...counter(params, k('tx.bytes'), 'TxBytes'),
+    ...counter(params, k('tx.pkts'), 'TxPkts'),
+    ...counter(params, k('tx.errs'), 'TxErrs'),
+    ...counter(params, k('tx.drop'), 'TxDrop'),
   };
 }
 

@@ -117,17 +117,17 @@ export class SerialRelay {
     this.upstream = undefined;
   }
 
-  private addClient(c: Socket): void {
-    this.clients.add(c);
-    c.on('error', () => {
-      c.destroy();
+  private addClient(socket: Socket): void {
+    this.clients.add(socket);
+    socket.on('error', () => {
+      socket.destroy();
     });
-    c.on('close', () => this.clients.delete(c));
-    c.on('data', (chunk: Buffer) => {
+    socket.on('close', () => this.clients.delete(socket));
+    socket.on('data', (chunk: Buffer) => {
       this.upstream?.write(chunk);
     });
     const kept = this.history.contents();
-    if (kept.length > 0) c.write(kept);
+    if (kept.length > 0) socket.write(kept);
   }
 
   async close(): Promise<void> {

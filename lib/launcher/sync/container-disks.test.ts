@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Volume } from '../../api/index.ts';
 import { withVolume } from '../../api/testing/builders.ts';
-import { testVmi } from '../converter/testing.ts';
+import { testVmi } from '../converter/testing/vmi.ts';
 import { findContainerDiskImages } from './container-disks.ts';
 
 let dir = '';
@@ -33,7 +33,9 @@ const cd = (name: string, path?: string): Volume => ({
 });
 
 function find(volumes: Volume[]): Promise<Map<string, string>> {
-  return findContainerDiskImages(testVmi(...volumes.map(withVolume)), { containerDiskDir: (i) => join(dir, `disk_${i}`) });
+  return findContainerDiskImages(testVmi(...volumes.map(withVolume)), {
+    containerDiskDir: (i) => join(dir, `disk_${i}`),
+  });
 }
 
 describe('findContainerDiskImages', () => {

@@ -29,8 +29,8 @@ export function qemuSerialSocket(privateDir: string): string {
   return join(privateDir, 'virt-serial0-qemu');
 }
 
-function smbiosOf(o: VirtualMachineOptions | undefined): Smbios | undefined {
-  const s = o?.VirtualMachineSMBios;
+function smbiosOf(opts: VirtualMachineOptions | undefined): Smbios | undefined {
+  const s = opts?.VirtualMachineSMBios;
   if (s === undefined) return undefined;
   return {
     manufacturer: s.manufacturer,

@@ -54,14 +54,14 @@ export function diskDiff(
   };
 }
 
-export function planSync(i: SyncInput): SyncPlan {
-  if (i.state === undefined) return { ...NOTHING, define: true, start: true };
-  if (isDown(i.state)) {
-    const ran = i.vmiPhase === 'Running' || (i.vmiPhase !== undefined && FINAL_PHASES.has(i.vmiPhase));
+export function planSync(syncInput: SyncInput): SyncPlan {
+  if (syncInput.state === undefined) return { ...NOTHING, define: true, start: true };
+  if (isDown(syncInput.state)) {
+    const ran = syncInput.vmiPhase === 'Running' || (syncInput.vmiPhase !== undefined && FINAL_PHASES.has(syncInput.vmiPhase));
     if (ran) return NOTHING;
-    return { ...NOTHING, define: i.appliedXml !== i.wantedXml, start: true };
+    return { ...NOTHING, define: syncInput.appliedXml !== syncInput.wantedXml, start: true };
   }
-  const { attach, detach } = diskDiff(i.appliedDisks, i.wantedDisks);
-  const resume = i.state === 'paused' && !i.pausedByUser;
+  const { attach, detach } = diskDiff(syncInput.appliedDisks, syncInput.wantedDisks);
+  const resume = syncInput.state === 'paused' && !syncInput.pausedByUser;
   return { define: false, start: false, resume, attach, detach };
 }

@@ -61,31 +61,31 @@ export interface PrepareOptions {
 }
 
 /** Writes every configuration ISO of the domain; a ConfigDiskError names the VMI field at fault. */
-export async function writeConfigDisks(o: PrepareOptions): Promise<void> {
+export async function writeConfigDisks(opts: PrepareOptions): Promise<void> {
   const images = configDiskImages({
-    vmi: o.vmi,
-    ctx: o.ctx,
-    diskFiles: diskFiles(o.domain.devices.disks),
+    vmi: opts.vmi,
+    ctx: opts.ctx,
+    diskFiles: diskFiles(opts.domain.devices.disks),
     fs: nodeSourceFs,
   });
   for (const image of images) {
-    await mkdirOwned(dirname(image.isoPath), o.identity);
-    await writeIso(image, o.identity);
+    await mkdirOwned(dirname(image.isoPath), opts.identity);
+    await writeIso(image, opts.identity);
   }
 }
 
-export async function prepareDomain(o: PrepareOptions): Promise<void> {
-  const uid = o.vmi.metadata.uid ?? '';
-  await mkdirOwned(o.ctx.layout.vmiPrivateDir(uid), o.identity);
-  await mkdirOwned(o.ctx.layout.nvramDir, o.identity);
-  await writeConfigDisks(o);
-  const sizes = emptyDiskSizes(o.vmi);
-  for (const disk of o.domain.devices.disks) {
+export async function prepareDomain(opts: PrepareOptions): Promise<void> {
+  const uid = opts.vmi.metadata.uid ?? '';
+  await mkdirOwned(opts.ctx.layout.vmiPrivateDir(uid), opts.identity);
+  await mkdirOwned(opts.ctx.layout.nvramDir, opts.identity);
+  await writeConfigDisks(opts);
+  const sizes = emptyDiskSizes(opts.vmi);
+  for (const disk of opts.domain.devices.disks) {
     const file = disk.source.file;
     if (file === undefined || existsSync(file)) continue;
     const args = imageCommand(disk, sizes);
     if (args === undefined) continue;
-    await mkdirOwned(dirname(file), o.identity);
+    await mkdirOwned(dirname(file), opts.identity);
     try {
       await run(QEMU_IMG, args);
     } catch (err) {
@@ -93,6 +93,6 @@ export async function prepareDomain(o: PrepareOptions): Promise<void> {
         cause: err,
       });
     }
-    await giveTree(dirname(file), o.identity);
+    await giveTree(dirname(file), opts.identity);
   }
 }

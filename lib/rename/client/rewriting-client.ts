@@ -168,10 +168,10 @@ class RewritingClient implements KubeClient {
     };
   }
 
-  private renamedSelectors(gvr: GroupVersionResource, s: Selectors): Selectors {
+  private renamedSelectors(gvr: GroupVersionResource, selectors: Selectors): Selectors {
     const query = new URLSearchParams();
-    if (s.labelSelector !== undefined) query.set('labelSelector', s.labelSelector);
-    if (s.fieldSelector !== undefined) query.set('fieldSelector', s.fieldSelector);
+    if (selectors.labelSelector !== undefined) query.set('labelSelector', selectors.labelSelector);
+    if (selectors.fieldSelector !== undefined) query.set('fieldSelector', selectors.fieldSelector);
     if (query.size === 0) return {};
     const up = rewriteTarget(parseTarget(`${gvrPath(gvr)}?${query.toString()}`, this.index), this.rename);
     const renamed = new URLSearchParams(up.query);

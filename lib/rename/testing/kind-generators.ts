@@ -34,14 +34,14 @@ function resourceRule(ctx: GenContext): Obj {
   return { apiGroups, resources: picked, verbs: ['get'] };
 }
 
-function podSpec(g: ObjectGenerator, ctx: GenContext): Obj {
-  const term = (): Obj => ({ labelSelector: g.selector(), topologyKey: 'kubernetes.io/hostname' });
+function podSpec(objectGenerator: ObjectGenerator, ctx: GenContext): Obj {
+  const term = (): Obj => ({ labelSelector: objectGenerator.selector(), topologyKey: 'kubernetes.io/hostname' });
   return {
-    nodeSelector: g.keyMap('labels'),
+    nodeSelector: objectGenerator.keyMap('labels'),
     affinity: {
       nodeAffinity: {
         requiredDuringSchedulingIgnoredDuringExecution: {
-          nodeSelectorTerms: [{ matchExpressions: g.selector()['matchExpressions'] }],
+          nodeSelectorTerms: [{ matchExpressions: objectGenerator.selector()['matchExpressions'] }],
         },
       },
       podAntiAffinity: {
@@ -68,7 +68,7 @@ const workload =
     },
   });
 
-function crd(g: ObjectGenerator, ctx: GenContext): Obj {
+function crd(objectGenerator: ObjectGenerator, ctx: GenContext): Obj {
   const { groupRule, resources } = ctx.rng.pick(ctx.rules.rules.groups);
   const r = ctx.rng.pick(resources);
   const k = ctx.side === 'client' ? '' : ctx.rules.rules.kindPrefix;
@@ -86,7 +86,7 @@ function crd(g: ObjectGenerator, ctx: GenContext): Obj {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { ...g.metadata(), name: `${names.plural}.${group}` },
+    metadata: { ...objectGenerator.metadata(), name: `${names.plural}.${group}` },
     spec: { group, names, scope: 'Namespaced' },
   };
 }

@@ -35,19 +35,19 @@ export interface KubeApiProxyOptions extends KubeApiDeps {
   readonly port: number;
 }
 
-export async function startKubeApiProxy(o: KubeApiProxyOptions): Promise<ProxyServer> {
+export async function startKubeApiProxy(opts: KubeApiProxyOptions): Promise<ProxyServer> {
   // Bigger socket buffers toward the client: a busy client stalls the proxy less often (watch throughput).
   const server = createServer({ requestTimeout: 0, highWaterMark: STREAM_BUFFER_BYTES });
   const proxy = await serve({
     server,
-    host: o.host,
-    port: o.port,
-    log: o.log,
-    handle: (req, res, signal) => handleKubeApi(o, req, res, signal),
-    upgrade: (req, socket, head, track) => handleUpgrade(o, { req, socket, head, track }),
-    longRunning: (req) => parseTarget(req.url ?? '/', o.index).isWatch,
+    host: opts.host,
+    port: opts.port,
+    log: opts.log,
+    handle: (req, res, signal) => handleKubeApi(opts, req, res, signal),
+    upgrade: (req, socket, head, track) => handleUpgrade(opts, { req, socket, head, track }),
+    longRunning: (req) => parseTarget(req.url ?? '/', opts.index).isWatch,
   });
-  o.log.info('kube-api proxy listening', { port: proxy.port, upstream: o.upstream.url.origin });
+  opts.log.info('kube-api proxy listening', { port: proxy.port, upstream: opts.upstream.url.origin });
   return proxy;
 }
 
@@ -61,25 +61,25 @@ interface Exchange {
 }
 
 export async function handleKubeApi(
-  d: KubeApiDeps,
+  kubeApiDeps: KubeApiDeps,
   req: IncomingMessage,
   res: ServerResponse,
   signal: AbortSignal,
 ): Promise<void> {
-  const target = parseTarget(req.url ?? '/', d.index);
-  const rewrite = shouldRewriteBodies(target, d.index);
+  const target = parseTarget(req.url ?? '/', kubeApiDeps.index);
+  const rewrite = shouldRewriteBodies(target, kubeApiDeps.index);
   const rec = new RequestRecorder(
-    d.metrics,
+    kubeApiDeps.metrics,
     baseLabels('kube-api', target, req.method),
     rewrite ? 'rewrite' : 'pass',
   );
-  const x: Exchange = { d, req, res, target, rewrite, rec };
+  const x: Exchange = { d: kubeApiDeps, req, res, target, rewrite, rec };
   const body = await clientBody(x);
   if (body === undefined) return;
-  const up = rewriteTarget(target, renameContext(d.index));
+  const up = rewriteTarget(target, renameContext(kubeApiDeps.index));
   let reply: Dispatcher.ResponseData;
   try {
-    reply = await d.upstream.request({
+    reply = await kubeApiDeps.upstream.request({
       method: req.method ?? 'GET',
       url: targetUrl(up),
       headers: upstreamHeaders(req.headers, { forceJson: rewrite }),
@@ -89,8 +89,8 @@ export async function handleKubeApi(
   } catch (err) {
     rec.targetResponse(0, true);
     if (signal.aborted) return;
-    d.log.warning('API server request failed', { reason: err, method: req.method, path: target.path });
-    respond(x, upstreamFailureStatus(err, d.upstream.url.origin));
+    kubeApiDeps.log.warning('API server request failed', { reason: err, method: req.method, path: target.path });
+    respond(x, upstreamFailureStatus(err, kubeApiDeps.upstream.url.origin));
     return;
   }
   rec.toTarget(body.length);
@@ -98,20 +98,20 @@ export async function handleKubeApi(
   await relay(x, reply, signal);
 }
 
-async function relay(x: Exchange, reply: Dispatcher.ResponseData, signal: AbortSignal): Promise<void> {
-  const { req, res, target, rewrite, rec } = x;
+async function relay(exchange: Exchange, reply: Dispatcher.ResponseData, signal: AbortSignal): Promise<void> {
+  const { req, res, target, rewrite, rec } = exchange;
   try {
     await relayResponse(
-      { res, target, method: req.method ?? 'GET', rewrite, ctx: restoreContext(x.d.index), rec },
+      { res, target, method: req.method ?? 'GET', rewrite, ctx: restoreContext(exchange.d.index), rec },
       reply,
     );
     rec.handled();
   } catch (err) {
     rec.handled(undefined, true);
     if (signal.aborted && !target.isWatch) return;
-    if (!signal.aborted) x.d.log.warning('relaying the answer failed', { reason: err, path: target.path });
+    if (!signal.aborted) exchange.d.log.warning('relaying the answer failed', { reason: err, path: target.path });
     // A watch that breaks ends like one the server closed: the client watches again from its last event.
-    if (!res.headersSent) respond(x, upstreamFailureStatus(err, x.d.upstream.url.origin));
+    if (!res.headersSent) respond(exchange, upstreamFailureStatus(err, exchange.d.upstream.url.origin));
     else if (target.isWatch) res.end();
     else res.destroy();
   } finally {
@@ -120,32 +120,32 @@ async function relay(x: Exchange, reply: Dispatcher.ResponseData, signal: AbortS
 }
 
 /** The body to forward, renamed; undefined when the proxy has answered itself (400, 413). */
-async function clientBody(x: Exchange): Promise<Buffer | undefined> {
-  const { req, rec } = x;
+async function clientBody(exchange: Exchange): Promise<Buffer | undefined> {
+  const { req, rec } = exchange;
   let body: Buffer;
   try {
-    body = await readBody(req, x.d.maxBodyBytes);
+    body = await readBody(req, exchange.d.maxBodyBytes);
   } catch (err) {
-    if (err instanceof BodyTooLargeError) respond(x, newStatus(413, err.message));
+    if (err instanceof BodyTooLargeError) respond(exchange, newStatus(413, err.message));
     else req.destroy();
     return undefined;
   }
   rec.fromClient(body.length);
   const contentType = stringOf(req.headers['content-type']);
-  if (!x.rewrite || body.length === 0 || !isRewritableBody(contentType)) return body;
+  if (!exchange.rewrite || body.length === 0 || !isRewritableBody(contentType)) return body;
   try {
     return rec.rewrite('client', 'rename', () =>
       renameRequestBody({
         body,
         method: req.method ?? '',
         contentType,
-        target: x.target,
-        ctx: renameContext(x.d.index),
+        target: exchange.target,
+        ctx: renameContext(exchange.d.index),
       }),
     );
   } catch (err) {
     if (!(err instanceof BadBodyError)) throw err;
-    respond(x, newStatus(400, err.message));
+    respond(exchange, newStatus(400, err.message));
     return undefined;
   }
 }

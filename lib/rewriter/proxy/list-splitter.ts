@@ -146,13 +146,13 @@ export class ListSplitter {
     return i;
   }
 
-  private continueValue(buf: Buffer, i: number, out: SplitEvent[]): number {
-    const end = this.value.scan(buf, i);
+  private continueValue(buf: Buffer, index: number, out: SplitEvent[]): number {
+    const end = this.value.scan(buf, index);
     if (end === -1) return buf.length;
     const raw = this.value.take(buf, end);
     switch (this.valueRole) {
       case 'key':
-        this.key = parseKey(raw, () => this.fail(i, 'a member name that is not a JSON string'));
+        this.key = parseKey(raw, () => this.fail(index, 'a member name that is not a JSON string'));
         this.phase = 'colon';
         break;
       case 'value':

@@ -155,20 +155,20 @@ export function rawMember(o: ObjectText, key: string): string | undefined {
  * The object again, with the members in `changed` encoded from their new values (undefined: left out) and all
  * others as they came, in their order; keys only in `changed` go after the members scanned.
  */
-export function withMembers(o: ObjectText, changed: ReadonlyMap<string, unknown>): string {
+export function withMembers(objectText: ObjectText, changed: ReadonlyMap<string, unknown>): string {
   const parts: string[] = [];
-  o.keys.forEach((key, i) => {
+  objectText.keys.forEach((key, i) => {
     if (!changed.has(key)) {
-      parts.push(`${JSON.stringify(key)}:${o.text.slice(o.spans[2 * i], o.spans[2 * i + 1])}`);
+      parts.push(`${JSON.stringify(key)}:${objectText.text.slice(objectText.spans[2 * i], objectText.spans[2 * i + 1])}`);
       return;
     }
     const value = changed.get(key);
     if (value !== undefined) parts.push(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
   });
   for (const [key, value] of changed)
-    if (!o.keys.includes(key) && value !== undefined)
+    if (!objectText.keys.includes(key) && value !== undefined)
       parts.push(`${JSON.stringify(key)}:${JSON.stringify(value)}`);
   // The tail starts with the comma before the next member not scanned, or with the closing brace.
-  const tail = o.text.slice(o.rest);
+  const tail = objectText.text.slice(objectText.rest);
   return `{${parts.join(',')}${parts.length === 0 && tail.startsWith(',') ? tail.slice(1) : tail}`;
 }

@@ -52,13 +52,13 @@ function vmi(name: string, labels: Record<string, string> = {}): Obj {
 }
 
 /** The object as stored: internal group and kind, and no kubevirt.io key left in labels, annotations, finalizers. */
-function expectInternalOnly(o: Obj, kind: string): void {
-  expect(o.apiVersion).toBe(`${IG}/v1`);
-  expect(o.kind).toBe(`InternalVirtualization${kind}`);
+function expectInternalOnly(obj: Obj, kind: string): void {
+  expect(obj.apiVersion).toBe(`${IG}/v1`);
+  expect(obj.kind).toBe(`InternalVirtualization${kind}`);
   const keys = [
-    ...Object.keys(o.metadata.labels ?? {}),
-    ...Object.keys(o.metadata.annotations ?? {}),
-    ...(o.metadata.finalizers ?? []),
+    ...Object.keys(obj.metadata.labels ?? {}),
+    ...Object.keys(obj.metadata.annotations ?? {}),
+    ...(obj.metadata.finalizers ?? []),
   ];
   expect(keys.filter((k) => k.startsWith('kubevirt.io'))).toEqual([]);
 }

@@ -55,13 +55,13 @@ export interface RenameBodyInput {
 }
 
 /** The renamed body; the very same buffer when nothing changed. Throws BadBodyError. */
-export function renameRequestBody(i: RenameBodyInput): Buffer {
-  const patchType = i.method === 'PATCH' ? patchTypeOf(i.contentType) : undefined;
-  const text = i.body.toString('utf8');
+export function renameRequestBody(renameBodyInput: RenameBodyInput): Buffer {
+  const patchType = renameBodyInput.method === 'PATCH' ? patchTypeOf(renameBodyInput.contentType) : undefined;
+  const text = renameBodyInput.body.toString('utf8');
   const doc = parseBody(text, patchType);
   const out =
     patchType === undefined
-      ? rewriteDocument(doc, i.ctx)
-      : rewritePatch(doc, patchType, patchTargetOf(i.target, i.ctx.rules), i.ctx);
-  return out === doc ? i.body : Buffer.from(JSON.stringify(out));
+      ? rewriteDocument(doc, renameBodyInput.ctx)
+      : rewritePatch(doc, patchType, patchTargetOf(renameBodyInput.target, renameBodyInput.ctx.rules), renameBodyInput.ctx);
+  return out === doc ? renameBodyInput.body : Buffer.from(JSON.stringify(out));
 }

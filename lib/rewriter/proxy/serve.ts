@@ -50,15 +50,15 @@ interface InFlight {
   readonly done: Promise<void>;
 }
 
-export async function serve(o: ServeOptions): Promise<ProxyServer> {
+export async function serve(opts: ServeOptions): Promise<ProxyServer> {
   const inFlight = new Set<InFlight>();
   const upgraded = new Set<Duplex>();
-  o.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+  opts.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const ac = new AbortController();
     let finish: () => void = () => undefined;
     const entry: InFlight = {
       ac,
-      longRunning: o.longRunning?.(req) ?? false,
+      longRunning: opts.longRunning?.(req) ?? false,
       done: new Promise<void>((resolve) => (finish = resolve)),
     };
     inFlight.add(entry);
@@ -69,64 +69,64 @@ export async function serve(o: ServeOptions): Promise<ProxyServer> {
       inFlight.delete(entry);
       finish();
     });
-    o.handle(req, res, ac.signal).catch((err: unknown) => {
-      o.log.error('request failed', { reason: err, method: req.method, path: req.url });
+    opts.handle(req, res, ac.signal).catch((err: unknown) => {
+      opts.log.error('request failed', { reason: err, method: req.method, path: req.url });
       if (!res.headersSent) sendStatus(res, newStatus(500, 'the rewriter failed to handle the request'));
       else res.destroy();
     });
   });
-  if (o.upgrade !== undefined) {
-    const upgrade = o.upgrade;
-    o.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+  if (opts.upgrade !== undefined) {
+    const upgrade = opts.upgrade;
+    opts.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const track = (s: Duplex): void => {
         upgraded.add(s);
         s.once('close', () => upgraded.delete(s));
       };
       track(socket);
       upgrade(req, socket, head, track).catch((err: unknown) => {
-        o.log.error('upgrade failed', { reason: err, path: req.url });
+        opts.log.error('upgrade failed', { reason: err, path: req.url });
         socket.destroy();
       });
     });
   }
-  o.server.on('clientError', (_err, socket: Socket) => {
+  opts.server.on('clientError', (_err, socket: Socket) => {
     socket.destroy();
   });
-  const port = await listen(o);
+  const port = await listen(opts);
   return {
     port,
     close: async (graceMs = 5000): Promise<void> => {
       const closed = new Promise<void>((resolve) =>
-        o.server.close(() => {
+        opts.server.close(() => {
           resolve();
         }),
       );
-      o.server.closeIdleConnections();
+      opts.server.closeIdleConnections();
       for (const f of inFlight) if (f.longRunning) f.ac.abort();
       const grace = new AbortController();
       await Promise.race([
         Promise.all([...inFlight].map((f) => f.done)),
-        (o.clock ?? realClock).sleep(graceMs, grace.signal).catch(() => undefined),
+        (opts.clock ?? realClock).sleep(graceMs, grace.signal).catch(() => undefined),
       ]);
       grace.abort();
       for (const f of inFlight) f.ac.abort();
       for (const s of upgraded) s.destroy();
-      o.server.closeAllConnections();
+      opts.server.closeAllConnections();
       await closed;
     },
   };
 }
 
-async function listen(o: ServeOptions): Promise<number> {
+async function listen(opts: ServeOptions): Promise<number> {
   await new Promise<void>((resolve, reject) => {
-    o.server.once('error', reject);
-    o.server.listen(o.port, o.host, () => {
-      o.server.off('error', reject);
+    opts.server.once('error', reject);
+    opts.server.listen(opts.port, opts.host, () => {
+      opts.server.off('error', reject);
       resolve();
     });
   });
-  o.server.on('error', (err) => {
-    o.log.error('listener error', { reason: err });
+  opts.server.on('error', (err) => {
+    opts.log.error('listener error', { reason: err });
   });
-  return (o.server.address() as AddressInfo).port;
+  return (opts.server.address() as AddressInfo).port;
 }

@@ -61,9 +61,9 @@ interface Head {
 }
 
 /** apiVersion, kind and metadata, parsed, when the object is a custom resource with rules; else undefined. */
-function customResourceHead(o: ObjectText, ctx: RewriteContext): Head | undefined {
-  const apiVersion = parsedMember(o, 'apiVersion');
-  const kind = parsedMember(o, 'kind');
+function customResourceHead(objectText: ObjectText, ctx: RewriteContext): Head | undefined {
+  const apiVersion = parsedMember(objectText, 'apiVersion');
+  const kind = parsedMember(objectText, 'kind');
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return undefined;
   const slash = apiVersion.lastIndexOf('/');
   if (slash === -1) return undefined;
@@ -72,7 +72,7 @@ function customResourceHead(o: ObjectText, ctx: RewriteContext): Head | undefine
   if (entry === undefined || entry.isList) return undefined;
   const obj: JsonRecord = { apiVersion, kind };
   const raws: string[] = [];
-  const metadata = rawMember(o, 'metadata');
+  const metadata = rawMember(objectText, 'metadata');
   if (metadata !== undefined) obj['metadata'] = JSON.parse(withoutFieldsV1(metadata, raws));
   return { obj, raws };
 }

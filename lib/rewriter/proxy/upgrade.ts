@@ -23,23 +23,23 @@ export interface UpgradeRequest {
   readonly track: (s: Duplex) => void;
 }
 
-export async function handleUpgrade(d: KubeApiDeps, u: UpgradeRequest): Promise<void> {
-  const { req, socket } = u;
+export async function handleUpgrade(kubeApiDeps: KubeApiDeps, upgradeRequest: UpgradeRequest): Promise<void> {
+  const { req, socket } = upgradeRequest;
   socket.on('error', () => socket.destroy());
-  const target = parseTarget(req.url ?? '/', d.index);
-  const rec = new RequestRecorder(d.metrics, baseLabels('kube-api', target, req.method), 'pass');
-  const url = targetUrl(rewriteTarget(target, renameContext(d.index)));
+  const target = parseTarget(req.url ?? '/', kubeApiDeps.index);
+  const rec = new RequestRecorder(kubeApiDeps.metrics, baseLabels('kube-api', target, req.method), 'pass');
+  const url = targetUrl(rewriteTarget(target, renameContext(kubeApiDeps.index)));
   let conn: Socket;
   try {
-    conn = await d.upstream.connect();
+    conn = await kubeApiDeps.upstream.connect();
   } catch (err) {
     rec.targetResponse(0, true);
-    const status = upstreamFailureStatus(err, d.upstream.url.origin);
+    const status = upstreamFailureStatus(err, kubeApiDeps.upstream.url.origin);
     writeRawStatus(socket, status);
     rec.handled(status.code, true);
     return;
   }
-  u.track(conn);
+  upgradeRequest.track(conn);
   conn.on('error', () => conn.destroy());
   conn.once('data', (first: Buffer) => {
     const code = /^HTTP\/1\.[01] (\d{3})/.exec(first.toString('latin1', 0, 16))?.[1];
@@ -50,15 +50,15 @@ export async function handleUpgrade(d: KubeApiDeps, u: UpgradeRequest): Promise<
     rec.handled();
   });
   socket.once('close', () => conn.destroy());
-  conn.write(await requestHead(d, req, url));
-  if (u.head.length > 0) conn.write(u.head);
+  conn.write(await requestHead(kubeApiDeps, req, url));
+  if (upgradeRequest.head.length > 0) conn.write(upgradeRequest.head);
   socket.pipe(conn);
   conn.pipe(socket);
 }
 
 /** The request line and headers for the API server, in the client's order and spelling. */
-async function requestHead(d: KubeApiDeps, req: IncomingMessage, url: string): Promise<string> {
-  const lines = [`${req.method ?? 'GET'} ${d.upstream.pathOf(url)} HTTP/1.1`, `Host: ${d.upstream.host}`];
+async function requestHead(kubeApiDeps: KubeApiDeps, req: IncomingMessage, url: string): Promise<string> {
+  const lines = [`${req.method ?? 'GET'} ${kubeApiDeps.upstream.pathOf(url)} HTTP/1.1`, `Host: ${kubeApiDeps.upstream.host}`];
   const raw = req.rawHeaders;
   let authorized = false;
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -69,7 +69,7 @@ async function requestHead(d: KubeApiDeps, req: IncomingMessage, url: string): P
     lines.push(`${name}: ${raw[i + 1] as string}`);
   }
   if (!authorized) {
-    const auth = (await d.upstream.withAuthorization({}))['authorization'];
+    const auth = (await kubeApiDeps.upstream.withAuthorization({}))['authorization'];
     if (typeof auth === 'string') lines.push(`Authorization: ${auth}`);
   }
   return `${lines.join('\r\n')}\r\n\r\n`;

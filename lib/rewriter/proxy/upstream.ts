@@ -53,14 +53,14 @@ export class Upstream {
   private readonly tokens: TokenSource;
   private readonly tls: TlsMaterial;
 
-  constructor(o: UpstreamOptions) {
-    const c = o.config;
+  constructor(opts: UpstreamOptions) {
+    const c = opts.config;
     this.url = new URL(c.server);
     this.prefix = this.url.pathname.replace(/\/+$/, '');
     this.tokens =
-      o.tokenSource ??
+      opts.tokenSource ??
       (c.tokenFile !== undefined
-        ? new FileTokenSource(c.tokenFile, { clock: o.clock ?? realClock })
+        ? new FileTokenSource(c.tokenFile, { clock: opts.clock ?? realClock })
         : staticTokenSource(c.token));
     this.tls = {
       ...(c.ca !== undefined && { ca: c.ca }),
@@ -71,7 +71,7 @@ export class Upstream {
     };
     this.agent = new Agent({
       connect: this.tls,
-      ...(o.keepAliveTimeout !== undefined && { keepAliveTimeout: o.keepAliveTimeout }),
+      ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
     });
   }
 
@@ -81,16 +81,16 @@ export class Upstream {
   }
 
   /** Sends the request; answers of any status come back with their body unread. No timeout on the body. */
-  async request(r: UpstreamRequest): Promise<Dispatcher.ResponseData> {
-    const headers = await this.withAuthorization(r.headers);
-    if (r.body !== undefined) headers['content-length'] = String(r.body.length);
+  async request(upstreamRequest: UpstreamRequest): Promise<Dispatcher.ResponseData> {
+    const headers = await this.withAuthorization(upstreamRequest.headers);
+    if (upstreamRequest.body !== undefined) headers['content-length'] = String(upstreamRequest.body.length);
     return await this.agent.request({
       origin: this.url.origin,
-      path: this.pathOf(r.url),
-      method: r.method,
+      path: this.pathOf(upstreamRequest.url),
+      method: upstreamRequest.method,
       headers,
-      body: r.body ?? null,
-      signal: r.signal,
+      body: upstreamRequest.body ?? null,
+      signal: upstreamRequest.signal,
       bodyTimeout: 0,
       highWaterMark: STREAM_BUFFER_BYTES,
     });

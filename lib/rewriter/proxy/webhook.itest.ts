@@ -17,7 +17,8 @@ import { makeTlsFixture, type TlsFixture } from '../../kernel/kube/testing/tls-f
 import { nopLogger } from '../../kernel/log/log.ts';
 import { rewriterMetrics } from './metrics.ts';
 import type { ProxyServer } from './serve.ts';
-import { eventually, startCluster, type Cluster } from './testing/cluster.ts';
+import { eventually } from '../../kernel/testing/wait.ts';
+import { startCluster, type Cluster } from './testing/cluster.ts';
 import { IG, INT } from '../../rename/testing/objects.ts';
 import { startWebhookProxy } from './webhook.ts';
 

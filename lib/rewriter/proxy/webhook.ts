@@ -55,25 +55,25 @@ interface WebhookDeps extends WebhookProxyOptions {
   readonly origin: string;
 }
 
-export async function startWebhookProxy(o: WebhookProxyOptions): Promise<ProxyServer> {
-  const url = new URL(o.upstream);
+export async function startWebhookProxy(opts: WebhookProxyOptions): Promise<ProxyServer> {
+  const url = new URL(opts.upstream);
   const agent = new Agent({
     connect: {
-      ...(o.upstreamCa !== undefined && { ca: o.upstreamCa }),
-      ...(o.upstreamServerName !== undefined && { servername: o.upstreamServerName }),
+      ...(opts.upstreamCa !== undefined && { ca: opts.upstreamCa }),
+      ...(opts.upstreamServerName !== undefined && { servername: opts.upstreamServerName }),
     },
-    ...(o.keepAliveTimeout !== undefined && { keepAliveTimeout: o.keepAliveTimeout }),
+    ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
   });
-  const d: WebhookDeps = { ...o, agent, origin: url.origin };
-  const server = createServer({ cert: o.cert, key: o.key });
+  const d: WebhookDeps = { ...opts, agent, origin: url.origin };
+  const server = createServer({ cert: opts.cert, key: opts.key });
   const proxy = await serve({
     server,
-    host: o.host,
-    port: o.port,
-    log: o.log,
+    host: opts.host,
+    port: opts.port,
+    log: opts.log,
     handle: (req, res, signal) => handleWebhook(d, req, res, signal),
   });
-  o.log.info('webhook proxy listening', { port: proxy.port, upstream: url.origin });
+  opts.log.info('webhook proxy listening', { port: proxy.port, upstream: url.origin });
   return {
     port: proxy.port,
     close: async (graceMs?: number): Promise<void> => {
@@ -94,13 +94,13 @@ function recorderOf(d: WebhookDeps, target: ApiTarget, method: string | undefine
 }
 
 async function handleWebhook(
-  d: WebhookDeps,
+  webhookDeps: WebhookDeps,
   req: IncomingMessage,
   res: ServerResponse,
   signal: AbortSignal,
 ): Promise<void> {
-  const target = parseTarget(req.url ?? '/', d.index);
-  const rec = recorderOf(d, target, req.method);
+  const target = parseTarget(req.url ?? '/', webhookDeps.index);
+  const rec = recorderOf(webhookDeps, target, req.method);
   const respond = (status: Status): void => {
     rec.toClient(sendStatus(res, status));
     rec.handled(status.code, status.code >= 500);
@@ -108,9 +108,9 @@ async function handleWebhook(
   let body: Buffer;
   let reviewed: PatchTarget | undefined;
   try {
-    body = await readBody(req, d.maxBodyBytes);
+    body = await readBody(req, webhookDeps.maxBodyBytes);
     rec.fromClient(body.length);
-    if (target.webhook && body.length > 0) [body, reviewed] = restoreReview(body, rec, d.index);
+    if (target.webhook && body.length > 0) [body, reviewed] = restoreReview(body, rec, webhookDeps.index);
   } catch (err) {
     if (err instanceof BodyTooLargeError) respond(newStatus(413, err.message));
     else if (err instanceof BadBodyError) respond(newStatus(400, err.message));
@@ -119,17 +119,17 @@ async function handleWebhook(
   }
   let reply: Dispatcher.ResponseData;
   try {
-    reply = await forward(d, req, body, signal);
+    reply = await forward(webhookDeps, req, body, signal);
   } catch (err) {
     rec.targetResponse(0, true);
-    if (!signal.aborted) respond(upstreamFailureStatus(err, d.origin));
+    if (!signal.aborted) respond(upstreamFailureStatus(err, webhookDeps.origin));
     return;
   }
   rec.toTarget(body.length);
   rec.targetResponse(reply.statusCode);
   const raw = Buffer.from(await reply.body.arrayBuffer());
   rec.fromTarget(raw.length);
-  const out = target.webhook ? renameReviewResponse(raw, reviewed, rec, d.index) : raw;
+  const out = target.webhook ? renameReviewResponse(raw, reviewed, rec, webhookDeps.index) : raw;
   res.writeHead(reply.statusCode, {
     'content-type': stringOf(reply.headers['content-type']) ?? 'application/json',
     'content-length': String(out.length),
@@ -140,14 +140,14 @@ async function handleWebhook(
 }
 
 function forward(
-  d: WebhookDeps,
+  webhookDeps: WebhookDeps,
   req: IncomingMessage,
   body: Buffer,
   signal: AbortSignal,
 ): Promise<Dispatcher.ResponseData> {
-  return d.agent.request({
-    origin: d.origin,
-    path: upstreamPath(parseTarget(req.url ?? '/', d.index), req.url),
+  return webhookDeps.agent.request({
+    origin: webhookDeps.origin,
+    path: upstreamPath(parseTarget(req.url ?? '/', webhookDeps.index), req.url),
     method: req.method ?? 'POST',
     headers: { ...upstreamHeaders(req.headers, { forceJson: false }), 'content-length': String(body.length) },
     body,

@@ -78,9 +78,9 @@ function computeContainer(vm: string): Record<string, unknown> {
 }
 
 /** A virt-launcher Pod of VM `vm-<i>` in `namespace`. */
-export function launcherPod(i: number, namespace: string): Record<string, unknown> {
-  const vm = `vm-${i}`;
-  const uid = `5b7c1c1e-0000-4000-8000-${String(i).padStart(12, '0')}`;
+export function launcherPod(index: number, namespace: string): Record<string, unknown> {
+  const vm = `vm-${index}`;
+  const uid = `5b7c1c1e-0000-4000-8000-${String(index).padStart(12, '0')}`;
   return {
     apiVersion: 'v1',
     kind: 'Pod',

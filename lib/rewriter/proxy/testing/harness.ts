@@ -30,19 +30,19 @@ export interface HarnessOptions {
   fake?: FakeUpstream;
 }
 
-export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
-  const upstream = o.fake ?? (await FakeUpstream.start());
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const upstream = opts.fake ?? (await FakeUpstream.start());
   const registry = new Registry();
   const up = new Upstream({
-    config: { server: upstream.url, token: 'proxy-token', qps: 0, burst: 1, userAgent: 'test', ...o.config },
+    config: { server: upstream.url, token: 'proxy-token', qps: 0, burst: 1, userAgent: 'test', ...opts.config },
     keepAliveTimeout: 10,
   });
   const proxy = await startKubeApiProxy({
     index: KUBEVIRT,
     upstream: up,
     metrics: rewriterMetrics(registry),
-    log: o.log ?? nopLogger,
-    maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024,
+    log: opts.log ?? nopLogger,
+    maxBodyBytes: opts.maxBodyBytes ?? 1024 * 1024,
     host: '127.0.0.1',
     port: 0,
   });
@@ -75,9 +75,9 @@ export interface Call {
 }
 
 /** A whole request/response through the proxy. */
-export async function call(h: Harness, path: string, c: Call = {}): Promise<Reply> {
-  const res = await request(`${h.base}${path}`, {
-    dispatcher: h.client,
+export async function call(harness: Harness, path: string, c: Call = {}): Promise<Reply> {
+  const res = await request(`${harness.base}${path}`, {
+    dispatcher: harness.client,
     method: c.method ?? 'GET',
     headers: c.headers ?? {},
     body: c.body ?? null,

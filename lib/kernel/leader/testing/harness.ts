@@ -1,10 +1,10 @@
 /** Candidates on a FakeClock over a FakeLeaseStore, for the election unit tests. */
 import type { Registry } from 'prom-client';
-import type { FakeClock } from '../clock.ts';
-import { nopLogger, type Logger } from '../log/log.ts';
-import { LeaderElector } from './election.ts';
-import { LEASES } from '../kube/resources.ts';
-import type { Lease } from './lease.ts';
+import type { FakeClock } from '../../clock.ts';
+import { nopLogger, type Logger } from '../../log/log.ts';
+import { LeaderElector } from '../election.ts';
+import { LEASES } from '../../kube/resources.ts';
+import type { Lease } from '../lease.ts';
 import type { FakeLeaseStore, LeaseOp } from './fake-leases.ts';
 
 export const NS = 'kubevirt';
@@ -36,7 +36,7 @@ export function startCandidate(
   store: FakeLeaseStore,
   clock: FakeClock,
   id: string,
-  o: CandidateOptions = {},
+  opts: CandidateOptions = {},
 ): Candidate {
   const ac = new AbortController();
   const c: Partial<Candidate> & Pick<Candidate, 'events' | 'fault'> = {
@@ -56,15 +56,15 @@ export function startCandidate(
     renewDeadlineMs: 10_000,
     retryPeriodMs: 2_000,
     clock,
-    log: o.log ?? nopLogger,
+    log: opts.log ?? nopLogger,
     random: (): number => 0,
-    releaseOnCancel: o.releaseOnCancel ?? true,
-    ...(o.registry ? { metrics: { registry: o.registry, component: 'controller' } } : {}),
+    releaseOnCancel: opts.releaseOnCancel ?? true,
+    ...(opts.registry ? { metrics: { registry: opts.registry, component: 'controller' } } : {}),
     onStartedLeading: (signal): Promise<void> | undefined => {
       c.events.push('started');
-      o.onStart?.();
+      opts.onStart?.();
       signal.addEventListener('abort', () => c.events.push('work-aborted'));
-      if (!o.slowWork) return undefined;
+      if (!opts.slowWork) return undefined;
       return new Promise<void>((resolve) => {
         c.finishWork = resolve;
       });

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROC } from './procedures.ts';
+import { PROC } from '../procedures.ts';
 import {
   encodePacket,
   MESSAGE_STATUS,
@@ -18,8 +18,8 @@ import {
   type Header,
   type Packet,
   type RemoteError,
-} from './protocol.ts';
-import { encode } from './xdr.ts';
+} from '../protocol.ts';
+import { encode } from '../xdr.ts';
 
 const AUTO: ReadonlyMap<number, Uint8Array> = new Map<number, Uint8Array>([
   [PROC.connectSupportsFeature.procedure, encode(PROC.connectSupportsFeature.ret, { supported: 1 })],
@@ -96,7 +96,7 @@ export class FakeDaemon {
     this.send({ ...call.header, type: MESSAGE_TYPE.REPLY, status: MESSAGE_STATUS.OK }, payload);
   }
 
-  replyError(call: Packet, e: Partial<RemoteError> & Pick<RemoteError, 'code'>): void {
+  replyError(call: Packet, remoteError: Partial<RemoteError> & Pick<RemoteError, 'code'>): void {
     const err: RemoteError = {
       domain: 10,
       message: null,
@@ -108,7 +108,7 @@ export class FakeDaemon {
       int1: -1,
       int2: -1,
       net: null,
-      ...e,
+      ...remoteError,
     };
     this.send(
       { ...call.header, type: MESSAGE_TYPE.REPLY, status: MESSAGE_STATUS.ERROR },

@@ -1,7 +1,7 @@
 /** Test doubles that record what the reflector and informer do. */
-import { FakeClock } from '../clock.ts';
-import type { GroupVersionResource, KubeObject } from '../kube/types.ts';
-import type { ReflectorSink } from './reflector.ts';
+import { FakeClock } from '../../clock.ts';
+import type { GroupVersionResource, KubeObject } from '../../kube/types.ts';
+import type { ReflectorSink } from '../reflector.ts';
 
 export const TEST_GVR: GroupVersionResource = {
   group: '',

@@ -3,20 +3,21 @@
  * speaks kubevirt.io, the API server stores internal names (no proxy in between).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../api/gvr.ts';
-import { INTERNAL_VIRTUAL_MACHINE_INSTANCES } from '../../api/internal-gvr.ts';
-import { richVmiSpec, richVmSpec } from '../../api/testing/fixtures.ts';
-import { isNotFound } from '../../kernel/errors/errors.ts';
-import type { KubeClient, KubeObject, WatchEvent } from '../../kernel/kube/index.ts';
-import { startCluster, type Cluster } from '../../rewriter/proxy/testing/cluster.ts';
-import { IG, INT } from '../testing/objects.ts';
-import { rewritingClient } from './rewriting-client.ts';
+import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../lib/api/gvr.ts';
+import { INTERNAL_VIRTUAL_MACHINE_INSTANCES } from '../../lib/api/internal-gvr.ts';
+import { richVmiSpec, richVmSpec } from '../../lib/api/testing/fixtures.ts';
+import { isNotFound } from '../../lib/kernel/errors/errors.ts';
+import type { KubeClient, KubeObject, WatchEvent } from '../../lib/kernel/kube/index.ts';
+import { testCluster, type TestCluster } from '../testenv/cluster.ts';
+import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../lib/rename/index.ts';
+import { IG, INT } from '../../lib/rename/testing/objects.ts';
+import { rewritingClient } from '../../lib/rename/client/rewriting-client.ts';
 
-let c: Cluster;
+let c: TestCluster;
 let kv: KubeClient;
 beforeAll(async () => {
-  c = await startCluster('rewriter-client');
-  kv = rewritingClient(c.direct, c.index);
+  c = await testCluster('rewriter-client', { userAgent: 'kubevirt-ts/rename-itest' });
+  kv = rewritingClient(c.direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
 });
 afterAll(async () => {
   await c.close();

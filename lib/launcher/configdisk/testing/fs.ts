@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import type { IsoImage, SourceFs } from './image.ts';
+import type { IsoImage, SourceFs } from '../image.ts';
 
 /** Files by absolute path; directories are the parents of the files (and `dirs`, for empty ones). */
 export function fakeFs(files: Readonly<Record<string, string>>, dirs: readonly string[] = []): SourceFs {

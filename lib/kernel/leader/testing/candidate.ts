@@ -1,6 +1,6 @@
 /**
  * A leader-election candidate process for election.itest.ts, run as
- *   node --import tsx lib/kernel/leader/testdata/candidate.ts --namespace NS --name LOCK --identity ID
+ *   node --import tsx lib/kernel/leader/testing/candidate.ts --namespace NS --name LOCK --identity ID
  *        [--lease-ms 3000 --renew-ms 2000 --retry-ms 500]
  * against the cluster in KUBECONFIG. One JSON line per event on stdout:
  *   {"event":"leading"|"stopped"|"new-leader","identity":ID,"leader"?:HOLDER}

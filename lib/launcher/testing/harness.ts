@@ -1,7 +1,7 @@
 /**
  * A test handler for one launcher: a short temp --root, the test guests staged where a kernel-boot container
  * and a containerDisk would put them, a Notify server recording domain events, the launcher as a child
- * process (`node --import tsx lib/launcher/testdata/run-launcher.ts`), and a Cmd client once it serves.
+ * process (`node --import tsx cmd/main.ts launcher`), and a Cmd client once it serves.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -33,9 +33,16 @@ import {
 } from '../../rpc/index.ts';
 import { DEFAULT_CAPS_CACHE } from '../../../e2e/libvirt/daemon.ts';
 import type { Server } from '@grpc/grpc-js';
+import { waitFor } from '../../kernel/testing/wait.ts';
 
 export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
-export const RUN_LAUNCHER = fileURLToPath(new URL('./run-launcher.ts', import.meta.url));
+/** Node arguments that run `virt launcher` from the checkout (cmd/main.ts loads only the launcher role). */
+export const VIRT_LAUNCHER = [
+  '--import',
+  'tsx',
+  fileURLToPath(new URL('../../../cmd/main.ts', import.meta.url)),
+  'launcher',
+];
 /** libvirt's QEMU capabilities, shared with the other private daemons of the tests (e2e/libvirt). */
 export const CAPS_CACHE = DEFAULT_CAPS_CACHE;
 
@@ -58,36 +65,36 @@ export interface VmiSpecOptions {
 }
 
 /** A kernel-boot VMI for the staged guest, with KubeVirt's defaults applied. */
-export function kernelBootVmi(o: VmiSpecOptions): VirtualMachineInstance {
+export function kernelBootVmi(opts: VmiSpecOptions): VirtualMachineInstance {
   const vmi: VirtualMachineInstance = {
     apiVersion: 'kubevirt.io/v1',
     kind: 'VirtualMachineInstance',
-    metadata: { name: o.name, namespace: o.namespace ?? 'default', uid: o.uid },
+    metadata: { name: opts.name, namespace: opts.namespace ?? 'default', uid: opts.uid },
     spec: {
       terminationGracePeriodSeconds: 5,
       domain: {
-        memory: { guest: o.memory ?? '192Mi' },
+        memory: { guest: opts.memory ?? '192Mi' },
         firmware: {
           kernelBoot: {
-            kernelArgs: o.cmdline,
+            kernelArgs: opts.cmdline,
             container: {
               image: 'test/guest:v1',
               kernelPath: '/boot/vmlinux',
-              initrdPath: `/boot/${o.initrd}`,
+              initrdPath: `/boot/${opts.initrd}`,
             },
           },
         },
         devices: {
           autoattachPodInterface: false,
           autoattachGraphicsDevice: false,
-          ...(o.dataDisk === true && { disks: [{ name: 'data', disk: { bus: 'virtio' } }] }),
+          ...(opts.dataDisk === true && { disks: [{ name: 'data', disk: { bus: 'virtio' } }] }),
         },
       },
-      ...(o.dataDisk === true && { volumes: [{ name: 'data', containerDisk: { image: 'test/data:v1' } }] }),
+      ...(opts.dataDisk === true && { volumes: [{ name: 'data', containerDisk: { image: 'test/data:v1' } }] }),
     },
   };
   // The API's mutating webhook always sets firmware.uuid (the converter's SMBIOS sysinfo needs it).
-  return withVmiDefaults(vmi, DEFAULT_CLUSTER_DEFAULTS, { firmwareUuid: o.firmwareUuid ?? o.uid });
+  return withVmiDefaults(vmi, DEFAULT_CLUSTER_DEFAULTS, { firmwareUuid: opts.firmwareUuid ?? opts.uid });
 }
 
 function linkOrCopy(from: string, to: string): void {
@@ -100,15 +107,16 @@ function linkOrCopy(from: string, to: string): void {
 }
 
 /** Puts the guest files where the launcher's converter looks for them (hard links: /root is not readable). */
-export function stageGuest(root: string, g: Guest): void {
+export function stageGuest(root: string, guest: Guest): void {
   const layout = podLayout(root);
   const boot = join(layout.kernelBootDir, 'boot');
   const disk = join(layout.containerDiskDir(0), 'disk');
   for (const d of [boot, disk]) mkdirSync(d, { recursive: true });
-  linkOrCopy(g.kernel, join(boot, 'vmlinux'));
-  linkOrCopy(g.initrd, join(boot, basename(g.initrd)));
-  if (g.dataDisk !== undefined) copyFileSync(g.dataDisk, join(disk, 'data.qcow2'));
-  for (const d of [layout.kernelBootDir, boot, layout.imageVolumeDir, dirname(disk), disk]) chmodSync(d, 0o755);
+  linkOrCopy(guest.kernel, join(boot, 'vmlinux'));
+  linkOrCopy(guest.initrd, join(boot, basename(guest.initrd)));
+  if (guest.dataDisk !== undefined) copyFileSync(guest.dataDisk, join(disk, 'data.qcow2'));
+  for (const d of [layout.kernelBootDir, boot, layout.imageVolumeDir, dirname(disk), disk])
+    chmodSync(d, 0o755);
 }
 
 export interface LauncherProcess {
@@ -135,7 +143,7 @@ export interface StartOptions {
   readonly emulation?: 'auto' | 'on' | 'off';
   readonly gracePeriodSeconds?: number;
   readonly readyTimeoutMs?: number;
-  /** Node arguments that run `virt launcher` (default: tsx and run-launcher.ts). */
+  /** Node arguments that run `virt launcher` (default: VIRT_LAUNCHER). */
   readonly command?: readonly string[];
 }
 
@@ -171,27 +179,27 @@ async function connectWhenReady(
   }
 }
 
-export async function startLauncher(o: StartOptions): Promise<LauncherProcess> {
+export async function startLauncher(opts: StartOptions): Promise<LauncherProcess> {
   const root = mkdtempSync('/tmp/kvl-');
   chmodSync(root, 0o755);
-  stageGuest(root, o.guest);
+  stageGuest(root, opts.guest);
   const paths = podLayout(root);
   const events: DomainEvent[] = [];
   const notify = await notifyServer(paths, events);
   const args = [
-    ...(o.command ?? ['--import', 'tsx', RUN_LAUNCHER]),
-    ...['--name', o.name, '--namespace', o.namespace ?? 'default'],
+    ...(opts.command ?? VIRT_LAUNCHER),
+    ...['--name', opts.name, '--namespace', opts.namespace ?? 'default'],
     ...[
       '--uid',
-      o.uid,
+      opts.uid,
       '--root',
       root,
       '--emulation',
-      o.emulation ?? 'auto',
+      opts.emulation ?? 'auto',
       '--qemu-caps-cache',
       CAPS_CACHE,
     ],
-    ...['--grace-period-seconds', String(o.gracePeriodSeconds ?? 5)],
+    ...['--grace-period-seconds', String(opts.gracePeriodSeconds ?? 5)],
   ];
   const logFd = openSync(join(root, 'launcher.log'), 'a');
   const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['ignore', logFd, logFd] });
@@ -201,7 +209,7 @@ export async function startLauncher(o: StartOptions): Promise<LauncherProcess> {
       resolve(code);
     });
   });
-  const client = await connectWhenReady(paths.launcherSocket, child, o.readyTimeoutMs ?? 60_000);
+  const client = await connectWhenReady(paths.launcherSocket, child, opts.readyTimeoutMs ?? 60_000);
   const p: LauncherProcess = {
     root,
     paths,
@@ -209,8 +217,9 @@ export async function startLauncher(o: StartOptions): Promise<LauncherProcess> {
     exited,
     events,
     client,
-    waitEvent: (match, timeoutMs, from = 0) => waitFor(() => events.slice(from).find(match), timeoutMs),
-    readSerial: (text, timeoutMs) => readSerial(paths.serialSocket(o.uid), text, timeoutMs),
+    waitEvent: (match, timeoutMs, from = 0) =>
+      waitFor(() => events.slice(from).find(match), 'a matching domain event', { timeoutMs }),
+    readSerial: (text, timeoutMs) => readSerial(paths.serialSocket(opts.uid), text, timeoutMs),
     terminate: async (timeoutMs) => {
       child.kill('SIGTERM');
       const stop = new AbortController();
@@ -237,16 +246,6 @@ export async function startLauncher(o: StartOptions): Promise<LauncherProcess> {
   return p;
 }
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T> {
-  const deadline = realClock.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (realClock.now() > deadline) throw new Error(`nothing matched within ${timeoutMs} ms`);
-    await realClock.sleep(50);
-  }
-}
-
 function readSerial(socket: string, text: string, timeoutMs: number): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
@@ -259,8 +258,8 @@ function readSerial(socket: string, text: string, timeoutMs: number): Promise<st
         ),
       );
     }, timeoutMs);
-    s.on('data', (c: Buffer) => {
-      out += c.toString('utf8');
+    s.on('data', (buffer: Buffer) => {
+      out += buffer.toString('utf8');
       const at = out.indexOf(text);
       // The whole line: the rest of it may come in a later chunk.
       if (at >= 0 && out.indexOf('\n', at) >= 0) {

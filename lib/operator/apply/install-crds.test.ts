@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { FakeClock } from '../kernel/clock.ts';
-import { KvError } from '../kernel/errors/errors.ts';
-import type { GroupVersionResource, KubeClient, KubeObject, PatchOptions } from '../kernel/kube/types.ts';
-import type { CustomResourceDefinition } from './crds/build.ts';
+import { FakeClock } from '../../kernel/clock.ts';
+import { KvError } from '../../kernel/errors/errors.ts';
+import type { GroupVersionResource, KubeClient, KubeObject, PatchOptions } from '../../kernel/kube/types.ts';
+import type { CustomResourceDefinition } from '../generate/crds/build.ts';
 import { CRD_FIELD_MANAGER, installCrds } from './install-crds.ts';
 
 interface PatchCall {

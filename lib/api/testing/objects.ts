@@ -1,17 +1,18 @@
 /**
- * Option-builder fixtures for controller tests: vm(withStrategy('Always'), withStartRequest()),
- * vmi(withPhase('Running')), pod(withPodPhase('Running')). Objects carry names, namespaces and uids, as read
- * from the API.
+ * Whole objects as read from the API (names, namespaces, uids, owner references), from option builders:
+ * vm(withStrategy('Always'), withStartRequest()), vmi(withPhase('Running'), onSpec(withDisk(...))),
+ * pod(withPodPhase('Running')). The spec options of ./builders.ts apply through onSpec: one library.
  */
-import { FINALIZERS } from '../../api/index.ts';
+import { FINALIZERS } from '../index.ts';
 import type {
   RunStrategy,
   VirtualMachine,
   VirtualMachineInstance,
   VirtualMachineInstanceCondition,
   VirtualMachineInstancePhase,
-} from '../../api/index.ts';
-import type { ContainerStatus, Pod, PodCondition } from '../../api/core/pod.ts';
+} from '../index.ts';
+import type { ContainerStatus, Pod, PodCondition } from '../core/pod.ts';
+import type { SpecOption } from './builders.ts';
 
 export const NS = 'default';
 export const VM_NAME = 'testvm';
@@ -20,6 +21,14 @@ export const VMI_UID = 'vmi-uid-1';
 export const T0 = Date.parse('2026-01-01T00:00:00Z');
 
 export type Option<T> = (obj: T) => void;
+
+/** Applies spec options (./builders.ts) to a VMI, or to a VM's template. */
+export const onSpec =
+  (...opts: SpecOption[]): Option<VirtualMachineInstance | VirtualMachine> =>
+  (obj) => {
+    const spec = 'template' in obj.spec ? obj.spec.template.spec : obj.spec;
+    for (const o of opts) o(spec);
+  };
 
 export function vm(...opts: Option<VirtualMachine>[]): VirtualMachine {
   const out: VirtualMachine = {

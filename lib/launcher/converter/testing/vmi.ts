@@ -1,9 +1,9 @@
 /** Test helpers: a convertible VMI from option builders, a context, and one configurator run on its own. */
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { newVmi, type SpecOption } from '../../api/testing/builders.ts';
-import type { Configurator } from './configurator.ts';
-import { converterContext, type ConverterContext, type ConverterContextOptions } from './context.ts';
-import { emptyDomain, type DomainSpec } from './domain-spec.ts';
+import type { VirtualMachineInstance } from '../../../api/index.ts';
+import { newVmi, type SpecOption } from '../../../api/testing/builders.ts';
+import type { Configurator } from '../configurator.ts';
+import { converterContext, type ConverterContext, type ConverterContextOptions } from '../context.ts';
+import { emptyDomain, type DomainSpec } from '../domain-spec.ts';
 
 export const TEST_UID = '6a1f0b2c-3d4e-4f50-8a6b-7c8d9e0f1a2b';
 

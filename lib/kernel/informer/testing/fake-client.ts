@@ -3,7 +3,7 @@
  * watch() call becomes a FakeWatch the test feeds with send()/end()/fail(). A watch ends quietly when its
  * signal aborts, as the real client's does. Other calls throw.
  */
-import { KvError } from '../errors/errors.ts';
+import { KvError } from '../../errors/errors.ts';
 import type {
   GroupVersionResource,
   KubeClient,
@@ -12,7 +12,7 @@ import type {
   ObjectList,
   WatchEvent,
   WatchOptions,
-} from '../kube/types.ts';
+} from '../../kube/types.ts';
 
 type Item = { kind: 'event'; ev: WatchEvent } | { kind: 'end' } | { kind: 'error'; err: unknown };
 

@@ -2,20 +2,20 @@
  * What each kubevirt.io CRD declares besides its schema: short names, printer columns and whether status is a
  * subresource. Names come from gvr.ts; the internal CRDs are these passed through the rewriter (build.ts).
  */
-import type { GroupVersionResource } from '../../kernel/kube/types.ts';
-import type { AnySchema } from '../schema/dsl.ts';
+import type { GroupVersionResource } from '../../../kernel/kube/types.ts';
+import type { AnySchema } from '../../../api/schema/dsl.ts';
 import {
   KUBEVIRTS,
   VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
-} from '../gvr.ts';
+} from '../../../api/gvr.ts';
 import {
   kubeVirtSchema,
   migrationSchema,
   virtualMachineInstanceSchema,
   virtualMachineSchema,
-} from '../v1/objects.ts';
+} from '../../../api/v1/objects.ts';
 
 export interface PrinterColumn {
   readonly name: string;

@@ -2,12 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import type { JsonSchemaProps } from '../schema/openapi.ts';
+import type { JsonSchemaProps } from '../../../api/schema/openapi.ts';
 import { buildInternalCrds, buildKubevirtCrd, type CustomResourceDefinition } from './build.ts';
 import { CRD_DEFINITIONS, VIRTUAL_MACHINE_CRD } from './definitions.ts';
 import { CRD_MANIFEST_DIR, renderCrdManifests } from './render.ts';
 
-const repo = resolve(import.meta.dirname, '../../..');
+const repo = resolve(import.meta.dirname, '../../../..');
 const crds = new Map(buildInternalCrds().map((c) => [c.spec.names.kind, c]));
 
 function crd(kind: string): CustomResourceDefinition {

@@ -2,11 +2,11 @@
  * Builds the CRDs: first the kubevirt.io CRD from a definition and its schema, then the stored twin by passing
  * it through the rewriter's rename (so every internal name comes from the rewrite rules).
  */
-import { KvError } from '../../kernel/errors/errors.ts';
-import type { KubeObject } from '../../kernel/kube/types.ts';
-import { rewriteDocument, type RewriteContext } from '../../rename/index.ts';
-import { KUBEVIRT_RENAME } from '../internal-gvr.ts';
-import { toOpenApi, type JsonSchemaProps } from '../schema/openapi.ts';
+import { KvError } from '../../../kernel/errors/errors.ts';
+import type { KubeObject } from '../../../kernel/kube/types.ts';
+import { rewriteDocument, type RewriteContext } from '../../../rename/index.ts';
+import { KUBEVIRT_RENAME } from '../../../api/internal-gvr.ts';
+import { toOpenApi, type JsonSchemaProps } from '../../../api/schema/openapi.ts';
 import { CRD_DEFINITIONS, type CrdDefinition, type PrinterColumn } from './definitions.ts';
 
 export interface CrdNames {

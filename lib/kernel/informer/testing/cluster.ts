@@ -2,8 +2,8 @@
  * Helpers for informer tests and benches against a real API server: bounded-concurrency writes, a
  * bounded poll, and name → resourceVersion snapshots of the cache and of the server.
  */
-import type { GroupVersionResource, KubeClient, KubeObject } from '../kube/types.ts';
-import type { StoreReader } from './store.ts';
+import type { GroupVersionResource, KubeClient, KubeObject } from '../../kube/types.ts';
+import type { StoreReader } from '../store.ts';
 
 /** Runs fn over items with at most `limit` calls in flight; rejects with the first error. */
 export async function mapConcurrent<I, O>(
@@ -21,36 +21,6 @@ export async function mapConcurrent<I, O>(
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls cond every intervalMs until it holds; throws with describe()'s text after timeoutMs. */
-export async function eventually(
-  cond: () => boolean | Promise<boolean>,
-  opts: { timeoutMs: number; intervalMs?: number; describe?: () => string },
-): Promise<void> {
-  const deadline = Date.now() + opts.timeoutMs;
-  for (;;) {
-    if (await cond()) return;
-    if (Date.now() > deadline) {
-      throw new Error(`not reached within ${opts.timeoutMs} ms: ${opts.describe?.() ?? 'condition'}`);
-    }
-    await sleep(opts.intervalMs ?? 100);
-  }
-}
-
-/** Retries fn until it succeeds (the API server may be down for a while); gives up after timeoutMs. */
-export async function retrying<T>(fn: () => Promise<T>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await sleep(200);
-    }
-  }
 }
 
 export type Snapshot = Map<string, string>;

@@ -3,11 +3,11 @@
  * until the API server serves them (Established). Tests and the local stack call it; several callers may run
  * it at once.
  */
-import { realClock, type Clock } from '../kernel/clock.ts';
-import { KvError } from '../kernel/errors/errors.ts';
-import { CUSTOM_RESOURCE_DEFINITIONS } from '../kernel/kube/resources.ts';
-import type { KubeClient } from '../kernel/kube/types.ts';
-import { buildInternalCrds, type CustomResourceDefinition } from './crds/build.ts';
+import { realClock, type Clock } from '../../kernel/clock.ts';
+import { KvError } from '../../kernel/errors/errors.ts';
+import { CUSTOM_RESOURCE_DEFINITIONS } from '../../kernel/kube/resources.ts';
+import type { KubeClient } from '../../kernel/kube/types.ts';
+import { buildInternalCrds, type CustomResourceDefinition } from '../generate/crds/build.ts';
 
 export const CRD_FIELD_MANAGER = 'kubevirt-ts-crds';
 

@@ -4,8 +4,8 @@
  * update with a stale resourceVersion → 409 Conflict). Each candidate gets its own client view so faults
  * can be injected per candidate. Other KubeClient calls are not supported.
  */
-import { KvError, StatusError, newStatus } from '../errors/errors.ts';
-import type { GroupVersionResource, KubeClient, KubeObject } from '../kube/types.ts';
+import { KvError, StatusError, newStatus } from '../../errors/errors.ts';
+import type { GroupVersionResource, KubeClient, KubeObject } from '../../kube/types.ts';
 
 export type LeaseOp = 'get' | 'create' | 'update';
 /** Return an error to fail the call, 'hang' to never answer, undefined to serve it. */

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Server } from '@grpc/grpc-js';
-import { listenUnix, shutdownServer } from './listen.ts';
+import { listenUnix, shutdownServer } from '../listen.ts';
 
 export interface TempRoot {
   readonly dir: string;

@@ -18,14 +18,14 @@ import {
   type KubeObject,
   type RestConfig,
 } from '../kernel/kube/index.ts';
-import type { CustomResourceDefinition } from './crds/build.ts';
-import { installCrds } from './install-crds.ts';
+import type { CustomResourceDefinition } from './generate/crds/build.ts';
+import { installCrds } from './apply/install-crds.ts';
 import {
   INTERNAL_KUBEVIRTS,
   INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
   INTERNAL_VIRTUAL_MACHINE_INSTANCES,
   INTERNAL_VIRTUAL_MACHINES,
-} from './internal-gvr.ts';
+} from '../api/internal-gvr.ts';
 import {
   kubevirtSpec,
   migrationSpec,
@@ -33,13 +33,13 @@ import {
   richVmSpec,
   vmiStatusRunning,
   vmStatusRunning,
-} from './testing/fixtures.ts';
+} from '../api/testing/fixtures.ts';
 import type {
   KubeVirt,
   VirtualMachine,
   VirtualMachineInstance,
   VirtualMachineInstanceMigration,
-} from './v1/objects.ts';
+} from '../api/v1/objects.ts';
 import { statusFailure } from '../kernel/kube/testing/status-failure.ts';
 
 const ns = newNamespaceName('api-crds');

@@ -1,0 +1,86 @@
+/**
+ * scripts/check-layers.mjs (run by npm test) on planted trees: each rule of the README's Layout fails with the
+ * offending file and import named, and a clean tree passes. It also passes on this checkout.
+ */
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, posix, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SCRIPT = join(REPO, 'scripts/check-layers.mjs');
+let dirs: string[] = [];
+
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+
+/** A tree of files (path → import specifier, or '' for a file with no import), checked. */
+function check(tree: Record<string, string>): { status: number | null; stderr: string } {
+  const root = mkdtempSync(join(tmpdir(), 'kv-layers-'));
+  dirs.push(root);
+  for (const [file, spec] of Object.entries(tree)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), spec === '' ? 'export const x = 1;\n' : `import { x } from '${spec}';\n`);
+  }
+  const r = spawnSync(process.execPath, [SCRIPT, '--root', root], { encoding: 'utf8' });
+  return { status: r.status, stderr: r.stderr };
+}
+
+describe('the layer check', () => {
+  // [file, its import, the rule the message names]; the imported file is planted too.
+  it.each<[string, string, string]>([
+    ['lib/handler/vmi.ts', '../launcher/role.ts', 'roles never import roles (lib/handler → lib/launcher)'],
+    [
+      'lib/apiserver/x.test.ts',
+      '../controller/a.ts',
+      'roles never import roles (lib/apiserver → lib/controller)',
+    ],
+    ['lib/kernel/clock.ts', '../api/index.ts', 'lib/kernel imports only lib/kernel'],
+    ['lib/kernel/runtime/role.ts', '../../controller/role.ts', 'lib/kernel imports only lib/kernel'],
+    ['lib/api/labels.ts', '../rpc/index.ts', 'lib/api imports only lib/api, lib/kernel, lib/rename'],
+    ['lib/rename/names.ts', '../api/gvr.ts', 'lib/rename imports only lib/rename, lib/kernel'],
+    ['lib/libvirt/host.ts', '../rpc/index.ts', 'lib/libvirt imports only lib/libvirt, lib/kernel'],
+    ['lib/handler/sync.ts', '../rpc/gen/cmd.ts', 'lib/rpc/gen is private to lib/rpc'],
+    ['lib/controller/start.ts', '../../e2e/testenv/handle.ts', 'lib/controller imports nothing from e2e/'],
+    ['lib/controller/x.ts', '../misc/util.ts', 'lib/misc is not a layer the README draws'],
+    ['lib/controller/x.ts', '@kubernetes/client-node', 'only lib/kernel/kube may'],
+  ])('%s importing %s fails: %s', (file, spec, rule) => {
+    const target = spec.startsWith('.') ? posix.join(posix.dirname(file), spec) : 'lib/kernel/kube/x.ts';
+    const r = check({ [file]: spec, [target]: '' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`${file}: imports ${spec} (${rule})`);
+  });
+
+  it('passes a tree that follows the layout', () => {
+    const r = check({
+      'lib/kernel/clock.ts': '../version/version.ts',
+      'lib/version/version.ts': '',
+      'lib/rename/index.ts': '../kernel/clock.ts',
+      'lib/api/index.ts': '../rename/index.ts',
+      'lib/rpc/index.ts': './gen/kubevirt/cmd/v1/cmd.ts',
+      'lib/rpc/gen/kubevirt/cmd/v1/cmd.ts': '',
+      'lib/rpc/layout.ts': '../api/index.ts',
+      'lib/libvirt/host.ts': '../kernel/clock.ts',
+      'lib/handler/vmi.ts': '../rpc/index.ts',
+      'lib/handler/vmi.itest.ts': '../../e2e/testenv/cluster.ts',
+      'lib/handler/testing/node.ts': '../../../e2e/local/cluster.ts',
+      'e2e/testenv/cluster.ts': '../../lib/operator/apply/install-crds.ts',
+      'e2e/local/cluster.ts': '',
+      'lib/operator/apply/install-crds.ts': '../../kernel/clock.ts',
+      'cmd/handler.ts': '../lib/handler/vmi.ts',
+      'bench/handler.bench.ts': '../lib/launcher/role.ts',
+      'lib/launcher/role.ts': '',
+    });
+    expect(r).toEqual({ status: 0, stderr: '' });
+  });
+
+  it('passes on this checkout', () => {
+    const r = spawnSync(process.execPath, [SCRIPT], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
