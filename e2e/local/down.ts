@@ -6,7 +6,7 @@
  * node's iptables chains, nfacct counters and tables that were not there before, the bridge, the node's
  * cgroups and the files written outside the stack dir. Processes are stopped by PID only.
  */
-import { readdir, readlink } from 'node:fs/promises';
+import { readdir, readlink, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { realClock } from '../../lib/kernel/clock.ts';
 import { createLogger, type Logger } from '../../lib/kernel/log/log.ts';
@@ -131,6 +131,8 @@ export async function down(o: DownOptions = {}): Promise<DownResult> {
   await step(timings, 'mounts', async () => {
     removed.push(`${await unmountUnder(L.dir)} mounts`);
     s.kubeletRootMounted = false;
+    // No Pod is left: address leases of Pods whose CNI DEL never ran would only shrink the range.
+    await rm(join(L.dir, 'cni', 'ipam'), { recursive: true, force: true });
   });
   await step(timings, 'iptables and nfacct', async () => {
     for (const f of ['ip', 'ip6'] as const) {
