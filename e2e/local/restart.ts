@@ -20,6 +20,7 @@ export async function restartKubelet(dir?: string, timeoutMs = 120_000): Promise
   await stopLocal(p);
   await writeLocalState(L.state, s);
   const t = realClock.now();
+  const since = Date.now();
   await startLocal(p);
   await writeLocalState(L.state, s);
   await waitHealthy(
@@ -29,6 +30,6 @@ export async function restartKubelet(dir?: string, timeoutMs = 120_000): Promise
     timeoutMs,
   );
   const api = await Api.fromKubeconfig(s.kubeconfig);
-  await waitHealthy('node local Ready', p, () => nodeReady(api), timeoutMs - (realClock.now() - t));
+  await waitHealthy('node local Ready', p, () => nodeReady(api, since), timeoutMs - (realClock.now() - t));
   return p.pid;
 }

@@ -63,7 +63,32 @@ export async function ensureContainerd(c: StepContext): Promise<void> {
   c.timings['start: containerd'] = realClock.now() - t;
 }
 
-/** ctr images import of each archive into k8s.io; returns the image names containerd then lists. */
+interface ArchiveIndex {
+  manifests?: { digest?: string; annotations?: Record<string, string> }[];
+}
+
+/** The image name and manifest digest an OCI archive's index.json names. */
+async function archiveRef(archive: string): Promise<{ name: string; digest: string } | undefined> {
+  const index = JSON.parse(await run('tar', ['-xOf', archive, 'index.json'])) as ArchiveIndex;
+  const m = index.manifests?.[0];
+  const a = m?.annotations ?? {};
+  const name = a['io.containerd.image.name'] ?? a['org.opencontainers.image.ref.name'];
+  return name === undefined || m?.digest === undefined ? undefined : { name, digest: m.digest };
+}
+
+/** `ctr images ls` as name → manifest digest. */
+function listed(out: string): Map<string, string> {
+  const rows = out
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim().split(/\s+/));
+  return new Map(rows.filter((r) => r.length >= 3).map((r) => [r[0] ?? '', r[2] ?? '']));
+}
+
+/**
+ * ctr images import of each archive into k8s.io, skipping one containerd already holds at the same digest;
+ * returns the image names containerd then lists.
+ */
 export async function importImages(c: StepContext, images: ImageArchives): Promise<string[]> {
   const t = realClock.now();
   const ctr = (args: string[]): Promise<string> =>
@@ -71,10 +96,13 @@ export async function importImages(c: StepContext, images: ImageArchives): Promi
   const archives = [images.pause, images.guestDisk, images.guestKernel, images.virt].filter(
     (a): a is string => a !== undefined,
   );
-  for (const a of archives) await ctr(['images', 'import', '--local', a]);
-  const names = (await ctr(['images', 'ls', '-q']))
-    .split('\n')
-    .filter((n) => n !== '' && !n.startsWith('sha256:'));
+  const have = listed(await ctr(['images', 'ls']));
+  for (const a of archives) {
+    const ref = await archiveRef(a);
+    if (ref !== undefined && have.get(ref.name) === ref.digest) continue;
+    await ctr(['images', 'import', '--local', a]);
+  }
+  const names = [...listed(await ctr(['images', 'ls'])).keys()].filter((n) => !n.startsWith('sha256:'));
   c.s.images = names;
   await save(c);
   c.timings['import images'] = realClock.now() - t;
@@ -107,15 +135,22 @@ async function kubeletFiles(c: StepContext, parts: ControlPlaneParts): Promise<v
 }
 
 interface NodeDoc {
-  status?: { conditions?: { type?: string; status?: string }[] };
+  status?: { conditions?: { type?: string; status?: string; lastHeartbeatTime?: string }[] };
   spec?: { taints?: { key?: string }[] };
 }
 
-export async function nodeReady(api: Api): Promise<boolean> {
+const notReadyTaint = (node: NodeDoc | undefined): boolean =>
+  (node?.spec?.taints ?? []).some((x) => x.key === 'node.kubernetes.io/not-ready');
+
+/**
+ * Node `local` is Ready and untainted; with `since` (ms since the epoch) its Ready heartbeat must also be
+ * that recent, so a status left in etcd by an earlier run does not count (times have 1 s resolution).
+ */
+export async function nodeReady(api: Api, since?: number): Promise<boolean> {
   const node = await api.find<NodeDoc>(`/api/v1/nodes/${NODE_NAME}`);
-  const ready = node?.status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True';
-  const tainted = (node?.spec?.taints ?? []).some((x) => x.key === 'node.kubernetes.io/not-ready');
-  return ready && !tainted;
+  const cond = node?.status?.conditions?.find((x) => x.type === 'Ready');
+  const fresh = since === undefined || Date.parse(cond?.lastHeartbeatTime ?? '') >= since - 1_000;
+  return cond?.status === 'True' && fresh && !notReadyTaint(node);
 }
 
 export async function ensureKubelet(c: StepContext, parts: ControlPlaneParts, api: Api): Promise<void> {
@@ -141,7 +176,8 @@ export async function ensureKubelet(c: StepContext, parts: ControlPlaneParts, ap
     c.readyTimeoutMs,
   );
   c.timings['start: kubelet'] = realClock.now() - t;
-  await waitHealthy('node local Ready', p, () => nodeReady(api), c.readyTimeoutMs);
+  const since = Date.now();
+  await waitHealthy('node local Ready', p, () => nodeReady(api, since), c.readyTimeoutMs);
   c.timings['node Ready'] = realClock.now() - t;
 }
 
