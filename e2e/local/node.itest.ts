@@ -73,6 +73,8 @@ describe('local node', () => {
       `sha256sum ${DISK_DIR}/disk/* ${KERNEL_DIR}/boot/vmlinux ${KERNEL_DIR}/boot/initramfs.cpio.gz`,
       `ls ${DISK_DIR}/disk | wc -l | sed 's/^/disk-files /'`,
       `if touch ${DISK_DIR}/disk/x 2>/dev/null; then echo WRITABLE; else echo READONLY; fi`,
+      // Routes of the Pod: its subnet on eth0 only, no default route (nothing can leave the bridge).
+      `awk 'NR > 1 { print "route " $1 " " $2 }' /proc/net/route`,
       'echo MOUNT-CHECK-DONE',
       'exec sleep 3600',
     ].join('; ');
@@ -108,6 +110,8 @@ describe('local node', () => {
     expect(out).toContain(`${await sha256(g.initrd)}  ${KERNEL_DIR}/boot/initramfs.cpio.gz`);
     expect(out).toContain('disk-files 1');
     expect(out).toContain('READONLY');
+    expect(out).toContain('route eth0 0000F70A'); // 10.247.0.0/24, little-endian
+    expect(out).not.toMatch(/route \S+ 00000000/);
   });
 
   it('binds a `local` claim through kube-controller-manager and mounts it in a Pod', async () => {
