@@ -5,7 +5,8 @@
  * image volume), p50/p90/max; delete → gone; then the RSS of every process at rest. Prints a table and
  * one JSON line.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir, readlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { realClock } from '../../lib/kernel/clock.ts';
 import { newNamespaceName } from '../testenv/handle.ts';
 import { readState } from '../testenv/state.ts';
@@ -66,6 +67,16 @@ async function rssMb(pid: number): Promise<number> {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(st)?.[1] ?? 0) / 1024);
 }
 
+/** RSS of every process running the given executable, in MB. */
+async function rssOfExe(exe: string): Promise<number[]> {
+  const out: number[] = [];
+  for (const e of await readdir('/proc')) {
+    if (/^\d+$/.test(e) && (await readlink(`/proc/${e}/exe`).catch(() => '')) === exe)
+      out.push(await rssMb(Number(e)));
+  }
+  return out;
+}
+
 async function main(): Promise<void> {
   const s = await readLocalState(L.state);
   if (s === undefined) throw new Error(`no local cluster in ${L.dir}`);
@@ -85,6 +96,8 @@ async function main(): Promise<void> {
     );
     ready.push(realClock.now() - t);
   }
+  const shim = join(dirname(s.processes.containerd?.bin ?? ''), 'containerd-shim-runc-v2');
+  const shims = await rssOfExe(shim);
   for (let i = 0; i < N; i++) {
     const name = `launcher-${i}`;
     const t = realClock.now();
@@ -108,11 +121,15 @@ async function main(): Promise<void> {
     readyMs: { p50: pct(ready, 50), p90: pct(ready, 90), max: Math.max(...ready), all: ready },
     deleteToGoneMs: { p50: pct(gone, 50), max: Math.max(...gone) },
     rssMb: rss,
+    shimsWithPodsRunning: { count: shims.length, totalMb: shims.reduce((a, b) => a + b, 0) },
   };
   console.log(
     `Pod create -> Ready (${N} launcher-like Pods): p50 ${res.readyMs.p50} ms, p90 ${res.readyMs.p90} ms, max ${res.readyMs.max} ms`,
   );
   console.log(`Pod delete -> gone: p50 ${res.deleteToGoneMs.p50} ms, max ${res.deleteToGoneMs.max} ms`);
+  console.log(
+    `containerd shims with ${N} Pods running: ${shims.length}, ${res.shimsWithPodsRunning.totalMb} MB RSS in all`,
+  );
   for (const [k, v] of Object.entries(rss)) console.log(`RSS at rest ${k.padEnd(24)} ${v} MB`);
   console.log(JSON.stringify(res));
 }
