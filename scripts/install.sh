@@ -10,7 +10,10 @@ NODE_VERSION=24.22.3
 # --no-install-recommends keeps it small.
 APT_PACKAGES=(openssl ca-certificates git curl util-linux
   libvirt-daemon-system libvirt-daemon-driver-qemu libvirt-clients qemu-system-x86 qemu-utils xorriso ovmf
-  e2fsprogs lz4 xz-utils zstd)
+  e2fsprogs lz4 xz-utils zstd
+  # The local cluster (e2e/local): runc and the CNI plugins for containerd 2, iptables/nftables/nfacct for
+  # kube-proxy and its cleanup, buildah + debootstrap for the image, gcc for the static pause.
+  runc containernetworking-plugins iptables nftables nfacct buildah debootstrap gcc libc6-dev)
 
 log() { printf '[install] %s\n' "$*" >&2; }
 
@@ -40,4 +43,12 @@ fi
 
 if [ "${KV_SKIP_CONTROL_PLANE:-}" != 1 ]; then
   bash e2e/testenv/build.sh
+fi
+
+# The local cluster's node binaries, containerd 2 and its small images (cached by hash; the project image
+# is built by `npm run local -- up`, since it follows every commit).
+if [ "${KV_SKIP_CONTROL_PLANE:-}" != 1 ] && [ "${KV_SKIP_LOCAL_CLUSTER:-}" != 1 ]; then
+  bash e2e/testenv/build.sh node >/dev/null
+  bash e2e/local/build-containerd.sh >/dev/null
+  bash e2e/local/image/build-small.sh >/dev/null
 fi

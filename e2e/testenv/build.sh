@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds kube-apiserver and etcd from the pinned go.mod in e2e/testenv/go (Go module proxy only) and
 # caches the binaries outside the repo, keyed by the hash of go.mod + go.sum: a warm run does nothing.
+# `build.sh node` also builds the node's binaries from the same module (kubelet, kube-proxy,
+# kube-scheduler, kube-controller-manager: the local cluster in e2e/local) into the same cache dir.
 # Prints the cache path on stdout's last line. Progress (packages compiled) goes to stderr.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -12,28 +14,68 @@ key=$( (cat "$here/go/go.mod" "$here/go/go.sum"; echo "$ldflags") | sha256sum | 
 cache="${KV_CACHE_DIR:-$HOME/.cache/kubevirt-ts}/controlplane/$key"
 log() { printf '[controlplane] %s\n' "$*" >&2; }
 
+NODE_TOOLS=(kubelet kube-proxy kube-scheduler kube-controller-manager)
+want_node=0
+case "${1:-}" in
+  "") ;;
+  node) want_node=1 ;;
+  *) log "usage: build.sh [node]"; exit 2 ;;
+esac
+
+# go build -v names each package as it is compiled; print a running count every 100 packages as progress.
+progress() {
+  awk -v t="$1" '
+  /^#|: / { print > "/dev/stderr"; next }
+  { n++; if (n % 100 == 0) { printf "[controlplane] %d packages compiled (%ds)\n", n, systime()-t > "/dev/stderr" } }
+  END { printf "[controlplane] %d packages compiled\n", n > "/dev/stderr" }'
+}
+need_go() {
+  command -v go >/dev/null || { log "go is not on PATH: install Go >= 1.26 (apt golang is too old; /usr/local/go/bin)"; exit 1; }
+}
+node_built() {
+  local t
+  for t in "${NODE_TOOLS[@]}"; do [ -x "$cache/bin/$t" ] || return 1; done
+}
+
 mkdir -p "$cache"
 # One build at a time per key (tests, helpers and CI may call this concurrently).
 exec 9>"$cache/.lock"
 flock 9
 if [ -x "$cache/bin/kube-apiserver" ] && [ -x "$cache/bin/etcd" ]; then
   log "cached binaries in $cache/bin"
-  echo "$cache"
-  exit 0
+else
+  need_go
+  log "building kube-apiserver and etcd into $cache/bin (cold build: about 5-10 minutes on 2 cores)"
+  rm -rf "$cache/bin.tmp" && mkdir -p "$cache/bin.tmp"
+  start=$(date +%s)
+  cd "$here/go"
+  GOFLAGS=-mod=readonly go build -v -trimpath -ldflags "$ldflags" -o "$cache/bin.tmp/" \
+    go.etcd.io/etcd/server/v3 k8s.io/kubernetes/cmd/kube-apiserver 2>&1 | progress "$start"
+  [ "${PIPESTATUS[0]}" = 0 ] || { log "go build failed"; exit 1; }
+  mv "$cache/bin.tmp/server" "$cache/bin.tmp/etcd" 2>/dev/null || true
+  [ -x "$cache/bin.tmp/v3" ] && mv "$cache/bin.tmp/v3" "$cache/bin.tmp/etcd"
+  # Keep node binaries an earlier `build.sh node` put here.
+  for t in "${NODE_TOOLS[@]}"; do
+    if [ -x "$cache/bin/$t" ]; then mv "$cache/bin/$t" "$cache/bin.tmp/"; fi
+  done
+  rm -rf "$cache/bin" && mv "$cache/bin.tmp" "$cache/bin"
+  log "built in $(( $(date +%s) - start ))s: $(ls "$cache/bin" | tr '\n' ' ')"
 fi
-command -v go >/dev/null || { log "go is not on PATH: install Go >= 1.26 (apt golang is too old; /usr/local/go/bin)"; exit 1; }
-log "building kube-apiserver and etcd into $cache/bin (cold build: about 5-10 minutes on 2 cores)"
-mkdir -p "$cache/bin.tmp"
-start=$(date +%s)
-cd "$here/go"
-# -v names each package as it is compiled; print a running count every 100 packages as progress.
-GOFLAGS=-mod=readonly go build -v -trimpath -ldflags "$ldflags" -o "$cache/bin.tmp/" tool 2>&1 | awk -v t="$start" '
-  /^#|: / { print > "/dev/stderr"; next }
-  { n++; if (n % 100 == 0) { printf "[controlplane] %d packages compiled (%ds)\n", n, systime()-t > "/dev/stderr" } }
-  END { printf "[controlplane] %d packages compiled\n", n > "/dev/stderr" }'
-[ "${PIPESTATUS[0]}" = 0 ] || { log "go build failed"; exit 1; }
-mv "$cache/bin.tmp/server" "$cache/bin.tmp/etcd" 2>/dev/null || true
-[ -x "$cache/bin.tmp/v3" ] && mv "$cache/bin.tmp/v3" "$cache/bin.tmp/etcd"
-rm -rf "$cache/bin" && mv "$cache/bin.tmp" "$cache/bin"
-log "built in $(( $(date +%s) - start ))s: $(ls "$cache/bin" | tr '\n' ' ')"
+if [ "$want_node" = 1 ] && node_built; then
+  log "cached node binaries in $cache/bin"
+elif [ "$want_node" = 1 ]; then
+  need_go
+  log "building ${NODE_TOOLS[*]} into $cache/bin (cold: about 5 minutes on 2 cores, kubelet first)"
+  rm -rf "$cache/node.tmp" && mkdir -p "$cache/node.tmp"
+  start=$(date +%s)
+  cd "$here/go"
+  pkgs=()
+  for t in "${NODE_TOOLS[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$t"); done
+  GOFLAGS=-mod=readonly go build -v -trimpath -ldflags "$ldflags" -o "$cache/node.tmp/" "${pkgs[@]}" 2>&1 |
+    progress "$start"
+  [ "${PIPESTATUS[0]}" = 0 ] || { log "go build (node) failed"; exit 1; }
+  for t in "${NODE_TOOLS[@]}"; do mv "$cache/node.tmp/$t" "$cache/bin/$t"; done
+  rm -rf "$cache/node.tmp"
+  log "node binaries built in $(( $(date +%s) - start ))s"
+fi
 echo "$cache"

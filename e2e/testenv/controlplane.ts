@@ -33,6 +33,11 @@ export interface StartOptions {
   /** Use these binaries instead of asking build.sh. */
   binaries?: ControlPlaneBinaries;
   readyTimeoutMs?: number;
+  /**
+   * Adjusts kube-apiserver's flags (e2e/local adds the kubelet client flags); the result is what runs and
+   * what state.json keeps for restarts. Absent: the defaults of apiserver-args.ts.
+   */
+  apiServerArgs?: (defaults: string[]) => string[];
 }
 
 const DEFAULT_READY_TIMEOUT_MS = 90_000;
@@ -79,7 +84,9 @@ async function initialState(
     },
     apiserver: {
       bin: bins.kubeApiServer,
-      args: apiServerArgs({ certs, etcdEndpoint, port: apiserverPort }),
+      args: (o.apiServerArgs ?? ((a: string[]) => a))(
+        apiServerArgs({ certs, etcdEndpoint, port: apiserverPort }),
+      ),
       logFile: join(dir, 'kube-apiserver.log'),
       pid: 0,
     },

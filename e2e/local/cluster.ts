@@ -1,0 +1,26 @@
+/**
+ * The local cluster's API: a real single-node Kubernetes on this machine (etcd, kube-apiserver,
+ * kube-controller-manager, kube-scheduler, containerd 2, the kubelet of node `local`, kube-proxy), with
+ * nothing leaving the machine and nothing left behind by `down`. State lives in `<dir>/state.json`
+ * (default dir `${KV_CACHE_DIR:-~/.cache/kubevirt-ts}/local`), so any process can ask or stop it.
+ */
+import { layout } from './layout.ts';
+import { readLocalState } from './state.ts';
+import { statusOf, type ClusterStatus } from './status.ts';
+
+export { up, type UpOptions, type UpResult } from './up.ts';
+export { down, type DownOptions, type DownResult } from './down.ts';
+export type { ClusterStatus } from './status.ts';
+export { IMAGES, NETWORK, NODE_NAME, defaultStackDir } from './layout.ts';
+
+/** What runs of the stack in dir; undefined when it was never brought up there. */
+export async function status(dir?: string): Promise<ClusterStatus | undefined> {
+  const s = await readLocalState(layout(dir).state);
+  return s === undefined ? undefined : statusOf(s);
+}
+
+/** The admin kubeconfig's path; undefined when the stack was never brought up there. */
+export async function kubeconfig(dir?: string): Promise<string | undefined> {
+  return (await readLocalState(layout(dir).state))?.kubeconfig;
+}
+export { restartKubelet } from './restart.ts';

@@ -1,0 +1,44 @@
+/**
+ * The node's CNI network: Debian's bridge plugin on our bridge, with no gateway on it (isGateway false:
+ * the plugin does not take an address or make routes), no masquerade and host-local addresses from the
+ * private range only the bridge uses; no routes, so a Pod has no default route and reaches the bridge's
+ * subnet only. The portmap plugin is not chained: hostPorts are not served.
+ */
+import { NETWORK } from './layout.ts';
+
+export const CNI_NETWORK = 'kvts';
+export const CNI_BIN_DIR = '/usr/lib/cni';
+
+export function cniConflist(ipamDataDir: string): string {
+  const conf = {
+    cniVersion: '1.0.0',
+    name: CNI_NETWORK,
+    plugins: [
+      {
+        type: 'bridge',
+        bridge: NETWORK.bridge,
+        isGateway: false,
+        isDefaultGateway: false,
+        ipMasq: false,
+        hairpinMode: true,
+        promiscMode: false,
+        ipam: {
+          type: 'host-local',
+          dataDir: ipamDataDir,
+          ranges: [
+            [
+              {
+                subnet: NETWORK.podCidr,
+                rangeStart: NETWORK.rangeStart,
+                rangeEnd: NETWORK.rangeEnd,
+              },
+            ],
+          ],
+          routes: [],
+        },
+      },
+      { type: 'loopback' },
+    ],
+  };
+  return JSON.stringify(conf, null, 2) + '\n';
+}

@@ -1,0 +1,85 @@
+/**
+ * Where everything of the local cluster lives: one stack dir (default
+ * `${KV_CACHE_DIR:-~/.cache/kubevirt-ts}/local`) holding the control plane's own testenv dir, the node's
+ * certificates and kubeconfigs, containerd's root/state/socket, the CNI config, the kubelet root (a shared
+ * bind mount), the PV directories and every log. Network constants are here too: a bridge of ours with a
+ * private range used nowhere else, the node IP on it, and the Service range kube-apiserver is given.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const NODE_NAME = 'local';
+
+export const NETWORK = {
+  bridge: 'kvts0',
+  /** Pods get addresses from this range on the bridge, and nothing else uses it. */
+  podCidr: '10.247.0.0/24',
+  nodeIp: '10.247.0.1',
+  prefix: 24,
+  rangeStart: '10.247.0.10',
+  rangeEnd: '10.247.0.250',
+  /** kube-apiserver's --service-cluster-ip-range (e2e/testenv/apiserver-args.ts). */
+  serviceCidr: '10.96.0.0/16',
+} as const;
+
+/** Our iptables chains (filter table): forwarding off the bridge dropped, untranslated Service IPs rejected. */
+export const CHAINS = { forward: 'KVTS-FORWARD', output: 'KVTS-OUTPUT' } as const;
+
+export const IMAGES = {
+  virt: 'localhost/kubevirt-ts:local',
+  pause: 'localhost/kubevirt-ts-pause:local',
+  guestDisk: 'localhost/kubevirt-ts-guest-disk:local',
+  guestKernel: 'localhost/kubevirt-ts-guest-kernel:local',
+} as const;
+
+export interface Layout {
+  dir: string;
+  state: string;
+  controlPlane: string;
+  pki: string;
+  kubeconfigs: string;
+  logs: string;
+  containerd: { dir: string; config: string; root: string; state: string; socket: string };
+  cni: { confDir: string };
+  kubelet: { root: string; config: string; sysctls: string; podLogs: string; volumePlugins: string };
+  kubeProxy: { config: string };
+  kcm: { certDir: string };
+  scheduler: { certDir: string };
+  pv: string;
+}
+
+export function defaultStackDir(): string {
+  return join(process.env['KV_CACHE_DIR'] ?? join(homedir(), '.cache', 'kubevirt-ts'), 'local');
+}
+
+export function layout(dir: string = defaultStackDir()): Layout {
+  const ctr = join(dir, 'containerd');
+  const kubelet = join(dir, 'kubelet');
+  return {
+    dir,
+    state: join(dir, 'state.json'),
+    controlPlane: join(dir, 'controlplane'),
+    pki: join(dir, 'pki'),
+    kubeconfigs: join(dir, 'kubeconfigs'),
+    logs: join(dir, 'logs'),
+    containerd: {
+      dir: ctr,
+      config: join(ctr, 'config.toml'),
+      root: join(ctr, 'root'),
+      state: join(ctr, 'state'),
+      socket: join(ctr, 'containerd.sock'),
+    },
+    cni: { confDir: join(dir, 'cni', 'net.d') },
+    kubelet: {
+      root: join(kubelet, 'root'),
+      config: join(kubelet, 'config.yaml'),
+      sysctls: join(kubelet, 'sysctls'),
+      podLogs: join(kubelet, 'pod-logs'),
+      volumePlugins: join(kubelet, 'volume-plugins'),
+    },
+    kubeProxy: { config: join(dir, 'kube-proxy.yaml') },
+    kcm: { certDir: join(dir, 'kcm') },
+    scheduler: { certDir: join(dir, 'scheduler') },
+    pv: join(dir, 'pv'),
+  };
+}

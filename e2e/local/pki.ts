@@ -1,0 +1,99 @@
+/**
+ * Certificates of the node and of the control-plane components the testenv does not run, all signed by
+ * the testenv's cluster CA (`<controlplane>/pki/ca.{crt,key}`, which kube-apiserver trusts for client
+ * certs): the kubelet's client (system:node:local in system:nodes) and serving cert (the node IP on our
+ * bridge), kube-apiserver's client cert for kubelets, kube-controller-manager, kube-scheduler and
+ * kube-proxy. An existing complete set is reused.
+ */
+import { access, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { KeyPair } from '../testenv/certs.ts';
+import { run } from './exec.ts';
+import { NETWORK, NODE_NAME } from './layout.ts';
+
+export interface NodeCerts {
+  kubeletClient: KeyPair;
+  kubeletServing: KeyPair;
+  apiserverKubeletClient: KeyPair;
+  controllerManager: KeyPair;
+  scheduler: KeyPair;
+  kubeProxy: KeyPair;
+}
+
+interface Leaf {
+  subject: string;
+  usage: 'serverAuth' | 'clientAuth';
+  sans?: string;
+}
+
+export const LEAVES: Record<keyof NodeCerts, Leaf> = {
+  kubeletClient: { subject: `/O=system:nodes/CN=system:node:${NODE_NAME}`, usage: 'clientAuth' },
+  kubeletServing: {
+    subject: `/CN=${NODE_NAME}`,
+    usage: 'serverAuth',
+    sans: `IP:${NETWORK.nodeIp},IP:127.0.0.1,DNS:${NODE_NAME},DNS:localhost`,
+  },
+  apiserverKubeletClient: {
+    subject: '/O=system:masters/CN=kube-apiserver-kubelet-client',
+    usage: 'clientAuth',
+  },
+  controllerManager: { subject: '/CN=system:kube-controller-manager', usage: 'clientAuth' },
+  scheduler: { subject: '/CN=system:kube-scheduler', usage: 'clientAuth' },
+  kubeProxy: { subject: '/CN=system:kube-proxy', usage: 'clientAuth' },
+};
+
+const NAMES: Record<keyof NodeCerts, string> = {
+  kubeletClient: 'kubelet-client',
+  kubeletServing: 'kubelet-serving',
+  apiserverKubeletClient: 'apiserver-kubelet-client',
+  controllerManager: 'kube-controller-manager',
+  scheduler: 'kube-scheduler',
+  kubeProxy: 'kube-proxy',
+};
+
+export function nodeCertPaths(pki: string): NodeCerts {
+  const pair = (k: keyof NodeCerts): KeyPair => ({
+    cert: join(pki, `${NAMES[k]}.crt`),
+    key: join(pki, `${NAMES[k]}.key`),
+  });
+  return {
+    kubeletClient: pair('kubeletClient'),
+    kubeletServing: pair('kubeletServing'),
+    apiserverKubeletClient: pair('apiserverKubeletClient'),
+    controllerManager: pair('controllerManager'),
+    scheduler: pair('scheduler'),
+    kubeProxy: pair('kubeProxy'),
+  };
+}
+
+async function exists(p: string): Promise<boolean> {
+  return access(p).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function sign(p: KeyPair, ca: KeyPair, leaf: Leaf): Promise<void> {
+  const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  args.push('-keyout', p.key, '-out', p.cert, '-days', '3650', '-subj', leaf.subject);
+  args.push('-CA', ca.cert, '-CAkey', ca.key);
+  args.push('-addext', 'basicConstraints=critical,CA:FALSE');
+  args.push('-addext', 'keyUsage=critical,digitalSignature,keyEncipherment');
+  args.push('-addext', `extendedKeyUsage=${leaf.usage}`);
+  if (leaf.sans !== undefined) args.push('-addext', `subjectAltName=${leaf.sans}`);
+  await run('openssl', args);
+}
+
+/** Signs every missing certificate of the set with the cluster CA. */
+export async function ensureNodeCerts(pki: string, ca: KeyPair): Promise<NodeCerts> {
+  await mkdir(pki, { recursive: true, mode: 0o700 });
+  const certs = nodeCertPaths(pki);
+  const keys = Object.keys(LEAVES) as (keyof NodeCerts)[];
+  await Promise.all(
+    keys.map(async (k) => {
+      if ((await exists(certs[k].cert)) && (await exists(certs[k].key))) return;
+      await sign(certs[k], ca, LEAVES[k]);
+    }),
+  );
+  return certs;
+}

@@ -1,0 +1,34 @@
+/**
+ * The local cluster for a test file: the one in KV_LOCAL_CLUSTER_DIR when set, or the default stack when
+ * it is already up (both are left running), otherwise one brought up here and taken down by release().
+ */
+import { createLogger } from '../../../lib/kernel/log/log.ts';
+import { down, status, up } from '../cluster.ts';
+import { Api } from '../kube.ts';
+import { defaultStackDir } from '../layout.ts';
+
+export const CLUSTER_DIR_ENV = 'KV_LOCAL_CLUSTER_DIR';
+
+export interface TestCluster {
+  dir: string;
+  kubeconfig: string;
+  api: Api;
+  /** Takes the cluster down when this file brought it up. */
+  release(): Promise<void>;
+}
+
+export async function useLocalCluster(): Promise<TestCluster> {
+  const given = process.env[CLUSTER_DIR_ENV];
+  const dir = given !== undefined && given !== '' ? given : defaultStackDir();
+  const log = createLogger({ component: 'local-cluster-test' });
+  const ours = (await status(dir))?.ready !== true;
+  const r = await up({ dir, log });
+  return {
+    dir,
+    kubeconfig: r.kubeconfig,
+    api: await Api.fromKubeconfig(r.kubeconfig),
+    release: async () => {
+      if (ours) await down({ dir, log });
+    },
+  };
+}

@@ -1,0 +1,219 @@
+/**
+ * The node: containerd 2 (our config, our socket, the v2 shim first on its PATH) with the local images
+ * imported into its k8s.io namespace, the kubelet in its own mount namespace, and kube-proxy. Each part is
+ * started only when it does not already run.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { realClock } from '../../lib/kernel/clock.ts';
+import { KvError } from '../../lib/kernel/errors/errors.ts';
+import { certPaths } from '../testenv/certs.ts';
+import type { ImageArchives } from './builds.ts';
+import { CNI_BIN_DIR, cniConflist } from './cni.ts';
+import { kubeProxyArgs, kubeProxyConfig } from './components.ts';
+import { containerdConfig } from './containerd-config.ts';
+import { save, type StepContext } from './context.ts';
+import { run } from './exec.ts';
+import { sharedBindMount } from './host.ts';
+import type { Api } from './kube.ts';
+import {
+  KUBELET_TUNABLES,
+  kubeletArgs,
+  kubeletCommand,
+  kubeletConfig,
+  shieldFile,
+} from './kubelet-config.ts';
+import { NODE_NAME } from './layout.ts';
+import type { ControlPlaneParts } from './up-control.ts';
+import { containerdUp, healthz } from './probes.ts';
+import { running, startLocal, waitHealthy } from './procs.ts';
+
+export async function ensureContainerd(c: StepContext): Promise<void> {
+  if (running(c.s.processes.containerd)) return;
+  const t = realClock.now();
+  const ctrd = c.L.containerd;
+  await Promise.all(
+    [ctrd.root, ctrd.state, c.L.cni.confDir, c.s.runDir].map((d) => mkdir(d, { recursive: true })),
+  );
+  await writeFile(
+    ctrd.config,
+    containerdConfig({
+      root: ctrd.root,
+      state: ctrd.state,
+      socket: ctrd.socket,
+      runDir: c.s.runDir,
+      cniConfDir: c.L.cni.confDir,
+      cniBinDir: CNI_BIN_DIR,
+      varDir: join(ctrd.dir, 'var'),
+    }),
+  );
+  await writeFile(join(c.L.cni.confDir, '10-kvts.conflist'), cniConflist(join(c.L.dir, 'cni', 'ipam')));
+  const path = `${c.bins.containerdBinDir}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`;
+  const p = {
+    bin: c.bins.containerd,
+    args: ['--config', ctrd.config],
+    spawn: { cmd: '/usr/bin/env', args: [`PATH=${path}`, c.bins.containerd, '--config', ctrd.config] },
+    logFile: join(c.L.logs, 'containerd.log'),
+    pid: 0,
+  };
+  c.s.processes.containerd = p;
+  await startLocal(p);
+  await save(c);
+  await waitHealthy('containerd', p, () => containerdUp(c.bins.ctr, ctrd.socket), c.readyTimeoutMs);
+  c.timings['start: containerd'] = realClock.now() - t;
+}
+
+interface ArchiveIndex {
+  manifests?: { digest?: string; annotations?: Record<string, string> }[];
+}
+
+/** The image name and manifest digest an OCI archive's index.json names. */
+async function archiveRef(archive: string): Promise<{ name: string; digest: string } | undefined> {
+  const index = JSON.parse(await run('tar', ['-xOf', archive, 'index.json'])) as ArchiveIndex;
+  const m = index.manifests?.[0];
+  const a = m?.annotations ?? {};
+  const name = a['io.containerd.image.name'] ?? a['org.opencontainers.image.ref.name'];
+  return name === undefined || m?.digest === undefined ? undefined : { name, digest: m.digest };
+}
+
+/** `ctr images ls` as name → manifest digest. */
+function listed(out: string): Map<string, string> {
+  const rows = out
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim().split(/\s+/));
+  return new Map(rows.filter((r) => r.length >= 3).map((r) => [r[0] ?? '', r[2] ?? '']));
+}
+
+/**
+ * ctr images import of each archive into k8s.io, skipping one containerd already holds at the same digest;
+ * returns the image names containerd then lists.
+ */
+export async function importImages(c: StepContext, images: ImageArchives): Promise<string[]> {
+  const t = realClock.now();
+  const ctr = (args: string[]): Promise<string> =>
+    run(c.bins.ctr, ['--address', c.L.containerd.socket, '--namespace', 'k8s.io', ...args]);
+  const archives = [images.pause, images.guestDisk, images.guestKernel, images.virt].filter(
+    (a): a is string => a !== undefined,
+  );
+  const have = listed(await ctr(['images', 'ls']));
+  for (const a of archives) {
+    const ref = await archiveRef(a);
+    if (ref !== undefined && have.get(ref.name) === ref.digest) continue;
+    await ctr(['images', 'import', '--local', a]);
+  }
+  const names = [...listed(await ctr(['images', 'ls'])).keys()].filter((n) => !n.startsWith('sha256:'));
+  c.s.images = names;
+  await save(c);
+  c.timings['import images'] = realClock.now() - t;
+  return names;
+}
+
+async function kubeletFiles(c: StepContext, parts: ControlPlaneParts): Promise<void> {
+  const k = c.L.kubelet;
+  await Promise.all(
+    [k.root, k.sysctls, k.podLogs, k.volumePlugins].map((d) => mkdir(d, { recursive: true })),
+  );
+  for (const [key, value] of Object.entries(KUBELET_TUNABLES)) {
+    await writeFile(shieldFile(k.sysctls, key), `${value}\n`);
+  }
+  await writeFile(
+    k.config,
+    kubeletConfig({
+      caFile: certPaths(c.L.controlPlane).ca.cert,
+      tlsCert: parts.nodeCerts.kubeletServing.cert,
+      tlsKey: parts.nodeCerts.kubeletServing.key,
+      containerdSocket: c.L.containerd.socket,
+      podLogsDir: k.podLogs,
+      volumePluginDir: k.volumePlugins,
+      healthzPort: c.s.ports.kubeletHealthz,
+      port: c.s.ports.kubelet,
+    }),
+  );
+  await sharedBindMount(k.root);
+  c.s.kubeletRootMounted = true;
+}
+
+interface NodeDoc {
+  status?: { conditions?: { type?: string; status?: string; lastHeartbeatTime?: string }[] };
+  spec?: { taints?: { key?: string }[] };
+}
+
+const notReadyTaint = (node: NodeDoc | undefined): boolean =>
+  (node?.spec?.taints ?? []).some((x) => x.key === 'node.kubernetes.io/not-ready');
+
+/**
+ * Node `local` is Ready and untainted; with `since` (ms since the epoch) its Ready heartbeat must also be
+ * that recent, so a status left in etcd by an earlier run does not count (times have 1 s resolution).
+ */
+export async function nodeReady(api: Api, since?: number): Promise<boolean> {
+  const node = await api.find<NodeDoc>(`/api/v1/nodes/${NODE_NAME}`);
+  const cond = node?.status?.conditions?.find((x) => x.type === 'Ready');
+  const fresh = since === undefined || Date.parse(cond?.lastHeartbeatTime ?? '') >= since - 1_000;
+  return cond?.status === 'True' && fresh && !notReadyTaint(node);
+}
+
+export async function ensureKubelet(c: StepContext, parts: ControlPlaneParts, api: Api): Promise<void> {
+  if (running(c.s.processes.kubelet)) return;
+  const t = realClock.now();
+  await kubeletFiles(c, parts);
+  const args = kubeletArgs(c.L.kubelet.config, parts.kubeconfigs.kubelet, c.L.kubelet.root);
+  const [cmd, spawnArgs] = kubeletCommand(c.bins.kubelet, args, c.L.kubelet.sysctls);
+  const p = {
+    bin: c.bins.kubelet,
+    args,
+    spawn: { cmd, args: spawnArgs },
+    logFile: join(c.L.logs, 'kubelet.log'),
+    pid: 0,
+  };
+  c.s.processes.kubelet = p;
+  await startLocal(p);
+  await save(c);
+  await waitHealthy(
+    'kubelet',
+    p,
+    () => healthz(`http://127.0.0.1:${c.s.ports.kubeletHealthz}/healthz`),
+    c.readyTimeoutMs,
+  );
+  c.timings['start: kubelet'] = realClock.now() - t;
+  const since = Date.now();
+  await waitHealthy('node local Ready', p, () => nodeReady(api, since), c.readyTimeoutMs);
+  c.timings['node Ready'] = realClock.now() - t;
+}
+
+export async function ensureKubeProxy(c: StepContext, parts: ControlPlaneParts): Promise<void> {
+  if (running(c.s.processes.kubeProxy)) return;
+  const t = realClock.now();
+  const cfg = kubeProxyConfig({
+    kubeconfig: parts.kubeconfigs.kubeProxy,
+    healthzPort: c.s.ports.proxyHealthz,
+    metricsPort: c.s.ports.proxyMetrics,
+  });
+  await writeFile(c.L.kubeProxy.config, cfg);
+  const p = {
+    bin: c.bins.kubeProxy,
+    args: kubeProxyArgs(c.L.kubeProxy.config),
+    logFile: join(c.L.logs, 'kube-proxy.log'),
+    pid: 0,
+  };
+  c.s.processes.kubeProxy = p;
+  await startLocal(p);
+  await save(c);
+  await waitHealthy(
+    'kube-proxy',
+    p,
+    () => healthz(`http://127.0.0.1:${c.s.ports.proxyHealthz}/healthz`),
+    c.readyTimeoutMs,
+  );
+  c.timings['start: kube-proxy'] = realClock.now() - t;
+}
+
+export function assertImages(names: string[], wanted: string[]): void {
+  const missing = wanted.filter((w) => !names.includes(w));
+  if (missing.length > 0) {
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      `containerd lacks ${missing.join(', ')} after import (has ${names.join(', ')})`,
+    );
+  }
+}
