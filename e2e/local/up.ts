@@ -89,11 +89,23 @@ export async function up(o: UpOptions = {}): Promise<UpResult> {
   const log = o.log ?? createLogger({ component: 'local-cluster' });
   await Promise.all([L.dir, L.logs].map((d) => mkdir(d, { recursive: true })));
   const prev = await readLocalState(L.state);
+  const timings: Record<string, number> = {};
   if (prev !== undefined) {
     const st = await statusOf(prev);
-    if (st.ready) return { alreadyUp: true, ...summary(prev, {}, st) };
+    if (st.ready) {
+      // Already up: only bring the images up to date (a rebuilt image is imported, an unchanged one is not).
+      const c: StepContext = {
+        L,
+        s: prev,
+        bins: await buildBinaries(timings),
+        log,
+        timings,
+        readyTimeoutMs: 0,
+      };
+      await importImages(c, await buildImages(timings, o.image ?? true));
+      return { alreadyUp: true, ...summary(prev, timings, st) };
+    }
   }
-  const timings: Record<string, number> = {};
   const started = realClock.now();
   const bins = await buildBinaries(timings);
   const images = await buildImages(timings, o.image ?? true);

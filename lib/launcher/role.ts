@@ -61,9 +61,9 @@ export async function supportsDirectIo(dir: string): Promise<boolean> {
 async function prepareRoot(layout: PodLayout, lv: LauncherLibvirt): Promise<void> {
   if (layout.root !== '/') await chmod(layout.root, 0o755);
   const writable = [layout.ephemeralDiskDir, layout.emptyDiskDir, layout.hotplugDiskDir];
+  // Only what we create: in a Pod these are emptyDirs the kubelet made (not ours to chmod).
   for (const d of [layout.privateDir, ...writable]) {
-    await mkdir(d, { recursive: true });
-    await chmod(d, 0o755);
+    if ((await mkdir(d, { recursive: true })) !== undefined) await chmod(d, 0o755);
   }
   await giveDirs(writable, lv.identity);
 }
@@ -82,13 +82,18 @@ function aborted(signal: AbortSignal): Promise<void> {
   });
 }
 
-async function hostFacts(opts: LauncherOptions, conn: LibvirtConnection, ephemeral: string): Promise<HostFacts> {
+async function hostFacts(
+  opts: LauncherOptions,
+  conn: LibvirtConnection,
+  ephemeral: string,
+): Promise<HostFacts> {
   const decision = await detectEmulation({
     mode: opts.emulation,
     conn,
     arch: ARCH,
     log: opts.log,
-    probe: (qemu) => runKvmProbe({ qemu, accel: 'kvm', ...(opts.clock !== undefined && { clock: opts.clock }) }),
+    probe: (qemu) =>
+      runKvmProbe({ qemu, accel: 'kvm', ...(opts.clock !== undefined && { clock: opts.clock }) }),
   });
   const virtType = decision.emulation ? 'qemu' : 'kvm';
   const domCaps = await getDomainCapabilities(conn, { virtType, arch: ARCH });

@@ -39,7 +39,10 @@ export interface LauncherPodConfig {
   /** The image holding the `virt` binary. */
   image: string;
   imagePullPolicy?: string;
-  /** Program and subcommand of the launcher (default ['virt', 'launcher']). */
+  /**
+   * Program and subcommand of the launcher (default DEFAULT_LAUNCHER_COMMAND). The command replaces the image's
+   * entrypoint, so it starts with the image's reaper: libvirt stalls on unreaped children otherwise.
+   */
   command?: readonly string[];
   /** Allow TCG: `--emulation auto` and no kvm/vhost-net device; otherwise `--emulation off` and both requested. */
   allowEmulation?: boolean;
@@ -54,6 +57,9 @@ export interface LauncherPodConfig {
   imagePullSecret?: string;
   overhead?: OverheadOptions;
 }
+
+/** tini as PID 1 (the image's entrypoint, which a Pod's command replaces), then `virt launcher`. */
+export const DEFAULT_LAUNCHER_COMMAND: readonly string[] = ['/usr/bin/tini', '--', 'virt', 'launcher'];
 
 /** Seconds between the VMI's grace period and the launcher's, and between the launcher's and the Pod's. */
 const GRACE_PADDING_SECONDS = 15;
@@ -86,7 +92,7 @@ function launcherCommand(
   graceSeconds: number,
 ): string[] {
   return [
-    ...(cfg.command ?? ['virt', 'launcher']),
+    ...(cfg.command ?? DEFAULT_LAUNCHER_COMMAND),
     '--name',
     vmi.metadata.name ?? '',
     '--namespace',

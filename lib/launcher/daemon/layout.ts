@@ -1,6 +1,8 @@
 /**
  * Where the launcher's own libvirt keeps its files, all under --root, as in a launcher Pod (kubevirt runs
- * virtqemud and virtlogd in session mode with XDG_* pointing at private directories).
+ * virtqemud and virtlogd in session mode with XDG_* pointing at private directories). In a Pod everything but
+ * the config sits in the `libvirt-runtime` emptyDir (/var/run/libvirt); the image makes `/lv` writable for the
+ * launcher's user (uid 107), since a Pod's other writable places are too deep for the socket paths below.
  *
  * The QEMU driver of a session daemon puts the monitor and guest-agent sockets under
  * $XDG_CONFIG_HOME/libvirt/qemu/lib/channel/target/domain-<id>-<name>/org.qemu.guest_agent.0, and a unix
@@ -38,14 +40,14 @@ export function libvirtLayout(root: string): LibvirtLayout {
   const r = resolve(root);
   const config = join(r, 'lv');
   const run = join(r, 'var/run/libvirt');
-  const cache = join(r, 'var/cache/libvirt');
-  const log = join(r, 'var/log/libvirt');
+  const cache = join(run, 'cache');
+  const log = join(run, 'log');
   const sock = join(run, 'libvirt');
   return {
     config,
     run,
     cache,
-    home: join(r, 'var/lib/libvirt-home'),
+    home: join(run, 'home'),
     log,
     sock,
     libvirtdConf: join(config, 'libvirtd.conf'),

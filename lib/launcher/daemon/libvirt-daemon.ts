@@ -94,7 +94,15 @@ async function waitSocket(
 async function prepare(libvirtLayout: LibvirtLayout, opts: LauncherLibvirtOptions): Promise<number> {
   // The daemons' user must be able to walk into the root (mkdtemp makes it 0700).
   if (resolve(opts.root) !== '/') await chmod(opts.root, 0o755);
-  for (const dir of [libvirtLayout.config, libvirtLayout.run, libvirtLayout.cache, libvirtLayout.home, libvirtLayout.log, libvirtLayout.sock]) await mkdir(dir, { recursive: true });
+  for (const dir of [
+    libvirtLayout.config,
+    libvirtLayout.run,
+    libvirtLayout.cache,
+    libvirtLayout.home,
+    libvirtLayout.log,
+    libvirtLayout.sock,
+  ])
+    await mkdir(dir, { recursive: true });
   await writeFile(
     libvirtLayout.libvirtdConf,
     `unix_sock_dir = "${libvirtLayout.sock}"\nlog_outputs = "3:file:${libvirtLayout.log}/libvirtd.log"\n`,
