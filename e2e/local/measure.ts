@@ -17,12 +17,12 @@ import {
   createNamespace,
   createPod,
   deleteNamespace,
-  eventually,
   isReady,
   pod,
   podPath,
   type PodDoc,
 } from './testing/pods.ts';
+import { waitFor } from '../../lib/kernel/testing/wait.ts';
 
 const arg = (name: string, dflt: string): string => {
   const i = process.argv.indexOf(name);
@@ -89,10 +89,10 @@ async function main(): Promise<void> {
     const name = `launcher-${i}`;
     const t = realClock.now();
     await createPod(api, ns, launcherLike(name));
-    await eventually(
-      `${name} Ready`,
+    await waitFor(
       async () => (isReady(await api.get<PodDoc>(podPath(ns, name))) ? true : undefined),
-      120_000,
+      `${name} Ready`,
+      { timeoutMs: 120_000 },
     );
     ready.push(realClock.now() - t);
   }
@@ -102,10 +102,10 @@ async function main(): Promise<void> {
     const name = `launcher-${i}`;
     const t = realClock.now();
     await api.remove(`${podPath(ns, name)}?gracePeriodSeconds=1`);
-    await eventually(
-      `${name} gone`,
+    await waitFor(
       async () => ((await api.find(podPath(ns, name))) === undefined ? true : undefined),
-      120_000,
+      `${name} gone`,
+      { timeoutMs: 120_000 },
     );
     gone.push(realClock.now() - t);
   }

@@ -19,7 +19,6 @@ import {
   createNamespace,
   createPod,
   deleteNamespace,
-  eventually,
   logs,
   pod,
   podPath,
@@ -27,6 +26,7 @@ import {
   waitSucceeded,
   type PodDoc,
 } from './testing/pods.ts';
+import { waitFor } from '../../lib/kernel/testing/wait.ts';
 
 const DISK_DIR = '/var/run/kubevirt-image-volume/disk_0';
 const KERNEL_DIR = '/var/run/kubevirt-kernel-boot';
@@ -101,10 +101,10 @@ describe('local node', () => {
       ),
     );
     await waitReady(c.api, ns, 'image-volumes');
-    const out = await eventually('mount check output', async () => {
+    const out = await waitFor(async () => {
       const text = await logs(c.api, ns, 'image-volumes');
       return text.includes('MOUNT-CHECK-DONE') ? text : undefined;
-    });
+    }, 'mount check output');
     expect(out).toContain(`${await sha256(g.dataDisk)}  ${DISK_DIR}/disk/disk.qcow2`);
     expect(out).toContain(`${await sha256(g.kernel)}  ${KERNEL_DIR}/boot/vmlinux`);
     expect(out).toContain(`${await sha256(g.initrd)}  ${KERNEL_DIR}/boot/initramfs.cpio.gz`);
@@ -126,12 +126,12 @@ describe('local node', () => {
       },
     };
     await c.api.create(`/api/v1/namespaces/${ns}/persistentvolumeclaims`, claim);
-    const bound = await eventually('claim Bound', async () => {
+    const bound = await waitFor(async () => {
       const pvc = await c.api.get<{ status?: { phase?: string }; spec?: { volumeName?: string } }>(
         `/api/v1/namespaces/${ns}/persistentvolumeclaims/data`,
       );
       return pvc.status?.phase === 'Bound' ? pvc : undefined;
-    });
+    }, 'claim Bound');
     const pv = await c.api.get<{ spec?: { hostPath?: { path?: string } } }>(
       `/api/v1/persistentvolumes/${bound.spec?.volumeName ?? ''}`,
     );
@@ -190,10 +190,10 @@ describe('local node', () => {
     );
     await waitSucceeded(c.api, ns, 'client');
     expect(await logs(c.api, ns, 'client')).toContain('GOT hello-from-pod');
-    const fromHost = await eventually('Service from the host', async () => {
+    const fromHost = await waitFor(async () => {
       const r = await fetch(`http://${ip}/`, { signal: AbortSignal.timeout(2_000) });
       return r.text();
-    });
+    }, 'Service from the host');
     expect(fromHost).toBe('hello-from-pod');
   });
 
@@ -208,10 +208,10 @@ describe('local node', () => {
     expect(id).toMatch(/^containerd:\/\//);
     const pidBefore = await containerTaskPid(c.dir, id);
     await restartKubelet(c.dir);
-    await eventually('pod Ready after the kubelet restart', async () => {
+    await waitFor(async () => {
       const p = await c.api.get<PodDoc>(podPath(ns, 'survivor'));
       return p.status?.conditions?.find((x) => x.type === 'Ready')?.status === 'True' ? p : undefined;
-    });
+    }, 'pod Ready after the kubelet restart');
     await new Promise((r) => setTimeout(r, 3_000));
     const after = await c.api.get<PodDoc>(podPath(ns, 'survivor'));
     expect(after.status?.containerStatuses?.[0]?.containerID).toBe(id);

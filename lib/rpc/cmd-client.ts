@@ -21,7 +21,7 @@ import {
   type CmdMethod,
   type DeadlineTiers,
 } from './deadlines.ts';
-import { unixTarget } from './listen.ts';
+import { dialPath, unixTarget } from './listen.ts';
 import { jsonBytes, parseJsonField, resultOf, type CmdResult } from './results.ts';
 import { callUnary, type RequestOf, type ResponseOf } from './unary.ts';
 import { CMD_VERSION, highestCompatibleVersion } from './version.ts';
@@ -30,6 +30,11 @@ export interface CmdClientOptions {
   /** Overrides of the 5 s / 20 s / 60 s tiers (tests use short ones). */
   readonly deadlines?: Partial<DeadlineTiers>;
   readonly clock?: Clock;
+}
+
+/** What the client releases when it closes (the directory a long socket path was dialled through). */
+interface ClientResources {
+  readonly onClose?: () => void;
 }
 
 /** RPCs that take a VMIRequest and answer a plain Response. */
@@ -51,12 +56,14 @@ export class LauncherClient {
   private readonly client: Client;
   private readonly tiers: DeadlineTiers;
   private readonly clock: Clock;
+  private readonly onClose: (() => void) | undefined;
 
-  constructor(client: Client, version: number, opts: CmdClientOptions = {}) {
+  constructor(client: Client, version: number, opts: CmdClientOptions & ClientResources = {}) {
     this.client = client;
     this.version = version;
     this.tiers = { ...DEFAULT_DEADLINES, ...opts.deadlines };
     this.clock = opts.clock ?? realClock;
+    this.onClose = opts.onClose;
   }
 
   /** Any Cmd RPC with its KubeVirt deadline tier; the raw response. */
@@ -124,6 +131,7 @@ export class LauncherClient {
 
   close(): void {
     this.client.close();
+    this.onClose?.();
   }
 }
 
@@ -133,15 +141,22 @@ export class LauncherClient {
  * RpcVersionError when it speaks no version we know; the channel is closed in both cases.
  */
 export async function newCmdClient(socketPath: string, opts: CmdClientOptions = {}): Promise<LauncherClient> {
-  const client = new Client(unixTarget(socketPath), credentials.createInsecure());
+  const dial = dialPath(socketPath);
+  const client = new Client(unixTarget(dial.path), credentials.createInsecure());
   try {
     const tiers = { ...DEFAULT_DEADLINES, ...opts.deadlines };
     const deadline = (opts.clock ?? realClock).now() + tiers.shortMs;
     const info = await callUnary(client, CmdInfoService.info, {}, { deadline });
     const version = highestCompatibleVersion('kubevirt.cmd.v1.Cmd', info.supportedCmdVersions, [CMD_VERSION]);
-    return new LauncherClient(client, version, opts);
+    return new LauncherClient(client, version, {
+      ...opts,
+      onClose: (): void => {
+        dial.release();
+      },
+    });
   } catch (err) {
     client.close();
+    dial.release();
     throw err;
   }
 }

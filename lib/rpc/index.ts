@@ -3,7 +3,14 @@
  * unix-socket listening, Cmd/Notify servers and clients with deadlines and version negotiation. The generated
  * wire types live in ./gen (regenerate with `npm run gen:proto`).
  */
-export { POD_LAYOUT, podLayout, type ConfigVolumeKind, type PodLayout } from './pod-layout.ts';
+export {
+  POD_LAYOUT,
+  SOCKETS_VOLUME,
+  launcherSocketOnNode,
+  podLayout,
+  type ConfigVolumeKind,
+  type PodLayout,
+} from './pod-layout.ts';
 export { UNIX_PATH_MAX, checkSocketPath, listenUnix, shutdownServer, unixTarget } from './listen.ts';
 export { RpcTransportError, RpcVersionError, isDisconnected, isUnimplemented } from './errors.ts';
 export { CMD_VERSION, NOTIFY_VERSION, highestCompatibleVersion } from './version.ts';

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { lstat, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { failed, newCmdServer, ok } from './cmd-server.ts';
 import { newCmdClient } from './cmd-client.ts';
-import { UNIX_PATH_MAX, checkSocketPath, listenUnix, unixTarget } from './listen.ts';
+import { UNIX_PATH_MAX, checkSocketPath, dialPath, listenUnix, unixTarget } from './listen.ts';
 import { serve, tempRoot, type TempRoot } from './testing/servers.ts';
 
 describe('checkSocketPath', () => {
@@ -105,5 +106,48 @@ describe('listenUnix', () => {
       client.close();
       await second.stop();
     }
+  });
+});
+
+describe('dialPath', () => {
+  let root: TempRoot;
+  beforeEach(async () => {
+    root = await tempRoot();
+  });
+  afterEach(async () => {
+    await root.cleanup();
+  });
+
+  it('keeps a path that fits', () => {
+    const d = dialPath('/run/x.sock');
+    expect(d.path).toBe('/run/x.sock');
+    d.release();
+  });
+
+  it('reaches a socket whose path is over the limit through its directory, until released', async () => {
+    // As a node sees a launcher's socket: deep inside the kubelet's pods dir.
+    const dir = path.join(root.dir, 'pods', 'p'.repeat(40), 'volumes/kubernetes.io~empty-dir/sockets');
+    mkdirSync(dir, { recursive: true });
+    const long = path.join(dir, 'launcher-sock');
+    expect(Buffer.byteLength(long)).toBeGreaterThan(UNIX_PATH_MAX);
+    const bind = dialPath(long);
+    const s = await serve(newCmdServer({ ping: () => Promise.resolve(ok()) }), bind.path);
+    bind.release();
+    expect(readdirSync(dir)).toEqual(['launcher-sock']);
+    const fdsBefore = readdirSync('/proc/self/fd').length;
+    const client = await newCmdClient(long);
+    try {
+      expect(await client.ping()).toEqual({ success: true, message: '' });
+    } finally {
+      client.close();
+      await s.stop();
+    }
+    expect(readdirSync('/proc/self/fd').length).toBeLessThanOrEqual(fdsBefore);
+  });
+
+  it('says which directory it could not open', () => {
+    const long = path.join('/nonexistent', 'x'.repeat(120), 'sock');
+    expect(() => dialPath(long)).toThrow(expect.objectContaining({ code: 'KV_ERR_TRANSPORT' }));
+    expect(existsSync('/nonexistent')).toBe(false);
   });
 });

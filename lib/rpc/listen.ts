@@ -2,6 +2,7 @@
  * Unix-socket plumbing for gRPC (kubevirt pkg/util/net/grpc/grpc.go CreateSocket/DialSocket):
  * remove a stale socket, mkdir -p the parent, check the sun_path limit, then bind.
  */
+import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import { mkdir, lstat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ServerCredentials, type Server } from '@grpc/grpc-js';
@@ -29,6 +30,41 @@ export function checkSocketPath(socketPath: string): void {
 export function unixTarget(socketPath: string): string {
   checkSocketPath(socketPath);
   return `unix://${socketPath}`;
+}
+
+export interface DialPath {
+  /** A path that fits sun_path and names the same socket. */
+  readonly path: string;
+  /** Closes what keeps the path valid (a no-op for a short path). */
+  release(): void;
+}
+
+/**
+ * A path to dial socketPath by: the path itself when it fits sun_path, otherwise the socket's name under
+ * /proc/self/fd/<fd> of its directory, opened here and valid until release(). A node reaches a launcher's
+ * socket inside the kubelet's pods dir (`…/pods/<uid>/volumes/kubernetes.io~empty-dir/sockets/launcher-sock`),
+ * which is over the limit under /var/lib/kubelet already.
+ */
+export function dialPath(socketPath: string): DialPath {
+  if (Buffer.byteLength(socketPath) <= UNIX_PATH_MAX) {
+    checkSocketPath(socketPath);
+    return { path: socketPath, release: (): void => undefined };
+  }
+  if (!path.isAbsolute(socketPath)) checkSocketPath(socketPath);
+  let fd: number;
+  try {
+    fd = openSync(path.dirname(socketPath), fsConstants.O_RDONLY | fsConstants.O_DIRECTORY);
+  } catch (err) {
+    throw new KvError('KV_ERR_TRANSPORT', `cannot open the directory of ${socketPath}`, { cause: err });
+  }
+  let open = true;
+  return {
+    path: `/proc/self/fd/${fd}/${path.basename(socketPath)}`,
+    release: (): void => {
+      if (open) closeSync(fd);
+      open = false;
+    },
+  };
 }
 
 async function removeStaleSocket(socketPath: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { POD_LAYOUT, podLayout } from './pod-layout.ts';
+import { launcherSocketOnNode, POD_LAYOUT, podLayout } from './pod-layout.ts';
 
 describe('podLayout', () => {
   it.each([
@@ -66,5 +66,14 @@ describe('podLayout', () => {
     expect(paths.length).toBeGreaterThan(10);
     for (const p of paths) expect(p.startsWith('/tmp/r')).toBe(true);
     expect(l.containerDiskDir(0)).toBe('/tmp/r/var/run/kubevirt-image-volume/disk_0');
+  });
+
+  it('finds a launcher socket in its Pod sockets emptyDir under the kubelet pods directory', () => {
+    expect(launcherSocketOnNode('/var/lib/kubelet/pods', '6f2c1c1e-0000-4000-8000-000000000001')).toBe(
+      '/var/lib/kubelet/pods/6f2c1c1e-0000-4000-8000-000000000001/volumes/kubernetes.io~empty-dir/sockets/launcher-sock',
+    );
+    expect(() => launcherSocketOnNode('/p', '../x')).toThrow(
+      expect.objectContaining({ code: 'KV_ERR_CONFIG' }),
+    );
   });
 });

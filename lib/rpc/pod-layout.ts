@@ -102,3 +102,23 @@ export function podLayout(root: string): PodLayout {
 
 /** The paths a launcher Pod's containers see. */
 export const POD_LAYOUT = podLayout('/');
+
+/** The launcher Pod's emptyDir that holds its command sockets (mounted at socketsDir). */
+export const SOCKETS_VOLUME = 'sockets';
+
+/**
+ * Where a node sees a launcher Pod's command socket: inside the Pod's `sockets` emptyDir under the kubelet's
+ * pods directory (kubevirt pkg/handler-launcher-com/cmd/v1 socket lookup by Pod UID).
+ */
+export function launcherSocketOnNode(kubeletPodsDir: string, podUid: string): string {
+  if (!UID_RE.test(podUid) || podUid.includes('..')) {
+    throw new KvError('KV_ERR_CONFIG', `invalid Pod uid for a path: ${JSON.stringify(podUid)}`);
+  }
+  return path.join(
+    kubeletPodsDir,
+    podUid,
+    'volumes/kubernetes.io~empty-dir',
+    SOCKETS_VOLUME,
+    path.basename(POD_LAYOUT.launcherSocket),
+  );
+}

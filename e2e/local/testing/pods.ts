@@ -3,9 +3,9 @@
  * exists, which kube-controller-manager makes), Pods from the local images, waits on Pod conditions and
  * phases, and logs.
  */
-import { realClock } from '../../../lib/kernel/clock.ts';
 import { KvError } from '../../../lib/kernel/errors/errors.ts';
 import type { Api, Obj } from '../kube.ts';
+import { waitFor } from '../../../lib/kernel/testing/wait.ts';
 
 export interface PodDoc extends Obj {
   spec?: { nodeName?: string };
@@ -17,31 +17,11 @@ export interface PodDoc extends Obj {
   };
 }
 
-export async function eventually<T>(
-  what: string,
-  f: () => Promise<T | undefined>,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = realClock.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await f();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (realClock.now() >= deadline) {
-      throw new KvError('KV_ERR_TIMEOUT', `${what}: not within ${timeoutMs} ms`, { cause: last });
-    }
-    await realClock.sleep(100);
-  }
-}
-
 export async function createNamespace(api: Api, name: string): Promise<void> {
   await api.create('/api/v1/namespaces', { metadata: { name } });
-  await eventually(`ServiceAccount default in ${name}`, () =>
-    api.find(`/api/v1/namespaces/${name}/serviceaccounts/default`),
+  await waitFor(
+    () => api.find(`/api/v1/namespaces/${name}/serviceaccounts/default`),
+    `ServiceAccount default in ${name}`,
   );
 }
 
@@ -61,13 +41,13 @@ export function isReady(p: PodDoc | undefined): boolean {
 }
 
 export async function waitReady(api: Api, ns: string, name: string, timeoutMs = 90_000): Promise<PodDoc> {
-  return eventually(
-    `pod ${ns}/${name} Ready`,
+  return waitFor(
     async () => {
       const p = await api.get<PodDoc>(podPath(ns, name));
       return isReady(p) ? p : undefined;
     },
-    timeoutMs,
+    `pod ${ns}/${name} Ready`,
+    { timeoutMs: timeoutMs },
   );
 }
 
@@ -78,8 +58,7 @@ export async function waitSucceeded(
   name: string,
   timeoutMs = 120_000,
 ): Promise<PodDoc> {
-  return eventually(
-    `pod ${ns}/${name} Succeeded`,
+  return waitFor(
     async () => {
       const p = await api.get<PodDoc>(podPath(ns, name));
       if (p.status?.phase === 'Failed') {
@@ -88,7 +67,8 @@ export async function waitSucceeded(
       }
       return p.status?.phase === 'Succeeded' ? p : undefined;
     },
-    timeoutMs,
+    `pod ${ns}/${name} Succeeded`,
+    { timeoutMs: timeoutMs },
   );
 }
 

@@ -18,7 +18,7 @@
 import path from 'node:path';
 import { accessCredentialDir, accessCredentialSecrets } from '../../api/index.ts';
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
-import { POD_LAYOUT as L, type ConfigVolumeKind } from '../../rpc/index.ts';
+import { POD_LAYOUT as L, SOCKETS_VOLUME, type ConfigVolumeKind } from '../../rpc/index.ts';
 
 const KERNEL_BOOT_VOLUME = 'kernel-boot-volume';
 
@@ -47,7 +47,7 @@ const emptyDir = (name: string): PodVolume => ({ name, emptyDir: {} });
 
 function base(): RenderedVolumes {
   return {
-    volumes: ['private', 'public', 'sockets', 'libvirt-runtime', 'ephemeral-disks', 'hotplug-disks'].map(
+    volumes: ['private', 'public', SOCKETS_VOLUME, 'libvirt-runtime', 'ephemeral-disks', 'hotplug-disks'].map(
       emptyDir,
     ),
     mounts: [
@@ -55,7 +55,7 @@ function base(): RenderedVolumes {
       { name: 'public', mountPath: L.shareDir },
       { name: 'ephemeral-disks', mountPath: L.ephemeralDiskDir },
       { name: 'libvirt-runtime', mountPath: L.libvirtRuntimeDir },
-      { name: 'sockets', mountPath: L.socketsDir },
+      { name: SOCKETS_VOLUME, mountPath: L.socketsDir },
       { name: 'hotplug-disks', mountPath: L.hotplugDiskDir, mountPropagation: 'HostToContainer' },
     ],
     devices: [],
@@ -86,7 +86,8 @@ function claimOf(volume: Volume): Record<string, unknown> | undefined {
   }
   if (volume.dataVolume !== undefined && volume.dataVolume.hotpluggable !== true)
     return { claimName: volume.dataVolume.name };
-  if (volume.ephemeral?.persistentVolumeClaim !== undefined) return { ...volume.ephemeral.persistentVolumeClaim };
+  if (volume.ephemeral?.persistentVolumeClaim !== undefined)
+    return { ...volume.ephemeral.persistentVolumeClaim };
   return undefined;
 }
 
@@ -142,7 +143,9 @@ function addConfigSource(out: RenderedVolumes, volume: Volume): void {
     addSource(out, volume, 'secret', { secret: { secretName, ...(optional !== undefined && { optional }) } });
   } else if (volume.configMap !== undefined) {
     const { name, optional } = volume.configMap;
-    addSource(out, volume, 'config-map', { configMap: { name, ...(optional !== undefined && { optional }) } });
+    addSource(out, volume, 'config-map', {
+      configMap: { name, ...(optional !== undefined && { optional }) },
+    });
   } else if (volume.downwardAPI !== undefined) {
     addSource(out, volume, 'downwardapi', { downwardAPI: { items: volume.downwardAPI.fields ?? [] } });
   } else if (volume.serviceAccount !== undefined) {

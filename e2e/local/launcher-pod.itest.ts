@@ -1,0 +1,146 @@
+/**
+ * Launcher Pods run for real on the local cluster: with the controller role running here (a host process, as
+ * `./dev run` runs it) against the cluster, the example VM (runStrategy Always) gets its launcher Pod scheduled
+ * to node `local` by kube-scheduler; the kubelet starts it from the project's image; its containerDisk and
+ * kernel-boot images are mounted where the converter looks; the launcher starts its own libvirt and answers Ping
+ * on `launcher-sock` in the Pod's `sockets` emptyDir under the kubelet's pods dir (where the handler will find
+ * it); the VMI reaches Scheduled. Deleting the VM removes the Pod and every process of it.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  VIRTUAL_MACHINE_INSTANCES,
+  VIRTUAL_MACHINES,
+  type VirtualMachineInstance,
+} from '../../lib/api/index.ts';
+import type { Pod } from '../../lib/api/core/pod.ts';
+import { runControllerRole } from '../../lib/controller/role.ts';
+import { isNotFound } from '../../lib/kernel/errors/errors.ts';
+import { loadRestConfig, NAMESPACES, PODS } from '../../lib/kernel/kube/index.ts';
+import { createLogger, nopLogger } from '../../lib/kernel/log/log.ts';
+import { waitFor } from '../../lib/kernel/testing/wait.ts';
+import { POD_LAYOUT, newCmdClient } from '../../lib/rpc/index.ts';
+import { newNamespaceName } from '../testenv/handle.ts';
+import { IMAGES, NODE_NAME } from './layout.ts';
+import { useLocalCluster, type TestCluster } from './testing/cluster.ts';
+import { exampleVm, launcherSocketPath, prepareForVirt, virtClients, type VirtClients } from './virt.ts';
+
+let c: TestCluster;
+let clients: VirtClients;
+let ns: string;
+const stopController = new AbortController();
+let controller: Promise<void> | undefined;
+
+beforeAll(async () => {
+  c = await useLocalCluster();
+  clients = virtClients(c.kubeconfig, 'kubevirt-ts/local-itest');
+  await prepareForVirt(clients);
+  ns = newNamespaceName('launcher-pod');
+  await clients.direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  const log =
+    process.env['KV_CONTROLLER_TEST_LOG'] === '1' ? createLogger({ component: 'controller' }) : nopLogger;
+  controller = runControllerRole(
+    {
+      config: loadRestConfig({ kubeconfig: c.kubeconfig, inCluster: false, qps: 0 }),
+      leaseNamespace: ns,
+      leaderElect: false,
+      workers: 2,
+      healthPort: 0,
+      healthHost: '127.0.0.1',
+      watchNamespace: ns,
+      launcher: { image: IMAGES.virt, imagePullPolicy: 'Never', allowEmulation: true },
+      log,
+    },
+    stopController.signal,
+  );
+}, 1_200_000);
+
+afterAll(async () => {
+  stopController.abort();
+  await controller;
+  await clients.direct.delete(NAMESPACES, ns).catch(() => undefined);
+  await clients.close();
+  await c.release();
+}, 300_000);
+
+const launcherPods = async (): Promise<Pod[]> =>
+  (await clients.kv.list<Pod>(PODS, { namespace: ns, labelSelector: 'kubevirt.io=virt-launcher' })).items;
+
+/** PIDs of this host whose command line names the VMI uid (the launcher and its children carry it). */
+function processesOf(vmiUid: string): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      if (readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(vmiUid)) out.push(Number(e));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+describe('a launcher Pod on the real kubelet', () => {
+  it('runs the example VM to Scheduled, serves launcher-sock, and goes away with the VM', async () => {
+    await clients.kv.create(VIRTUAL_MACHINES, await exampleVm(ns));
+    const pod = await waitFor(
+      async () => (await launcherPods()).find((p) => p.status?.phase === 'Running'),
+      'the launcher Pod to run',
+      { timeoutMs: 120_000 },
+    );
+    expect(pod.spec.nodeName).toBe(NODE_NAME);
+    expect(pod.spec.containers[0]?.image).toBe(IMAGES.virt);
+
+    const vmi = await waitFor(
+      async () => {
+        const v = await clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'tiny', {
+          namespace: ns,
+        });
+        return v.status?.phase === 'Scheduled' ? v : undefined;
+      },
+      'the VMI to be Scheduled',
+      { timeoutMs: 60_000 },
+    );
+    expect(vmi.status?.nodeName).toBe(NODE_NAME);
+    const vmiUid = vmi.metadata.uid ?? '';
+
+    const socket = launcherSocketPath(pod.metadata.uid ?? '', c.dir);
+    const launcher = await waitFor(
+      () => existsSync(socket) && newCmdClient(socket),
+      `a launcher at ${socket}`,
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    try {
+      expect((await launcher.ping()).success).toBe(true);
+    } finally {
+      launcher.close();
+    }
+
+    // The image volumes, seen from inside the launcher's container (its root through /proc). The image's
+    // /var/run is a symlink to /run, and a symlink read through /proc/<pid>/root resolves on the host: use /run.
+    const [pid] = processesOf(vmiUid);
+    expect(pid).toBeDefined();
+    const inPod = (p: string): string => `/proc/${pid}/root${p.replace(/^\/var\/run\//, '/run/')}`;
+    expect(readdirSync(inPod(`${POD_LAYOUT.containerDiskDir(0)}/disk`))).toEqual(['disk.qcow2']);
+    expect(existsSync(inPod(`${POD_LAYOUT.kernelBootDir}/boot/vmlinux`))).toBe(true);
+    expect(existsSync(inPod(`${POD_LAYOUT.kernelBootDir}/boot/initramfs.cpio.gz`))).toBe(true);
+
+    await clients.kv.delete(VIRTUAL_MACHINES, 'tiny', { namespace: ns });
+    await waitFor(async () => (await launcherPods()).length === 0, 'the launcher Pod to be gone', {
+      timeoutMs: 90_000,
+    });
+    await waitFor(() => processesOf(vmiUid).length === 0, 'the launcher processes to exit', {
+      timeoutMs: 30_000,
+    });
+    // Gone, or on its way out: the VMI's last finalizer is the handler's to remove (when it reports Succeeded).
+    const left = await clients.kv
+      .get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'tiny', { namespace: ns })
+      .catch((e: unknown) => {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      });
+    expect(left === undefined || left.metadata.deletionTimestamp !== undefined).toBe(true);
+  }, 300_000);
+});

@@ -1,0 +1,65 @@
+/**
+ * What the virtualization roles need of the local cluster before they run: the internal CRDs, node `local`
+ * marked schedulable for launcher Pods (kubevirt.io/schedulable, the handler's heartbeat label, set here until
+ * the handler sets it), and the example VM of manifests/examples. Also where the node sees a launcher Pod's
+ * command socket (the kubelet's pods dir of this stack), as the handler will look for it.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { LABELS, type VirtualMachine } from '../../lib/api/index.ts';
+import { HttpKubeClient, loadRestConfig, NODES, type KubeClient } from '../../lib/kernel/kube/index.ts';
+import { installCrds } from '../../lib/operator/apply/install-crds.ts';
+import { rewritingClient } from '../../lib/rename/client/index.ts';
+import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../lib/rename/index.ts';
+import { launcherSocketOnNode } from '../../lib/rpc/index.ts';
+import { layout, NODE_NAME } from './layout.ts';
+
+export const EXAMPLE_VM = fileURLToPath(new URL('../../manifests/examples/vm-tiny.yaml', import.meta.url));
+
+export interface VirtClients {
+  /** Straight to the API server (internal names). */
+  direct: HttpKubeClient;
+  /** Speaks kubevirt.io through the rename rules, as the roles do. */
+  kv: KubeClient;
+  close(): Promise<void>;
+}
+
+export function virtClients(kubeconfig: string, userAgent: string): VirtClients {
+  const direct = new HttpKubeClient(loadRestConfig({ kubeconfig, inCluster: false, qps: 0, userAgent }));
+  return {
+    direct,
+    kv: rewritingClient(direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES)),
+    close: () => direct.destroy(),
+  };
+}
+
+/** CRDs installed and Established; node `local` labelled schedulable. Idempotent. */
+export async function prepareForVirt(c: VirtClients): Promise<void> {
+  await installCrds(c.direct);
+  await c.kv.patch(
+    NODES,
+    NODE_NAME,
+    { metadata: { labels: { [LABELS.NODE_SCHEDULABLE]: 'true' } } },
+    {
+      type: 'merge',
+    },
+  );
+}
+
+/** The example VM (manifests/examples/vm-tiny.yaml) in namespace ns, under name. */
+export async function exampleVm(ns: string, name?: string): Promise<VirtualMachine> {
+  const vm = parse(await readFile(EXAMPLE_VM, 'utf8')) as VirtualMachine;
+  vm.metadata = { ...vm.metadata, namespace: ns, ...(name !== undefined && { name }) };
+  return vm;
+}
+
+/** The kubelet's pods directory of the stack in dir. */
+export function kubeletPodsDir(dir?: string): string {
+  return `${layout(dir).kubelet.root}/pods`;
+}
+
+/** Where node `local` sees the command socket of the launcher Pod with this uid. */
+export function launcherSocketPath(podUid: string, dir?: string): string {
+  return launcherSocketOnNode(kubeletPodsDir(dir), podUid);
+}
