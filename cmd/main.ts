@@ -5,13 +5,8 @@
  */
 import { Command } from 'commander';
 import { versionLine } from '../lib/version/version.ts';
+import { BUILT_ROLES as BUILT } from './built-roles.ts';
 import { ROLES, roleCommand } from './roles.ts';
-
-const BUILT: Readonly<Record<string, () => Promise<Command>>> = {
-  controller: async () => (await import('./controller.ts')).controllerCommand(),
-  launcher: async () => (await import('./launcher.ts')).launcherCommand(),
-  rewriter: async () => (await import('./rewriter.ts')).rewriterCommand(),
-};
 
 const program = new Command('virt')
   .description('KubeVirt-compatible virtualization core: pick a role')

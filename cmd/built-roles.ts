@@ -1,0 +1,11 @@
+/**
+ * The roles that are built, each loaded only when it runs (or for help), so one process never loads another
+ * role's dependencies. README's role table lists exactly these as built (e2e/build/readme.test.ts checks it).
+ */
+import type { Command } from 'commander';
+
+export const BUILT_ROLES: Readonly<Record<string, () => Promise<Command>>> = {
+  controller: async () => (await import('./controller.ts')).controllerCommand(),
+  launcher: async () => (await import('./launcher.ts')).launcherCommand(),
+  rewriter: async () => (await import('./rewriter.ts')).rewriterCommand(),
+};
