@@ -6,6 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { clusterDefaultsFrom, withVmiDefaults, type VirtualMachineInstance } from '../../api/index.ts';
 import { goldens } from '../../kernel/testing/golden.ts';
+import { isWellFormedXml } from '../xml-read.ts';
 import { converterContext, toDomainXml, type ConverterContextOptions } from './index.ts';
 
 const golden = goldens(import.meta.url);
@@ -49,7 +50,9 @@ describe('domain XML goldens', () => {
   it.each(CASES)('%s', (name, opts) => {
     const ctx = converterContext({ root: '/', arch: 'amd64', emulation: false, ...opts });
     const vmi = withVmiDefaults(loadVmi(name), clusterDefaultsFrom(undefined, ctx.arch));
-    golden.expectText(`${name}.domain.xml`, toDomainXml(vmi, ctx));
+    const xml = toDomainXml(vmi, ctx);
+    expect(isWellFormedXml(xml)).toBe(true);
+    golden.expectText(`${name}.domain.xml`, xml);
   });
 
   it('gives the same bytes for the same VMI and context', () => {

@@ -46,6 +46,12 @@ describe('kvmEmulator', () => {
     });
   });
 
+  it('finds the emulator when an attribute value of its element holds a ">"', () => {
+    const xml = domcaps('domcaps-kvm.xml').replace('<path>', '<path note="x>y">');
+    expect(xml).toContain('<path note="x>y">');
+    expect(kvmEmulator(xml)).toEqual({ emulator: '/usr/bin/qemu-system-x86_64', reason: 'ok' });
+  });
+
   it('refuses capabilities of another virt type', () => {
     expect(kvmEmulator(domcaps('domcaps-qemu.xml')).emulator).toBeUndefined();
   });

@@ -41,6 +41,24 @@ describe('nodeFacts from the real capabilities of this host', () => {
     expect(usableCpuModels(testdata('domcaps-qemu.xml'))).toContain('qemu64');
   });
 
+  it('reads a model whose attribute value holds a ">" (legal XML) like any other', () => {
+    const domCapabilitiesXml = testdata('domcaps-qemu.xml');
+    const withGt = domCapabilitiesXml.replace(
+      "<model usable='yes' vendor='Intel'>Nehalem</model>",
+      "<model note='a > b' usable='yes' vendor='Intel'>Nehalem</model>",
+    );
+    expect(withGt).not.toBe(domCapabilitiesXml);
+    const facts = nodeFacts({ capabilitiesXml, domCapabilitiesXml: withGt, emulation: true });
+    expect(facts.cpuModels).toContain('Nehalem');
+    expect(facts).toEqual(nodeFacts({ capabilitiesXml, domCapabilitiesXml, emulation: true }));
+  });
+
+  it('refuses capabilities that are not well-formed XML, naming the fault', () => {
+    expect(() =>
+      nodeFacts({ capabilitiesXml: '<capabilities><host>', domCapabilitiesXml: '', emulation: true }),
+    ).toThrow(expect.objectContaining({ code: 'KV_ERR_DECODE' }));
+  });
+
   it('reads machine types (deprecated ones left out), TSC and Hyper-V', () => {
     const f = nodeFacts({
       capabilitiesXml,
