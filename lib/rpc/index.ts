@@ -5,8 +5,12 @@
  */
 export {
   POD_LAYOUT,
+  PRIVATE_VOLUME,
   SOCKETS_VOLUME,
+  launcherOnNode,
   launcherSocketOnNode,
+  podVolumeOnNode,
+  type LauncherOnNode,
   podLayout,
   type ConfigVolumeKind,
   type PodLayout,

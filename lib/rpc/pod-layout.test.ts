@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { launcherSocketOnNode, POD_LAYOUT, podLayout } from './pod-layout.ts';
+import { launcherOnNode, launcherSocketOnNode, POD_LAYOUT, podLayout } from './pod-layout.ts';
 
 describe('podLayout', () => {
   it.each([
@@ -75,5 +75,12 @@ describe('podLayout', () => {
     expect(() => launcherSocketOnNode('/p', '../x')).toThrow(
       expect.objectContaining({ code: 'KV_ERR_CONFIG' }),
     );
+  });
+
+  it('finds the VMI serial and VNC sockets in the Pod private emptyDir', () => {
+    const n = launcherOnNode('/pods', 'p1');
+    expect(n.serialSocket('u1')).toBe('/pods/p1/volumes/kubernetes.io~empty-dir/private/u1/virt-serial0');
+    expect(n.vncSocket('u1')).toBe('/pods/p1/volumes/kubernetes.io~empty-dir/private/u1/virt-vnc');
+    expect(n.launcherSocket).toBe('/pods/p1/volumes/kubernetes.io~empty-dir/sockets/launcher-sock');
   });
 });

@@ -103,22 +103,46 @@ export function podLayout(root: string): PodLayout {
 /** The paths a launcher Pod's containers see. */
 export const POD_LAYOUT = podLayout('/');
 
-/** The launcher Pod's emptyDir that holds its command sockets (mounted at socketsDir). */
+/** The launcher Pod's emptyDirs a node reaches into: command sockets, and the per-VMI private files. */
 export const SOCKETS_VOLUME = 'sockets';
+export const PRIVATE_VOLUME = 'private';
 
-/**
- * Where a node sees a launcher Pod's command socket: inside the Pod's `sockets` emptyDir under the kubelet's
- * pods directory (kubevirt pkg/handler-launcher-com/cmd/v1 socket lookup by Pod UID).
- */
-export function launcherSocketOnNode(kubeletPodsDir: string, podUid: string): string {
+/** A launcher Pod's emptyDir as the node sees it, under the kubelet's pods directory. */
+export function podVolumeOnNode(kubeletPodsDir: string, podUid: string, volume: string): string {
   if (!UID_RE.test(podUid) || podUid.includes('..')) {
     throw new KvError('KV_ERR_CONFIG', `invalid Pod uid for a path: ${JSON.stringify(podUid)}`);
   }
-  return path.join(
-    kubeletPodsDir,
-    podUid,
-    'volumes/kubernetes.io~empty-dir',
-    SOCKETS_VOLUME,
-    path.basename(POD_LAYOUT.launcherSocket),
-  );
+  return path.join(kubeletPodsDir, podUid, 'volumes/kubernetes.io~empty-dir', volume);
+}
+
+/**
+ * What a node reaches of a launcher Pod (kubevirt pkg/virt-handler/cmd-client socket lookup by Pod UID; the
+ * console server dials the VMI's serial and VNC sockets): every path is inside one of the Pod's emptyDirs
+ * under the kubelet's pods directory. These paths exceed the unix socket limit under /var/lib/kubelet;
+ * dial them with lib/rpc `dialPath`.
+ */
+export interface LauncherOnNode {
+  readonly launcherSocket: string;
+  serialSocket(vmiUid: string): string;
+  vncSocket(vmiUid: string): string;
+}
+
+export function launcherOnNode(kubeletPodsDir: string, podUid: string): LauncherOnNode {
+  const sockets = podVolumeOnNode(kubeletPodsDir, podUid, SOCKETS_VOLUME);
+  // The private emptyDir is mounted at privateDir: the same layout under it, as podLayout gives.
+  const inPrivate = (inPod: string): string =>
+    path.join(
+      podVolumeOnNode(kubeletPodsDir, podUid, PRIVATE_VOLUME),
+      path.relative(POD_LAYOUT.privateDir, inPod),
+    );
+  return {
+    launcherSocket: path.join(sockets, path.basename(POD_LAYOUT.launcherSocket)),
+    serialSocket: (vmiUid) => inPrivate(POD_LAYOUT.serialSocket(vmiUid)),
+    vncSocket: (vmiUid) => inPrivate(POD_LAYOUT.vncSocket(vmiUid)),
+  };
+}
+
+/** Where a node sees the command socket of the launcher Pod with this uid. */
+export function launcherSocketOnNode(kubeletPodsDir: string, podUid: string): string {
+  return launcherOnNode(kubeletPodsDir, podUid).launcherSocket;
 }

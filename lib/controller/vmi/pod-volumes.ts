@@ -18,7 +18,7 @@
 import path from 'node:path';
 import { accessCredentialDir, accessCredentialSecrets } from '../../api/index.ts';
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
-import { POD_LAYOUT as L, SOCKETS_VOLUME, type ConfigVolumeKind } from '../../rpc/index.ts';
+import { POD_LAYOUT as L, PRIVATE_VOLUME, SOCKETS_VOLUME, type ConfigVolumeKind } from '../../rpc/index.ts';
 
 const KERNEL_BOOT_VOLUME = 'kernel-boot-volume';
 
@@ -47,11 +47,16 @@ const emptyDir = (name: string): PodVolume => ({ name, emptyDir: {} });
 
 function base(): RenderedVolumes {
   return {
-    volumes: ['private', 'public', SOCKETS_VOLUME, 'libvirt-runtime', 'ephemeral-disks', 'hotplug-disks'].map(
-      emptyDir,
-    ),
+    volumes: [
+      PRIVATE_VOLUME,
+      'public',
+      SOCKETS_VOLUME,
+      'libvirt-runtime',
+      'ephemeral-disks',
+      'hotplug-disks',
+    ].map(emptyDir),
     mounts: [
-      { name: 'private', mountPath: L.privateDir },
+      { name: PRIVATE_VOLUME, mountPath: L.privateDir },
       { name: 'public', mountPath: L.shareDir },
       { name: 'ephemeral-disks', mountPath: L.ephemeralDiskDir },
       { name: 'libvirt-runtime', mountPath: L.libvirtRuntimeDir },
