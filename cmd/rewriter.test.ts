@@ -58,7 +58,7 @@ describe('virt rewriter', () => {
     expect(r.lines).toContainEqual(
       expect.objectContaining({
         msg: 'main failed',
-        reason: expect.stringContaining('listen address "nowhere"'),
+        reason: 'KV_ERR_CONFIG: --listen "nowhere" must be host:port or :port (port 0-65535)',
       }),
     );
   }, 60_000);

@@ -81,6 +81,37 @@ describe('rewriter flags: --listen stays on loopback', () => {
   });
 });
 
+describe('rewriter flags: listen addresses name their flag', () => {
+  it.each<[string, Partial<RewriterFlags>, string]>([
+    ['--listen', { listen: 'nowhere' }, '--listen "nowhere" must be host:port or :port (port 0-65535)'],
+    [
+      '--metrics-listen',
+      { metricsListen: '9090' },
+      '--metrics-listen "9090" must be host:port or :port (port 0-65535)',
+    ],
+    [
+      '--webhook-listen',
+      {
+        webhookListen: '::1:443',
+        webhookUpstream: 'https://127.0.0.1:8443',
+        webhookCert: '<cert>',
+        webhookKey: '<key>',
+      },
+      '--webhook-listen "::1:443": write IPv6 hosts in brackets, e.g. [::1]:8080',
+    ],
+  ])('%s', (_flag, over, message) => {
+    const files = Object.fromEntries(
+      Object.entries(over).map(([k, v]) => [
+        k,
+        v === '<cert>' ? tls.certFile : v === '<key>' ? tls.keyFile : v,
+      ]),
+    );
+    const err = refusal(flags(files));
+    expect(err.code).toBe('KV_ERR_CONFIG');
+    expect(err.message).toBe(message);
+  });
+});
+
 describe('rewriter flags: TLS files', () => {
   it.each<[string, Partial<RewriterFlags>, RegExp]>([
     [

@@ -90,7 +90,7 @@ function webhookOptions(f: RewriterFlags): RewriterRoleOptions['webhook'] {
   const key = pemFlag('--webhook-key', f.webhookKey, checkPrivateKey) as string;
   checkKeyPair(cert, key, `--webhook-cert ${f.webhookCert} and --webhook-key ${f.webhookKey}`);
   return {
-    listen: parseListenAddress(f.webhookListen),
+    listen: parseListenAddress(f.webhookListen, '--webhook-listen'),
     cert,
     key,
     upstream: f.webhookUpstream,
@@ -100,7 +100,7 @@ function webhookOptions(f: RewriterFlags): RewriterRoleOptions['webhook'] {
 
 /** --listen, on loopback unless --allow-remote-listen. */
 function kubeApiListen(f: RewriterFlags, log: Logger): ListenAddress {
-  const addr = parseListenAddress(f.listen);
+  const addr = parseListenAddress(f.listen, '--listen');
   if (isLoopback(addr)) return addr;
   if (!f.allowRemoteListen) {
     throw new KvError(
@@ -119,7 +119,7 @@ export function rewriterRoleOptions(rewriterFlags: RewriterFlags, log: Logger): 
   return {
     listen: kubeApiListen(rewriterFlags, log),
     config: upstreamConfig(rewriterFlags),
-    metricsListen: parseListenAddress(rewriterFlags.metricsListen),
+    metricsListen: parseListenAddress(rewriterFlags.metricsListen, '--metrics-listen'),
     webhook: webhookOptions(rewriterFlags),
     maxBodyBytes: rewriterFlags.maxBodyBytes,
     log,

@@ -8,20 +8,22 @@ export interface ListenAddress {
   readonly port: number;
 }
 
-export function parseListenAddress(addr: string): ListenAddress {
+function portOf(text: string): number | undefined {
+  const port = Number(text);
+  return text !== '' && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : undefined;
+}
+
+/** `what` names the address in errors: the flag that gave it (`--listen`). */
+export function parseListenAddress(addr: string, what = 'listen address'): ListenAddress {
   const colon = addr.lastIndexOf(':');
-  const portText = colon === -1 ? '' : addr.slice(colon + 1);
-  const port = Number(portText);
-  if (colon === -1 || portText === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new KvError('KV_ERR_CONFIG', `listen address "${addr}" must be host:port or :port (port 0-65535)`);
+  const port = colon === -1 ? undefined : portOf(addr.slice(colon + 1));
+  if (port === undefined) {
+    throw new KvError('KV_ERR_CONFIG', `${what} "${addr}" must be host:port or :port (port 0-65535)`);
   }
   const rawHost = addr.slice(0, colon);
   const host = rawHost.startsWith('[') && rawHost.endsWith(']') ? rawHost.slice(1, -1) : rawHost;
   if (host.includes(':') && !rawHost.startsWith('['))
-    throw new KvError(
-      'KV_ERR_CONFIG',
-      `listen address "${addr}": write IPv6 hosts in brackets, e.g. [::1]:8080`,
-    );
+    throw new KvError('KV_ERR_CONFIG', `${what} "${addr}": write IPv6 hosts in brackets, e.g. [::1]:8080`);
   return { host: host === '' ? undefined : host, port };
 }
 
