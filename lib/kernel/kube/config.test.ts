@@ -315,6 +315,20 @@ describe('loadRestConfig: a failing kubeconfig says where and what, never what t
     }
   });
 
+  it('refuses a server that is not a URL, naming the fix and no password in it', () => {
+    const file = writeKubeconfig('bad-url', {
+      clusters: { c: { server: 'https://admin:kv-pass-31@exa mple:6443' } },
+      users: { u: {} },
+      contexts: { x: { cluster: 'c', user: 'u' } },
+    });
+    const err = failing(file);
+    expect(err.message).toBe(
+      `cluster "c" in kubeconfig ${file} (--kubeconfig): server is not a valid URL: ` +
+        'fix clusters[].cluster.server (https://host:port)',
+    );
+    expect(everything(err)).not.toContain('kv-pass-31');
+  });
+
   it('refuses a CA that holds no certificate', () => {
     const file = writeKubeconfig('bad-ca', {
       clusters: { c: { server: 'https://h:1', 'certificate-authority-data': keyData } },

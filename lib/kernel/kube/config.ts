@@ -182,17 +182,17 @@ function clusterPart(cluster: Cluster, where: string): Connection {
   let url: URL;
   try {
     url = new URL(cluster.server);
-  } catch (err) {
+  } catch {
+    // Neither the text nor the parser's error (it keeps the input): a URL can hold a password.
     throw new KvError(
       'KV_ERR_CONFIG',
-      `cluster "${cluster.name}" in ${where} has an invalid server URL "${cluster.server}"`,
-      { cause: err },
+      `cluster "${cluster.name}" in ${where}: server is not a valid URL: fix clusters[].cluster.server (https://host:port)`,
     );
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && cluster.skipTLSVerify)) {
     throw new KvError(
       'KV_ERR_CONFIG',
-      `cluster "${cluster.name}" in ${where}: server ${cluster.server} must be https:// (plain http:// only with insecure-skip-tls-verify: true)`,
+      `cluster "${cluster.name}" in ${where}: server ${url.origin} must be https:// (plain http:// only with insecure-skip-tls-verify: true)`,
     );
   }
   if (cluster.proxyUrl) {
