@@ -30,4 +30,9 @@ export const parsed = <T>(flags: string, description: string, parse: (v: string)
 
 /** `-v, --verbosity <n>`: debug log levels above 2. */
 export const verbosityOption = (): Option =>
-  parsed('-v, --verbosity <n>', 'log verbosity (debug levels above 2)', intIn(0, 10), 2);
+  parsed(
+    '-v, --verbosity <n>',
+    'log verbosity (debug levels above 2; from 4, failures carry their stack)',
+    intIn(0, 10),
+    2,
+  );

@@ -38,6 +38,11 @@ describe('virt entrypoint', () => {
     expect(r.code).toBe(0);
     for (const flag of ['--listen', '--upstream', '--webhook-listen', '--metrics-listen', '--max-body-bytes'])
       expect(r.stdout).toContain(flag);
+    const help = r.stdout.replace(/\s+/g, ' ');
+    expect(help).toContain(
+      "loopback only (127.0.0.0/8, ::1, localhost), since it sends the rewriter's own credentials",
+    );
+    expect(help).toMatch(/--allow-remote-listen let --listen take a non-loopback address/);
   });
 
   it('prints the version and the git commit', async () => {

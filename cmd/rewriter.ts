@@ -13,13 +13,26 @@ export function rewriterCommand(): Command {
     'proxy renaming kubevirt.io ⇄ internal.virtualization.deckhouse.io',
   );
   addKubeFlags(cmd)
-    .option('--listen <addr>', 'kube-api proxy address (plain HTTP)', '127.0.0.1:23915')
+    .option(
+      '--listen <addr>',
+      "kube-api proxy address (plain HTTP): loopback only (127.0.0.0/8, ::1, localhost), since it sends the rewriter's own credentials for any client that sends none",
+      '127.0.0.1:23915',
+    )
+    .option(
+      '--allow-remote-listen',
+      "let --listen take a non-loopback address; every host that reaches it then acts with the rewriter's credentials",
+      false,
+    )
     .option('--upstream <url>', 'API server URL (default: from kubeconfig or in-cluster)')
     .option('--upstream-ca <file>', 'CA bundle (PEM) for the API server')
     .option('--upstream-token-file <file>', 'bearer token file for the API server (re-read as it rotates)')
     .option('--client-cert <file>', 'client certificate (PEM) for the API server')
     .option('--client-key <file>', 'client key (PEM) for the API server')
-    .option('--webhook-listen <addr>', 'TLS webhook proxy address', ':24192')
+    .option(
+      '--webhook-listen <addr>',
+      'TLS webhook proxy address, reached by the API server on the Pod address (adds no credentials)',
+      ':24192',
+    )
     .option('--webhook-cert <file>', 'webhook proxy serving certificate (PEM)')
     .option('--webhook-key <file>', 'webhook proxy serving key (PEM)')
     .option('--webhook-upstream <url>', 'webhook server to forward to (the webhook proxy runs only with it)')

@@ -1,22 +1,30 @@
 /**
  * `virt rewriter` flags → RewriterRoleOptions: the upstream API server from the kubeconfig or --upstream (the
- * --upstream-* and --client-* flags override either), PEM files read, listen addresses parsed.
+ * --upstream-* and --client-* flags override either), PEM files read and checked, listen addresses parsed.
+ * The kube-api proxy listens on loopback only unless --allow-remote-listen says otherwise: it is plain HTTP
+ * and sends the rewriter's own credentials for a client that sends none. Every refusal is KV_ERR_CONFIG
+ * naming the flag and the fix, never a file's content.
  */
 import { readFileSync } from 'node:fs';
-import { InvalidArgumentError } from 'commander';
+import { KvError } from '../kernel/errors/errors.ts';
 import {
   DEFAULT_USER_AGENT,
+  checkCertificates,
+  checkKeyPair,
+  checkPrivateKey,
+  errnoText,
   kubeFlagsToConfigOptions,
   loadRestConfig,
   type KubeFlagValues,
   type RestConfig,
 } from '../kernel/kube/index.ts';
 import type { Logger } from '../kernel/log/log.ts';
-import { parseListenAddress } from './proxy/listen-address.ts';
+import { isLoopback, parseListenAddress, type ListenAddress } from './proxy/listen-address.ts';
 import type { RewriterRoleOptions } from './role.ts';
 
 export interface RewriterFlags extends KubeFlagValues {
   listen: string;
+  allowRemoteListen: boolean;
   upstream?: string;
   upstreamCa?: string;
   upstreamTokenFile?: string;
@@ -32,46 +40,86 @@ export interface RewriterFlags extends KubeFlagValues {
   verbosity: number;
 }
 
-const pem = (file: string | undefined): string | undefined =>
-  file === undefined ? undefined : readFileSync(file, 'utf8');
+type Check = (pem: string, what: string) => void;
+
+/** The file a PEM flag names, read and checked; the errors name the flag and the file, never the content. */
+function pemFlag(flag: string, file: string | undefined, check: Check): string | undefined {
+  if (file === undefined) return undefined;
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (err) {
+    const why = errnoText(err) ?? 'unreadable';
+    throw new KvError('KV_ERR_CONFIG', `${flag} ${file}: cannot read it (${why})`, { cause: err });
+  }
+  check(pem, `${flag} ${file}`);
+  return pem;
+}
 
 /** The kubeconfig's API server, or --upstream; the --upstream-* and --client-* flags override either. */
-function upstreamConfig(rewriterFlags: RewriterFlags): RestConfig {
+function upstreamConfig(f: RewriterFlags): RestConfig {
   const base: RestConfig =
-    rewriterFlags.upstream === undefined
-      ? loadRestConfig(kubeFlagsToConfigOptions(rewriterFlags))
-      : { server: rewriterFlags.upstream, qps: 0, burst: 1, userAgent: DEFAULT_USER_AGENT };
-  const ca = pem(rewriterFlags.upstreamCa);
-  const cert = pem(rewriterFlags.clientCert);
-  const key = pem(rewriterFlags.clientKey);
+    f.upstream === undefined
+      ? loadRestConfig(kubeFlagsToConfigOptions(f))
+      : { server: f.upstream, qps: 0, burst: 1, userAgent: DEFAULT_USER_AGENT };
+  const ca = pemFlag('--upstream-ca', f.upstreamCa, checkCertificates);
+  const cert = pemFlag('--client-cert', f.clientCert, checkCertificates) ?? base.cert;
+  const key = pemFlag('--client-key', f.clientKey, checkPrivateKey) ?? base.key;
+  if ((cert === undefined) !== (key === undefined))
+    throw new KvError('KV_ERR_CONFIG', '--client-cert and --client-key go together: pass both');
+  if (cert !== undefined && key !== undefined)
+    checkKeyPair(cert, key, 'the client certificate and key (--client-cert, --client-key)');
   return {
     ...base,
     ...(ca !== undefined && { ca }),
     ...(cert !== undefined && { cert }),
     ...(key !== undefined && { key }),
-    ...(rewriterFlags.upstreamTokenFile !== undefined && { tokenFile: rewriterFlags.upstreamTokenFile }),
+    ...(f.upstreamTokenFile !== undefined && { tokenFile: f.upstreamTokenFile }),
   };
 }
 
-function webhookOptions(rewriterFlags: RewriterFlags): RewriterRoleOptions['webhook'] {
-  if (rewriterFlags.webhookUpstream === undefined) return undefined;
-  if (rewriterFlags.webhookCert === undefined || rewriterFlags.webhookKey === undefined)
-    throw new InvalidArgumentError('--webhook-upstream needs --webhook-cert and --webhook-key');
+/** The webhook proxy serves TLS only: no upstream, no proxy; an upstream without a certificate and key, refused. */
+function webhookOptions(f: RewriterFlags): RewriterRoleOptions['webhook'] {
+  if (f.webhookUpstream === undefined) return undefined;
+  if (f.webhookCert === undefined || f.webhookKey === undefined)
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      '--webhook-upstream needs --webhook-cert and --webhook-key: the webhook proxy serves TLS only',
+    );
+  const cert = pemFlag('--webhook-cert', f.webhookCert, checkCertificates) as string;
+  const key = pemFlag('--webhook-key', f.webhookKey, checkPrivateKey) as string;
+  checkKeyPair(cert, key, `--webhook-cert ${f.webhookCert} and --webhook-key ${f.webhookKey}`);
   return {
-    listen: parseListenAddress(rewriterFlags.webhookListen),
-    cert: readFileSync(rewriterFlags.webhookCert, 'utf8'),
-    key: readFileSync(rewriterFlags.webhookKey, 'utf8'),
-    upstream: rewriterFlags.webhookUpstream,
-    upstreamCa: pem(rewriterFlags.webhookUpstreamCa),
+    listen: parseListenAddress(f.webhookListen, '--webhook-listen'),
+    cert,
+    key,
+    upstream: f.webhookUpstream,
+    upstreamCa: pemFlag('--webhook-upstream-ca', f.webhookUpstreamCa, checkCertificates),
   };
 }
 
-/** The role's options from its flags: PEM files read, listen addresses parsed. */
+/** --listen, on loopback unless --allow-remote-listen. */
+function kubeApiListen(f: RewriterFlags, log: Logger): ListenAddress {
+  const addr = parseListenAddress(f.listen, '--listen');
+  if (isLoopback(addr)) return addr;
+  if (!f.allowRemoteListen) {
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      `--listen ${f.listen}: not a loopback address; the kube-api proxy is plain HTTP and sends the ` +
+        "rewriter's own credentials for every client that sends none, so it listens on 127.0.0.0/8, ::1 " +
+        'or localhost only: use --listen 127.0.0.1:<port>, or pass --allow-remote-listen to accept other hosts',
+    );
+  }
+  log.warning('kube-api proxy accepts remote clients (--allow-remote-listen)', { listen: f.listen });
+  return addr;
+}
+
+/** The role's options from its flags: PEM files read and checked, listen addresses parsed. */
 export function rewriterRoleOptions(rewriterFlags: RewriterFlags, log: Logger): RewriterRoleOptions {
   return {
+    listen: kubeApiListen(rewriterFlags, log),
     config: upstreamConfig(rewriterFlags),
-    listen: parseListenAddress(rewriterFlags.listen),
-    metricsListen: parseListenAddress(rewriterFlags.metricsListen),
+    metricsListen: parseListenAddress(rewriterFlags.metricsListen, '--metrics-listen'),
     webhook: webhookOptions(rewriterFlags),
     maxBodyBytes: rewriterFlags.maxBodyBytes,
     log,

@@ -309,6 +309,28 @@ describe('HttpKubeClient errors', () => {
     });
   });
 
+  it.each([
+    [
+      'a text body',
+      'text/plain',
+      (auth: string): string => `bad gateway; request had authorization: ${auth}`,
+    ],
+    [
+      'a Status body',
+      'application/json',
+      (auth: string): string => JSON.stringify(newStatus(400, `rejected header Authorization: ${auth}`)),
+    ],
+  ])('never carries the bearer token the server echoed in %s', async (_name, type, body) => {
+    server.handler = (req, res) => {
+      res.writeHead(400, { 'content-type': type });
+      res.end(body(String(req.headers['authorization'])));
+    };
+    const err = await statusFailure(client({ token: 'kv-echoed-token-42' }).get(NODES, 'n'));
+    expect(server.requests[0]?.headers['authorization']).toBe('Bearer kv-echoed-token-42');
+    expect(err.message).toMatch(/authorization: Bearer \[redacted\]/i);
+    expect(`${err.message} ${JSON.stringify(err.status)}`).not.toContain('kv-echoed-token-42');
+  });
+
   it('maps a refused connection to KV_ERR_TRANSPORT', async () => {
     const gone = await FakeApiServer.start(tls);
     await gone.close();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { KvError } from '../errors/errors.ts';
 import { loadRestConfig, type LoadRestConfigOptions, type RestConfig } from './config.ts';
 import { makeTlsFixture, type TlsFixture } from './testing/tls-fixture.ts';
@@ -176,7 +177,7 @@ describe('loadRestConfig from a kubeconfig file', () => {
         users: { u: {} },
         contexts: { x: { cluster: 'c', user: 'u' } },
       },
-      /cannot read certificate-authority of cluster "c" from \/nonexistent\/ca.pem/,
+      /^certificate-authority of cluster "c" in kubeconfig .*: cannot read \/nonexistent\/ca.pem \(ENOENT: no such file or directory\)$/,
     ],
   ])('rejects %s with KV_ERR_CONFIG', (name, spec, message) => {
     const err = configError({ kubeconfig: writeKubeconfig(name.replace(/\W/g, '-'), spec) });
@@ -197,6 +198,155 @@ describe('loadRestConfig from a kubeconfig file', () => {
       contexts: { x: { cluster: 'c', user: 'u' } },
     });
     expect(configError({ kubeconfig: file, burst: 0 }).message).toMatch(/burst/);
+  });
+});
+
+describe('loadRestConfig: a failing kubeconfig says where and what, never what the file holds', () => {
+  const TOKEN = 'kv-test-token-5f0c1e9a7d';
+  const KEY_TEXT = 'KV-TEST-KEY-MATERIAL-77ab';
+  const keyData = b64(`-----BEGIN PRIVATE KEY-----\n${KEY_TEXT}\n-----END PRIVATE KEY-----\n`);
+  const lines = (...l: string[]): string => l.join('\n') + '\n';
+  const head = ['apiVersion: v1', 'kind: Config', 'users:', '- name: u', '  user:'];
+  const ctx = (user: Record<string, unknown>): KcSpec => ({
+    clusters: { c: { server: 'https://127.0.0.1:6443', 'certificate-authority-data': b64(tls.cert) } },
+    users: { u: user },
+    contexts: { x: { cluster: 'c', user: 'u' } },
+  });
+
+  function failing(file: string): KvError {
+    const err = configError({ kubeconfig: file });
+    expect(err.code).toBe('KV_ERR_CONFIG');
+    return err;
+  }
+
+  /** The error, its cause chain and its stack, as any logger or crash handler could print them. */
+  const everything = (err: KvError): string => `${inspect(err, { depth: 10 })} ${err.stack ?? ''}`;
+
+  it.each<[string, string, string, string]>([
+    [
+      'a syntax error next to a token',
+      lines(...head, `    token: ${TOKEN}`, '   bad: [', 'contexts: []'),
+      'not valid YAML (line 7, column 4)',
+      TOKEN,
+    ],
+    [
+      'a syntax error next to a client key',
+      lines(...head, `    client-key-data: ${keyData}`, '     x: ['),
+      'not valid YAML (line 7, column 7)',
+      keyData.slice(0, 16),
+    ],
+    [
+      'an unclosed quote after a token',
+      lines(...head, `    token: "${TOKEN}`),
+      'not valid YAML (line 7, column 1)',
+      TOKEN,
+    ],
+  ])('%s: names the file, line and column, quotes nothing', (name, text, what, secret) => {
+    const file = join(dir, name.replace(/\W/g, '-'));
+    writeFileSync(file, text);
+    const err = failing(file);
+    expect(err.message).toBe(`kubeconfig ${file} (--kubeconfig): ${what}: fix the file at that line`);
+    expect(everything(err)).not.toContain(secret);
+  });
+
+  it.each<[string, string, RegExp]>([
+    [
+      'an empty file',
+      '',
+      /: not a kubeconfig \(expected a YAML mapping with clusters, users and contexts\)$/,
+    ],
+    ['a bare token', `${TOKEN}\n`, /: not a kubeconfig \(expected a YAML mapping/],
+    [
+      'a cluster without a server',
+      'clusters:\n- name: c\n  cluster: {}\n',
+      /: clusters\[0\]\.cluster\.server is missing$/,
+    ],
+  ])('%s: says what is wrong with it', (name, text, message) => {
+    const file = join(dir, name.replace(/\W/g, '-'));
+    writeFileSync(file, text);
+    const err = failing(file);
+    expect(err.message).toMatch(message);
+    expect(err.message).toContain(`kubeconfig ${file}`);
+    expect(everything(err)).not.toContain(TOKEN);
+  });
+
+  it.each<[string, () => Record<string, unknown>, RegExp]>([
+    [
+      'a client key that is not a PEM key',
+      () => ({ 'client-certificate-data': b64(tls.cert), 'client-key-data': keyData }),
+      /client-key of user "u" in kubeconfig .*: not a PEM private key \(ERR_OSSL_\w+\)/,
+    ],
+    [
+      'a client certificate that is not a PEM certificate',
+      () => ({ 'client-certificate-data': keyData, 'client-key-data': b64(tls.key) }),
+      /client-certificate of user "u" in kubeconfig .*: not a PEM certificate/,
+    ],
+    [
+      'a client certificate without its key',
+      () => ({ 'client-certificate-data': b64(tls.cert) }),
+      /user "u" in kubeconfig .* has a client-certificate but no client-key: add client-key or client-key-data/,
+    ],
+    [
+      'a token with a line break inside',
+      () => ({ token: `${TOKEN}\nX-Injected: 1` }),
+      /token of user "u" in kubeconfig .*: holds characters an HTTP header cannot carry/,
+    ],
+  ])('%s: fails at load time and quotes nothing', (name, user, message) => {
+    const err = failing(writeKubeconfig(name.replace(/\W/g, '-'), ctx(user())));
+    expect(err.message).toMatch(message);
+    expect(everything(err)).not.toContain(KEY_TEXT);
+    expect(everything(err)).not.toContain(keyData.slice(0, 16));
+    expect(everything(err)).not.toContain(TOKEN);
+  });
+
+  it('refuses a client key that does not belong to the certificate', () => {
+    const other = makeTlsFixture();
+    try {
+      const err = failing(
+        writeKubeconfig(
+          'mismatch',
+          ctx({ 'client-certificate-data': b64(tls.cert), 'client-key-data': b64(other.key) }),
+        ),
+      );
+      expect(err.message).toMatch(/client-certificate and client-key of user "u" .* do not belong together/);
+      expect(everything(err)).not.toContain(other.key.split('\n')[1] ?? '');
+    } finally {
+      other.remove();
+    }
+  });
+
+  it('refuses a server that is not a URL, naming the fix and no password in it', () => {
+    const file = writeKubeconfig('bad-url', {
+      clusters: { c: { server: 'https://admin:kv-pass-31@exa mple:6443' } },
+      users: { u: {} },
+      contexts: { x: { cluster: 'c', user: 'u' } },
+    });
+    const err = failing(file);
+    expect(err.message).toBe(
+      `cluster "c" in kubeconfig ${file} (--kubeconfig): server is not a valid URL: ` +
+        'fix clusters[].cluster.server (https://host:port)',
+    );
+    expect(everything(err)).not.toContain('kv-pass-31');
+  });
+
+  it('refuses a CA that holds no certificate', () => {
+    const file = writeKubeconfig('bad-ca', {
+      clusters: { c: { server: 'https://h:1', 'certificate-authority-data': keyData } },
+      users: { u: {} },
+      contexts: { x: { cluster: 'c', user: 'u' } },
+    });
+    const err = failing(file);
+    expect(err.message).toMatch(
+      /certificate-authority of cluster "c" in kubeconfig .*: not a PEM certificate/,
+    );
+    expect(everything(err)).not.toContain(KEY_TEXT);
+  });
+
+  it('names a missing kubeconfig and what to do', () => {
+    const err = failing(join(dir, 'absent'));
+    expect(err.message).toBe(
+      `kubeconfig ${join(dir, 'absent')} (--kubeconfig): cannot read it (ENOENT: no such file or directory)`,
+    );
   });
 });
 

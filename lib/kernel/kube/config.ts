@@ -2,13 +2,18 @@
  * Builds the client configuration (server, TLS material, credentials, client-side rate limits) from a
  * kubeconfig or the pod's service account. The only module that imports @kubernetes/client-node: its
  * KubeConfig parses and merges kubeconfig files; everything after that is a plain RestConfig object.
+ * Errors name the file, the entry and the field, never their content (load-errors.ts, pem-check.ts): the
+ * certificates and keys are checked here, so a broken one fails at start-up.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { KubeConfig, bufferFromFileOrString, type Cluster, type User } from '@kubernetes/client-node';
-import { KvError, errorMessage } from '../errors/errors.ts';
+import { KvError } from '../errors/errors.ts';
 import { chooseConfigSource, type ConfigSource } from './config-source.ts';
+import { NOT_A_KUBECONFIG, describeLoadProblem, errnoText } from './load-errors.ts';
+import { checkCertificates, checkKeyPair, checkPrivateKey } from './pem-check.ts';
+import { checkHeaderToken } from './token-source.ts';
 
 export interface RestConfig {
   /** Base URL of the API server; may carry a path prefix. */
@@ -62,7 +67,7 @@ export function loadRestConfig(opts: LoadRestConfigOptions = {}): RestConfig {
     exists: existsSync,
   });
   const where = describeSource(source);
-  const kc = source.kind === 'in-cluster' ? inClusterKubeConfig(source) : fileKubeConfig(source.files);
+  const kc = source.kind === 'in-cluster' ? inClusterKubeConfig(source) : fileKubeConfig(source);
   if (opts.context !== undefined) selectContext(kc, opts.context, where);
   const conn = connectionOf(kc, where);
   if (source.kind === 'in-cluster') {
@@ -82,10 +87,11 @@ function rateLimits(opts: LoadRestConfigOptions): { qps: number; burst: number }
   return { qps, burst };
 }
 
+const ORIGIN = { flag: '--kubeconfig', env: 'KUBECONFIG', home: 'default' } as const;
+
 function describeSource(s: ConfigSource): string {
   if (s.kind === 'in-cluster') return `in-cluster service account ${s.serviceAccountDir}`;
-  const from = { flag: '--kubeconfig', env: 'KUBECONFIG', home: 'default' }[s.origin];
-  return `kubeconfig ${s.files.join(', ')} (${from})`;
+  return `kubeconfig ${s.files.join(', ')} (${ORIGIN[s.origin]})`;
 }
 
 function inClusterKubeConfig(source: Extract<ConfigSource, { kind: 'in-cluster' }>): KubeConfig {
@@ -107,19 +113,25 @@ function inClusterKubeConfig(source: Extract<ConfigSource, { kind: 'in-cluster' 
 }
 
 /** Loads the files; for names defined twice and for current-context, the first file wins (kubectl rules). */
-function fileKubeConfig(files: readonly string[]): KubeConfig {
+function fileKubeConfig(source: Extract<ConfigSource, { kind: 'kubeconfig' }>): KubeConfig {
   const kc = new KubeConfig();
-  files.forEach((file, i) => {
+  source.files.forEach((file, i) => {
     const next = i === 0 ? kc : new KubeConfig();
     try {
       next.loadFromFile(file);
     } catch (err) {
-      throw new KvError('KV_ERR_CONFIG', `cannot load kubeconfig ${file}: ${errorMessage(err)}`, {
-        cause: err,
-      });
+      // The parser's message quotes the lines around the error: rebuild it from the kind and position.
+      const problem = describeLoadProblem(err, file);
+      throw new KvError(
+        'KV_ERR_CONFIG',
+        `kubeconfig ${file} (${ORIGIN[source.origin]}): ${problem.text}`,
+        problem.safeCause ? { cause: err } : undefined,
+      );
     }
     if (next !== kc) mergeFirstWins(kc, next);
   });
+  const empty = kc.getClusters().length + kc.getUsers().length + kc.getContexts().length === 0;
+  if (empty) throw new KvError('KV_ERR_CONFIG', `${describeSource(source)}: ${NOT_A_KUBECONFIG}`);
   return kc;
 }
 
@@ -170,17 +182,17 @@ function clusterPart(cluster: Cluster, where: string): Connection {
   let url: URL;
   try {
     url = new URL(cluster.server);
-  } catch (err) {
+  } catch {
+    // Neither the text nor the parser's error (it keeps the input): a URL can hold a password.
     throw new KvError(
       'KV_ERR_CONFIG',
-      `cluster "${cluster.name}" in ${where} has an invalid server URL "${cluster.server}"`,
-      { cause: err },
+      `cluster "${cluster.name}" in ${where}: server is not a valid URL: fix clusters[].cluster.server (https://host:port)`,
     );
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && cluster.skipTLSVerify)) {
     throw new KvError(
       'KV_ERR_CONFIG',
-      `cluster "${cluster.name}" in ${where}: server ${cluster.server} must be https:// (plain http:// only with insecure-skip-tls-verify: true)`,
+      `cluster "${cluster.name}" in ${where}: server ${url.origin} must be https:// (plain http:// only with insecure-skip-tls-verify: true)`,
     );
   }
   if (cluster.proxyUrl) {
@@ -190,7 +202,9 @@ function clusterPart(cluster: Cluster, where: string): Connection {
     );
   }
   const out: Connection = { server: cluster.server };
-  const ca = readPem(cluster.caFile, cluster.caData, `certificate-authority of cluster "${cluster.name}"`);
+  const what = `certificate-authority of cluster "${cluster.name}" in ${where}`;
+  const ca = readPem(cluster.caFile, cluster.caData, what);
+  if (ca !== undefined) checkCertificates(ca, what);
   if (ca !== undefined) out.ca = ca;
   if (cluster.skipTLSVerify) out.insecureSkipTLSVerify = true;
   if (cluster.tlsServerName) out.tlsServerName = cluster.tlsServerName;
@@ -208,15 +222,33 @@ function userPart(user: User | null, where: string): Omit<Connection, 'server'> 
         'use a token, token-file or client certificate',
     );
   }
-  const out: Omit<Connection, 'server'> = {};
-  const what = `of user "${user.name}"`;
-  const cert = readPem(user.certFile, user.certData, `client-certificate ${what}`);
-  const key = readPem(user.keyFile, user.keyData, `client-key ${what}`);
-  if (cert !== undefined) out.cert = cert;
-  if (key !== undefined) out.key = key;
-  if (user.token) out.token = user.token.trim();
+  const out: Omit<Connection, 'server'> = { ...clientCertificate(user, where) };
+  if (user.token) {
+    checkHeaderToken(user.token.trim(), `token of user "${user.name}" in ${where}`);
+    out.token = user.token.trim();
+  }
   if (tokenFile !== undefined) out.tokenFile = tokenFile;
   return out;
+}
+
+/** The client certificate and key: both or neither, each readable PEM, and the key the certificate's. */
+function clientCertificate(user: User, where: string): Pick<Connection, 'cert' | 'key'> {
+  const of = `of user "${user.name}" in ${where}`;
+  const cert = readPem(user.certFile, user.certData, `client-certificate ${of}`);
+  const key = readPem(user.keyFile, user.keyData, `client-key ${of}`);
+  if (cert === undefined && key === undefined) return {};
+  if (cert === undefined || key === undefined) {
+    const [has, lacks] =
+      cert === undefined ? ['client-key', 'client-certificate'] : ['client-certificate', 'client-key'];
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      `user "${user.name}" in ${where} has a ${has} but no ${lacks}: add ${lacks} or ${lacks}-data`,
+    );
+  }
+  checkCertificates(cert, `client-certificate ${of}`);
+  checkPrivateKey(key, `client-key ${of}`);
+  checkKeyPair(cert, key, `client-certificate and client-key ${of}`);
+  return { cert, key };
 }
 
 /** client-node's own representation of a token file: auth-provider { config: { tokenFile } }. */
@@ -238,12 +270,9 @@ function readPem(file: string | undefined, data: string | undefined, what: strin
   try {
     return bufferFromFileOrString(file ?? undefined, data ?? undefined)?.toString('utf8');
   } catch (err) {
-    throw new KvError(
-      'KV_ERR_CONFIG',
-      `cannot read ${what} from ${file ?? 'inline data'}: ${errorMessage(err)}`,
-      {
-        cause: err,
-      },
-    );
+    const why = errnoText(err) ?? 'unreadable';
+    throw new KvError('KV_ERR_CONFIG', `${what}: cannot read ${file ?? 'the inline data'} (${why})`, {
+      cause: err,
+    });
   }
 }

@@ -1,11 +1,13 @@
 /**
  * One undici Agent per RestConfig: TLS material, bearer token, User-Agent, the client-side token bucket,
  * and the mapping of answers to errors (non-2xx → StatusError with the server's Status; socket and TLS
- * failures → KV_ERR_TRANSPORT; a caller's abort → KV_ERR_ABORTED).
+ * failures → KV_ERR_TRANSPORT; a caller's abort → KV_ERR_ABORTED). No error carries a credential: a
+ * token or key the server or a library echoed into a message is redacted (redactSecrets).
  */
 import { Agent, type Dispatcher } from 'undici';
 import { realClock, type Clock } from '../clock.ts';
 import { KvError, StatusError, errorMessage, isStatus, newStatus, type Status } from '../errors/errors.ts';
+import { redactSecrets } from '../errors/redact.ts';
 import type { RestConfig } from './config.ts';
 import { TokenBucket } from './rate-limiter.ts';
 import { FileTokenSource, staticTokenSource, type TokenSource } from './token-source.ts';
@@ -62,7 +64,8 @@ export class HttpTransport {
   /** Sends a call and returns a 2xx response with its body unread; anything else throws. */
   async send(opts: SendOptions): Promise<Dispatcher.ResponseData> {
     const what = `${opts.method} ${opts.path}`;
-    if (!opts.stream) await this.limiter.take(opts.signal).catch((err: unknown) => rethrow(err, what, opts.signal));
+    if (!opts.stream)
+      await this.limiter.take(opts.signal).catch((err: unknown) => rethrow(err, what, opts.signal));
     const res = await this.agent
       .request({
         origin: this.origin,
@@ -92,7 +95,9 @@ export class HttpTransport {
     try {
       return JSON.parse(text) as T;
     } catch (err) {
-      throw new KvError('KV_ERR_DECODE', `${opts.method} ${opts.path}: response is not valid JSON`, { cause: err });
+      throw new KvError('KV_ERR_DECODE', `${opts.method} ${opts.path}: response is not valid JSON`, {
+        cause: err,
+      });
     }
   }
 
@@ -143,16 +148,17 @@ function encodeBody(body: unknown): string | Uint8Array | null {
 export function statusFromBody(code: number, text: string): Status {
   try {
     const parsed: unknown = JSON.parse(text);
-    if (isStatus(parsed)) return parsed;
+    if (isStatus(parsed))
+      return parsed.message === undefined ? parsed : { ...parsed, message: redactSecrets(parsed.message) };
   } catch {
     // not JSON: fall through
   }
-  const message = text.trim().slice(0, 1024);
+  const message = redactSecrets(text.trim().slice(0, 1024));
   return newStatus(code, message === '' ? `the server answered HTTP ${code}` : message);
 }
 
 function rethrow(err: unknown, what: string, signal: AbortSignal | undefined): never {
   if (err instanceof KvError) throw err;
   if (signal?.aborted) throw new KvError('KV_ERR_ABORTED', `${what}: aborted`, { cause: err });
-  throw new KvError('KV_ERR_TRANSPORT', `${what}: ${errorMessage(err)}`, { cause: err });
+  throw new KvError('KV_ERR_TRANSPORT', `${what}: ${redactSecrets(errorMessage(err))}`, { cause: err });
 }

@@ -26,5 +26,7 @@ export {
   type PathParts,
 } from './resources.ts';
 export { addKubeFlags, kubeFlagsToConfigOptions, type KubeFlagValues } from './flags.ts';
-export { FileTokenSource, staticTokenSource, type TokenSource } from './token-source.ts';
+export { FileTokenSource, checkHeaderToken, staticTokenSource, type TokenSource } from './token-source.ts';
+export { checkCertificates, checkKeyPair, checkPrivateKey } from './pem-check.ts';
+export { errnoText } from './load-errors.ts';
 export { decodeWatchEvent } from './watch-decoder.ts';

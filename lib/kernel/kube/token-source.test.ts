@@ -71,6 +71,23 @@ describe('FileTokenSource', () => {
   });
 });
 
+describe('FileTokenSource: a token that cannot go into a header', () => {
+  it.each([
+    ['a line break inside', 'kv-secret-9d1\nX-Injected: 1'],
+    ['a carriage return inside', 'kv-secret-9d1\rX'],
+    ['a NUL byte', 'kv-secret-9d1\u0000'],
+  ])('is refused with %s, naming the file and not the token', async (_name, text) => {
+    const src = new FileTokenSource('/var/run/t', { clock: new FakeClock(), read: fakeFile(text).read });
+    const err = await src.token().then(
+      () => undefined,
+      (e: unknown) => e as Error & { code?: string },
+    );
+    expect(err?.code).toBe('KV_ERR_CONFIG');
+    expect(err?.message).toMatch(/^token file \/var\/run\/t: holds characters an HTTP header cannot carry/);
+    expect(err?.message).not.toContain('kv-secret-9d1');
+  });
+});
+
 describe('staticTokenSource', () => {
   it('returns its token', async () => {
     expect(await staticTokenSource('s').token()).toBe('s');

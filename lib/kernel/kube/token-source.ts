@@ -1,11 +1,32 @@
 /**
  * Bearer tokens for the client. A file token (the projected service-account token, which the kubelet
  * rotates) is re-read once its cached copy is older than the refresh interval, or after the server
- * answered 401, like client-go's cached file token source.
+ * answered 401, like client-go's cached file token source. A token that cannot go into a header (a line
+ * break inside) is refused without being quoted.
  */
 import { readFile } from 'node:fs/promises';
 import type { Clock } from '../clock.ts';
 import { KvError, errorMessage } from '../errors/errors.ts';
+
+/** Control characters (a line break above all) would end or split the Authorization header. */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}
+
+/** Throws KV_ERR_CONFIG, naming `what` and never the token, when the token cannot go into a header. */
+export function checkHeaderToken(token: string, what: string): void {
+  if (hasControl(token)) {
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      `${what}: holds characters an HTTP header cannot carry (a line break or another control character): ` +
+        'write the token on one line',
+    );
+  }
+}
 
 export interface TokenSource {
   /** The token to send now; undefined sends no Authorization header. */
@@ -55,11 +76,9 @@ export class FileTokenSource implements TokenSource {
   }
 
   private async reload(): Promise<string> {
+    let token: string;
     try {
-      const token = (await this.read(this.path)).trim();
-      this.cached = token;
-      this.readAt = this.clock.now();
-      return token;
+      token = (await this.read(this.path)).trim();
     } catch (err) {
       // A rotation in progress can briefly hide the file: keep using the token we had.
       if (this.cached !== undefined) return this.cached;
@@ -67,5 +86,9 @@ export class FileTokenSource implements TokenSource {
         cause: err,
       });
     }
+    checkHeaderToken(token, `token file ${this.path}`);
+    this.cached = token;
+    this.readAt = this.clock.now();
+    return token;
   }
 }

@@ -1,8 +1,11 @@
 /**
  * Structured logging: one JSON object per line on stderr, KubeVirt's field names
  * (level, timestamp, component, msg, plus namespace/name/kind/uid/reason when relevant).
- * Messages are constant; variable data goes into fields.
+ * Messages are constant; variable data goes into fields. Error fields (reason, err, stack) pass through
+ * redactSecrets, so a credential an error message picked up never reaches a line.
  */
+import { redactSecrets } from '../errors/redact.ts';
+
 export type Level = 'error' | 'warning' | 'info';
 export type Fields = Readonly<Record<string, unknown>>;
 
@@ -12,6 +15,8 @@ export interface Logger {
   error(msg: string, fields?: Fields): void;
   /** A logger that writes only when the configured verbosity is at least n (debug levels). */
   v(n: number): Logger;
+  /** Whether this logger writes: `log.v(4).enabled()` asks for verbosity 4 (klog's `V(4).Enabled()`). */
+  enabled(): boolean;
   with(fields: Fields): Logger;
 }
 
@@ -28,23 +33,25 @@ const stderrSink: Sink = (line) => {
   process.stderr.write(line + '\n');
 };
 
-function errorFields(value: unknown): unknown {
+const ERROR_KEYS: ReadonlySet<string> = new Set(['reason', 'err', 'stack']);
+
+function errorText(value: unknown): unknown {
   if (value instanceof Error) {
     const code = (value as { code?: unknown }).code;
-    return typeof code === 'string' ? `${code}: ${value.message}` : value.message;
+    return redactSecrets(typeof code === 'string' ? `${code}: ${value.message}` : value.message);
   }
-  return value;
+  return typeof value === 'string' ? redactSecrets(value) : value;
 }
 
 class JsonLogger implements Logger {
   constructor(
     private readonly opts: Required<LoggerOptions>,
     private readonly fields: Fields,
-    private readonly enabled: boolean,
+    private readonly writes: boolean,
   ) {}
 
   private write(level: Level, msg: string, extra?: Fields): void {
-    if (!this.enabled) return;
+    if (!this.writes) return;
     const rec: Record<string, unknown> = {
       level,
       timestamp: new Date(this.opts.now()).toISOString(),
@@ -52,7 +59,7 @@ class JsonLogger implements Logger {
       msg,
     };
     for (const [k, v] of Object.entries({ ...this.fields, ...extra })) {
-      if (v !== undefined) rec[k] = k === 'reason' || k === 'err' ? errorFields(v) : v;
+      if (v !== undefined) rec[k] = ERROR_KEYS.has(k) ? errorText(v) : v;
     }
     this.opts.sink(JSON.stringify(rec));
   }
@@ -67,10 +74,13 @@ class JsonLogger implements Logger {
     this.write('error', msg, fields);
   }
   v(n: number): Logger {
-    return new JsonLogger(this.opts, this.fields, this.enabled && this.opts.verbosity >= n);
+    return new JsonLogger(this.opts, this.fields, this.writes && this.opts.verbosity >= n);
+  }
+  enabled(): boolean {
+    return this.writes;
   }
   with(fields: Fields): Logger {
-    return new JsonLogger(this.opts, { ...this.fields, ...fields }, this.enabled);
+    return new JsonLogger(this.opts, { ...this.fields, ...fields }, this.writes);
   }
 }
 
@@ -82,11 +92,14 @@ export function createLogger(opts: LoggerOptions): Logger {
 export const nopLogger: Logger = createLogger({ component: 'nop', sink: () => undefined });
 
 /** Collects lines in memory (for tests that assert on logs). */
-export function memoryLogger(component = 'test'): { log: Logger; lines: Record<string, unknown>[] } {
+export function memoryLogger(
+  component = 'test',
+  verbosity = 10,
+): { log: Logger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
   const log = createLogger({
     component,
-    verbosity: 10,
+    verbosity,
     sink: (l) => lines.push(JSON.parse(l) as Record<string, unknown>),
   });
   return { log, lines };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { FakeClock } from '../clock.ts';
+import { KvError } from '../errors/errors.ts';
 import { memoryLogger } from '../log/log.ts';
 import { runUntilSignal } from './shutdown.ts';
 import type { ProcessEvent, ProcessLike, ProcessListener } from './shutdown.ts';
@@ -145,5 +146,47 @@ describe('runUntilSignal', () => {
     m.release();
     await flush();
     expect(proc.exits).toEqual([1]);
+  });
+});
+
+describe('runUntilSignal failure lines', () => {
+  const configError = new KvError('KV_ERR_CONFIG', 'kubeconfig /k: not valid YAML (line 3, column 1)');
+
+  it.each([
+    ['default verbosity 2', 2, false],
+    ['verbosity 3', 3, false],
+    ['verbosity 4', 4, true],
+  ])(
+    'reports main failing in one line, with a stack only from -v 4 (%s)',
+    async (_name, verbosity, stack) => {
+      const { proc, clock } = setup();
+      const { log, lines } = memoryLogger('rewriter', verbosity);
+      expect(await runUntilSignal(() => Promise.reject(configError), { log, proc, clock })).toBe(1);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        level: 'error',
+        msg: 'main failed',
+        reason: 'KV_ERR_CONFIG: kubeconfig /k: not valid YAML (line 3, column 1)',
+      });
+      expect('stack' in (lines[0] ?? {})).toBe(stack);
+    },
+  );
+
+  it.each([
+    ['unhandledRejection', 2, false],
+    ['uncaughtException', 2, false],
+    ['unhandledRejection', 4, true],
+    ['uncaughtException', 4, true],
+  ] as const)('reports %s at verbosity %i with a stack: %s', async (event, verbosity, stack) => {
+    const { proc, clock } = setup();
+    const { log, lines } = memoryLogger('rewriter', verbosity);
+    const m = controllableMain();
+    const code = runUntilSignal(m.main, { log, proc, clock });
+    proc.emit(event, new Error('lost'));
+    expect(await code).toBe(1);
+    expect(lines.at(-1)).toMatchObject({ level: 'error', reason: 'lost' });
+    expect('stack' in (lines.at(-1) ?? {})).toBe(stack);
+    m.release();
+    await flush();
   });
 });

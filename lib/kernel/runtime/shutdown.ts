@@ -1,8 +1,8 @@
 /**
  * Process lifetime for every mode: SIGTERM/SIGINT abort the signal handed to main; when main returns the
  * process exits 0. A second signal, or main still running after graceMs, exits 1. A failing main, an
- * unhandled rejection or an uncaught exception is logged, then exits 1. The process is reached only through
- * `proc`, so tests pass a fake.
+ * unhandled rejection or an uncaught exception is logged in one line (its code and message; the stack only
+ * from verbosity 4), then exits 1. The process is reached only through `proc`, so tests pass a fake.
  */
 import { realClock } from '../clock.ts';
 import type { Clock, TimerHandle } from '../clock.ts';
@@ -41,10 +41,13 @@ export interface RunUntilSignalOptions {
 
 const DEFAULT_GRACE_MS = 30_000;
 
-function crashFields(err: unknown): Record<string, unknown> {
-  return err instanceof Error && err.stack !== undefined
-    ? { reason: err, stack: err.stack }
-    : { reason: err };
+/** Verbosity from which a failure line carries the stack (klog's V(4): debug detail). */
+const STACK_VERBOSITY = 4;
+
+/** One line: the reason (code and message), and the stack only when the logger's verbosity asks for it. */
+function crashFields(log: Logger, err: unknown): Record<string, unknown> {
+  const withStack = err instanceof Error && err.stack !== undefined && log.v(STACK_VERBOSITY).enabled();
+  return withStack ? { reason: err, stack: err.stack } : { reason: err };
 }
 
 /** Runs main until it returns; resolves with the exit code after handing it to proc.exit (tests observe it). */
@@ -85,7 +88,7 @@ export function runUntilSignal(
   const crash =
     (msg: string): ProcessListener =>
     (err) => {
-      opts.log.error(msg, crashFields(err));
+      opts.log.error(msg, crashFields(opts.log, err));
       exit(1);
     };
   const listeners: [ProcessEvent, ProcessListener][] = [
@@ -106,7 +109,7 @@ export function runUntilSignal(
       finished();
       return;
     }
-    opts.log.error('main failed', crashFields(err));
+    opts.log.error('main failed', crashFields(opts.log, err));
     exit(1);
   };
   try {

@@ -4,6 +4,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { KvError, errorMessage, newStatus, type Status } from '../../kernel/errors/errors.ts';
+import { redactSecrets } from '../../kernel/errors/redact.ts';
 import type { HeaderMap } from './upstream.ts';
 
 /** Hop-by-hop and framing headers: never forwarded as they are (RFC 9110 §7.6.1, plus framing we redo). */
@@ -149,10 +150,13 @@ function errorCode(err: unknown): string {
   return typeof cause === 'string' ? cause : '';
 }
 
-/** 503 when the API server cannot be reached, 502 when it was reached but the exchange failed. */
+/**
+ * 503 when the API server cannot be reached, 502 when it was reached but the exchange failed. The reason
+ * goes to the client: a credential an error message picked up is redacted.
+ */
 export function upstreamFailureStatus(err: unknown, upstream: string): Status {
   const code = errorCode(err);
-  const reason = `${code === '' ? '' : `${code}: `}${errorMessage(err)}`;
+  const reason = redactSecrets(`${code === '' ? '' : `${code}: `}${errorMessage(err)}`);
   if (UNREACHABLE.has(code)) return newStatus(503, `the API server ${upstream} is unavailable: ${reason}`);
   return newStatus(502, `the API server ${upstream} failed to answer: ${reason}`, {
     reason: 'InternalError',

@@ -1,5 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { memoryLogger } from '../../kernel/log/log.ts';
@@ -179,5 +182,62 @@ describe('kube-api proxy: API server trouble', () => {
       setTimeout(() => req.raw.socket.destroy(), 20);
     };
     await expect(call(h, VMIS)).rejects.toThrow();
+  });
+});
+
+describe('kube-api proxy: credentials are never echoed', () => {
+  const TOKEN = 'kv-proxy-secret-3b9e';
+
+  /** Sends a raw upgrade request and returns everything the proxy wrote back before closing. */
+  function rawUpgrade(port: number): Promise<string> {
+    const sock = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    sock.on('data', (c: Buffer) => chunks.push(c));
+    sock.on('error', () => undefined);
+    sock.write(
+      'GET /api/v1/namespaces/ns/pods/p/exec HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
+    );
+    return new Promise((resolve) =>
+      sock.once('close', () => {
+        resolve(Buffer.concat(chunks).toString());
+      }),
+    );
+  }
+
+  it('sends no header a broken token file would inject, and quotes the token nowhere', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kv-proxy-token-'));
+    const tokenFile = join(dir, 'token');
+    writeFileSync(tokenFile, `${TOKEN}\r\nX-Injected: yes\n`);
+    const { log, lines } = memoryLogger();
+    const broken = await startHarness({ config: { tokenFile }, log });
+    const upgrades: string[] = [];
+    broken.upstream.upgrade = (req, socket) => {
+      upgrades.push(JSON.stringify(req.headers));
+      socket.destroy();
+    };
+    try {
+      const plain = await call(broken, `${VMIS}/a`);
+      const upgraded = await rawUpgrade(broken.proxy.port);
+      expect(plain.status).toBe(502);
+      expect(upgrades.join()).not.toContain('x-injected');
+      expect(broken.upstream.requests.map((r) => r.headers['x-injected'])).toEqual([]);
+      expect(`${plain.text} ${upgraded} ${JSON.stringify(lines)}`).not.toContain(TOKEN);
+      expect(JSON.stringify(lines)).toContain(`token file ${tokenFile}: holds characters`);
+    } finally {
+      await broken.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a client's own Authorization out of the answer and the log when the API server is down", async () => {
+    const { log, lines } = memoryLogger();
+    const dead = await startHarness({ config: { server: 'http://127.0.0.1:1' }, log });
+    try {
+      const r = await call(dead, `${VMIS}/a`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      expect(r.status).toBe(503);
+      expect(`${r.text} ${JSON.stringify(lines)}`).not.toContain(TOKEN);
+    } finally {
+      await dead.close();
+    }
   });
 });

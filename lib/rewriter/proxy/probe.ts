@@ -4,6 +4,7 @@
  */
 import { realClock, type Clock } from '../../kernel/clock.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
+import { redactSecrets } from '../../kernel/errors/redact.ts';
 import type { ReadinessCheck } from '../../kernel/metrics/server.ts';
 import type { Upstream } from './upstream.ts';
 
@@ -38,7 +39,7 @@ export class UpstreamProbe {
       this.state =
         res.statusCode === 200 ? true : `the API server ${origin} answered /readyz with ${res.statusCode}`;
     } catch (err) {
-      this.state = `the API server ${origin} is unreachable: ${errorMessage(err)}`;
+      this.state = `the API server ${origin} is unreachable: ${redactSecrets(errorMessage(err))}`;
     }
   }
 

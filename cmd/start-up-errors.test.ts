@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeTlsFixture, type TlsFixture } from '../lib/kernel/kube/testing/tls-fixture.ts';
+
+const virt = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'virt');
+
+// Each case starts the binary: seconds on a busy machine.
+jest.setTimeout(90_000);
+
+const TOKEN = 'kv-cli-token-8c2f4e1d';
+const KEY_TEXT = 'KV-CLI-KEY-MATERIAL-5e7a';
+const KEY_DATA = Buffer.from(
+  `-----BEGIN PRIVATE KEY-----\n${KEY_TEXT}\n-----END PRIVATE KEY-----\n`,
+).toString('base64');
+/** Texts none of which may appear in any output. */
+const SECRETS = [TOKEN, KEY_TEXT, KEY_DATA.slice(0, 16), KEY_DATA.slice(-16)];
+
+const ROLES: readonly (readonly [string, readonly string[]])[] = [
+  ['rewriter', ['rewriter', '--listen', '127.0.0.1:0', '--metrics-listen', '127.0.0.1:0']],
+  ['controller', ['controller', '--launcher-image', 'x', '--health-port', '0', '--leader-elect', 'false']],
+];
+
+let tls: TlsFixture;
+let dir: string;
+const files: Record<string, string> = {};
+
+const yaml = (...lines: string[]): string => lines.join('\n') + '\n';
+const b64 = (s: string): string => Buffer.from(s).toString('base64');
+
+beforeAll(() => {
+  tls = makeTlsFixture();
+  dir = mkdtempSync(join(tmpdir(), 'kv-start-up-'));
+  const head = ['apiVersion: v1', 'kind: Config', 'users:', '- name: u', '  user:'];
+  const valid = (user: string[]): string =>
+    yaml(
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      '- name: c',
+      '  cluster:',
+      '    server: https://127.0.0.1:1',
+      `    certificate-authority-data: ${b64(tls.cert)}`,
+      'users:',
+      '- name: u',
+      '  user:',
+      ...user,
+      'contexts:',
+      '- name: x',
+      '  context: {cluster: c, user: u}',
+      'current-context: x',
+    );
+  const kubeconfigs: Record<string, string> = {
+    'a YAML syntax error next to a token': yaml(...head, `    token: ${TOKEN}`, '   bad: [', 'contexts: []'),
+    'a YAML syntax error next to a client key': yaml(
+      ...head,
+      `    client-key-data: ${KEY_DATA}`,
+      '     x: [',
+    ),
+    'a client key that is not a key': valid([
+      `    client-certificate-data: ${b64(tls.cert)}`,
+      `    client-key-data: ${KEY_DATA}`,
+      `    token: ${TOKEN}`,
+    ]),
+  };
+  for (const [name, text] of Object.entries(kubeconfigs)) {
+    const file = join(dir, name.replace(/\W+/g, '-'));
+    writeFileSync(file, text);
+    files[name] = file;
+  }
+});
+afterAll(() => {
+  tls.remove();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  /** stdout and stderr together, as a person at a terminal sees them. */
+  output: string;
+}
+
+function run(args: readonly string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      virt,
+      args,
+      { timeout: 60_000, env: { ...process.env, KUBECONFIG: '' } },
+      (err, stdout, stderr) => {
+        const code = err === null ? 0 : typeof err.code === 'number' ? err.code : null;
+        resolve({ code, output: `${stdout}${stderr}` });
+      },
+    );
+  });
+}
+
+const KUBECONFIGS = [
+  'a YAML syntax error next to a token',
+  'a YAML syntax error next to a client key',
+  'a client key that is not a key',
+];
+const CASES = ROLES.flatMap(([role, args]) => KUBECONFIGS.map((k) => [role, k, args] as const));
+
+describe('a kube role given a broken kubeconfig', () => {
+  it.each(CASES)(
+    'virt %s, %s: exits 1 with one line that quotes nothing',
+    async (_role, kubeconfig, args) => {
+      const r = await run([...args, '--kubeconfig', files[kubeconfig] ?? '']);
+      expect(r.code).toBe(1);
+      for (const secret of SECRETS) expect(r.output).not.toContain(secret);
+      const lines = r.output.split('\n').filter((l) => l !== '');
+      expect(lines).toHaveLength(1);
+      const line = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
+      expect(line).toMatchObject({ level: 'error', msg: 'main failed' });
+      expect(line['reason']).toEqual(expect.stringContaining(`KV_ERR_CONFIG: `));
+      expect(line['reason']).toEqual(expect.stringContaining(files[kubeconfig] ?? ''));
+      expect(line).not.toHaveProperty('stack');
+    },
+  );
+
+  it.each(ROLES)('virt %s -v 4: adds the stack, still quoting nothing', async (_role, args) => {
+    const r = await run([
+      ...args,
+      '-v',
+      '4',
+      '--kubeconfig',
+      files['a YAML syntax error next to a token'] ?? '',
+    ]);
+    expect(r.code).toBe(1);
+    for (const secret of SECRETS) expect(r.output).not.toContain(secret);
+    const lines = r.output.split('\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
+    expect(line['reason']).toMatch(/not valid YAML \(line 7, column 4\)/);
+    expect(line['stack']).toEqual(expect.stringContaining('KvError: kubeconfig'));
+  });
+});

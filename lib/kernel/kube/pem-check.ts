@@ -1,0 +1,46 @@
+/**
+ * The TLS material of a RestConfig checked when it is loaded, so a broken certificate or key fails at start-up
+ * with the field that holds it, not at the first request with an OpenSSL message. Only OpenSSL's error code
+ * is kept (`ERR_OSSL_PEM_NO_START_LINE`): never the PEM text.
+ */
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
+import { KvError } from '../errors/errors.ts';
+
+const CERT_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
+
+function codeOf(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : 'unreadable';
+}
+
+/** One or more PEM certificates (a CA bundle, a client certificate with its chain). */
+export function checkCertificates(pem: string, what: string): void {
+  const blocks = pem.match(CERT_BLOCK) ?? [];
+  if (blocks.length === 0)
+    throw new KvError('KV_ERR_CONFIG', `${what}: not a PEM certificate (no CERTIFICATE block)`);
+  for (const block of blocks) {
+    try {
+      new X509Certificate(block);
+    } catch (err) {
+      throw new KvError('KV_ERR_CONFIG', `${what}: not a PEM certificate (${codeOf(err)})`);
+    }
+  }
+}
+
+export function checkPrivateKey(pem: string, what: string): void {
+  try {
+    createPrivateKey(pem);
+  } catch (err) {
+    throw new KvError('KV_ERR_CONFIG', `${what}: not a PEM private key (${codeOf(err)})`);
+  }
+}
+
+/** The certificate and key make a usable pair (the key is the certificate's). */
+export function checkKeyPair(cert: string, key: string, what: string): void {
+  try {
+    createSecureContext({ cert, key });
+  } catch (err) {
+    throw new KvError('KV_ERR_CONFIG', `${what}: do not belong together (${codeOf(err)})`);
+  }
+}

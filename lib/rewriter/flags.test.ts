@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KvError } from '../kernel/errors/errors.ts';
+import { makeTlsFixture, type TlsFixture } from '../kernel/kube/testing/tls-fixture.ts';
+import { nopLogger } from '../kernel/log/log.ts';
+import { rewriterRoleOptions, type RewriterFlags } from './flags.ts';
+
+let tls: TlsFixture;
+let dir: string;
+beforeAll(() => {
+  tls = makeTlsFixture();
+  dir = mkdtempSync(join(tmpdir(), 'kv-rewriter-flags-'));
+  writeFileSync(join(dir, 'not-a-key.pem'), 'kv-flag-secret-0a1b\n');
+});
+afterAll(() => {
+  tls.remove();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The defaults commander gives, an explicit upstream (no kubeconfig is read), and the overrides. */
+const flags = (over: Partial<RewriterFlags> = {}): RewriterFlags => ({
+  listen: '127.0.0.1:23915',
+  upstream: 'https://10.0.0.1:6443',
+  webhookListen: ':24192',
+  metricsListen: '127.0.0.1:9090',
+  maxBodyBytes: 1024,
+  verbosity: 2,
+  allowRemoteListen: false,
+  ...over,
+});
+
+function refusal(f: RewriterFlags): KvError {
+  try {
+    rewriterRoleOptions(f, nopLogger);
+  } catch (err) {
+    if (err instanceof KvError) return err;
+    throw err;
+  }
+  throw new Error('expected the flags to be refused');
+}
+
+describe('rewriter flags: --listen stays on loopback', () => {
+  it.each<[string, { host: string | undefined; port: number }]>([
+    ['127.0.0.1:23915', { host: '127.0.0.1', port: 23915 }],
+    ['127.0.0.2:0', { host: '127.0.0.2', port: 0 }],
+    ['[::1]:23915', { host: '::1', port: 23915 }],
+    ['localhost:23915', { host: 'localhost', port: 23915 }],
+  ])('accepts %s', (listen, want) => {
+    expect(rewriterRoleOptions(flags({ listen }), nopLogger).listen).toEqual(want);
+  });
+
+  it.each([':23915', '0.0.0.0:23915', '[::]:23915', '10.1.2.3:23915', 'my-pod:23915'])(
+    'refuses %s without --allow-remote-listen, saying why and what to do',
+    (listen) => {
+      const err = refusal(flags({ listen }));
+      expect(err.code).toBe('KV_ERR_CONFIG');
+      expect(err.message).toBe(
+        `--listen ${listen}: not a loopback address; the kube-api proxy is plain HTTP and sends the ` +
+          "rewriter's own credentials for every client that sends none, so it listens on 127.0.0.0/8, ::1 " +
+          'or localhost only: use --listen 127.0.0.1:<port>, or pass --allow-remote-listen to accept other hosts',
+      );
+    },
+  );
+
+  it.each([':23915', '0.0.0.0:0', '10.1.2.3:23915'])('accepts %s with --allow-remote-listen', (listen) => {
+    expect(() => rewriterRoleOptions(flags({ listen, allowRemoteListen: true }), nopLogger)).not.toThrow();
+  });
+
+  it('leaves the webhook port on every interface (the API server calls it on the Pod address)', () => {
+    const o = rewriterRoleOptions(
+      flags({
+        webhookUpstream: 'https://127.0.0.1:8443',
+        webhookCert: tls.certFile,
+        webhookKey: tls.keyFile,
+      }),
+      nopLogger,
+    );
+    expect(o.webhook?.listen).toEqual({ host: undefined, port: 24192 });
+  });
+});
+
+describe('rewriter flags: listen addresses name their flag', () => {
+  it.each<[string, Partial<RewriterFlags>, string]>([
+    ['--listen', { listen: 'nowhere' }, '--listen "nowhere" must be host:port or :port (port 0-65535)'],
+    [
+      '--metrics-listen',
+      { metricsListen: '9090' },
+      '--metrics-listen "9090" must be host:port or :port (port 0-65535)',
+    ],
+    [
+      '--webhook-listen',
+      {
+        webhookListen: '::1:443',
+        webhookUpstream: 'https://127.0.0.1:8443',
+        webhookCert: '<cert>',
+        webhookKey: '<key>',
+      },
+      '--webhook-listen "::1:443": write IPv6 hosts in brackets, e.g. [::1]:8080',
+    ],
+  ])('%s', (_flag, over, message) => {
+    const files = Object.fromEntries(
+      Object.entries(over).map(([k, v]) => [
+        k,
+        v === '<cert>' ? tls.certFile : v === '<key>' ? tls.keyFile : v,
+      ]),
+    );
+    const err = refusal(flags(files));
+    expect(err.code).toBe('KV_ERR_CONFIG');
+    expect(err.message).toBe(message);
+  });
+});
+
+describe('rewriter flags: TLS files', () => {
+  it.each<[string, Partial<RewriterFlags>, RegExp]>([
+    [
+      'a webhook upstream without a serving key',
+      { webhookUpstream: 'https://127.0.0.1:8443', webhookCert: '/c.pem' },
+      /^--webhook-upstream needs --webhook-cert and --webhook-key: the webhook proxy serves TLS only$/,
+    ],
+    [
+      'an unreadable --client-cert',
+      { clientCert: '/nonexistent/c.pem', clientKey: '/nonexistent/k.pem' },
+      /^--client-cert \/nonexistent\/c.pem: cannot read it \(ENOENT: no such file or directory\)$/,
+    ],
+    [
+      'a --client-key that is not a key',
+      { clientCert: '<cert>', clientKey: '<bad>' },
+      /^--client-key .*not-a-key.pem: not a PEM private key \(ERR_OSSL_\w+\)$/,
+    ],
+    [
+      'a --webhook-key that is not a key',
+      { webhookUpstream: 'https://127.0.0.1:8443', webhookCert: '<cert>', webhookKey: '<bad>' },
+      /^--webhook-key .*not-a-key.pem: not a PEM private key \(ERR_OSSL_\w+\)$/,
+    ],
+  ])('refuses %s with KV_ERR_CONFIG, quoting no file', (_name, over, message) => {
+    const files = Object.fromEntries(
+      Object.entries(over).map(([k, v]) => [
+        k,
+        v === '<cert>' ? tls.certFile : v === '<bad>' ? join(dir, 'not-a-key.pem') : v,
+      ]),
+    );
+    const err = refusal(flags(files));
+    expect(err.code).toBe('KV_ERR_CONFIG');
+    expect(err.message).toMatch(message);
+    expect(err.message).not.toContain('kv-flag-secret-0a1b');
+  });
+});
