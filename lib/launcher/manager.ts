@@ -3,7 +3,6 @@
  * prepare, define, start paused, attach the console relay, resume, hotplug), the lifecycle commands and the
  * domain as the handler sees it. Failures throw; the Cmd handlers turn them into `{success:false}`.
  */
-import { createHash } from 'node:crypto';
 import type { VirtualMachineInstance } from '../api/index.ts';
 import { realClock, type Clock } from '../kernel/clock.ts';
 import { KvError } from '../kernel/errors/errors.ts';
@@ -28,7 +27,7 @@ import {
   type DomainState,
   type LibvirtConnection,
 } from '../libvirt/index.ts';
-import type { DomainJson, VirtualMachineOptions } from '../rpc/index.ts';
+import { vmiSpecChecksum, type DomainJson, type VirtualMachineOptions } from '../rpc/index.ts';
 import { devicesXml, domainXml, renderXml, toDomain, type Disk, type DomainSpec } from './converter/index.ts';
 import type { Identity } from './daemon/process.ts';
 import { domainJson, type DomainIdentity, type DomainStatusExtras } from './report/domain-json.ts';
@@ -58,9 +57,6 @@ interface Applied {
 }
 
 /** sha256 of the VMI spec as JSON: what the Deckhouse fork's GetAppliedVMIChecksum reports. */
-export function vmiChecksum(vmi: VirtualMachineInstance): string {
-  return createHash('sha256').update(JSON.stringify(vmi.spec)).digest('hex');
-}
 
 /** `<disk>` alone, as attach/detach take it. */
 function diskDeviceXml(d: Disk): string {
@@ -87,6 +83,8 @@ export class DomainManager {
   readonly domainName: string;
   private applied: Applied | undefined;
   private pausedByUser = false;
+  /** From the agent-lifecycle events (noteAgentState); a new domain starts without its agent. */
+  private agentConnected = false;
   private readonly log: Logger;
   readonly clock: Clock;
 
@@ -173,11 +171,17 @@ export class DomainManager {
     for (const d of plan.detach) {
       await detachDeviceByAlias(this.o.conn, ref, `ua-${d.alias.name}`, LIVE_AND_CONFIG);
     }
-    this.applied = { vmi, domain, xml, checksum: vmiChecksum(vmi) };
+    this.applied = { vmi, domain, xml, checksum: vmiSpecChecksum(vmi) };
+  }
+
+  /** The guest agent connected or went away (libvirt's agent-lifecycle event). */
+  noteAgentState(connected: boolean): void {
+    this.agentConnected = connected;
   }
 
   /** Start paused, attach the console relay while no output can be lost, then let the vCPUs run. */
   private async start(ref: DomainRef, vmi: VirtualMachineInstance, qemuSerial: string): Promise<void> {
+    this.agentConnected = false;
     const running = await createDomain(this.o.conn, ref, { paused: true });
     const hasSerial = vmi.spec.domain.devices.autoattachSerialConsole !== false;
     if (hasSerial) await this.o.serial.attach(qemuSerial);
@@ -208,7 +212,7 @@ export class DomainManager {
       id: this.o.id,
       spec: this.applied?.domain,
       state: st,
-      ...(extras !== undefined && { extras }),
+      extras: { agentConnected: this.agentConnected, ...extras },
     });
   }
 

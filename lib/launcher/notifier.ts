@@ -38,8 +38,12 @@ export class DomainNotifier {
 
   private onEvent(domainEvent: DomainEvent): void {
     if (this.closed || domainEvent.domain.name !== this.o.manager.domainName) return;
+    if (domainEvent.kind === 'agent-lifecycle')
+      this.o.manager.noteAgentState(domainEvent.state === 'connected');
     const lifecycle =
-      domainEvent.kind === 'lifecycle' ? { event: domainEvent.event, detail: domainEvent.detail } : { event: domainEvent.kind, detail: '' };
+      domainEvent.kind === 'lifecycle'
+        ? { event: domainEvent.event, detail: domainEvent.detail }
+        : { event: domainEvent.kind, detail: '' };
     this.o.log.v(2).info('domain event', { kind: domainEvent.kind, ...lifecycle });
     this.enqueue(async () => {
       const state = await this.o.manager.kubevirtState();

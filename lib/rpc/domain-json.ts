@@ -41,9 +41,13 @@ export interface InterfaceJson {
   Alias: AliasJson;
 }
 
+/** The guest agent's virtio-serial port (libvirt's, KubeVirt's name). */
+export const AGENT_CHANNEL = 'org.qemu.guest_agent.0';
+
 export interface ChannelJson {
   Type: string;
-  Target: { Name?: string; Type: string };
+  /** State: libvirt's 'connected'/'disconnected' for the agent channel (KubeVirt's AgentConnected reads it). */
+  Target: { Name?: string; Type: string; State?: 'connected' | 'disconnected' };
 }
 
 export interface SerialJson {

@@ -51,6 +51,7 @@ export {
 } from './notify-client.ts';
 export type { UnaryHandler, UnaryImpl } from './unary.ts';
 export {
+  AGENT_CHANNEL,
   DOMAIN_API_VERSION,
   type AliasJson,
   type ChannelJson,
@@ -67,3 +68,4 @@ export { VirtualMachineOptions } from './gen/kubevirt/cmd/v1/cmd.ts';
 /** The Cmd service's request and response messages (kubevirt.cmd.v1). */
 export type * as CmdMessages from './gen/kubevirt/cmd/v1/cmd.ts';
 export { NODE_LABEL_PREFIXES, NODE_LABELLER_FILES, type HostModel, type NodeFacts } from './node-facts.ts';
+export { vmiSpecChecksum } from './checksum.ts';

@@ -5,6 +5,7 @@
  */
 import type { Alias, Disk, DomainSpec, Interface } from '../converter/index.ts';
 import {
+  AGENT_CHANNEL,
   DOMAIN_API_VERSION,
   type AliasJson,
   type DiskJson,
@@ -25,6 +26,8 @@ export interface DomainStatusExtras {
   /** 'frozen' or 'thawed' (empty while unknown). */
   readonly fsFreezeStatus?: string;
   readonly osInfo?: Partial<GuestOsInfoJson>;
+  /** The guest agent's channel: connected once the agent in the guest answers libvirt. */
+  readonly agentConnected?: boolean;
 }
 
 const EMPTY_OS_INFO: GuestOsInfoJson = {
@@ -82,7 +85,7 @@ function interfaceJson(iface: Interface): InterfaceJson {
 }
 
 /** Spec in api.DomainSpec's JSON shape. */
-export function domainSpecJson(domainSpec: DomainSpec): DomainSpecJson {
+export function domainSpecJson(domainSpec: DomainSpec, agentConnected = false): DomainSpecJson {
   const os = domainSpec.os;
   return {
     Type: domainSpec.type,
@@ -99,7 +102,11 @@ export function domainSpecJson(domainSpec: DomainSpec): DomainSpecJson {
       Interfaces: domainSpec.devices.interfaces.map(interfaceJson),
       Channels: domainSpec.devices.channels.map((c) => ({
         Type: c.type,
-        Target: { Name: c.target.name, Type: c.target.type },
+        Target: {
+          Name: c.target.name,
+          Type: c.target.type,
+          ...(c.target.name === AGENT_CHANNEL && { State: agentConnected ? 'connected' : 'disconnected' }),
+        },
       })),
       Disks: domainSpec.devices.disks.map(diskJson),
       Serials: domainSpec.devices.serials.map((s) => ({
@@ -144,7 +151,10 @@ export function domainJson(o: {
     kind: 'Domain',
     apiVersion: DOMAIN_API_VERSION,
     ObjectMeta: { name: id.name, namespace: id.namespace, uid: id.uid, creationTimestamp: null },
-    Spec: spec === undefined ? { Name: `${id.namespace}_${id.name}`, Devices: {} } : domainSpecJson(spec),
+    Spec:
+      spec === undefined
+        ? { Name: `${id.namespace}_${id.name}`, Devices: {} }
+        : domainSpecJson(spec, extras.agentConnected),
     Status: {
       Status: state.status,
       Reason: state.reason,
