@@ -3,6 +3,7 @@
  * status or reason changes, so fresh probe times alone never cause a write.
  */
 import type { Condition } from './v1/common.ts';
+import type { VirtualMachineInstance } from './v1/objects.ts';
 
 type Cond = Condition<string>;
 
@@ -38,4 +39,42 @@ export function upsertCondition<C extends Cond>(conds: readonly C[] | undefined,
 
 export function withoutCondition<C extends Cond>(conds: readonly C[] | undefined, type: string): C[] {
   return (conds ?? []).filter((c) => c.type !== type);
+}
+
+type VmiStatusHolder = Pick<VirtualMachineInstance, 'status'>;
+
+/**
+ * The Synchronized condition for a sync's outcome (kubevirt controller.go CheckFailure): False with the failure's
+ * reason and message, replaced only when the reason changes; removed once a sync succeeds.
+ */
+export function withSyncFailure(out: VmiStatusHolder, failure: SyncFailure | undefined, now: string): void {
+  const status = (out.status ??= {});
+  const cur = findCondition(status.conditions, 'Synchronized');
+  if (failure === undefined) {
+    if (cur !== undefined) status.conditions = withoutCondition(status.conditions, 'Synchronized');
+    return;
+  }
+  if (cur?.status === 'False' && cur.reason === failure.reason) return;
+  status.conditions = [
+    ...withoutCondition(status.conditions, 'Synchronized'),
+    {
+      type: 'Synchronized',
+      status: 'False',
+      reason: failure.reason,
+      message: failure.message,
+      lastTransitionTime: now,
+    },
+  ];
+}
+
+/** Appends the new phase to phaseTransitionTimestamps when it changed (kubevirt SetVMIPhaseTransitionTimestamp). */
+export function withPhaseTransition(before: VmiStatusHolder, out: VmiStatusHolder, now: string): void {
+  const status = (out.status ??= {});
+  const phase = status.phase;
+  if (phase === undefined || phase === before.status?.phase) return;
+  if (status.phaseTransitionTimestamps?.some((t) => t.phase === phase) === true) return;
+  status.phaseTransitionTimestamps = [
+    ...(status.phaseTransitionTimestamps ?? []),
+    { phase, phaseTransitionTimestamp: now },
+  ];
 }

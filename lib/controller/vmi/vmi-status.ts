@@ -13,7 +13,13 @@
  */
 import { FINALIZERS, LABELS } from '../../api/index.ts';
 import type { VirtualMachineInstance, VirtualMachineInstanceCondition } from '../../api/index.ts';
-import { findCondition, upsertCondition, withoutCondition } from '../../api/conditions.ts';
+import {
+  findCondition,
+  upsertCondition,
+  withoutCondition,
+  withPhaseTransition,
+  withSyncFailure,
+} from '../../api/conditions.ts';
 import { addFinalizer, removeFinalizer } from '../../kernel/controller/finalizers.ts';
 import {
   COMPUTE_CONTAINER,
@@ -184,37 +190,6 @@ function phaseStep(input: VmiStatusInput, out: VirtualMachineInstance): SyncFail
   return undefined;
 }
 
-function recordFailure(out: VirtualMachineInstance, failure: SyncFailure | undefined, now: string): void {
-  const status = (out.status ??= {});
-  const cur = findCondition(status.conditions, 'Synchronized');
-  if (failure === undefined) {
-    if (cur !== undefined) status.conditions = withoutCondition(status.conditions, 'Synchronized');
-    return;
-  }
-  if (cur?.status === 'False' && cur.reason === failure.reason) return;
-  status.conditions = [
-    ...withoutCondition(status.conditions, 'Synchronized'),
-    {
-      type: 'Synchronized',
-      status: 'False',
-      reason: failure.reason,
-      message: failure.message,
-      lastTransitionTime: now,
-    },
-  ];
-}
-
-function recordTransition(vmi: VirtualMachineInstance, out: VirtualMachineInstance, now: string): void {
-  const status = (out.status ??= {});
-  const phase = status.phase;
-  if (phase === undefined || phase === vmi.status?.phase) return;
-  if (status.phaseTransitionTimestamps?.some((t) => t.phase === phase) === true) return;
-  status.phaseTransitionTimestamps = [
-    ...(status.phaseTransitionTimestamps ?? []),
-    { phase, phaseTransitionTimestamp: now },
-  ];
-}
-
 export function computeVmiStatus(input: VmiStatusInput): VmiStatusResult {
   const { vmi, pod } = input;
   const now = rfc3339(input.nowMs);
@@ -228,8 +203,8 @@ export function computeVmiStatus(input: VmiStatusInput): VmiStatusResult {
   const failure = podFailure ?? input.failure;
   const nodeOwned = isRunning(vmi) || isScheduled(vmi);
   if (!nodeOwned) {
-    recordFailure(out, failure, now);
-    recordTransition(vmi, out, now);
+    withSyncFailure(out, failure, now);
+    withPhaseTransition(vmi, out, now);
     if (!isFinal(out) && vmi.metadata.deletionTimestamp === undefined) {
       out.metadata.finalizers = addFinalizer(out.metadata.finalizers, FINALIZERS.VIRTUAL_MACHINE_INSTANCE);
     }
