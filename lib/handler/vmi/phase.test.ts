@@ -56,7 +56,7 @@ describe('domainPhase (KubeVirt calculateVmPhaseForStatusReason)', () => {
     ['Blocked', [vmi('Running'), domain('Blocked', 'Unknown'), ready], 'Running'],
     ['PMSuspended', [vmi('Running'), domain('PMSuspended', 'Unknown'), ready], 'Running'],
     ['Paused by the user', [vmi('Running'), domain('Paused', 'User'), ready], 'Running'],
-    ['Paused, post-copy failed', [vmi('Running'), domain('Paused', 'PausedPostcopyFailed'), ready], 'Failed'],
+    ['Paused, post-copy failed', [vmi('Running'), domain('Paused', 'PostcopyFailed'), ready], 'Failed'],
     ['Shutoff, Shutdown', [vmi('Running'), domain('Shutoff', 'Shutdown'), ready], 'Succeeded'],
     ['Shutoff, Saved', [vmi('Running'), domain('Shutoff', 'Saved'), ready], 'Succeeded'],
     ['Shutoff, FromSnapshot', [vmi('Running'), domain('Shutoff', 'FromSnapshot'), ready], 'Succeeded'],

@@ -61,7 +61,7 @@ export function domainPhase(vmi: Vmi, domain: DomainJson | undefined, launcher: 
     case 'Crashed':
       return stopped(vmi, reason);
     case 'Paused':
-      return reason === 'PausedPostcopyFailed' ? 'Failed' : 'Running';
+      return reason === 'PostcopyFailed' ? 'Failed' : 'Running';
     case 'Running':
     case 'Blocked':
     case 'PMSuspended':

@@ -1,0 +1,232 @@
+import { describe, expect, it } from '@jest/globals';
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import { DOMAIN_API_VERSION, type DomainJson, type LifeCycle } from '../../rpc/index.ts';
+import type { LauncherReach } from './phase.ts';
+import { computeHandlerStatus, type HandlerStatusInput } from './status.ts';
+
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+const NOW = '2026-01-01T00:00:00Z';
+const ready: LauncherReach = { initialized: true, unresponsive: false };
+
+function vmi(status: VirtualMachineInstance['status'], volumes: string[] = []): VirtualMachineInstance {
+  return {
+    metadata: { name: 'v', namespace: 'ns', uid: 'u' },
+    spec: {
+      domain: { devices: {} },
+      volumes: volumes.map((name) => ({
+        name,
+        persistentVolumeClaim: { claimName: name, hotpluggable: true },
+      })),
+    },
+    ...(status !== undefined && { status }),
+  };
+}
+
+function domain(
+  status: LifeCycle,
+  reason: string,
+  change: (d: DomainJson) => void = () => undefined,
+): DomainJson {
+  const d: DomainJson = {
+    kind: 'Domain',
+    apiVersion: DOMAIN_API_VERSION,
+    ObjectMeta: { name: 'v', namespace: 'ns', uid: 'u', creationTimestamp: null },
+    Spec: {
+      Name: 'ns_v',
+      Memory: { Value: 128 * 2 ** 20, Unit: 'b' },
+      OS: { Type: { OS: 'hvm', Arch: 'x86_64', Machine: 'pc-q35-7.2' } },
+      CPU: { Mode: 'custom', Features: [], Topology: { Sockets: 1, Cores: 2, Threads: 1 } },
+      Devices: {
+        Channels: [
+          { Type: 'unix', Target: { Name: 'org.qemu.guest_agent.0', Type: 'virtio', State: 'disconnected' } },
+        ],
+        Disks: [
+          {
+            Device: 'disk',
+            Type: 'file',
+            Source: { File: '/var/run/kubevirt-private/vmi-disks/root/disk.img' },
+            Target: { Bus: 'virtio', Device: 'vda' },
+            Driver: { Name: 'qemu', Type: 'raw' },
+            Alias: { Name: 'root', UserDefined: true },
+          },
+        ],
+      },
+    },
+    Status: {
+      Status: status,
+      Reason: reason,
+      Interfaces: null,
+      OSInfo: {
+        Name: '',
+        KernelRelease: '',
+        Version: '',
+        PrettyName: '',
+        VersionId: '',
+        KernelVersion: '',
+        Machine: '',
+        Id: '',
+      },
+      FSFreezeStatus: { Status: '' },
+      ServiceStatus: { VNCSessionConnected: 0 },
+    },
+  };
+  change(d);
+  return d;
+}
+
+const compute = (i: Partial<HandlerStatusInput> & Pick<HandlerStatusInput, 'vmi'>): VirtualMachineInstance =>
+  computeHandlerStatus({ domain: undefined, launcher: ready, mountedHotplug: new Set(), nowMs: T0, ...i });
+
+describe('computeHandlerStatus', () => {
+  it('Scheduled with a running domain: Running, with its transition and the guest facts', () => {
+    const out = compute({ vmi: vmi({ phase: 'Scheduled' }), domain: domain('Running', 'Booted') });
+    expect(out.status).toEqual({
+      phase: 'Running',
+      phaseTransitionTimestamps: [{ phase: 'Running', phaseTransitionTimestamp: NOW }],
+      machine: { type: 'pc-q35-7.2' },
+      memory: { guestCurrent: '128Mi' },
+      currentCPUTopology: { sockets: 1, cores: 2, threads: 1 },
+    });
+  });
+
+  it('carries the guest OS info and the freeze status, and the agent connection as a condition', () => {
+    const d = domain('Running', 'Unpaused', (x) => {
+      x.Status.OSInfo = {
+        ...x.Status.OSInfo,
+        Name: 'Debian',
+        Id: 'debian',
+        Version: '12',
+        KernelRelease: '6.1.0',
+      };
+      x.Status.FSFreezeStatus.Status = 'frozen';
+      const agent = x.Spec.Devices.Channels?.[0];
+      if (agent !== undefined) agent.Target.State = 'connected';
+    });
+    const out = compute({ vmi: vmi({ phase: 'Running' }), domain: d });
+    expect(out.status?.guestOSInfo).toMatchObject({
+      name: 'Debian',
+      id: 'debian',
+      version: '12',
+      kernelRelease: '6.1.0',
+    });
+    expect(out.status?.fsFreezeStatus).toBe('frozen');
+    expect(out.status?.conditions).toEqual([{ type: 'AgentConnected', status: 'True', lastProbeTime: NOW }]);
+  });
+
+  it('removes AgentConnected when the agent goes away, and a thawed freeze status stays', () => {
+    const before = vmi({
+      phase: 'Running',
+      fsFreezeStatus: 'frozen',
+      conditions: [{ type: 'AgentConnected', status: 'True' }],
+    });
+    const out = compute({
+      vmi: before,
+      domain: domain('Running', 'Unpaused', (x) => {
+        x.Status.FSFreezeStatus.Status = 'thawed';
+      }),
+    });
+    expect(out.status?.conditions).toEqual([]);
+    expect(out.status?.fsFreezeStatus).toBe('thawed');
+  });
+
+  it.each([
+    ['User', 'PausedByUser', 'VMI was paused by user'],
+    ['IOError', 'PausedIOError', 'VMI was paused, low-level IO error detected'],
+  ])('a domain paused for %s: Paused condition %s', (reason, condReason, message) => {
+    const out = compute({ vmi: vmi({ phase: 'Running' }), domain: domain('Paused', reason) });
+    expect(out.status?.phase).toBe('Running');
+    expect(out.status?.conditions).toEqual([
+      {
+        type: 'Paused',
+        status: 'True',
+        reason: condReason,
+        message,
+        lastProbeTime: NOW,
+        lastTransitionTime: NOW,
+      },
+    ]);
+  });
+
+  it('drops Paused once the domain runs again', () => {
+    const out = compute({
+      vmi: vmi({
+        phase: 'Running',
+        conditions: [{ type: 'Paused', status: 'True', reason: 'PausedByUser' }],
+      }),
+      domain: domain('Running', 'Unpaused'),
+    });
+    expect(out.status?.conditions).toEqual([]);
+  });
+
+  it('a sync failure is the Synchronized condition; success removes it', () => {
+    const failed = compute({
+      vmi: vmi({ phase: 'Scheduled' }),
+      failure: {
+        reason: 'Synchronizing with the Domain failed.',
+        message: 'spec.domain.cpu.cores: must be >= 1',
+      },
+    });
+    expect(failed.status?.conditions).toEqual([
+      {
+        type: 'Synchronized',
+        status: 'False',
+        reason: 'Synchronizing with the Domain failed.',
+        message: 'spec.domain.cpu.cores: must be >= 1',
+        lastTransitionTime: NOW,
+      },
+    ]);
+    expect(compute({ vmi: failed, domain: domain('Running', 'Booted') }).status?.conditions).toEqual([]);
+  });
+
+  it('hotplug volumes: MountedToPod once mounted, Ready once the domain has the disk, UnMountedFromPod once gone', () => {
+    const status = (phase: string): VirtualMachineInstance['status'] => ({
+      phase: 'Running',
+      volumeStatus: [{ name: 'hp', target: '', phase, hotplugVolume: { attachPodUID: 'a' } }],
+    });
+    const mounted = compute({ vmi: vmi(status('AttachedToNode'), ['hp']), mountedHotplug: new Set(['hp']) });
+    expect(mounted.status?.volumeStatus?.[0]).toMatchObject({
+      phase: 'MountedToPod',
+      reason: 'VolumeMountedToPod',
+      message: 'Volume hp has been mounted in virt-launcher pod',
+    });
+    const withDisk = domain('Running', 'Booted', (d) => {
+      d.Spec.Devices.Disks?.push({
+        Device: 'disk',
+        Type: 'block',
+        Source: { Dev: '/var/run/kubevirt/hotplug-disks/hp' },
+        Target: { Bus: 'scsi', Device: 'sda' },
+        Driver: { Name: 'qemu', Type: 'raw' },
+        Alias: { Name: 'hp', UserDefined: true },
+      });
+    });
+    expect(
+      compute({ vmi: vmi(status('MountedToPod'), ['hp']), domain: withDisk }).status?.volumeStatus?.[0],
+    ).toMatchObject({
+      target: 'sda',
+      phase: 'Ready',
+      reason: 'VolumeReady',
+      message: 'Successfully attach hotplugged volume hp to VM',
+    });
+    expect(compute({ vmi: vmi(status('Ready'), []) }).status?.volumeStatus?.[0]).toMatchObject({
+      phase: 'UnMountedFromPod',
+      reason: 'VolumeUnMountedFromPod',
+    });
+    expect(compute({ vmi: vmi(status('AttachedToNode'), ['hp']) }).status?.volumeStatus?.[0]?.phase).toBe(
+      'AttachedToNode',
+    );
+  });
+
+  it('a shut-off domain makes the VMI Succeeded; a final VMI is left alone', () => {
+    const done = compute({ vmi: vmi({ phase: 'Running' }), domain: domain('Shutoff', 'Shutdown') });
+    expect(done.status?.phase).toBe('Succeeded');
+    const final = vmi({ phase: 'Failed', reason: 'x' });
+    expect(compute({ vmi: final, domain: domain('Running', 'Booted') })).toEqual(final);
+  });
+
+  it('does not touch its input', () => {
+    const v = vmi({ phase: 'Scheduled' });
+    const before = structuredClone(v);
+    compute({ vmi: v, domain: domain('Running', 'Booted') });
+    expect(v).toEqual(before);
+  });
+});

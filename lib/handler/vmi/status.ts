@@ -1,0 +1,169 @@
+/**
+ * The VMI status the handler owns, from the domain its launcher reports (kubevirt pkg/virt-handler/vm.go
+ * updateVMIStatus, updateVMIStatusFromDomain, updateVMIConditions). Pure: a final VMI is left as it is;
+ * otherwise the new VMI carries
+ * - guestOSInfo, fsFreezeStatus, machine type, the guest's current memory and CPU topology from the domain;
+ * - volume targets from the domain's disks, and hotplug volumes MountedToPod → Ready (or UnMountedFromPod once
+ *   gone from the spec), with KubeVirt's reasons and messages;
+ * - the phase of phase.ts, with its transition timestamp;
+ * - conditions AgentConnected (the agent channel connected), Paused (with KubeVirt's reasons), Synchronized
+ *   (False with this sync's failure).
+ */
+import {
+  withPhaseTransition,
+  withSyncFailure,
+  findCondition,
+  withoutCondition,
+} from '../../api/conditions.ts';
+import type { SyncFailure } from '../../api/conditions.ts';
+import { formatBinaryQuantity, type VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstanceCondition } from '../../api/v1/vmi-status.ts';
+import { rfc3339 } from '../../kernel/controller/time.ts';
+import { AGENT_CHANNEL, type DomainJson } from '../../rpc/index.ts';
+import { domainPhase, type LauncherReach } from './phase.ts';
+
+export interface HandlerStatusInput {
+  readonly vmi: VirtualMachineInstance;
+  /** The domain the launcher reports now; undefined when it has none (or cannot be reached). */
+  readonly domain: DomainJson | undefined;
+  readonly launcher: LauncherReach;
+  /** Hotplug volumes whose disk is mounted into the launcher Pod (hotplug-disks dir). */
+  readonly mountedHotplug: ReadonlySet<string>;
+  /** What went wrong in this sync, for the Synchronized condition. */
+  readonly failure?: SyncFailure;
+  readonly nowMs: number;
+}
+
+type Status = NonNullable<VirtualMachineInstance['status']>;
+type VolumeStatus = NonNullable<Status['volumeStatus']>[number];
+type Cond = VirtualMachineInstanceCondition;
+
+export const VOLUME_REASONS = {
+  mounted: 'VolumeMountedToPod',
+  unmounted: 'VolumeUnMountedFromPod',
+  ready: 'VolumeReady',
+} as const;
+
+const isFinal = (vmi: VirtualMachineInstance): boolean =>
+  vmi.status?.phase === 'Succeeded' || vmi.status?.phase === 'Failed';
+
+function guestFacts(status: Status, domain: DomainJson): void {
+  const os = domain.Status.OSInfo;
+  if (os.Name !== '' && status.guestOSInfo?.name !== os.Name) {
+    status.guestOSInfo = {
+      name: os.Name,
+      version: os.Version,
+      kernelRelease: os.KernelRelease,
+      prettyName: os.PrettyName,
+      versionId: os.VersionId,
+      kernelVersion: os.KernelVersion,
+      machine: os.Machine,
+      id: os.Id,
+    };
+  }
+  const freeze = domain.Status.FSFreezeStatus.Status;
+  if (freeze === '') delete status.fsFreezeStatus;
+  else status.fsFreezeStatus = freeze;
+  const machine = domain.Spec.OS?.Type.Machine ?? '';
+  if (machine !== '') status.machine = { type: machine };
+  const mem = domain.Spec.Memory;
+  if (mem !== undefined) status.memory = { ...status.memory, guestCurrent: formatBinaryQuantity(mem.Value) };
+  const topo = domain.Spec.CPU?.Topology;
+  if (topo !== undefined)
+    status.currentCPUTopology = { sockets: topo.Sockets, cores: topo.Cores, threads: topo.Threads };
+}
+
+function hotplugPhase(v: VolumeStatus, inSpec: boolean, mounted: boolean): VolumeStatus {
+  if (v.target !== '') {
+    return {
+      ...v,
+      phase: 'Ready',
+      reason: VOLUME_REASONS.ready,
+      message: `Successfully attach hotplugged volume ${v.name} to VM`,
+    };
+  }
+  const phase = v.phase ?? '';
+  if (mounted && inSpec && ['Bound', 'Pending', 'AttachedToNode'].includes(phase)) {
+    return {
+      ...v,
+      phase: 'MountedToPod',
+      reason: VOLUME_REASONS.mounted,
+      message: `Volume ${v.name} has been mounted in virt-launcher pod`,
+    };
+  }
+  if (!mounted && !inSpec && ['Ready', 'MountedToPod', 'AttachedToNode'].includes(phase)) {
+    return {
+      ...v,
+      phase: 'UnMountedFromPod',
+      reason: VOLUME_REASONS.unmounted,
+      message: `Volume ${v.name} has been unmounted from virt-launcher pod`,
+    };
+  }
+  return v;
+}
+
+function volumes(status: Status, i: HandlerStatusInput): void {
+  if (status.volumeStatus === undefined || status.volumeStatus.length === 0) return;
+  const targets = new Map<string, string>();
+  for (const d of i.domain?.Spec.Devices.Disks ?? []) {
+    if ((d.Source.File ?? d.Source.Dev ?? '') !== '') targets.set(d.Alias.Name, d.Target.Device);
+  }
+  const inSpec = new Set((i.vmi.spec.volumes ?? []).map((v) => v.name));
+  status.volumeStatus = status.volumeStatus
+    .map((v) => {
+      const withTarget = { ...v, target: targets.get(v.name) ?? '' };
+      if (v.hotplugVolume === undefined) return withTarget;
+      return hotplugPhase(withTarget, inSpec.has(v.name), i.mountedHotplug.has(v.name));
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+const PAUSED: Readonly<Record<string, { reason: string; message: string }>> = {
+  User: { reason: 'PausedByUser', message: 'VMI was paused by user' },
+  IOError: { reason: 'PausedIOError', message: 'VMI was paused, low-level IO error detected' },
+  Migration: { reason: 'PausedByMigrationMonitor', message: 'VMI was paused by the migration monitor' },
+};
+
+function setCondition(status: Status, type: string, cond: Cond | undefined): void {
+  const has = findCondition(status.conditions, type) !== undefined;
+  if (cond === undefined) {
+    if (has) status.conditions = withoutCondition(status.conditions, type);
+  } else if (!has) {
+    status.conditions = [...(status.conditions ?? []), cond];
+  }
+}
+
+function conditions(status: Status, domain: DomainJson | undefined, now: string): void {
+  const agent = domain?.Spec.Devices.Channels?.some(
+    (c) => c.Target.Name === AGENT_CHANNEL && c.Target.State === 'connected',
+  );
+  setCondition(
+    status,
+    'AgentConnected',
+    agent === true ? { type: 'AgentConnected', status: 'True', lastProbeTime: now } : undefined,
+  );
+  const paused = domain?.Status.Status === 'Paused' ? PAUSED[domain.Status.Reason] : undefined;
+  setCondition(
+    status,
+    'Paused',
+    paused === undefined
+      ? undefined
+      : { type: 'Paused', status: 'True', lastProbeTime: now, lastTransitionTime: now, ...paused },
+  );
+}
+
+/** The VMI with the handler's status fields brought up to date (a copy; its input is not touched). */
+export function computeHandlerStatus(i: HandlerStatusInput): VirtualMachineInstance {
+  const out = structuredClone(i.vmi);
+  if (isFinal(i.vmi)) return out;
+  const now = rfc3339(i.nowMs);
+  const status = (out.status ??= {});
+  if (i.domain !== undefined) guestFacts(status, i.domain);
+  volumes(status, i);
+  const phase = domainPhase(i.vmi, i.domain, i.launcher);
+  if (phase !== undefined) status.phase = phase;
+  conditions(status, i.domain, now);
+  withSyncFailure(out, i.failure, now);
+  withPhaseTransition(i.vmi, out, now);
+  return out;
+}
