@@ -19,6 +19,9 @@ export const LABELS = {
   VM_NAME: 'vm.kubevirt.io/name',
   VIRTUAL_MACHINE: 'kubevirt.io/vm',
   NODE_SCHEDULABLE: 'kubevirt.io/schedulable',
+  /** On nodes: whether the kubelet's CPU manager runs (for dedicated CPUs). */
+  CPU_MANAGER: 'kubevirt.io/cpumanager',
+  DEPRECATED_CPU_MANAGER: 'cpumanager',
   OUTDATED_LAUNCHER_IMAGE: 'kubevirt.io/outdatedLauncherImage',
   INSTALL_STRATEGY: 'kubevirt.io/install-strategy',
   MANAGED_BY: 'app.kubernetes.io/managed-by',

@@ -6,6 +6,7 @@
 export {
   POD_LAYOUT,
   PRIVATE_VOLUME,
+  PUBLIC_VOLUME,
   SOCKETS_VOLUME,
   launcherOnNode,
   launcherSocketOnNode,
@@ -15,7 +16,15 @@ export {
   type ConfigVolumeKind,
   type PodLayout,
 } from './pod-layout.ts';
-export { UNIX_PATH_MAX, checkSocketPath, listenUnix, shutdownServer, unixTarget } from './listen.ts';
+export {
+  UNIX_PATH_MAX,
+  checkSocketPath,
+  dialPath,
+  listenUnix,
+  shutdownServer,
+  unixTarget,
+  type DialPath,
+} from './listen.ts';
 export { RpcTransportError, RpcVersionError, isDisconnected, isUnimplemented } from './errors.ts';
 export { CMD_VERSION, NOTIFY_VERSION, highestCompatibleVersion } from './version.ts';
 export {

@@ -82,5 +82,6 @@ describe('podLayout', () => {
     expect(n.serialSocket('u1')).toBe('/pods/p1/volumes/kubernetes.io~empty-dir/private/u1/virt-serial0');
     expect(n.vncSocket('u1')).toBe('/pods/p1/volumes/kubernetes.io~empty-dir/private/u1/virt-vnc');
     expect(n.launcherSocket).toBe('/pods/p1/volumes/kubernetes.io~empty-dir/sockets/launcher-sock');
+    expect(n.notifySocket).toBe('/pods/p1/volumes/kubernetes.io~empty-dir/public/domain-notify.sock');
   });
 });

@@ -106,6 +106,8 @@ export const POD_LAYOUT = podLayout('/');
 /** The launcher Pod's emptyDirs a node reaches into: command sockets, and the per-VMI private files. */
 export const SOCKETS_VOLUME = 'sockets';
 export const PRIVATE_VOLUME = 'private';
+/** The emptyDir at shareDir, shared with the node: the launcher dials its notify socket there. */
+export const PUBLIC_VOLUME = 'public';
 
 /** A launcher Pod's emptyDir as the node sees it, under the kubelet's pods directory. */
 export function podVolumeOnNode(kubeletPodsDir: string, podUid: string, volume: string): string {
@@ -123,6 +125,8 @@ export function podVolumeOnNode(kubeletPodsDir: string, podUid: string, volume: 
  */
 export interface LauncherOnNode {
   readonly launcherSocket: string;
+  /** Where the launcher dials Notify (layout.notifySocket in the Pod); the handler listens there for it. */
+  readonly notifySocket: string;
   serialSocket(vmiUid: string): string;
   vncSocket(vmiUid: string): string;
 }
@@ -137,6 +141,10 @@ export function launcherOnNode(kubeletPodsDir: string, podUid: string): Launcher
     );
   return {
     launcherSocket: path.join(sockets, path.basename(POD_LAYOUT.launcherSocket)),
+    notifySocket: path.join(
+      podVolumeOnNode(kubeletPodsDir, podUid, PUBLIC_VOLUME),
+      path.relative(POD_LAYOUT.shareDir, POD_LAYOUT.notifySocket),
+    ),
     serialSocket: (vmiUid) => inPrivate(POD_LAYOUT.serialSocket(vmiUid)),
     vncSocket: (vmiUid) => inPrivate(POD_LAYOUT.vncSocket(vmiUid)),
   };

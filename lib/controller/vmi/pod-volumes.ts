@@ -18,7 +18,13 @@
 import path from 'node:path';
 import { accessCredentialDir, accessCredentialSecrets } from '../../api/index.ts';
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
-import { POD_LAYOUT as L, PRIVATE_VOLUME, SOCKETS_VOLUME, type ConfigVolumeKind } from '../../rpc/index.ts';
+import {
+  POD_LAYOUT as L,
+  PRIVATE_VOLUME,
+  PUBLIC_VOLUME,
+  SOCKETS_VOLUME,
+  type ConfigVolumeKind,
+} from '../../rpc/index.ts';
 
 const KERNEL_BOOT_VOLUME = 'kernel-boot-volume';
 
@@ -49,7 +55,7 @@ function base(): RenderedVolumes {
   return {
     volumes: [
       PRIVATE_VOLUME,
-      'public',
+      PUBLIC_VOLUME,
       SOCKETS_VOLUME,
       'libvirt-runtime',
       'ephemeral-disks',
@@ -57,7 +63,7 @@ function base(): RenderedVolumes {
     ].map(emptyDir),
     mounts: [
       { name: PRIVATE_VOLUME, mountPath: L.privateDir },
-      { name: 'public', mountPath: L.shareDir },
+      { name: PUBLIC_VOLUME, mountPath: L.shareDir },
       { name: 'ephemeral-disks', mountPath: L.ephemeralDiskDir },
       { name: 'libvirt-runtime', mountPath: L.libvirtRuntimeDir },
       { name: SOCKETS_VOLUME, mountPath: L.socketsDir },

@@ -14,7 +14,8 @@ export type ErrorCode =
   | 'KV_ERR_SHUTDOWN'
   | 'KV_ERR_NOT_IMPLEMENTED'
   | 'KV_ERR_INVALID'
-  | 'KV_ERR_LIBVIRT';
+  | 'KV_ERR_LIBVIRT'
+  | 'KV_ERR_LAUNCHER';
 
 export class KvError extends Error {
   readonly code: ErrorCode;

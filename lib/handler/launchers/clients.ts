@@ -1,0 +1,147 @@
+/**
+ * The launchers of this node's VMIs, as the handler reaches them (kubevirt pkg/virt-handler/launcher-clients):
+ * a VMI's launcher Pod is the one of `status.activePods` on this node; its command socket sits in the Pod's
+ * `sockets` emptyDir under the kubelet's pods dir (lib/rpc launcherOnNode). One cmd client per VMI, version
+ * negotiated on connect, kept until the VMI is forgotten.
+ * - initialized: the launcher has answered once;
+ * - unresponsive: after that, its socket is gone or Ping has failed for longer than unresponsiveAfterMs; the
+ *   `launcher-unresponsive` marker is then written next to the socket (KubeVirt's MarkSocketUnresponsive), and
+ *   the VMI stays unresponsive until it is forgotten.
+ */
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import { errorMessage } from '../../kernel/errors/errors.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { launcherOnNode, newCmdClient, type LauncherClient, type LauncherOnNode } from '../../rpc/index.ts';
+import type { LauncherReach } from '../vmi/phase.ts';
+
+export const UNRESPONSIVE_MARKER = 'launcher-unresponsive';
+
+export interface LauncherClientsOptions {
+  readonly node: string;
+  /** The kubelet's pods dir as this process sees it (`<root>/var/lib/kubelet/pods`). */
+  readonly kubeletPodsDir: string;
+  readonly clock: Clock;
+  readonly log: Logger;
+  /** How long Ping may fail before the launcher counts as unresponsive (default 20 s). */
+  readonly unresponsiveAfterMs?: number;
+}
+
+interface Entry {
+  podUid: string;
+  paths: LauncherOnNode;
+  client?: LauncherClient;
+  initialized: boolean;
+  unresponsive: boolean;
+  failingSince?: number;
+}
+
+/** The UID of the VMI's launcher Pod on this node (the newest active Pod listed for it), if any. */
+export function launcherPodUid(vmi: VirtualMachineInstance, node: string): string | undefined {
+  const pods = Object.entries(vmi.status?.activePods ?? {}).filter(([, n]) => n === node);
+  return pods.at(-1)?.[0];
+}
+
+export class LauncherClients {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(private readonly o: LauncherClientsOptions) {}
+
+  private entry(vmi: VirtualMachineInstance): Entry | undefined {
+    const uid = vmi.metadata.uid ?? '';
+    const podUid = launcherPodUid(vmi, this.o.node);
+    const known = this.entries.get(uid);
+    if (known !== undefined && (podUid === undefined || known.podUid === podUid)) return known;
+    if (podUid === undefined) return undefined;
+    known?.client?.close();
+    const fresh: Entry = {
+      podUid,
+      paths: launcherOnNode(this.o.kubeletPodsDir, podUid),
+      initialized: false,
+      unresponsive: false,
+    };
+    this.entries.set(uid, fresh);
+    return fresh;
+  }
+
+  /** Where this node reaches the VMI's launcher; undefined while it has no launcher Pod here. */
+  paths(vmi: VirtualMachineInstance): LauncherOnNode | undefined {
+    return this.entry(vmi)?.paths;
+  }
+
+  /** The VMI's launcher client, connected; undefined while its socket is not there or it does not answer. */
+  async client(vmi: VirtualMachineInstance): Promise<LauncherClient | undefined> {
+    const e = this.entry(vmi);
+    if (e === undefined || e.unresponsive) return undefined;
+    if (e.client !== undefined) return e.client;
+    if (!existsSync(e.paths.launcherSocket)) {
+      if (e.initialized) await this.markUnresponsive(vmi, e, 'its socket is gone');
+      return undefined;
+    }
+    try {
+      e.client = await newCmdClient(e.paths.launcherSocket);
+      e.initialized = true;
+      return e.client;
+    } catch (err) {
+      this.o.log
+        .v(3)
+        .info('launcher not answering yet', { uid: vmi.metadata.uid, reason: errorMessage(err) });
+      return undefined;
+    }
+  }
+
+  /** Pings the launcher once; a failure that lasts unresponsiveAfterMs makes it unresponsive. */
+  async probe(vmi: VirtualMachineInstance): Promise<LauncherReach> {
+    const e = this.entry(vmi);
+    if (e === undefined) return { initialized: false, unresponsive: false };
+    const client = await this.client(vmi);
+    if (client !== undefined) {
+      const ok = await client.ping().then(
+        (r) => r.success,
+        () => false,
+      );
+      if (ok) delete e.failingSince;
+      else await this.failing(vmi, e);
+    }
+    return { initialized: e.initialized, unresponsive: e.unresponsive };
+  }
+
+  reach(vmi: VirtualMachineInstance): LauncherReach {
+    const e = this.entry(vmi);
+    return { initialized: e?.initialized ?? false, unresponsive: e?.unresponsive ?? false };
+  }
+
+  private async failing(vmi: VirtualMachineInstance, e: Entry): Promise<void> {
+    const now = this.o.clock.now();
+    e.failingSince ??= now;
+    if (now - e.failingSince >= (this.o.unresponsiveAfterMs ?? 20_000)) {
+      await this.markUnresponsive(vmi, e, 'it did not answer Ping');
+    }
+  }
+
+  private async markUnresponsive(vmi: VirtualMachineInstance, e: Entry, why: string): Promise<void> {
+    e.unresponsive = true;
+    e.client?.close();
+    delete e.client;
+    this.o.log.warning('launcher unresponsive', {
+      uid: vmi.metadata.uid,
+      name: vmi.metadata.name,
+      reason: why,
+    });
+    const marker = join(dirname(e.paths.launcherSocket), UNRESPONSIVE_MARKER);
+    await writeFile(marker, `${why}\n`).catch(() => undefined);
+  }
+
+  /** Drops the client of a VMI that is gone or final. */
+  forget(uid: string): void {
+    this.entries.get(uid)?.client?.close();
+    this.entries.delete(uid);
+  }
+
+  closeAll(): void {
+    for (const uid of [...this.entries.keys()]) this.forget(uid);
+  }
+}

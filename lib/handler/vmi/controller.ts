@@ -1,0 +1,243 @@
+/**
+ * The handler's VMI controller (kubevirt pkg/virt-handler/vm.go execute/sync), keyed by `ns/name` of the VMIs of
+ * this node. Each reconcile reads the VMI from the cache (or, once it is gone, the last one seen), pings its
+ * launcher, reads the domain with GetDomain, does what decide.ts says (SyncVirtualMachine unless the launcher
+ * applied this spec already; ACPI shutdown, Kill after the grace period, DeleteVirtualMachine), then writes the
+ * status of status.ts when it changed. Notify events and informer events only enqueue; a VMI the node runs is
+ * looked at again every resyncMs, so a launcher that stops answering is noticed.
+ */
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import { VIRTUAL_MACHINE_INSTANCES } from '../../api/index.ts';
+import type { SyncFailure } from '../../api/conditions.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import type { EventRecorder } from '../../kernel/controller/events.ts';
+import { deepEqual, mergePatch, scopedMergePatch } from '../../kernel/controller/merge-patch.ts';
+import type { ReconcileContext, ReconcileResult } from '../../kernel/controller/runner.ts';
+import { StaleCacheGuard } from '../../kernel/controller/stale-guard.ts';
+import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
+import type { StoreReader } from '../../kernel/informer/store.ts';
+import type { KubeClient } from '../../kernel/kube/types.ts';
+import { vmiSpecChecksum, type DomainJson, type LauncherClient } from '../../rpc/index.ts';
+import type { LauncherClients } from '../launchers/clients.ts';
+import type { NotifyServer } from '../notify/server.ts';
+import { decideAction, type HandlerAction } from './decide.ts';
+import { syncOptions, type HandlerClusterConfig } from './options.ts';
+import { acpiEnabled, type LauncherReach } from './phase.ts';
+import { computeHandlerStatus } from './status.ts';
+
+export interface HandlerVmiControllerOptions {
+  /** Speaks kubevirt.io. */
+  readonly client: KubeClient;
+  readonly vmis: StoreReader<VirtualMachineInstance>;
+  readonly node: string;
+  readonly launchers: LauncherClients;
+  readonly notify: NotifyServer;
+  readonly clock: Clock;
+  readonly recorder: EventRecorder;
+  readonly config: HandlerClusterConfig;
+  /** Hotplug volumes mounted into the VMI's launcher Pod (default: none). */
+  readonly mountedHotplug?: (vmi: VirtualMachineInstance) => Promise<ReadonlySet<string>>;
+  /** How often a VMI this node runs is looked at without an event (default 15 s). */
+  readonly resyncMs?: number;
+}
+
+const SYNC_FAILED = 'Synchronizing with the Domain failed.';
+const DEFAULT_GRACE_SECONDS = 30;
+const OWNED = [
+  'phase',
+  'phaseTransitionTimestamps',
+  'conditions',
+  'guestOSInfo',
+  'fsFreezeStatus',
+  'machine',
+  'memory',
+  'currentCPUTopology',
+  'volumeStatus',
+] as const;
+
+const PHASE_EVENTS: Readonly<Record<string, [type: 'Normal' | 'Warning', message: string]>> = {
+  Running: ['Normal', 'VirtualMachineInstance started.'],
+  Succeeded: ['Normal', 'The VirtualMachineInstance was shut down.'],
+  Failed: ['Warning', 'The VirtualMachineInstance crashed.'],
+};
+
+function checked(r: { success: boolean; message: string }, what: string): void {
+  if (!r.success) throw new KvError('KV_ERR_LAUNCHER', `${what}: ${r.message}`);
+}
+
+export class HandlerVmiController {
+  /** The last VMI seen per key, to finish a domain after its VMI is gone. */
+  private readonly known = new Map<string, VirtualMachineInstance>();
+  /** When the ACPI shutdown of a VMI's domain was asked for (by uid). */
+  private readonly shutdownAt = new Map<string, number>();
+  private readonly stale: StaleCacheGuard;
+
+  constructor(private readonly o: HandlerVmiControllerOptions) {
+    this.stale = new StaleCacheGuard(o.clock);
+  }
+
+  /** The key of a VMI by uid (Notify events name the uid): among those seen, or in the cache. */
+  keyOf(uid: string): string | undefined {
+    for (const [key, vmi] of this.known) if (vmi.metadata.uid === uid) return key;
+    const v = this.o.vmis.list().find((x) => x.metadata.uid === uid && this.mine(x));
+    return v === undefined ? undefined : `${v.metadata.namespace ?? ''}/${v.metadata.name ?? ''}`;
+  }
+
+  private mine(vmi: VirtualMachineInstance): boolean {
+    return vmi.status?.nodeName === this.o.node;
+  }
+
+  /** The VMI of this node under key (undefined once gone), and the last one seen of it. */
+  private seen(
+    key: string,
+  ): { vmi: VirtualMachineInstance | undefined; last: VirtualMachineInstance } | undefined {
+    const cached = this.o.vmis.get(key);
+    const vmi = cached !== undefined && this.mine(cached) ? cached : undefined;
+    const last = vmi ?? this.known.get(key);
+    if (last === undefined) return undefined;
+    if (vmi !== undefined) this.known.set(key, vmi);
+    return { vmi, last };
+  }
+
+  /** The launcher's reach, client and current domain. */
+  private async observe(
+    vmi: VirtualMachineInstance,
+    alive: boolean,
+  ): Promise<{ reach: LauncherReach; client: LauncherClient | undefined; domain: DomainJson | undefined }> {
+    const paths = this.o.launchers.paths(vmi);
+    if (paths !== undefined && alive) await this.o.notify.pipeFor(paths.notifySocket);
+    const reach = await this.o.launchers.probe(vmi);
+    const client = await this.o.launchers.client(vmi);
+    const domain = client === undefined ? undefined : await this.readDomain(client);
+    return { reach, client, domain };
+  }
+
+  readonly reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult> => {
+    const seen = this.seen(key);
+    if (seen === undefined) return undefined;
+    const { vmi, last } = seen;
+    if (vmi !== undefined && this.stale.isStale(key, vmi.metadata.resourceVersion)) return undefined;
+    const { reach, client, domain } = await this.observe(last, vmi !== undefined);
+    const action = decideAction({ vmi, domain, launcher: reach });
+    ctx.log
+      .v(3)
+      .info('handler sync', { action, phase: last.status?.phase, domain: domain?.Status.Status ?? 'none' });
+    let failure: SyncFailure | undefined;
+    try {
+      await this.act(action, last, client, domain);
+    } catch (err) {
+      failure = { reason: SYNC_FAILED, message: errorMessage(err) };
+      this.o.recorder.event(last, 'Warning', 'SyncFailed', failure.message);
+    }
+    if (vmi !== undefined) await this.writeStatus(key, vmi, { domain, reach, failure });
+    else if (domain === undefined || client === undefined) this.finish(key, last);
+    return this.next(action, vmi, client, failure);
+  };
+
+  private next(
+    action: HandlerAction,
+    vmi: VirtualMachineInstance | undefined,
+    client: LauncherClient | undefined,
+    failure: SyncFailure | undefined,
+  ): ReconcileResult {
+    if (failure !== undefined) throw new KvError('KV_ERR_LAUNCHER', failure.message);
+    if (action === 'shutdown' || action === 'delete') return { requeueAfterMs: 1000 };
+    if (action === 'wait') return { requeueAfterMs: 5000 };
+    if (vmi === undefined) return undefined;
+    const phase = vmi.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') return undefined;
+    return { requeueAfterMs: client === undefined ? 1000 : (this.o.resyncMs ?? 15_000) };
+  }
+
+  private async readDomain(client: LauncherClient): Promise<DomainJson | undefined> {
+    const r = await client.getDomain();
+    checked(r, 'GetDomain');
+    return r.payload as DomainJson | undefined;
+  }
+
+  private async act(
+    action: HandlerAction,
+    vmi: VirtualMachineInstance,
+    client: LauncherClient | undefined,
+    domain: DomainJson | undefined,
+  ): Promise<void> {
+    if (client === undefined) return;
+    switch (action) {
+      case 'sync':
+        return this.sync(vmi, client, domain);
+      case 'shutdown':
+        return this.shutdown(vmi, client);
+      case 'delete':
+        checked(await client.vmiCommand('deleteVirtualMachine', vmi), 'DeleteVirtualMachine');
+        this.shutdownAt.delete(vmi.metadata.uid ?? '');
+        return;
+      case 'wait':
+      case 'none':
+        return;
+    }
+  }
+
+  private async sync(
+    vmi: VirtualMachineInstance,
+    client: LauncherClient,
+    domain: DomainJson | undefined,
+  ): Promise<void> {
+    if (domain !== undefined) {
+      const applied = await client.getAppliedVmiChecksum();
+      if (applied.success && applied.checksum === vmiSpecChecksum(vmi)) return;
+    }
+    checked(await client.syncVirtualMachine(vmi, syncOptions(vmi, this.o.config)), 'SyncVirtualMachine');
+  }
+
+  /** ACPI shutdown first (when the guest has ACPI), Kill once the grace period is over. */
+  private async shutdown(vmi: VirtualMachineInstance, client: LauncherClient): Promise<void> {
+    const uid = vmi.metadata.uid ?? '';
+    const started = this.shutdownAt.get(uid);
+    const grace = (vmi.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+    if (started === undefined && acpiEnabled(vmi) && grace > 0) {
+      checked(await client.vmiCommand('shutdownVirtualMachine', vmi), 'ShutdownVirtualMachine');
+      this.shutdownAt.set(uid, this.o.clock.now());
+      return;
+    }
+    if (started !== undefined && this.o.clock.now() - started < grace) return;
+    checked(await client.vmiCommand('killVirtualMachine', vmi), 'KillVirtualMachine');
+  }
+
+  private async writeStatus(
+    key: string,
+    vmi: VirtualMachineInstance,
+    i: { domain: DomainJson | undefined; reach: LauncherReach; failure: SyncFailure | undefined },
+  ): Promise<void> {
+    const mountedHotplug = (await this.o.mountedHotplug?.(vmi)) ?? new Set<string>();
+    const next = computeHandlerStatus({
+      vmi,
+      domain: i.domain,
+      launcher: i.reach,
+      mountedHotplug,
+      nowMs: this.o.clock.now(),
+      ...(i.failure !== undefined && { failure: i.failure }),
+    });
+    if (deepEqual(vmi.status, next.status)) return;
+    const patch = scopedMergePatch(vmi, next, { top: { status: OWNED } });
+    if (patch === undefined) return;
+    const written = await mergePatch(this.o.client, VIRTUAL_MACHINE_INSTANCES, { obj: vmi, patch });
+    this.stale.wrote(key, vmi.metadata.resourceVersion);
+    this.known.set(key, written);
+    const phase = next.status?.phase ?? '';
+    const event = PHASE_EVENTS[phase];
+    if (phase !== vmi.status?.phase && event !== undefined)
+      this.o.recorder.event(next, event[0], phase === 'Running' ? 'Started' : 'Stopped', event[1]);
+  }
+
+  /** The VMI is gone and its domain too: forget its launcher and its notify pipe. */
+  private finish(key: string, last: VirtualMachineInstance): void {
+    const paths = this.o.launchers.paths(last);
+    if (paths !== undefined) {
+      void this.o.notify.unpipe(paths.notifySocket);
+    }
+    this.o.launchers.forget(last.metadata.uid ?? '');
+    this.shutdownAt.delete(last.metadata.uid ?? '');
+    this.known.delete(key);
+    this.stale.forget(key);
+  }
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from '@jest/globals';
+import type { VirtualMachineInstance, VirtualMachineInstancePhase } from '../../api/index.ts';
+import { DOMAIN_API_VERSION, type DomainJson, type LifeCycle } from '../../rpc/index.ts';
+import { decideAction, type HandlerAction } from './decide.ts';
+import type { LauncherReach } from './phase.ts';
+
+const vmi = (phase: VirtualMachineInstancePhase, deleting = false): VirtualMachineInstance => ({
+  metadata: {
+    name: 'v',
+    namespace: 'ns',
+    uid: 'u',
+    ...(deleting && { deletionTimestamp: '2026-01-01T00:00:00Z' }),
+  },
+  spec: { domain: { devices: {} } },
+  status: { phase },
+});
+const domain = (status: LifeCycle, reason = 'Unknown'): DomainJson => ({
+  kind: 'Domain',
+  apiVersion: DOMAIN_API_VERSION,
+  ObjectMeta: { name: 'v', namespace: 'ns', uid: 'u', creationTimestamp: null },
+  Spec: { Name: 'ns_v', Devices: {} },
+  Status: {
+    Status: status,
+    Reason: reason,
+    Interfaces: null,
+    OSInfo: {
+      Name: '',
+      KernelRelease: '',
+      Version: '',
+      PrettyName: '',
+      VersionId: '',
+      KernelVersion: '',
+      Machine: '',
+      Id: '',
+    },
+    FSFreezeStatus: { Status: '' },
+    ServiceStatus: { VNCSessionConnected: 0 },
+  },
+});
+const ok: LauncherReach = { initialized: true, unresponsive: false };
+const gone: LauncherReach = { initialized: true, unresponsive: true };
+
+type Row = [
+  string,
+  [VirtualMachineInstance | undefined, DomainJson | undefined, LauncherReach],
+  HandlerAction,
+];
+
+describe('decideAction (KubeVirt handler sync)', () => {
+  it.each<Row>([
+    ['a Scheduled VMI without a domain: start it', [vmi('Scheduled'), undefined, ok], 'sync'],
+    [
+      'a Running VMI with its domain running: keep it in line',
+      [vmi('Running'), domain('Running', 'Booted'), ok],
+      'sync',
+    ],
+    [
+      'a Scheduled VMI whose domain already runs: write Running first',
+      [vmi('Scheduled'), domain('Running', 'Booted'), ok],
+      'none',
+    ],
+    [
+      'a Scheduled VMI whose launcher stopped answering: nothing to do but report',
+      [vmi('Scheduled'), undefined, gone],
+      'none',
+    ],
+    ['the VMI is gone and the domain runs: shut it down', [undefined, domain('Running'), ok], 'shutdown'],
+    [
+      'the VMI is gone and the domain is off: delete it',
+      [undefined, domain('Shutoff', 'Shutdown'), ok],
+      'delete',
+    ],
+    ['the VMI is gone and there is no domain', [undefined, undefined, ok], 'none'],
+    [
+      'the VMI is being deleted and the domain runs: shut it down',
+      [vmi('Running', true), domain('Running'), ok],
+      'shutdown',
+    ],
+    [
+      'the VMI is being deleted and the domain is off: delete it',
+      [vmi('Running', true), domain('Shutoff', 'Destroyed'), ok],
+      'delete',
+    ],
+    [
+      'a final VMI with its domain: delete it',
+      [vmi('Succeeded'), domain('Shutoff', 'Shutdown'), ok],
+      'delete',
+    ],
+    ['a final VMI without a domain', [vmi('Failed'), undefined, ok], 'none'],
+    [
+      'the guest shut down by itself: delete the domain',
+      [vmi('Running'), domain('Shutoff', 'Shutdown'), ok],
+      'delete',
+    ],
+    ['the guest crashed: delete the domain', [vmi('Running'), domain('Crashed', 'Panicked'), ok], 'delete'],
+    [
+      'a Shutoff domain of a Scheduled VMI with no reason yet: wait',
+      [vmi('Scheduled'), domain('Shutoff', 'Unknown'), ok],
+      'wait',
+    ],
+    ['a Paused domain: keep it in line', [vmi('Running'), domain('Paused', 'User'), ok], 'sync'],
+  ])('%s', (_case, [v, d, launcher], want) => {
+    expect(decideAction({ vmi: v, domain: d, launcher })).toBe(want);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * What the handler does for one VMI of its node in a sync (kubevirt pkg/virt-handler/vm.go sync), in this
+ * order: shut the domain down, delete it, or bring it in line with the VMI; nothing otherwise. Pure.
+ * - shutdown: the domain is alive (not Shutoff/Crashed) and the VMI is gone or being deleted;
+ * - delete: the domain exists but is not alive and the VMI is gone, being deleted or not final (a Shutoff domain
+ *   of a Scheduled VMI with no reason yet may still be starting: wait), or the VMI is final;
+ * - sync: the VMI is not final and the phase the domain says is the phase it has (during start-up the two agree
+ *   only once the handler wrote what the domain says).
+ */
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { DomainJson } from '../../rpc/index.ts';
+import { domainPhase, type LauncherReach } from './phase.ts';
+
+export type HandlerAction = 'shutdown' | 'delete' | 'sync' | 'wait' | 'none';
+
+export interface DecideInput {
+  /** undefined: the VMI is gone from the cluster. */
+  readonly vmi: VirtualMachineInstance | undefined;
+  readonly domain: DomainJson | undefined;
+  readonly launcher: LauncherReach;
+}
+
+export function domainAlive(domain: DomainJson | undefined): boolean {
+  return domain !== undefined && domain.Status.Status !== 'Shutoff' && domain.Status.Status !== 'Crashed';
+}
+
+const isFinal = (vmi: VirtualMachineInstance): boolean =>
+  vmi.status?.phase === 'Succeeded' || vmi.status?.phase === 'Failed';
+
+/** A Shutoff domain whose VMI is Scheduled and that has no reason yet: libvirt may still be starting it. */
+function maybeStarting(vmi: VirtualMachineInstance, domain: DomainJson): boolean {
+  const reason = domain.Status.Reason;
+  return (
+    domain.Status.Status === 'Shutoff' &&
+    vmi.status?.phase === 'Scheduled' &&
+    (reason === '' || reason === 'Unknown')
+  );
+}
+
+export function decideAction({ vmi, domain, launcher }: DecideInput): HandlerAction {
+  const alive = domainAlive(domain);
+  const leaving = vmi === undefined || vmi.metadata.deletionTimestamp !== undefined;
+  if (leaving) return alive ? 'shutdown' : domain !== undefined ? 'delete' : 'none';
+  if (isFinal(vmi)) return domain !== undefined ? 'delete' : 'none';
+  if (domain !== undefined && !alive) return maybeStarting(vmi, domain) ? 'wait' : 'delete';
+  return domainPhase(vmi, domain, launcher) === vmi.status?.phase ? 'sync' : 'none';
+}
