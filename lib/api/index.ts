@@ -130,6 +130,14 @@ export * from './defaults/cluster.ts';
 export { defaultDiskBus, HOST_PASSTHROUGH } from './defaults/arch.ts';
 export { memoryHotplugBlocker } from './defaults/hotplug.ts';
 export {
+  childPath,
+  fieldMessage,
+  indexPath,
+  InvalidFieldError,
+  keyPath,
+  type FieldError,
+} from './field-error.ts';
+export {
   terminationGracePeriodSeconds,
   withVmiCreateDefaults,
   withVmiDefaults,

@@ -62,12 +62,16 @@ export function memoryHotplugBlocker(spec: Spec, maxGuest: Quantity | undefined)
   const guest = spec.domain.memory?.guest;
   if (guest === undefined) return 'Guest memory must be configured when memory hotplug is enabled';
   if (maxGuest === undefined) return 'Max guest memory must be configured when memory hotplug is enabled';
-  return sizeBlocker(spec, parseQuantity(guest), parseQuantity(maxGuest));
+  return sizeBlocker(
+    spec,
+    parseQuantity(guest, 'spec.domain.memory.guest'),
+    parseQuantity(maxGuest, 'spec.domain.memory.maxGuest'),
+  );
 }
 
 function scaledGuest(guest: Quantity | undefined, ratio: number): Quantity | undefined {
   if (guest === undefined) return undefined;
-  const bytes = parseQuantity(guest) * ratio;
+  const bytes = parseQuantity(guest, 'spec.domain.memory.guest') * ratio;
   return Number.isSafeInteger(bytes) ? formatBinaryQuantity(bytes) : undefined;
 }
 
