@@ -128,7 +128,7 @@ export * from './disk-targets.ts';
 export * from './access-credentials.ts';
 export * from './defaults/cluster.ts';
 export { defaultDiskBus, HOST_PASSTHROUGH } from './defaults/arch.ts';
-export { memoryHotplugBlocker } from './defaults/hotplug.ts';
+export { MAX_VCPUS, memoryHotplugBlocker } from './defaults/hotplug.ts';
 export {
   childPath,
   fieldMessage,

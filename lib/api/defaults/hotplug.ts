@@ -9,7 +9,11 @@ import type { ClusterDefaults } from './cluster.ts';
 
 type Spec = VirtualMachineInstanceSpec;
 
-const MAX_VCPUS = 512;
+/**
+ * KubeVirt's upper bound of vCPUs for any machine type ("Each machine type will have different maximum for
+ * vcpus, lets choose 512 as upper bound", pkg/defaults setupCPUHotplug).
+ */
+export const MAX_VCPUS = 512;
 const BLOCK_ALIGNMENT = 2 * 2 ** 20;
 const HUGEPAGE_1G_ALIGNMENT = 2 ** 30;
 const MIN_GUEST_MEMORY = 2 ** 30;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { goldens } from '../../kernel/testing/golden.ts';
 import type { NodeFacts } from '../../rpc/index.ts';
-import { nodeFacts, usableCpuModels } from './facts.ts';
+import { maxVcpusOf, nodeFacts, usableCpuModels } from './facts.ts';
 import { nodeLabels } from './labels.ts';
 
 // Captured from this project's private libvirt 9.0 / QEMU 7.2 on a host whose KVM is listed but unusable.
@@ -39,6 +39,20 @@ describe('nodeFacts from the real capabilities of this host', () => {
     expect(tcg.cpuModels).toEqual(['Nehalem', 'Opteron_G1', 'Opteron_G2', 'Penryn', 'Westmere']);
     expect(tcg.obsoleteCpuModels).toEqual(expect.arrayContaining(['qemu64', 'qemu32']));
     expect(usableCpuModels(testdata('domcaps-qemu.xml'))).toContain('qemu64');
+  });
+
+  it('reads the most vCPUs a domain of the machine type may have', () => {
+    expect(maxVcpusOf(testdata('domcaps-qemu.xml'))).toBe(288);
+    expect(maxVcpusOf(testdata('domcaps-kvm.xml'))).toBe(288);
+  });
+
+  it.each([
+    ['no <vcpu>', '<domainCapabilities><arch>x86_64</arch></domainCapabilities>'],
+    ['no max', '<domainCapabilities><vcpu/></domainCapabilities>'],
+    ['a max that is not a count', "<domainCapabilities><vcpu max='many'/></domainCapabilities>"],
+    ['a zero max', "<domainCapabilities><vcpu max='0'/></domainCapabilities>"],
+  ])('has no vCPU maximum with %s', (_, xml) => {
+    expect(maxVcpusOf(xml)).toBeUndefined();
   });
 
   it('reads machine types (deprecated ones left out), TSC and Hyper-V', () => {
