@@ -14,6 +14,9 @@ export {
   type Quantity,
 } from './schema/dsl.ts';
 export { toOpenApi, type JsonSchemaProps } from './schema/openapi.ts';
+export { validateAgainstSchema } from './schema/validate.ts';
+export { pruneNulls } from './schema/prune-nulls.ts';
+export { asVirtualMachineInstance, InvalidObjectError, vmiInputSchema } from './vmi-input.ts';
 
 export type * from './v1/objects.ts';
 export type {

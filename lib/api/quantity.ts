@@ -142,6 +142,12 @@ export function quantityValue(q: Quantity, field?: string): number {
   return (v.negative ? -1 : 1) * Number(whole);
 }
 
+/** Whether a quantity is below zero ("-1", "-500m"; "-0" is not). */
+export function isNegativeQuantity(q: Quantity, field?: string): boolean {
+  const v = exact(q, field);
+  return v.negative && v.digits !== 0n;
+}
+
 /** Absent, or zero in any notation ("0", "0Gi", "-0.0e5"). */
 export function isZeroQuantity(q: Quantity | undefined, field?: string): boolean {
   return q === undefined || exact(q, field).digits === 0n;
