@@ -51,6 +51,22 @@ export function defaultedVmi(vmi: VirtualMachineInstance, arch: Arch): VirtualMa
   return withVmiDefaults(vmi, clusterDefaultsFrom(undefined, arch));
 }
 
+export interface ConvertTextOptions {
+  /** Names the document in a message about the document itself (a file name). */
+  readonly source: string;
+  readonly emulation: boolean;
+  readonly arch: Arch;
+}
+
+/** The domain XML of the VMI in a JSON or YAML document (pure): checked, defaulted, converted. */
+export function convertVmiText(text: string, opts: ConvertTextOptions): string {
+  const vmi = parseVmiDocument(text, opts.source);
+  return toDomainXml(
+    defaultedVmi(vmi, opts.arch),
+    converterContext({ root: '/', arch: opts.arch, emulation: opts.emulation }),
+  );
+}
+
 export async function runConvert(opts: ConvertOptions): Promise<string> {
   const { arch } = opts;
   if (!isArch(arch)) {
@@ -65,9 +81,5 @@ export async function runConvert(opts: ConvertOptions): Promise<string> {
       cause: err,
     });
   });
-  const vmi = parseVmiDocument(text, opts.vmi);
-  return toDomainXml(
-    defaultedVmi(vmi, arch),
-    converterContext({ root: '/', arch, emulation: opts.emulation }),
-  );
+  return convertVmiText(text, { source: opts.vmi, emulation: opts.emulation, arch });
 }
