@@ -1,7 +1,11 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import fc from 'fast-check';
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brokenVmi, generatedDomains } from '../lib/launcher/converter/testing/generated.ts';
 import { ROLES } from './roles.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -102,4 +106,43 @@ describe('virt launcher convert', () => {
     const r = await run('virt', ['launcher', 'convert', ...args]);
     expect({ code: r.code, stderr: r.stderr.trim() }).toEqual({ code: 1, stderr: message });
   });
+});
+
+describe('virt launcher convert with generated VMIs', () => {
+  // A few cases of the converter's fuzz test, through the real binary (a fixed seed: the same cases each run).
+  const SEED = 7;
+  let dir = '';
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kv-convert-cli-'));
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('prints the same domain XML as the converter for a valid one', async () => {
+    const [generated] = generatedDomains(SEED, 1);
+    const file = join(dir, 'valid.json');
+    await writeFile(file, JSON.stringify(generated?.vmi));
+    const r = await run('virt', ['launcher', 'convert', '--vmi', file, '--emulation']);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(r.stdout).toBe(generated?.xml);
+  });
+
+  it.each(
+    fc.sample(brokenVmi(), { seed: SEED, numRuns: 4 }).map((b, i) => [i, b.path, b.how, b.value] as const),
+  )(
+    'refuses broken VMI %i (%s: %s) with exit 1 and one line naming the field',
+    async (i, path, _how, value) => {
+      const file = join(dir, `broken-${String(i)}.json`);
+      await writeFile(file, JSON.stringify(value));
+      const r = await run('virt', ['launcher', 'convert', '--vmi', file, '--emulation']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      const lines = r.stderr.split('\n').filter((l) => l !== '');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]?.startsWith(`virt launcher convert: ${path}: `)).toBe(true);
+    },
+  );
 });

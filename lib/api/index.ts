@@ -14,6 +14,9 @@ export {
   type Quantity,
 } from './schema/dsl.ts';
 export { toOpenApi, type JsonSchemaProps } from './schema/openapi.ts';
+export { validateAgainstSchema } from './schema/validate.ts';
+export { pruneNulls } from './schema/prune-nulls.ts';
+export { asVirtualMachineInstance, InvalidObjectError, vmiInputSchema } from './vmi-input.ts';
 
 export type * from './v1/objects.ts';
 export type {
@@ -128,7 +131,15 @@ export * from './disk-targets.ts';
 export * from './access-credentials.ts';
 export * from './defaults/cluster.ts';
 export { defaultDiskBus, HOST_PASSTHROUGH } from './defaults/arch.ts';
-export { memoryHotplugBlocker } from './defaults/hotplug.ts';
+export { MAX_VCPUS, memoryHotplugBlocker } from './defaults/hotplug.ts';
+export {
+  childPath,
+  fieldMessage,
+  indexPath,
+  InvalidFieldError,
+  keyPath,
+  type FieldError,
+} from './field-error.ts';
 export {
   terminationGracePeriodSeconds,
   withVmiCreateDefaults,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { nopLogger } from '../kernel/log/log.ts';
-import { decodeVmi, exclusive, guestListHandlers } from './cmd-handlers.ts';
+import { cmdHandlers, decodeVmi, exclusive, guestListHandlers, type GuestCommands } from './cmd-handlers.ts';
+import type { DomainManager } from './manager.ts';
 
 describe('decodeVmi', () => {
   it('parses the VMI JSON of a request', () => {
@@ -12,10 +13,52 @@ describe('decodeVmi', () => {
     ['no bytes', undefined, 'carries no VMI'],
     ['empty bytes', Buffer.alloc(0), 'carries no VMI'],
     ['broken JSON', Buffer.from('{'), 'not valid JSON'],
-    ['no spec', Buffer.from('{"metadata":{}}'), 'no metadata or spec'],
-    ['null', Buffer.from('null'), 'no metadata or spec'],
+    ['no spec', Buffer.from('{"metadata":{}}'), 'spec: required value'],
+    ['null', Buffer.from('null'), 'the VMI: expected an object, got null'],
+    [
+      'disks as a string',
+      Buffer.from('{"metadata":{},"spec":{"domain":{"devices":{"disks":"root"}}}}'),
+      'spec.domain.devices.disks: expected an array, got a string',
+    ],
+    [
+      'a null disk and a bad quantity',
+      Buffer.from('{"metadata":{},"spec":{"domain":{"memory":{"guest":"lots"},"devices":{"disks":[null]}}}}'),
+      'spec.domain.memory.guest: quantity "lots" is not a valid resource quantity; ' +
+        'spec.domain.devices.disks[0]: expected an object, got null',
+    ],
   ])('rejects %s', (_what, bytes, msg) => {
     expect(() => decodeVmi(bytes)).toThrow(msg);
+  });
+
+  it('drops nulls from objects as the API server does, keeping the rest', () => {
+    const vmi = { metadata: { name: 'a' }, spec: { domain: { cpu: null, devices: { disks: null } } } };
+    expect(decodeVmi(Buffer.from(JSON.stringify(vmi)))).toEqual({
+      metadata: { name: 'a' },
+      spec: { domain: { devices: {} } },
+    });
+  });
+});
+
+describe('a VMI command with a malformed VMI', () => {
+  const signal = new AbortController().signal;
+
+  it('answers in-band with the field path and never reaches the manager', async () => {
+    const calls: string[] = [];
+    const manager = {
+      sync: (): Promise<void> => {
+        calls.push('sync');
+        return Promise.resolve();
+      },
+    } as unknown as DomainManager;
+    const h = cmdHandlers({ manager, guest: {} as GuestCommands, log: nopLogger });
+    const vmi = { metadata: { name: 'a' }, spec: { domain: { cpu: { cores: 'four' }, devices: {} } } };
+    const req = { vmi: { vmiJson: Buffer.from(JSON.stringify(vmi)) }, options: undefined };
+    const r = await h.syncVirtualMachine?.(req, signal);
+    expect(r).toEqual({
+      success: false,
+      message: 'SyncVirtualMachine failed: spec.domain.cpu.cores: expected an integer, got the string "four"',
+    });
+    expect(calls).toEqual([]);
   });
 });
 

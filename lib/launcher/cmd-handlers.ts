@@ -4,8 +4,8 @@
  * the command and the cause (a conversion error names the VMI field); the server keeps serving. RPCs not
  * listed here answer UNIMPLEMENTED. GetUsers and GetFilesystems answer a JSON list, empty without an agent.
  */
-import type { VirtualMachineInstance } from '../api/index.ts';
-import { errorMessage } from '../kernel/errors/errors.ts';
+import { asVirtualMachineInstance, type VirtualMachineInstance } from '../api/index.ts';
+import { errorMessage, KvError } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import { getVersion } from '../libvirt/index.ts';
 import { failed, ok, type CmdHandlers, type CmdMessages as M } from '../rpc/index.ts';
@@ -26,19 +26,17 @@ export interface HandlerDeps {
   readonly afterSync?: () => void;
 }
 
+/** The VMI of a request, checked against the VMI schema: a bad field is refused with its path. */
 export function decodeVmi(bytes: Uint8Array | undefined): VirtualMachineInstance {
-  if (bytes === undefined || bytes.length === 0) throw new Error('the request carries no VMI');
+  if (bytes === undefined || bytes.length === 0)
+    throw new KvError('KV_ERR_DECODE', 'the request carries no VMI');
   let vmi: unknown;
   try {
     vmi = JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch (err) {
-    throw new Error(`the VMI is not valid JSON: ${errorMessage(err)}`, { cause: err });
+    throw new KvError('KV_ERR_DECODE', `the VMI is not valid JSON: ${errorMessage(err)}`, { cause: err });
   }
-  const v = vmi as Partial<VirtualMachineInstance> | null;
-  if (v === null || typeof v !== 'object' || typeof v.spec !== 'object' || typeof v.metadata !== 'object') {
-    throw new Error('the VMI has no metadata or spec');
-  }
-  return v as VirtualMachineInstance;
+  return asVirtualMachineInstance(vmi);
 }
 
 async function inBand(what: string, log: Logger, fn: () => Promise<void>): Promise<M.Response> {

@@ -76,6 +76,52 @@ describe('runConvert', () => {
     ).rejects.toThrow('spec.domain.devices.disks[0].name: no volume named root in spec.volumes');
   });
 
+  it.each<[string, [string, string], string]>([
+    [
+      'a word for cores',
+      ['autoattachPodInterface: false', 'autoattachPodInterface: false\n    cpu: {cores: "four"}'],
+      'spec.domain.cpu.cores: expected an integer, got the string "four"',
+    ],
+    [
+      'negative cores',
+      ['autoattachPodInterface: false', 'autoattachPodInterface: false\n    cpu: {cores: -2}'],
+      'spec.domain.cpu.cores: must be greater than or equal to 0, got -2',
+    ],
+    [
+      '100 million cores',
+      ['autoattachPodInterface: false', 'autoattachPodInterface: false\n    cpu: {cores: 100000000}'],
+      'spec.domain.cpu: 100000000 vCPUs (1 sockets × 100000000 cores × 1 threads) exceed the maximum of 512',
+    ],
+    [
+      'memory 1Ei',
+      ['guest: 96Mi', 'guest: 1Ei'],
+      'spec.domain.memory.guest: quantity "1Ei" is too large: at most 9007199254740991',
+    ],
+    [
+      'memory lots',
+      ['guest: 96Mi', 'guest: lots'],
+      'spec.domain.memory.guest: quantity "lots" is not a valid resource quantity',
+    ],
+    [
+      'disks as a string',
+      ['autoattachPodInterface: false', 'disks: root'],
+      'spec.domain.devices.disks: expected an array, got a string',
+    ],
+    [
+      'interfaces as an object',
+      ['autoattachPodInterface: false', 'interfaces: {name: default}'],
+      'spec.domain.devices.interfaces: expected an array, got an object',
+    ],
+    [
+      'a null disk',
+      ['autoattachPodInterface: false', 'disks: [null]'],
+      'spec.domain.devices.disks[0]: expected an object, got null',
+    ],
+  ])('refuses %s, naming the field', async (_, [from, to], message) => {
+    const vmi = await file('bad.yaml', YAML_VMI.replace(from, to));
+    await expect(runConvert({ vmi, emulation: true, arch: 'amd64' })).rejects.toMatchObject({ message });
+  });
+
   it('refuses an unknown architecture', async () => {
     const vmi = await file('a.yaml', YAML_VMI);
     await expect(runConvert({ vmi, emulation: false, arch: 'ppc64le' })).rejects.toMatchObject({
@@ -102,8 +148,13 @@ describe('parseVmiDocument', () => {
       'kind: VirtualMachine\nmetadata: {}\nspec: {domain: {devices: {}}}',
       /expected a VirtualMachineInstance/,
     ],
-    ['no devices', 'metadata: {}\nspec: {domain: {}}', /spec.domain.devices must be an object/],
-    ['no metadata', 'spec: {domain: {devices: {}}}', /metadata must be an object/],
+    ['no devices', 'metadata: {}\nspec: {domain: {}}', /^spec.domain.devices: required value$/],
+    ['no metadata', 'spec: {domain: {devices: {}}}', /^metadata: required value$/],
+    [
+      'several problems',
+      'metadata: {name: 7}\nspec: {domain: {cpu: {threads: 1.5}, devices: {disks: [null]}}}',
+      /^metadata.name: expected a string, got the number 7; spec.domain.cpu.threads: expected an integer, got the number 1.5; spec.domain.devices.disks\[0\]: expected an object, got null$/,
+    ],
   ])('refuses %s', (_, text, message) => {
     expect(() => parseVmiDocument(text, 'f.yaml')).toThrow(message);
     expect(() => parseVmiDocument(text, 'f.yaml')).toThrow(KvError);

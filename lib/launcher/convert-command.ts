@@ -1,11 +1,18 @@
 /**
  * `virt launcher convert --vmi FILE [--emulation] [--arch amd64]`: the domain XML the launcher would define
- * for a VMI, as a debugging aid. The file holds one VirtualMachineInstance in JSON or YAML; KubeVirt's defaults
- * are applied first, as the API's mutating webhook would have, and paths are the in-Pod ones (root "/").
+ * for a VMI, as a debugging aid. The file holds one VirtualMachineInstance in JSON or YAML. It is checked against
+ * the VMI schema first (a bad field is refused with its path, as the API server would have refused it), then
+ * KubeVirt's defaults are applied, as the API's mutating webhook would have, and paths are the in-Pod ones
+ * (root "/").
  */
 import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
-import { clusterDefaultsFrom, withVmiDefaults, type VirtualMachineInstance } from '../api/index.ts';
+import {
+  asVirtualMachineInstance,
+  clusterDefaultsFrom,
+  withVmiDefaults,
+  type VirtualMachineInstance,
+} from '../api/index.ts';
 import { errorMessage, KvError } from '../kernel/errors/errors.ts';
 import { converterContext, isArch, toDomainXml, type Arch } from './converter/index.ts';
 
@@ -21,7 +28,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The VMI in a JSON or YAML document, checked just enough to convert it. */
+/** The VMI in a JSON or YAML document, checked against the VMI schema (nulls pruned, as the API server does). */
 export function parseVmiDocument(text: string, source: string): VirtualMachineInstance {
   let doc: unknown;
   try {
@@ -36,17 +43,28 @@ export function parseVmiDocument(text: string, source: string): VirtualMachineIn
       `${source}: expected a VirtualMachineInstance, got ${JSON.stringify(doc['kind'])}`,
     );
   }
-  const spec = doc['spec'];
-  if (!isObject(spec) || !isObject(spec['domain']) || !isObject(spec['domain']['devices'])) {
-    throw new KvError('KV_ERR_DECODE', `${source}: spec.domain.devices must be an object`);
-  }
-  if (!isObject(doc['metadata'])) throw new KvError('KV_ERR_DECODE', `${source}: metadata must be an object`);
-  return doc as unknown as VirtualMachineInstance;
+  return asVirtualMachineInstance(doc, source);
 }
 
 /** The VMI with KubeVirt's defaults for a cluster of this architecture (pure). */
 export function defaultedVmi(vmi: VirtualMachineInstance, arch: Arch): VirtualMachineInstance {
   return withVmiDefaults(vmi, clusterDefaultsFrom(undefined, arch));
+}
+
+export interface ConvertTextOptions {
+  /** Names the document in a message about the document itself (a file name). */
+  readonly source: string;
+  readonly emulation: boolean;
+  readonly arch: Arch;
+}
+
+/** The domain XML of the VMI in a JSON or YAML document (pure): checked, defaulted, converted. */
+export function convertVmiText(text: string, opts: ConvertTextOptions): string {
+  const vmi = parseVmiDocument(text, opts.source);
+  return toDomainXml(
+    defaultedVmi(vmi, opts.arch),
+    converterContext({ root: '/', arch: opts.arch, emulation: opts.emulation }),
+  );
 }
 
 export async function runConvert(opts: ConvertOptions): Promise<string> {
@@ -63,9 +81,5 @@ export async function runConvert(opts: ConvertOptions): Promise<string> {
       cause: err,
     });
   });
-  const vmi = parseVmiDocument(text, opts.vmi);
-  return toDomainXml(
-    defaultedVmi(vmi, arch),
-    converterContext({ root: '/', arch, emulation: opts.emulation }),
-  );
+  return convertVmiText(text, { source: opts.vmi, emulation: opts.emulation, arch });
 }

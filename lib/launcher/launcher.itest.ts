@@ -113,6 +113,23 @@ describe('launcher end to end', () => {
     const refused = await l.client.syncVirtualMachine(bad);
     expect(refused.success).toBe(false);
     expect(refused.message).toContain('spec.domain.cpu.features[0].policy');
+    // A malformed VMI: refused before the converter, naming the field.
+    const malformed = structuredClone(vmi) as unknown as { spec: { domain: { cpu: unknown } } };
+    malformed.spec.domain.cpu = { cores: 'four' };
+    expect(await l.client.syncVirtualMachine(malformed)).toEqual({
+      success: false,
+      message: 'SyncVirtualMachine failed: spec.domain.cpu.cores: expected an integer, got the string "four"',
+    });
+    // More vCPUs than libvirt gives a q35 domain here (domain capabilities), though fewer than KubeVirt's 512.
+    const wide = structuredClone(vmi);
+    wide.spec.domain.cpu = { sockets: 500, cores: 1, threads: 1 };
+    const tooWide = await l.client.syncVirtualMachine(wide);
+    const limit =
+      /^SyncVirtualMachine failed: spec\.domain\.cpu: 500 vCPUs \(500 sockets × 1 cores × 1 threads\) exceed the maximum of (\d+) \(libvirt's limit for this host\)$/.exec(
+        tooWide.message,
+      );
+    expect({ success: tooWide.success, limited: limit !== null }).toEqual({ success: false, limited: true });
+    expect(Number(limit?.[1])).toBeLessThan(500);
     expect((await l.client.ping()).success).toBe(true);
 
     const from = l.events.length;

@@ -20,7 +20,7 @@ import { detectEmulation, type EmulationMode } from './emulation/emulation.ts';
 import { runKvmProbe } from './emulation/kvm-probe.ts';
 import { GuestOps } from './guest-ops.ts';
 import { DomainManager } from './manager.ts';
-import { usableCpuModels } from './node-labeller/facts.ts';
+import { maxVcpusOf, usableCpuModels } from './node-labeller/facts.ts';
 import { DomainNotifier } from './notifier.ts';
 import { SerialRelay } from './serial/relay.ts';
 import type { HostFacts } from './sync/context.ts';
@@ -39,6 +39,7 @@ export interface LauncherOptions {
 }
 
 const ARCH = 'x86_64';
+const MACHINE = 'q35';
 
 /** Whether files in dir can be opened with O_DIRECT (tmpfs cannot): decides cache=none. */
 export async function supportsDirectIo(dir: string): Promise<boolean> {
@@ -96,12 +97,15 @@ async function hostFacts(
       runKvmProbe({ qemu, accel: 'kvm', ...(opts.clock !== undefined && { clock: opts.clock }) }),
   });
   const virtType = decision.emulation ? 'qemu' : 'kvm';
-  const domCaps = await getDomainCapabilities(conn, { virtType, arch: ARCH });
+  // The converter's default machine type: its vCPU maximum is the one a VMI meets.
+  const domCaps = await getDomainCapabilities(conn, { virtType, arch: ARCH, machine: MACHINE });
+  const maxVcpus = maxVcpusOf(domCaps);
   return {
     root: opts.root,
     arch: 'amd64',
     emulation: decision.emulation,
     hostCpuModels: usableCpuModels(domCaps),
+    ...(maxVcpus !== undefined && { maxVcpus }),
     directIo: await supportsDirectIo(ephemeral),
   };
 }

@@ -9,7 +9,11 @@ import type { ClusterDefaults } from './cluster.ts';
 
 type Spec = VirtualMachineInstanceSpec;
 
-const MAX_VCPUS = 512;
+/**
+ * KubeVirt's upper bound of vCPUs for any machine type ("Each machine type will have different maximum for
+ * vcpus, lets choose 512 as upper bound", pkg/defaults setupCPUHotplug).
+ */
+export const MAX_VCPUS = 512;
 const BLOCK_ALIGNMENT = 2 * 2 ** 20;
 const HUGEPAGE_1G_ALIGNMENT = 2 ** 30;
 const MIN_GUEST_MEMORY = 2 ** 30;
@@ -62,12 +66,16 @@ export function memoryHotplugBlocker(spec: Spec, maxGuest: Quantity | undefined)
   const guest = spec.domain.memory?.guest;
   if (guest === undefined) return 'Guest memory must be configured when memory hotplug is enabled';
   if (maxGuest === undefined) return 'Max guest memory must be configured when memory hotplug is enabled';
-  return sizeBlocker(spec, parseQuantity(guest), parseQuantity(maxGuest));
+  return sizeBlocker(
+    spec,
+    parseQuantity(guest, 'spec.domain.memory.guest'),
+    parseQuantity(maxGuest, 'spec.domain.memory.maxGuest'),
+  );
 }
 
 function scaledGuest(guest: Quantity | undefined, ratio: number): Quantity | undefined {
   if (guest === undefined) return undefined;
-  const bytes = parseQuantity(guest) * ratio;
+  const bytes = parseQuantity(guest, 'spec.domain.memory.guest') * ratio;
   return Number.isSafeInteger(bytes) ? formatBinaryQuantity(bytes) : undefined;
 }
 

@@ -28,7 +28,7 @@ function hugepagesSize(spec: Spec): Quantity | undefined {
   const size = spec.domain.memory?.hugepages?.pageSize;
   if (size === undefined) return undefined;
   try {
-    parseQuantity(size);
+    parseQuantity(size, 'spec.domain.memory.hugepages.pageSize');
     return size;
   } catch {
     return undefined;
@@ -44,7 +44,8 @@ function requestsFollowLimits(spec: Spec): void {
   const { requests, limits } = spec.domain.resources ?? {};
   for (const name of ['cpu', 'memory']) {
     const limit = limits?.[name];
-    if (limit !== undefined && !isZeroQuantity(limit) && isZeroQuantity(requests?.[name])) {
+    if (limit === undefined || isZeroQuantity(limit, `spec.domain.resources.limits.${name}`)) continue;
+    if (isZeroQuantity(requests?.[name], `spec.domain.resources.requests.${name}`)) {
       requestsOf(spec)[name] = limit;
     }
   }
@@ -52,12 +53,15 @@ function requestsFollowLimits(spec: Spec): void {
 
 function requestGuestMemory(spec: Spec): void {
   if (spec.domain.resources?.requests?.['memory'] !== undefined) return;
-  const memory = spec.domain.memory?.guest ?? hugepagesSize(spec);
-  if (memory !== undefined && parseQuantity(memory) > 0) requestsOf(spec)['memory'] = memory;
+  const guest = spec.domain.memory?.guest;
+  const memory = guest ?? hugepagesSize(spec);
+  const field = guest !== undefined ? 'spec.domain.memory.guest' : 'spec.domain.memory.hugepages.pageSize';
+  if (memory !== undefined && parseQuantity(memory, field) > 0) requestsOf(spec)['memory'] = memory;
 }
 
 function requestClusterCpu(spec: Spec, cpuRequest: Quantity | undefined): void {
-  if (cpuRequest === undefined || parseQuantity(cpuRequest) === parseQuantity(DEFAULT_CPU_REQUEST)) return;
+  if (cpuRequest === undefined) return;
+  if (parseQuantity(cpuRequest, 'cpuRequest') === parseQuantity(DEFAULT_CPU_REQUEST)) return;
   if (spec.domain.resources?.requests?.['cpu'] !== undefined) return;
   if (spec.domain.cpu?.dedicatedCpuPlacement === true) return;
   requestsOf(spec)['cpu'] = cpuRequest;
@@ -75,8 +79,12 @@ export function setGuestMemory(spec: Spec): void {
   const memory = (spec.domain.memory ??= {});
   if (memory.guest !== undefined) return;
   const { requests, limits } = spec.domain.resources ?? {};
+  const request = requests?.['memory'];
+  const limit = limits?.['memory'];
   const guest =
-    [requests?.['memory'], limits?.['memory']].find((q) => !isZeroQuantity(q)) ?? hugepagesSize(spec);
+    (!isZeroQuantity(request, 'spec.domain.resources.requests.memory') ? request : undefined) ??
+    (!isZeroQuantity(limit, 'spec.domain.resources.limits.memory') ? limit : undefined) ??
+    hugepagesSize(spec);
   if (guest !== undefined) memory.guest = guest;
 }
 
@@ -85,8 +93,15 @@ export function setGuestCpuTopology(spec: Spec): void {
   const cpu = spec.domain.cpu;
   if (cpu !== undefined && (cpu.cores ?? 0) + (cpu.sockets ?? 0) + (cpu.threads ?? 0) > 0) return;
   const { requests, limits } = spec.domain.resources ?? {};
-  const cpus = limits?.['cpu'] ?? requests?.['cpu'];
-  spec.domain.cpu = { ...cpu, sockets: cpus === undefined ? 1 : quantityValue(cpus), cores: 1, threads: 1 };
+  const limit = limits?.['cpu'];
+  const request = requests?.['cpu'];
+  const sockets =
+    limit !== undefined
+      ? quantityValue(limit, 'spec.domain.resources.limits.cpu')
+      : request !== undefined
+        ? quantityValue(request, 'spec.domain.resources.requests.cpu')
+        : 1;
+  spec.domain.cpu = { ...cpu, sockets, cores: 1, threads: 1 };
 }
 
 /** Always for :latest or untagged images, IfNotPresent otherwise. */

@@ -12,6 +12,7 @@ import type {
   ListType,
   NodeCommon,
   ObjectNode,
+  QuantityNode,
   SchemaNode,
   StringNode,
 } from './node.ts';
@@ -120,9 +121,13 @@ export const s = {
   dateTime: (): Schema<string> => make({ kind: 'string', format: 'date-time' }),
   enum: <const V extends string>(values: readonly [V, ...V[]]): EnumSchema<V> => new EnumSchema<V>(values),
   int: (format?: IntFormat): Schema<number> => make({ kind: 'int', ...(format !== undefined && { format }) }),
+  /** Go uint32: an int32 in the CRD, 0..2^32-1 when decoded. */
+  uint32: (): Schema<number> => make({ kind: 'int', format: 'int32', unsigned: true }),
+  /** Go uint: a plain integer in the CRD, never negative when decoded. */
+  uint: (): Schema<number> => make({ kind: 'int', unsigned: true }),
   number: (): Schema<number> => make({ kind: 'number' }),
   bool: (): Schema<boolean> => make({ kind: 'bool' }),
-  quantity: (): Schema<Quantity> => make({ kind: 'quantity' }),
+  quantity: (opts: Omit<QuantityNode, 'kind'> = {}): Schema<Quantity> => make({ kind: 'quantity', ...opts }),
   intOrString: (): Schema<number | string> => make({ kind: 'intOrString' }),
   array: <I>(items: Schema<I, boolean>, opts: ArrayOptions = {}): Schema<I[]> =>
     make(arrayNode(items as AnySchema, opts)),

@@ -23,8 +23,14 @@ export interface StringNode extends NodeCommon {
 
 export interface IntNode extends NodeCommon {
   readonly kind: 'int';
+  /** int32: -2^31..2^31-1 (2^32-1 when unsigned); int64 or none: what a number holds exactly (±(2^53-1)). */
   readonly format?: IntFormat;
   readonly minimum?: number;
+  /**
+   * A Go unsigned field (uint, uint32): the CRD declares a plain integer, but decoding refuses a negative value.
+   * Validation only; the OpenAPI output does not change.
+   */
+  readonly unsigned?: boolean;
 }
 
 export interface NumberNode extends NodeCommon {
@@ -38,6 +44,8 @@ export interface BoolNode extends NodeCommon {
 /** A Kubernetes resource.Quantity: an integer or a string such as "1Gi" (x-kubernetes-int-or-string). */
 export interface QuantityNode extends NodeCommon {
   readonly kind: 'quantity';
+  /** A resource amount: negative values are refused (validation only, as KubeVirt's webhook does). */
+  readonly nonNegative?: boolean;
 }
 
 /** intstr.IntOrString without the quantity pattern (ports, percentages). */

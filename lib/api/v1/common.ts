@@ -35,7 +35,7 @@ export function condition<T extends string>(): Schema<Condition<T>> {
 }
 
 /** core/v1 ResourceList: resource name → quantity. */
-export const resourceList = s.map(s.quantity());
+export const resourceList = s.map(s.quantity({ nonNegative: true }));
 export type ResourceList = Infer<typeof resourceList>;
 
 /** dryRun on subresource bodies: ["All"] or absent. */
@@ -60,9 +60,9 @@ export type ImagePullPolicy = Infer<typeof imagePullPolicy>;
 
 /** Rounded topology KubeVirt reports and defaults: sockets × cores × threads. */
 export const cpuTopology = s.object({
-  cores: s.int('int32'),
-  sockets: s.int('int32'),
-  threads: s.int('int32'),
+  cores: s.uint32(),
+  sockets: s.uint32(),
+  threads: s.uint32(),
 });
 export type CpuTopology = Infer<typeof cpuTopology>;
 
@@ -71,3 +71,32 @@ export type Machine = Infer<typeof machine>;
 
 /** A field that is an object of free shape (core/v1 types KubeVirt embeds whole, e.g. Affinity, Probe). */
 export const opaque = s.preserve();
+
+/**
+ * metav1.ObjectMeta, the fields a role reads. Not part of any CRD (the API server validates metadata itself):
+ * used to check objects that arrive from elsewhere (a file, a gRPC request).
+ */
+export const objectMeta = s.object({
+  name: s.string(),
+  generateName: s.string(),
+  namespace: s.string(),
+  uid: s.string(),
+  resourceVersion: s.string(),
+  generation: s.int('int64'),
+  creationTimestamp: s.dateTime().nullable(),
+  deletionTimestamp: s.dateTime().nullable(),
+  deletionGracePeriodSeconds: s.int('int64'),
+  labels: s.map(s.string()),
+  annotations: s.map(s.string()),
+  finalizers: s.array(s.string()),
+  ownerReferences: s.array(
+    s.object({
+      apiVersion: s.string().required(),
+      kind: s.string().required(),
+      name: s.string().required(),
+      uid: s.string().required(),
+      controller: s.bool(),
+      blockOwnerDeletion: s.bool(),
+    }),
+  ),
+});

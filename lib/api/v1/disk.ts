@@ -41,7 +41,7 @@ export const cdromTarget = s.object({
 export type CdromTarget = Infer<typeof cdromTarget>;
 
 export const blockSize = s.object({
-  custom: s.object({ logical: s.int().required(), physical: s.int().required() }),
+  custom: s.object({ logical: s.uint().required(), physical: s.uint().required() }),
   matchVolume: s.object({ enabled: s.bool() }),
 });
 
@@ -50,7 +50,7 @@ export const disk = s.object({
   disk: diskTarget,
   lun: lunTarget,
   cdrom: cdromTarget,
-  bootOrder: s.int(),
+  bootOrder: s.uint(),
   serial: s.string(),
   dedicatedIOThread: s.bool(),
   cache: driverCache,

@@ -5,11 +5,11 @@ import { devices } from './devices.ts';
 import { clock, features } from './features.ts';
 
 export const cpu = s.object({
-  cores: s.int('int32'),
-  sockets: s.int('int32'),
-  threads: s.int('int32'),
+  cores: s.uint32(),
+  sockets: s.uint32(),
+  threads: s.uint32(),
   /** Upper bound of sockets for CPU hotplug. */
-  maxSockets: s.int('int32'),
+  maxSockets: s.uint32(),
   /** host-model (default), host-passthrough or a named model. */
   model: s.string(),
   features: s.array(s.object({ name: s.string().required(), policy: s.string() })),
@@ -78,7 +78,7 @@ export const domainSpec = s.object({
   devices: devices.required(),
   chassis,
   ioThreadsPolicy: s.enum(['shared', 'auto', 'supplementalPool']),
-  ioThreads: s.object({ supplementalPoolThreadCount: s.int('int32') }),
+  ioThreads: s.object({ supplementalPoolThreadCount: s.uint32() }),
   /** AMD SEV settings (kept as sent). */
   launchSecurity: opaque,
 });

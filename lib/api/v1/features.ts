@@ -7,7 +7,7 @@ const featureState = s.object({ enabled: s.bool() });
 export const hyperv = s.object({
   relaxed: featureState,
   vapic: featureState,
-  spinlocks: s.object({ enabled: s.bool(), spinlocks: s.int('int32') }),
+  spinlocks: s.object({ enabled: s.bool(), spinlocks: s.uint32() }),
   vpindex: featureState,
   runtime: featureState,
   synic: featureState,

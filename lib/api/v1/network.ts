@@ -31,7 +31,7 @@ export const networkInterface = s.object({
   passt: s.empty(),
   ports: s.array(port),
   macAddress: s.string(),
-  bootOrder: s.int(),
+  bootOrder: s.uint(),
   pciAddress: s.string(),
   dhcpOptions,
   tag: s.string(),

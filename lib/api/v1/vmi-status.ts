@@ -98,11 +98,11 @@ export const volumeStatus = s.object({
     startTimestamp: s.dateTime().nullable(),
     endTimestamp: s.dateTime().nullable(),
   }),
-  containerDiskVolume: s.object({ checksum: s.int('int32') }),
+  containerDiskVolume: s.object({ checksum: s.uint32() }),
 });
 export type VolumeStatus = Infer<typeof volumeStatus>;
 
-const checksum = s.object({ checksum: s.int('int32') });
+const checksum = s.object({ checksum: s.uint32() });
 
 export const vmiStatus = s.object({
   phase: vmiPhase,
@@ -128,7 +128,7 @@ export const vmiStatus = s.object({
   topologyHints: s.object({ tscFrequency: s.int('int64') }),
   virtualMachineRevisionName: s.string(),
   runtimeUser: s.int('int64'),
-  VSOCKCID: s.int('int32'),
+  VSOCKCID: s.uint32(),
   selinuxContext: s.string(),
   machine,
   currentCPUTopology: cpuTopology,

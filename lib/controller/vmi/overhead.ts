@@ -57,15 +57,22 @@ type Spec = VirtualMachineInstance['spec'];
 
 /** Memory request of the guest in bytes: resources.requests.memory, else memory.guest, else 0. */
 export function guestMemoryRequest(spec: Spec): number {
-  const q = spec.domain.resources?.requests?.['memory'] ?? spec.domain.memory?.guest;
-  return q === undefined ? 0 : parseQuantity(q);
+  const request = spec.domain.resources?.requests?.['memory'];
+  if (request !== undefined) return parseQuantity(request, 'spec.domain.resources.requests.memory');
+  const guest = spec.domain.memory?.guest;
+  return guest === undefined ? 0 : parseQuantity(guest, 'spec.domain.memory.guest');
 }
 
 function vcpusForOverhead(spec: Spec): number {
   const { cpu, resources } = spec.domain;
   if (cpu !== undefined) return Math.max(1, vcpusOf(cpu));
-  const q = resources?.limits?.['cpu'] ?? resources?.requests?.['cpu'];
-  return Math.max(1, q === undefined ? 0 : quantityValue(q));
+  const limit = resources?.limits?.['cpu'];
+  if (limit !== undefined) return Math.max(1, quantityValue(limit, 'spec.domain.resources.limits.cpu'));
+  const request = resources?.requests?.['cpu'];
+  return Math.max(
+    1,
+    request === undefined ? 0 : quantityValue(request, 'spec.domain.resources.requests.cpu'),
+  );
 }
 
 /** Guaranteed QoS: memory and CPU requests set and equal to their limits. */
@@ -77,8 +84,9 @@ export function wantsGuaranteedQos(spec: Spec): boolean {
     return (
       req !== undefined &&
       lim !== undefined &&
-      parseQuantity(req) !== 0 &&
-      parseQuantity(req) === parseQuantity(lim)
+      parseQuantity(req, `spec.domain.resources.requests.${k}`) !== 0 &&
+      parseQuantity(req, `spec.domain.resources.requests.${k}`) ===
+        parseQuantity(lim, `spec.domain.resources.limits.${k}`)
     );
   };
   return same('memory') && same('cpu');

@@ -77,14 +77,16 @@ function addOne(list: Record<string, string>, name: string): void {
   list[name] = String(Number(list[name] ?? '0') + 1);
 }
 
-function addBytes(
-  list: Record<string, string>,
-  key: string,
-  bytes: number,
-  format: (n: number) => string,
-): void {
+interface Addition {
+  readonly bytes: number;
+  readonly format: (n: number) => string;
+  /** The VMI field the list entry came from (for a quantity that does not parse). */
+  readonly field: string;
+}
+
+function addBytes(list: Record<string, string>, key: string, add: Addition): void {
   const cur = list[key];
-  list[key] = format((cur === undefined ? 0 : parseQuantity(cur)) + bytes);
+  list[key] = add.format((cur === undefined ? 0 : parseQuantity(cur, add.field)) + add.bytes);
 }
 
 function dedicatedCpus(spec: Spec, requests: Record<string, string>, limits: Record<string, string>): void {
@@ -107,9 +109,16 @@ function withMemory(spec: Spec, requests: Record<string, string>): void {
 }
 
 function withEphemeralStorage(requests: Record<string, string>, limits: Record<string, string>): void {
-  addBytes(requests, 'ephemeral-storage', EPHEMERAL_STORAGE_OVERHEAD, decimalBytes);
+  const add = { bytes: EPHEMERAL_STORAGE_OVERHEAD, format: decimalBytes };
+  addBytes(requests, 'ephemeral-storage', {
+    ...add,
+    field: 'spec.domain.resources.requests.ephemeral-storage',
+  });
   if (limits['ephemeral-storage'] !== undefined) {
-    addBytes(limits, 'ephemeral-storage', EPHEMERAL_STORAGE_OVERHEAD, decimalBytes);
+    addBytes(limits, 'ephemeral-storage', {
+      ...add,
+      field: 'spec.domain.resources.limits.ephemeral-storage',
+    });
   }
 }
 
@@ -127,10 +136,13 @@ function withOverhead(
   r: ResourceRequirements,
 ): void {
   const overhead = memoryOverheadBytes(vmi, opts.overhead);
+  const add = { bytes: overhead, format: formatBinaryQuantity };
   if (vmi.spec.domain.resources?.overcommitGuestOverhead !== true) {
-    addBytes(r.requests, 'memory', overhead, formatBinaryQuantity);
+    addBytes(r.requests, 'memory', { ...add, field: 'spec.domain.resources.requests.memory' });
   }
-  if (r.limits['memory'] !== undefined) addBytes(r.limits, 'memory', overhead, formatBinaryQuantity);
+  if (r.limits['memory'] !== undefined) {
+    addBytes(r.limits, 'memory', { ...add, field: 'spec.domain.resources.limits.memory' });
+  }
 }
 
 function withDevicePlugins(spec: Spec, limits: Record<string, string>): void {

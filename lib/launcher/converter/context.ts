@@ -48,6 +48,11 @@ export interface ConverterContext {
   readonly emulatedCpuModel: string;
   /** CPU models the hypervisor can run (domain capabilities); a VMI naming another one is refused. */
   readonly hostCpuModels?: readonly string[];
+  /**
+   * The most vCPUs libvirt gives a domain of the default machine type (domain capabilities `<vcpu max='N'/>`);
+   * a VMI asking for more is refused, as it is above KubeVirt's 512 whatever the host says.
+   */
+  readonly maxVcpus?: number;
   readonly smbios?: Smbios;
   /** virtio-transitional device models for every VMI (a VMI can also ask through useVirtioTransitional). */
   readonly virtioTransitional: boolean;

@@ -66,6 +66,73 @@ describe('cpuTopologyConfigurator', () => {
   });
 });
 
+describe('vCPU limits', () => {
+  interface LimitRow {
+    readonly cpu?: Cpu;
+    readonly limits?: ResourceList;
+    readonly maxVcpus?: number;
+    readonly arch?: Arch;
+  }
+
+  it.each<[string, LimitRow, number]>([
+    ["512 vCPUs, KubeVirt's upper bound", { cpu: { sockets: 2, cores: 128, threads: 2 } }, 512],
+    ['maxSockets up to 512', { cpu: { sockets: 1, cores: 64, threads: 2, maxSockets: 4 } }, 512],
+    ["libvirt's own maximum", { cpu: { sockets: 8 }, maxVcpus: 8 }, 8],
+    ['a larger libvirt maximum still stops at 512', { cpu: { cores: 512 }, maxVcpus: 4096 }, 512],
+    ['maxSockets beyond the limit outside amd64 and s390x', { cpu: { maxSockets: 1000 }, arch: 'arm64' }, 1],
+  ])('accepts %s', (_, row, vcpus) => {
+    const vmi = testVmi(
+      ...(row.cpu ? [withCpu(row.cpu)] : []),
+      ...(row.limits ? [withLimits(row.limits)] : []),
+    );
+    const ctx = testCtx({
+      ...(row.maxVcpus !== undefined && { maxVcpus: row.maxVcpus }),
+      ...(row.arch !== undefined && { arch: row.arch }),
+    });
+    expect(runConfigurator(cpuTopologyConfigurator, vmi, ctx).vcpu).toBe(vcpus);
+  });
+
+  it.each<[string, LimitRow, string]>([
+    [
+      '100 million cores',
+      { cpu: { cores: 100_000_000 } },
+      'spec.domain.cpu: 100000000 vCPUs (1 sockets × 100000000 cores × 1 threads) exceed the maximum of 512',
+    ],
+    [
+      '513 vCPUs',
+      { cpu: { sockets: 513 } },
+      'spec.domain.cpu: 513 vCPUs (513 sockets × 1 cores × 1 threads) exceed the maximum of 512',
+    ],
+    [
+      'more than libvirt allows on this host',
+      { cpu: { sockets: 2, cores: 8 }, maxVcpus: 8 },
+      'spec.domain.cpu: 16 vCPUs (2 sockets × 8 cores × 1 threads) exceed the maximum of 8 ' +
+        "(libvirt's limit for this host)",
+    ],
+    [
+      'maxSockets beyond the limit',
+      { cpu: { sockets: 1, cores: 4, maxSockets: 1_000_000_000 } },
+      'spec.domain.cpu.maxSockets: 4000000000 vCPUs (1000000000 sockets × 4 cores × 1 threads) exceed the ' +
+        'maximum of 512',
+    ],
+    [
+      'a CPU limit of 100000 without a topology',
+      { limits: { cpu: '100000' } },
+      'spec.domain.resources.limits.cpu: 100000 vCPUs (100000 sockets × 1 cores × 1 threads) exceed the ' +
+        'maximum of 512',
+    ],
+  ])('refuses %s', (_, row, message) => {
+    const vmi = testVmi(
+      ...(row.cpu ? [withCpu(row.cpu)] : []),
+      ...(row.limits ? [withLimits(row.limits)] : []),
+    );
+    const ctx = testCtx(row.maxVcpus === undefined ? {} : { maxVcpus: row.maxVcpus });
+    expect(() => runConfigurator(cpuTopologyConfigurator, vmi, ctx)).toThrow(
+      expect.objectContaining({ code: 'KV_ERR_INVALID', message }),
+    );
+  });
+});
+
 interface ModelRow {
   readonly model?: string;
   readonly emulation?: boolean;

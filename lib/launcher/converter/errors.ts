@@ -2,17 +2,16 @@
  * Why a VMI cannot be turned into a domain, naming the VMI field at fault (KubeVirt field-path style:
  * `spec.domain.devices.disks[1].name`), so the launcher can answer `{success: false, message}` with it.
  */
-import { KvError } from '../../kernel/errors/errors.ts';
+import { InvalidFieldError } from '../../api/index.ts';
 
 /** invalid: the spec is wrong; unsupported: valid KubeVirt, but this converter does not render it. */
 export type ConversionErrorReason = 'invalid' | 'unsupported';
 
-export class ConversionError extends KvError {
-  readonly field: string;
+/** KV_ERR_INVALID with the message `field: detail`. */
+export class ConversionError extends InvalidFieldError {
   readonly reason: ConversionErrorReason;
   constructor(field: string, detail: string, reason: ConversionErrorReason = 'invalid') {
-    super('KV_ERR_INVALID', `${field}: ${detail}`);
-    this.field = field;
+    super(field, detail);
     this.reason = reason;
   }
 }
@@ -21,12 +20,16 @@ export function isConversionError(err: unknown): err is ConversionError {
   return err instanceof ConversionError;
 }
 
-/** Runs `fn`, turning any non-conversion error it throws (a bad quantity, ...) into one naming `field`. */
+/**
+ * Runs `fn`, turning any error it throws into a ConversionError: one that names a field keeps that field
+ * (a quantity parsed with its path), any other is put at `field`.
+ */
 export function atField<T>(field: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
     if (err instanceof ConversionError) throw err;
+    if (err instanceof InvalidFieldError) throw new ConversionError(err.field, err.detail);
     throw new ConversionError(field, err instanceof Error ? err.message : String(err));
   }
 }

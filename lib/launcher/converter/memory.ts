@@ -33,7 +33,7 @@ export const memoryConfigurator: Configurator = configurator((vmi, domain) => {
         "or 'spec.domain.resources.limits.memory' must be set",
     );
   }
-  const bytes = atField(memory.field, () => quantityValue(memory.quantity));
+  const bytes = atField(memory.field, () => quantityValue(memory.quantity, memory.field));
   if (bytes < MIN_MEMORY) throw new ConversionError(memory.field, 'must be greater than or equal to 1M.');
   domain.memory = bytes;
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { KvError } from '../../kernel/errors/errors.ts';
-import { el, escapeAttr, escapeText, renderXml, textEl } from './xml.ts';
+import { domainXml } from './domain-xml.ts';
+import { emptyDomain, type DomainSpec } from './domain-spec.ts';
+import { el, escapeAttr, escapeText, renderXml, textEl, type XmlElement } from './xml.ts';
 
 describe('escaping', () => {
   it.each([
@@ -64,5 +66,58 @@ describe('renderXml', () => {
 
   it('refuses a bad attribute name', () => {
     expect(() => renderXml(el('a', { 'on click': 'x' }))).toThrow(/not an XML name/);
+  });
+});
+
+describe('numbers', () => {
+  it.each([0, 1, 4096, Number.MAX_SAFE_INTEGER, -1])('writes the whole number %p', (n) => {
+    expect(renderXml(textEl('memory', n, { unit: 'b' }))).toBe(`<memory unit="b">${String(n)}</memory>\n`);
+    expect(renderXml(el('vcpu', { id: n }))).toBe(`<vcpu id="${String(n)}"/>\n`);
+  });
+
+  it.each([NaN, Infinity, -Infinity, 1.5, 2 ** 60])(
+    'refuses the number %p as text and as an attribute',
+    (n) => {
+      const text = (): XmlElement => textEl('memory', n, { unit: 'b' });
+      const attr = (): XmlElement => el('vcpu', { id: n });
+      for (const build of [text, attr]) {
+        expect(build).toThrow(KvError);
+        expect(build).toThrow(expect.objectContaining({ code: 'KV_ERR_INTERNAL' }));
+        expect(build).toThrow(/is not a whole number/);
+      }
+    },
+  );
+
+  it.each<[string, unknown]>([
+    ['an object', {}],
+    ['an array', [1]],
+    ['a boolean', true],
+    ['null', null],
+  ])('refuses %s as an attribute value instead of writing its String()', (_, value) => {
+    expect(() => el('boot', { order: value as number })).toThrow(
+      expect.objectContaining({ code: 'KV_ERR_INTERNAL' }),
+    );
+  });
+
+  it.each<[string, (d: DomainSpec) => void, RegExp]>([
+    ['NaN memory', (d) => (d.memory = NaN), /<memory>: NaN is not a whole number/],
+    ['infinite vCPUs', (d) => (d.vcpu = Infinity), /<vcpu>: Infinity is not a whole number/],
+    ['a fractional socket count', (d) => (d.cpu.topology.sockets = 1.5), /<topology sockets>: 1.5/],
+    [
+      'a fractional boot order',
+      (d) => {
+        d.devices.interfaces.push({
+          type: 'ethernet',
+          model: 'virtio',
+          alias: { name: 'default', userDefined: true },
+          bootOrder: 0.5,
+        });
+      },
+      /<boot order>: 0.5 is not a whole number/,
+    ],
+  ])('domainXml refuses %s, never writes it', (_, patch, message) => {
+    const d = emptyDomain();
+    patch(d);
+    expect(() => domainXml(d)).toThrow(message);
   });
 });

@@ -1,6 +1,9 @@
 /**
  * A small XML writer of our own: elements with attributes in the order they were given, text children escaped,
  * two-space indentation, `<x/>` for empty elements. Deterministic: the same tree always gives the same bytes.
+ * Every number libvirt's domain XML takes from us is a whole one (sizes, counts, ids, indexes, orders): a number
+ * that is not a safe integer (NaN, Infinity, 1.5, 2^60), or a value that is neither a string nor a number, is
+ * refused with an internal error instead of being written.
  */
 import { KvError } from '../../kernel/errors/errors.ts';
 
@@ -17,10 +20,21 @@ export interface XmlElement {
 /** Child slots may be absent or lists; both are flattened away. */
 export type XmlChild = XmlElement | undefined | false | readonly (XmlElement | undefined | false)[];
 
-function attrList(attrs: Readonly<Record<string, AttrValue>>): [string, string][] {
+/** The text of a value; `where` names it for the error (`<memory>`, `<vcpu id>`). */
+function valueText(value: unknown, where: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value)) return String(value);
+    throw new KvError('KV_ERR_INTERNAL', `domain XML ${where}: ${String(value)} is not a whole number`);
+  }
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+  throw new KvError('KV_ERR_INTERNAL', `domain XML ${where}: ${kind} is not a string or a number`);
+}
+
+function attrList(element: string, attrs: Readonly<Record<string, AttrValue>>): [string, string][] {
   const out: [string, string][] = [];
   for (const [key, value] of Object.entries(attrs)) {
-    if (value !== undefined) out.push([key, String(value)]);
+    if (value !== undefined) out.push([key, valueText(value, `<${element} ${key}>`)]);
   }
   return out;
 }
@@ -40,7 +54,7 @@ export function el(
   attrs: Readonly<Record<string, AttrValue>> = {},
   ...children: readonly XmlChild[]
 ): XmlElement {
-  return { name, attrs: attrList(attrs), children: flatten(children) };
+  return { name, attrs: attrList(name, attrs), children: flatten(children) };
 }
 
 /** An element holding text (the text is escaped when written). */
@@ -49,7 +63,7 @@ export function textEl(
   text: string | number,
   attrs: Readonly<Record<string, AttrValue>> = {},
 ): XmlElement {
-  return { name, attrs: attrList(attrs), text: String(text), children: [] };
+  return { name, attrs: attrList(name, attrs), text: valueText(text, `<${name}>`), children: [] };
 }
 
 // XML 1.0 cannot carry these at all, not even as character references.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { goldens } from '../../kernel/testing/golden.ts';
 import type { NodeFacts } from '../../rpc/index.ts';
-import { nodeFacts, usableCpuModels } from './facts.ts';
+import { maxVcpusOf, nodeFacts, usableCpuModels } from './facts.ts';
 import { nodeLabels } from './labels.ts';
 
 // Captured from this project's private libvirt 9.0 / QEMU 7.2 on a host whose KVM is listed but unusable.
@@ -57,6 +57,20 @@ describe('nodeFacts from the real capabilities of this host', () => {
     expect(() =>
       nodeFacts({ capabilitiesXml: '<capabilities><host>', domCapabilitiesXml: '', emulation: true }),
     ).toThrow(expect.objectContaining({ code: 'KV_ERR_DECODE' }));
+  });
+
+  it('reads the most vCPUs a domain of the machine type may have', () => {
+    expect(maxVcpusOf(testdata('domcaps-qemu.xml'))).toBe(288);
+    expect(maxVcpusOf(testdata('domcaps-kvm.xml'))).toBe(288);
+  });
+
+  it.each([
+    ['no <vcpu>', '<domainCapabilities><arch>x86_64</arch></domainCapabilities>'],
+    ['no max', '<domainCapabilities><vcpu/></domainCapabilities>'],
+    ['a max that is not a count', "<domainCapabilities><vcpu max='many'/></domainCapabilities>"],
+    ['a zero max', "<domainCapabilities><vcpu max='0'/></domainCapabilities>"],
+  ])('has no vCPU maximum with %s', (_, xml) => {
+    expect(maxVcpusOf(xml)).toBeUndefined();
   });
 
   it('reads machine types (deprecated ones left out), TSC and Hyper-V', () => {

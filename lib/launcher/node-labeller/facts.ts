@@ -121,6 +121,12 @@ export function nodeFacts(o: {
   };
 }
 
+/** `<vcpu max='N'/>`: the most vCPUs a domain of the queried machine type may have, when libvirt says. */
+export function maxVcpusOf(domCapabilitiesXml: string): number | undefined {
+  const max = Number(child(parseXml(domCapabilitiesXml), 'vcpu')?.attrs['max'] ?? NaN);
+  return Number.isSafeInteger(max) && max > 0 ? max : undefined;
+}
+
 /** Every usable custom model (obsolete ones included): what the converter may be asked to run. */
 export function usableCpuModels(domCapabilitiesXml: string): string[] {
   return usableModels(parseXml(domCapabilitiesXml));

@@ -8,6 +8,7 @@ const host: HostFacts = {
   emulation: true,
   directIo: false,
   hostCpuModels: ['qemu64'],
+  maxVcpus: 288,
 };
 
 describe('syncContext', () => {
@@ -19,6 +20,7 @@ describe('syncContext', () => {
       emulation: true,
       directIo: false,
       hostCpuModels: ['qemu64'],
+      maxVcpus: 288,
       memBalloonStatsPeriod: 10,
     });
   });

@@ -20,6 +20,8 @@ export interface HostFacts {
   readonly emulation: boolean;
   /** Usable custom CPU models for the chosen accelerator (domain capabilities). */
   readonly hostCpuModels?: readonly string[];
+  /** The most vCPUs libvirt allows a q35 domain (domain capabilities `<vcpu max>`). */
+  readonly maxVcpus?: number;
   /** Whether the ephemeral disk directory takes O_DIRECT. */
   readonly directIo: boolean;
 }
@@ -60,6 +62,7 @@ export function syncContext(host: HostFacts, options: VirtualMachineOptions | un
     containerDiskFormats: formatsOf(options),
     preallocatedVolumes: new Set(options?.PreallocatedVolumes ?? []),
     ...(host.hostCpuModels !== undefined && { hostCpuModels: host.hostCpuModels }),
+    ...(host.maxVcpus !== undefined && { maxVcpus: host.maxVcpus }),
     ...(smbios !== undefined && { smbios }),
     ...(options !== undefined && { memBalloonStatsPeriod: options.MemBalloonStatsPeriod }),
     ...(cluster !== undefined && {

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
-import { parseQuantity, type VirtualMachineInstance } from '../../api/index.ts';
+import { quantityValue, type VirtualMachineInstance } from '../../api/index.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 import type { ConverterContext, Disk, DomainSpec } from '../converter/index.ts';
 import { configDiskImages, diskFiles, nodeSourceFs, writeIso } from '../configdisk/index.ts';
@@ -41,9 +41,10 @@ export function imageCommand(
 
 function emptyDiskSizes(vmi: VirtualMachineInstance): (volume: string) => number | undefined {
   const sizes = new Map<string, number>();
-  for (const v of vmi.spec.volumes ?? []) {
-    if (v.emptyDisk !== undefined) sizes.set(v.name, parseQuantity(v.emptyDisk.capacity));
-  }
+  (vmi.spec.volumes ?? []).forEach((v, i) => {
+    if (v.emptyDisk === undefined) return;
+    sizes.set(v.name, quantityValue(v.emptyDisk.capacity, `spec.volumes[${String(i)}].emptyDisk.capacity`));
+  });
   return (volume) => sizes.get(volume);
 }
 
