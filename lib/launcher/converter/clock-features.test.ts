@@ -15,6 +15,7 @@ const withClock = (clock: VmiClock): ReturnType<typeof withSpec> =>
 describe('clockConfigurator', () => {
   it.each<[string, VmiClock, Clock]>([
     ['UTC reset', { utc: {} }, { offset: 'utc', adjustment: 'reset', timers: [] }],
+    ['neither UTC nor a time zone: UTC, which libvirt requires', {}, { offset: 'utc', timers: [] }],
     [
       'UTC with an offset',
       { utc: { offsetSeconds: -3600 } },
@@ -37,6 +38,7 @@ describe('clockConfigurator', () => {
         },
       },
       {
+        offset: 'utc',
         timers: [
           { name: 'rtc', tickPolicy: 'catchup', present: 'yes', track: 'guest' },
           { name: 'pit', tickPolicy: 'discard', present: 'yes' },

@@ -1,6 +1,7 @@
 /**
  * `<clock>`: UTC with an offset in seconds (or reset to the host's time), or a named time zone, and the
  * timers in KubeVirt's order: rtc, pit, kvmclock, hpet, hypervclock (kubevirt Convert_v1_Clock_To_api_Clock).
+ * A clock that names neither is UTC (KubeVirt writes no offset, which libvirt refuses).
  */
 import type { Clock as VmiClock } from '../../api/index.ts';
 import { configurator, yesNo, type Configurator } from './configurator.ts';
@@ -48,7 +49,8 @@ function offset(clock: VmiClock): Omit<Clock, 'timers'> {
   if (clock.timezone !== undefined && clock.timezone !== '') {
     return { offset: 'timezone', timezone: clock.timezone };
   }
-  return {};
+  // Neither: UTC, libvirt's own default (libvirt refuses a <clock> without an offset).
+  return { offset: 'utc' };
 }
 
 export const clockConfigurator: Configurator = configurator((vmi, domain) => {

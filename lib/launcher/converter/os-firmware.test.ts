@@ -70,6 +70,14 @@ describe('osConfigurator', () => {
 
   it.each<[string, (s: VirtualMachineInstanceSpec) => void, string]>([
     [
+      'BIOS serial output without a serial console (libvirt refuses it)',
+      (s) => {
+        s.domain.firmware = { bootloader: { bios: { useSerial: true } } };
+        s.domain.devices.autoattachSerialConsole = false;
+      },
+      'spec.domain.firmware.bootloader.bios.useSerial',
+    ],
+    [
       'kernel args without a kernel',
       (s) => (s.domain.firmware = { kernelBoot: { kernelArgs: 'quiet' } }),
       'spec.domain.firmware.kernelBoot.kernelArgs',

@@ -60,7 +60,16 @@ export const osConfigurator: Configurator = configurator((vmi, domain, ctx) => {
   const os: Os = { type: { arch: GUEST_ARCH[ctx.arch], machine: machineType(vmi, ctx.arch) } };
   if (ctx.arch === 'amd64') os.smbiosMode = 'sysinfo';
   if (vmi.spec.startStrategy === 'Paused') os.bootMenu = { enable: 'yes', timeoutMs: BOOT_MENU_TIMEOUT_MS };
-  if (vmi.spec.domain.firmware?.bootloader?.bios?.useSerial === true) os.biosUseSerial = true;
+  if (vmi.spec.domain.firmware?.bootloader?.bios?.useSerial === true) {
+    // libvirt refuses BIOS serial output without a serial port ("need at least one serial port").
+    if (vmi.spec.domain.devices.autoattachSerialConsole === false) {
+      throw new ConversionError(
+        'spec.domain.firmware.bootloader.bios.useSerial',
+        'needs the serial console, which spec.domain.devices.autoattachSerialConsole turns off',
+      );
+    }
+    os.biosUseSerial = true;
+  }
   kernelBoot(vmi, ctx, os);
   domain.os = { ...domain.os, ...os };
 });

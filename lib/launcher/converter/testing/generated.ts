@@ -191,10 +191,22 @@ function realisticMetadata(metadata: Json): void {
   metadata['uid'] ??= '6a1f0b2c-3d4e-4f50-8a6b-7c8d9e0f1a2b';
 }
 
+/** BIOS serial output only with a serial console (libvirt refuses it without a serial port). */
+function realisticFirmware(spec: Json): void {
+  const domain = spec['domain'] as Json;
+  const bios = ((domain['firmware'] as Json | undefined)?.['bootloader'] as Json | undefined)?.['bios'] as
+    | Json
+    | undefined;
+  if ((domain['devices'] as Json)['autoattachSerialConsole'] === false && bios !== undefined) {
+    delete bios['useSerial'];
+  }
+}
+
 function realistic(vmi: unknown): Json {
   const v = vmi as Json;
   realisticMetadata(v['metadata'] as Json);
   const spec = v['spec'] as Json;
+  realisticFirmware(spec);
   realisticCpu(spec);
   realisticMemory(spec);
   realisticDisks(spec);
