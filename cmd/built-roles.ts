@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 
 export const BUILT_ROLES: Readonly<Record<string, () => Promise<Command>>> = {
   controller: async () => (await import('./controller.ts')).controllerCommand(),
+  handler: async () => (await import('./handler.ts')).handlerCommand(),
   launcher: async () => (await import('./launcher.ts')).launcherCommand(),
   rewriter: async () => (await import('./rewriter.ts')).rewriterCommand(),
 };

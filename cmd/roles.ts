@@ -63,17 +63,6 @@ export const ROLES: RoleSpec[] = [
     ],
   },
   {
-    name: 'handler',
-    description: 'per-node VMI sync with launchers, console server, device plugins',
-    kube: true,
-    flags: [
-      { flags: '--node-name <name>', description: 'this node (default: $NODE_NAME)' },
-      ROOT_FLAG,
-      { flags: '--port <port>', description: 'health and metrics port', default: '4100' },
-      { flags: '--console-server-port <port>', description: 'console/VNC TLS port', default: '4101' },
-    ],
-  },
-  {
     name: 'pr-helper',
     description: 'supervise qemu-pr-helper for SCSI persistent reservations',
     kube: false,

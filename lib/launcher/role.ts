@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { realClock, type Clock } from '../kernel/clock.ts';
 import { KvError } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';
-import { runRole, type RoleContext, type RoleWork } from '../kernel/runtime/role.ts';
+import { runRole, untilAborted, type RoleContext, type RoleWork } from '../kernel/runtime/role.ts';
 import { DomainEventHub, getDomainCapabilities, LibvirtConnection } from '../libvirt/index.ts';
 import { listenUnix, newCmdServer, podLayout, shutdownServer, type PodLayout } from '../rpc/index.ts';
 import { cmdHandlers } from './cmd-handlers.ts';
@@ -67,20 +67,6 @@ async function prepareRoot(layout: PodLayout, lv: LauncherLibvirt): Promise<void
     if ((await mkdir(d, { recursive: true })) !== undefined) await chmod(d, 0o755);
   }
   await giveDirs(writable, lv.identity);
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else
-      signal.addEventListener(
-        'abort',
-        () => {
-          resolve();
-        },
-        { once: true },
-      );
-  });
 }
 
 async function hostFacts(
@@ -151,7 +137,7 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
   await listenUnix(server, layout.launcherSocket);
   log.info('launcher ready', { socket: layout.launcherSocket, emulation: host.emulation });
   const run = async (signal: AbortSignal): Promise<void> => {
-    await Promise.race([aborted(signal), lost]);
+    await Promise.race([untilAborted(signal), lost]);
     const outcome = await manager.stopGuest(opts.gracePeriodSeconds * 1000);
     log.info('guest stopped', { outcome, gracePeriodSeconds: opts.gracePeriodSeconds });
     await clock.sleep(200);

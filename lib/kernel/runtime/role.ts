@@ -52,6 +52,21 @@ export interface RoleOptions {
   start(ctx: RoleContext): Promise<RoleWork>;
 }
 
+/** Resolves once signal aborts (at once when it already has). */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else
+      signal.addEventListener(
+        'abort',
+        () => {
+          resolve();
+        },
+        { once: true },
+      );
+  });
+}
+
 /** The registry of a role started with `health` (a programming error otherwise). */
 export function requireRegistry(ctx: RoleContext): Registry {
   if (ctx.registry === undefined)

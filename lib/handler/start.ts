@@ -1,0 +1,136 @@
+/**
+ * The handler's VMI side on one node, wired: an informer over the VMIs labelled `kubevirt.io/nodeName=<node>`
+ * (KubeVirt's selector: CRDs have no field selectors), the Notify server on `<root>/var/run/kubevirt/
+ * domain-notify.sock` with a pipe into each launcher Pod, the launcher clients, and the VMI controller on its
+ * own work queue (`virt-handler-vm`). Everything stops when the signal aborts: queue drained, informer stopped,
+ * Notify closed, clients closed. Tests run this in-process; the role adds health, device plugins, the console
+ * server and the heartbeat around it.
+ */
+import type { Registry } from 'prom-client';
+import { LABELS, VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../api/index.ts';
+import { realClock, type Clock } from '../kernel/clock.ts';
+import { ApiEventRecorder } from '../kernel/controller/events.ts';
+import { enqueueOwnKey } from '../kernel/controller/keys.ts';
+import { controllerMetricsFor } from '../kernel/controller/metrics.ts';
+import { runController } from '../kernel/controller/runner.ts';
+import { SharedInformer } from '../kernel/informer/informer.ts';
+import type { KubeClient } from '../kernel/kube/types.ts';
+import type { Logger } from '../kernel/log/log.ts';
+import { workQueueMetricsFor } from '../kernel/workqueue/metrics.ts';
+import { WorkQueue } from '../kernel/workqueue/queue.ts';
+import { podLayout } from '../rpc/index.ts';
+import { LauncherClients } from './launchers/clients.ts';
+import { startNotifyServer } from './notify/server.ts';
+import { HandlerVmiController } from './vmi/controller.ts';
+import { DEFAULT_CLUSTER_CONFIG, type HandlerClusterConfig } from './vmi/options.ts';
+
+export const HANDLER_VM_QUEUE = 'virt-handler-vm';
+
+export interface StartHandlerOptions {
+  /** Speaks kubevirt.io (a rewritingClient where the cluster stores the internal names). */
+  readonly client: KubeClient;
+  readonly node: string;
+  /** Prefix of the handler's own paths (its notify socket); '/' on a node. */
+  readonly root: string;
+  /** The kubelet's pods dir as this process sees it. */
+  readonly kubeletPodsDir: string;
+  readonly workers: number;
+  readonly log: Logger;
+  readonly registry: Registry;
+  readonly signal: AbortSignal;
+  readonly clock?: Clock;
+  readonly config?: HandlerClusterConfig;
+  readonly resyncMs?: number;
+  readonly unresponsiveAfterMs?: number;
+}
+
+export interface RunningHandler {
+  readonly vmis: SharedInformer<VirtualMachineInstance>;
+  readonly launchers: LauncherClients;
+  readonly controller: HandlerVmiController;
+  hasSynced(): boolean;
+  /** Resolves when everything has stopped (after the signal aborted). */
+  readonly done: Promise<void>;
+}
+
+export async function startHandler(o: StartHandlerOptions): Promise<RunningHandler> {
+  const clock = o.clock ?? realClock;
+  const log = o.log.with({ node: o.node });
+  const vmis = new SharedInformer<VirtualMachineInstance>({
+    client: o.client,
+    gvr: VIRTUAL_MACHINE_INSTANCES,
+    labelSelector: `${LABELS.NODE_NAME}=${o.node}`,
+    clock,
+    log,
+    resyncPeriodMs: 5 * 60_000,
+  });
+  const queue = new WorkQueue<string>({
+    name: HANDLER_VM_QUEUE,
+    clock,
+    metrics: workQueueMetricsFor(o.registry),
+  });
+  const launchers = new LauncherClients({
+    node: o.node,
+    kubeletPodsDir: o.kubeletPodsDir,
+    clock,
+    log,
+    ...(o.unresponsiveAfterMs !== undefined && { unresponsiveAfterMs: o.unresponsiveAfterMs }),
+  });
+  const recorder = new ApiEventRecorder({ client: o.client, component: 'virt-handler', clock, log });
+  // Notify may deliver before the controller exists: until then events have nothing to wake.
+  let keyOf: (uid: string) => string | undefined = () => undefined;
+  const notify = await startNotifyServer({
+    socketPath: podLayout(o.root).notifySocket,
+    log,
+    events: {
+      domainEvent: (uid) => {
+        const key = keyOf(uid);
+        if (key !== undefined) queue.add(key);
+      },
+      k8sEvent: (ev) => {
+        const vmi = vmis.store.list().find((v) => v.metadata.uid === ev.involvedObject?.uid);
+        if (vmi !== undefined)
+          recorder.event(
+            vmi,
+            ev.type === 'Warning' ? 'Warning' : 'Normal',
+            ev.reason ?? '',
+            ev.message ?? '',
+          );
+      },
+    },
+  });
+  const controller = new HandlerVmiController({
+    client: o.client,
+    vmis: vmis.store,
+    node: o.node,
+    launchers,
+    notify,
+    clock,
+    recorder,
+    config: o.config ?? DEFAULT_CLUSTER_CONFIG,
+    ...(o.resyncMs !== undefined && { resyncMs: o.resyncMs }),
+  });
+  keyOf = (uid): string | undefined => controller.keyOf(uid);
+  const reconcile = controller.reconcile;
+  vmis.addEventHandler(enqueueOwnKey(queue.add.bind(queue)));
+  const informerDone = vmis.run(o.signal);
+  const metrics = controllerMetricsFor(o.registry);
+  const done = (async (): Promise<void> => {
+    const synced = await vmis.waitForSync(o.signal);
+    if (synced) log.info('VMI cache synced, starting workers', { workers: o.workers });
+    else queue.shutDown();
+    await runController({
+      name: HANDLER_VM_QUEUE,
+      queue,
+      workers: o.workers,
+      reconcile,
+      log,
+      metrics,
+      signal: o.signal,
+    });
+    await informerDone;
+    await notify.close();
+    launchers.closeAll();
+  })();
+  return { vmis, launchers, controller, hasSynced: () => vmis.hasSynced(), done };
+}
