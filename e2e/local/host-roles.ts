@@ -1,30 +1,37 @@
 /**
  * The virtualization roles `./dev run` runs as host processes against the local cluster (fast to restart
- * while developing; the operator will install them into the cluster from the image later): the rewriter and
- * the controller, each from this checkout (`cmd/main.ts <role>` under the project's Node and tsx), detached,
+ * while developing; the operator will install them into the cluster from the image later): the rewriter, the
+ * controller and the handler of node `local` (after the node-labeller ran once), each from this checkout (`cmd/main.ts <role>` under the project's Node and tsx), detached,
  * with its log under the stack's logs dir, tracked by PID in `<stack>/host-roles.json` and stopped by PID (the
  * cluster's `down` stops them first, so nothing keeps writing to a cluster going away).
  */
+import { execFile } from 'node:child_process';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isRunning, startProcess, stopProcess } from '../testenv/process.ts';
-import { IMAGES, layout } from './layout.ts';
+import { IMAGES, layout, NODE_NAME, type Layout } from './layout.ts';
+
+/** Where `virt launcher node-labeller` writes the node's facts for the handler. */
+export const labellerDir = (L: Layout): string => join(L.dir, 'node-labeller');
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const execFileAsync = promisify(execFile);
 const NODE = process.execPath;
 const TSX = join(REPO, 'node_modules/tsx/dist/loader.mjs');
 
 export const REWRITER_LISTEN = '127.0.0.1:23915';
 
 export interface HostRole {
-  readonly name: 'rewriter' | 'controller';
+  readonly name: 'rewriter' | 'controller' | 'handler';
   readonly args: readonly string[];
   readonly logFile: string;
   pid: number;
 }
 
-function roleSpecs(kubeconfig: string, logs: string): HostRole[] {
+function roleSpecs(kubeconfig: string, L: Layout): HostRole[] {
+  const logs = L.logs;
   const role = (name: HostRole['name'], args: string[]): HostRole => ({
     name,
     args: ['--import', TSX, join(REPO, 'cmd/main.ts'), name, '--kubeconfig', kubeconfig, ...args],
@@ -41,6 +48,19 @@ function roleSpecs(kubeconfig: string, logs: string): HostRole[] {
       '--leader-elect',
       'false',
       '--health-port',
+      '0',
+    ]),
+    // As the DaemonSet's privileged Pod would: root, the node's kubelet pods dir, the node-labeller's output.
+    role('handler', [
+      '--node-name',
+      NODE_NAME,
+      '--root',
+      join(L.dir, 'handler'),
+      '--kubelet-pods-dir',
+      join(L.kubelet.root, 'pods'),
+      '--node-labeller-dir',
+      labellerDir(L),
+      '--port',
       '0',
     ]),
   ];
@@ -65,9 +85,24 @@ export async function readHostRoles(dir?: string): Promise<HostRole[]> {
 export const roleRunning = (r: HostRole): boolean => isRunning(r.pid, NODE);
 
 /** Starts each role that does not run yet; resolves with all of them once each has run for a moment. */
+/** The node-labeller's facts for the handler (KubeVirt runs it as the handler Pod's init container). */
+async function runNodeLabeller(L: Layout): Promise<void> {
+  const args = [
+    '--import',
+    TSX,
+    join(REPO, 'cmd/main.ts'),
+    'launcher',
+    'node-labeller',
+    '--output',
+    labellerDir(L),
+  ];
+  await execFileAsync(NODE, args, { cwd: REPO });
+}
+
 export async function startHostRoles(kubeconfig: string, dir?: string): Promise<HostRole[]> {
+  await runNodeLabeller(layout(dir));
   const known = await readHostRoles(dir);
-  const roles = roleSpecs(kubeconfig, layout(dir).logs).map((spec) => {
+  const roles = roleSpecs(kubeconfig, layout(dir)).map((spec) => {
     const prev = known.find((r) => r.name === spec.name);
     return prev !== undefined && roleRunning(prev) ? prev : spec;
   });

@@ -1,10 +1,10 @@
 /**
  * `./dev run [up|status|down]`, the README's run command: the local single-node Kubernetes with the
  * virtualization roles that are built, and the example VM.
- * - up (default): the cluster (e2e/local, idempotent), the CRDs, node `local` schedulable, the rewriter and the
- *   controller as host processes, then the example VM (manifests/examples/vm-tiny.yaml, namespace default),
- *   with progress until its launcher Pod runs on `local`, answers on its socket and the VMI is Scheduled;
- *   prints what runs, what is not built yet, and the KUBECONFIG line. The cluster stays up.
+ * - up (default): the cluster (e2e/local, idempotent), the CRDs, node `local` schedulable, the node-labeller,
+ *   the rewriter, the controller and the handler as host processes, then the example VM
+ *   (manifests/examples/vm-tiny.yaml, namespace default), with progress until it is Running, and the last lines
+ *   of its serial console; prints what runs, what is not built yet, and the KUBECONFIG line. The cluster stays up.
  * - status: what runs (exit 3 when something does not); down: everything stopped, the host as it was.
  */
 import { Command } from 'commander';
@@ -18,10 +18,12 @@ import { errorMessage, isAlreadyExists } from '../../lib/kernel/errors/errors.ts
 import { PODS } from '../../lib/kernel/kube/index.ts';
 import { createLogger } from '../../lib/kernel/log/log.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { newCmdClient } from '../../lib/rpc/index.ts';
 import { defaultStackDir, down, status, up } from './cluster.ts';
 import { readHostRoles, REWRITER_LISTEN, roleRunning, startHostRoles } from './host-roles.ts';
-import { exampleVm, launcherSocketPath, prepareForVirt, virtClients, type VirtClients } from './virt.ts';
+import { exampleVm, prepareForVirt, readSerial, virtClients, type VirtClients } from './virt.ts';
+
+/** What the example guest prints on its serial console once it is up (e2e/guests). */
+const GUEST_MARKER = 'KUBEVIRT-TS-GUEST-READY';
 
 const NS = 'default';
 const log = createLogger({ component: 'dev-run' });
@@ -30,11 +32,7 @@ const say = (line: string): void => {
 };
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
-async function waitScheduled(
-  c: VirtClients,
-  name: string,
-  dir: string,
-): Promise<{ pod: Pod; socket: string }> {
+async function waitRunning(c: VirtClients, name: string): Promise<{ pod: Pod; vmi: VirtualMachineInstance }> {
   let last = '';
   const step = (what: string): void => {
     if (what !== last) say(`  … ${what}`);
@@ -43,22 +41,46 @@ async function waitScheduled(
   return waitFor(
     async () => {
       const vmi = await c.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: NS });
-      const pods = await c.kv.list<Pod>(PODS, {
-        namespace: NS,
-        labelSelector: `kubevirt.io/created-by=${vmi.metadata.uid ?? ''}`,
-      });
-      const pod = pods.items[0];
+      const selector = `kubevirt.io/created-by=${vmi.metadata.uid ?? ''}`;
+      const pod = (await c.kv.list<Pod>(PODS, { namespace: NS, labelSelector: selector })).items[0];
       step(`VMI ${vmi.status?.phase ?? 'Pending'}, launcher Pod ${pod?.status?.phase ?? 'not created yet'}`);
-      if (pod === undefined || vmi.status?.phase !== 'Scheduled') return undefined;
-      const socket = launcherSocketPath(pod.metadata.uid ?? '', dir);
-      const launcher = await newCmdClient(socket);
-      launcher.close();
-      return { pod, socket };
+      return pod !== undefined && vmi.status?.phase === 'Running' && { pod, vmi };
     },
-    'the example VM to be Scheduled with its launcher listening',
+    'the example VM to be Running',
     { timeoutMs: 180_000, intervalMs: 250 },
   );
 }
+
+async function exampleVmUp(c: VirtClients, dir: string): Promise<void> {
+  await c.kv.create(VIRTUAL_MACHINES, await exampleVm(NS)).catch((err: unknown) => {
+    if (!isAlreadyExists(err)) throw err;
+  });
+  say(`example VM ${NS}/tiny created; waiting for it to run`);
+  const { pod, vmi } = await waitRunning(c, 'tiny');
+  say(`example VM: Running on node local in Pod ${pod.metadata.name ?? ''}; its serial console says:`);
+  const serial = await readSerial(
+    {
+      podUid: pod.metadata.uid ?? '',
+      vmiUid: vmi.metadata.uid ?? '',
+      until: GUEST_MARKER,
+      timeoutMs: 60_000,
+    },
+    dir,
+  );
+  for (const line of serial
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .slice(-3))
+    say(`  | ${line}`);
+}
+
+const SUMMARY = [
+  'Real here: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, containerd 2, the kubelet and',
+  `kube-proxy of node local; the controller, the handler and the rewriter (kubevirt.io proxy on ${REWRITER_LISTEN})`,
+  'on the host; the launcher in its Pod from the project image, with its own libvirt and QEMU (TCG).',
+  'Not built yet: the api (subresources, webhooks: no console through the API server), the handler console',
+  'server and device plugins, the operator, pr-helper, and virtctl-ts commands besides version.',
+];
 
 async function upCmd(o: { dir: string }): Promise<void> {
   const t0 = Date.now();
@@ -74,29 +96,12 @@ async function upCmd(o: { dir: string }): Promise<void> {
     say('CRDs installed; node local marked schedulable');
     for (const r of await startHostRoles(cluster.kubeconfig, o.dir))
       say(`${r.name}: pid ${r.pid}, log ${r.logFile}`);
-    await c.kv.create(VIRTUAL_MACHINES, await exampleVm(NS)).catch((err: unknown) => {
-      if (!isAlreadyExists(err)) throw err;
-    });
-    say(`example VM ${NS}/tiny created; waiting for its launcher`);
-    const { pod, socket } = await waitScheduled(c, 'tiny', o.dir);
-    say(
-      `example VM: VMI Scheduled on node local; launcher Pod ${pod.metadata.name ?? ''} listens on ${socket}`,
-    );
+    await exampleVmUp(c, o.dir);
   } finally {
     await c.close();
   }
   say('');
-  say(
-    'Real here: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, containerd 2, the kubelet and',
-  );
-  say(
-    `kube-proxy of node local; the controller and the rewriter (kubevirt.io proxy on ${REWRITER_LISTEN}) on the`,
-  );
-  say('host; the launcher in its Pod from the project image, with its own libvirt (TCG).');
-  say(
-    'Not built yet: the handler (until it lands the guest is not started: the VMI stays Scheduled), the api',
-  );
-  say('(subresources, webhooks), the operator, pr-helper, and virtctl-ts commands besides version.');
+  for (const line of SUMMARY) say(line);
   say(`done in ${seconds(Date.now() - t0)}; \`./dev run status\` and \`./dev run down\`.`);
   say(`export KUBECONFIG=${cluster.kubeconfig}`);
 }

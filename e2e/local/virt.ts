@@ -5,6 +5,7 @@
  * command socket (the kubelet's pods dir of this stack), as the handler will look for it.
  */
 import { readFile } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { LABELS, type VirtualMachine } from '../../lib/api/index.ts';
@@ -12,7 +13,7 @@ import { HttpKubeClient, loadRestConfig, NODES, type KubeClient } from '../../li
 import { installCrds } from '../../lib/operator/apply/install-crds.ts';
 import { rewritingClient } from '../../lib/rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../lib/rename/index.ts';
-import { launcherSocketOnNode } from '../../lib/rpc/index.ts';
+import { dialPath, launcherOnNode, launcherSocketOnNode } from '../../lib/rpc/index.ts';
 import { layout, NODE_NAME } from './layout.ts';
 
 export const EXAMPLE_VM = fileURLToPath(new URL('../../manifests/examples/vm-tiny.yaml', import.meta.url));
@@ -62,4 +63,38 @@ export function kubeletPodsDir(dir?: string): string {
 /** Where node `local` sees the command socket of the launcher Pod with this uid. */
 export function launcherSocketPath(podUid: string, dir?: string): string {
   return launcherSocketOnNode(kubeletPodsDir(dir), podUid);
+}
+
+/**
+ * What the VMI's serial console has said so far, up to `until` (the launcher replays its recent output to each
+ * client), read on the node through the launcher Pod's private emptyDir; rejects after timeoutMs.
+ */
+export async function readSerial(
+  o: { podUid: string; vmiUid: string; until: string; timeoutMs: number },
+  dir?: string,
+): Promise<string> {
+  const dial = dialPath(launcherOnNode(kubeletPodsDir(dir), o.podUid).serialSocket(o.vmiUid));
+  const socket = connect(dial.path);
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const timer = setTimeout(() => {
+        reject(new Error(`no "${o.until}" on the serial console within ${o.timeoutMs} ms`));
+      }, o.timeoutMs);
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('utf8');
+        if (text.includes(o.until)) {
+          clearTimeout(timer);
+          resolve(text);
+        }
+      });
+      socket.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+    });
+  } finally {
+    socket.destroy();
+    dial.release();
+  }
 }
