@@ -14,22 +14,20 @@ import {
   type VirtualMachineInstance,
 } from '../../lib/api/index.ts';
 import type { Pod } from '../../lib/api/core/pod.ts';
-import { runControllerRole } from '../../lib/controller/role.ts';
 import { isNotFound } from '../../lib/kernel/errors/errors.ts';
-import { loadRestConfig, NAMESPACES, PODS } from '../../lib/kernel/kube/index.ts';
-import { createLogger, nopLogger } from '../../lib/kernel/log/log.ts';
+import { NAMESPACES, PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { POD_LAYOUT, newCmdClient } from '../../lib/rpc/index.ts';
 import { newNamespaceName } from '../testenv/handle.ts';
 import { IMAGES, NODE_NAME } from './layout.ts';
 import { useLocalCluster, type TestCluster } from './testing/cluster.ts';
+import { controllerHere, type Running } from './testing/roles.ts';
 import { exampleVm, launcherSocketPath, prepareForVirt, virtClients, type VirtClients } from './virt.ts';
 
 let c: TestCluster;
 let clients: VirtClients;
 let ns: string;
-const stopController = new AbortController();
-let controller: Promise<void> | undefined;
+let controller: Running;
 
 beforeAll(async () => {
   c = await useLocalCluster();
@@ -37,27 +35,11 @@ beforeAll(async () => {
   await prepareForVirt(clients);
   ns = newNamespaceName('launcher-pod');
   await clients.direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  const log =
-    process.env['KV_CONTROLLER_TEST_LOG'] === '1' ? createLogger({ component: 'controller' }) : nopLogger;
-  controller = runControllerRole(
-    {
-      config: loadRestConfig({ kubeconfig: c.kubeconfig, inCluster: false, qps: 0 }),
-      leaseNamespace: ns,
-      leaderElect: false,
-      workers: 2,
-      healthPort: 0,
-      healthHost: '127.0.0.1',
-      watchNamespace: ns,
-      launcher: { image: IMAGES.virt, imagePullPolicy: 'Never', allowEmulation: true },
-      log,
-    },
-    stopController.signal,
-  );
+  controller = controllerHere(c.kubeconfig, ns);
 }, 1_200_000);
 
 afterAll(async () => {
-  stopController.abort();
-  await controller;
+  await controller.stop();
   await clients.direct.delete(NAMESPACES, ns).catch(() => undefined);
   await clients.close();
   await c.release();

@@ -1,9 +1,11 @@
 /**
  * The local cluster for a test file: the one in KV_LOCAL_CLUSTER_DIR when set, or the default stack when
- * it is already up (both are left running), otherwise one brought up here and taken down by release().
+ * it is already up (both are left running, but the host roles `./dev run` started are stopped: the tests run
+ * their own), otherwise one brought up here and taken down by release().
  */
 import { createLogger } from '../../../lib/kernel/log/log.ts';
 import { down, status, up } from '../cluster.ts';
+import { stopHostRoles } from '../host-roles.ts';
 import { Api } from '../kube.ts';
 import { defaultStackDir } from '../layout.ts';
 
@@ -23,6 +25,9 @@ export async function useLocalCluster(): Promise<TestCluster> {
   const log = createLogger({ component: 'local-cluster-test' });
   const ours = (await status(dir))?.ready !== true;
   const r = await up({ dir, log });
+  // The tests run their own controller and handler: those `./dev run` left would act on the same VMs.
+  const stopped = await stopHostRoles(dir);
+  if (stopped.length > 0) log.warning('stopped the host roles of ./dev run for the tests', { stopped });
   return {
     dir,
     kubeconfig: r.kubeconfig,

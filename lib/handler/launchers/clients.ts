@@ -106,7 +106,11 @@ export class LauncherClients {
       if (ok) delete e.failingSince;
       else await this.failing(vmi, e);
     }
-    return { initialized: e.initialized, unresponsive: e.unresponsive };
+    return {
+      initialized: e.initialized,
+      unresponsive: e.unresponsive,
+      failing: e.failingSince !== undefined,
+    };
   }
 
   reach(vmi: VirtualMachineInstance): LauncherReach {

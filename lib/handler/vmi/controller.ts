@@ -42,6 +42,11 @@ export interface HandlerVmiControllerOptions {
 }
 
 const SYNC_FAILED = 'Synchronizing with the Domain failed.';
+/** What the Synchronized condition of a VMI whose launcher went away says (the VMI is then Failed). */
+const UNRESPONSIVE: SyncFailure = {
+  reason: 'LauncherUnresponsive',
+  message: 'virt-launcher stopped answering (its socket is gone or Ping failed past its deadline)',
+};
 const DEFAULT_GRACE_SECONDS = 30;
 const OWNED = [
   'phase',
@@ -122,17 +127,45 @@ export class HandlerVmiController {
     ctx.log
       .v(3)
       .info('handler sync', { action, phase: last.status?.phase, domain: domain?.Status.Status ?? 'none' });
-    let failure: SyncFailure | undefined;
-    try {
-      await this.act(action, last, client, domain);
-    } catch (err) {
-      failure = { reason: SYNC_FAILED, message: errorMessage(err) };
-      this.o.recorder.event(last, 'Warning', 'SyncFailed', failure.message);
-    }
-    if (vmi !== undefined) await this.writeStatus(key, vmi, { domain, reach, failure });
-    else if (domain === undefined || client === undefined) this.finish(key, last);
+    const failure = await this.tryAct(action, last, client, domain);
+    await this.report(key, { vmi, last }, { domain, reach, client, failure });
+    if (reach.failing === true && !reach.unresponsive) return { requeueAfterMs: 1000 };
     return this.next(action, vmi, client, failure);
   };
+
+  /** Writes what the sync found, or, once the VMI and its domain are gone, forgets the VMI. */
+  private async report(
+    key: string,
+    seen: { vmi: VirtualMachineInstance | undefined; last: VirtualMachineInstance },
+    i: {
+      domain: DomainJson | undefined;
+      reach: LauncherReach;
+      client: LauncherClient | undefined;
+      failure: SyncFailure | undefined;
+    },
+  ): Promise<void> {
+    const failure = i.failure ?? (i.reach.unresponsive ? UNRESPONSIVE : undefined);
+    if (seen.vmi !== undefined)
+      await this.writeStatus(key, seen.vmi, { domain: i.domain, reach: i.reach, failure });
+    else if (i.domain === undefined || i.client === undefined) this.finish(key, seen.last);
+  }
+
+  /** Does the action; a failure is returned (and recorded as a SyncFailed event), never thrown. */
+  private async tryAct(
+    action: HandlerAction,
+    vmi: VirtualMachineInstance,
+    client: LauncherClient | undefined,
+    domain: DomainJson | undefined,
+  ): Promise<SyncFailure | undefined> {
+    try {
+      await this.act(action, vmi, client, domain);
+      return undefined;
+    } catch (err) {
+      const failure = { reason: SYNC_FAILED, message: errorMessage(err) };
+      this.o.recorder.event(vmi, 'Warning', 'SyncFailed', failure.message);
+      return failure;
+    }
+  }
 
   private next(
     action: HandlerAction,

@@ -15,6 +15,8 @@ export interface LauncherReach {
   readonly initialized: boolean;
   /** It stopped answering Ping past its deadline (or its socket is gone). */
   readonly unresponsive: boolean;
+  /** Its last Ping failed (it may be unresponsive soon: look again shortly). */
+  readonly failing?: boolean;
 }
 
 type Vmi = Pick<VirtualMachineInstance, 'status' | 'spec'>;

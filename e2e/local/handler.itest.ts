@@ -1,0 +1,215 @@
+/**
+ * The handler on the real local cluster (node `local`, launcher Pods run by the kubelet from the project image,
+ * QEMU under TCG), running as a host process for node local, as root, like the DaemonSet's privileged Pod, with
+ * the controller in this process:
+ * - a VM's VMI goes Scheduled → Running, with the status fields the handler owns, and the guest's marker is on
+ *   its serial console;
+ * - kill -9 of the handler while the guest runs, started again: the same QEMU process, the status converges;
+ * - the node gets its heartbeat, `kubevirt.io/schedulable` and the node-labeller's labels;
+ * - deleting the VMI brings it to Succeeded and the launcher exits;
+ * - a launcher killed -9 makes its VMI Failed, with the reason in a condition.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  ANNOTATIONS,
+  LABELS,
+  VIRTUAL_MACHINE_INSTANCES,
+  VIRTUAL_MACHINES,
+  type VirtualMachineInstance,
+} from '../../lib/api/index.ts';
+import type { Pod } from '../../lib/api/core/pod.ts';
+import { NAMESPACES, NODES, PODS, type KubeObject } from '../../lib/kernel/kube/index.ts';
+import { waitFor } from '../../lib/kernel/testing/wait.ts';
+import { MARKER } from '../guests/guests.ts';
+import { newNamespaceName } from '../testenv/handle.ts';
+import { NODE_NAME } from './layout.ts';
+import { useLocalCluster, type TestCluster } from './testing/cluster.ts';
+import {
+  controllerHere,
+  spawnHandler,
+  stopHandler,
+  type HandlerProcess,
+  type Running,
+} from './testing/roles.ts';
+import { exampleVm, prepareForVirt, readSerial, virtClients, type VirtClients } from './virt.ts';
+
+let c: TestCluster;
+let clients: VirtClients;
+let ns: string;
+let controller: Running;
+let handler: HandlerProcess;
+
+beforeAll(async () => {
+  c = await useLocalCluster();
+  clients = virtClients(c.kubeconfig, 'kubevirt-ts/handler-itest');
+  await prepareForVirt(clients);
+  ns = newNamespaceName('handler');
+  await clients.direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  controller = controllerHere(c.kubeconfig, ns);
+  handler = spawnHandler(c.kubeconfig, c.dir);
+}, 1_200_000);
+
+afterAll(async () => {
+  await stopHandler(handler);
+  await controller.stop();
+  await clients.direct.delete(NAMESPACES, ns).catch(() => undefined);
+  await clients.close();
+  await c.release();
+}, 300_000);
+
+const getVmi = (name: string): Promise<VirtualMachineInstance> =>
+  clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: ns });
+
+async function running(name: string): Promise<{ vmi: VirtualMachineInstance; pod: Pod }> {
+  const vmi = await waitFor(
+    async () => {
+      const v = await getVmi(name);
+      return v.status?.phase === 'Running' && v;
+    },
+    `${name} Running`,
+    { timeoutMs: 180_000, intervalMs: 250 },
+  );
+  const selector = `kubevirt.io/created-by=${vmi.metadata.uid ?? ''}`;
+  const pod = (await clients.kv.list<Pod>(PODS, { namespace: ns, labelSelector: selector })).items[0];
+  if (pod === undefined) throw new Error(`${name} runs without a launcher Pod`);
+  return { vmi, pod };
+}
+
+/** PIDs of QEMU processes of this VMI's domain (`-name guest=<ns>_<name>`). */
+function qemuPids(name: string): number[] {
+  const out: number[] = [];
+  for (const e of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+    try {
+      const argv = readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
+      if ((argv[0] ?? '').includes('qemu-system') && argv.some((a) => a.includes(`guest=${ns}_${name}`)))
+        out.push(Number(e));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** PIDs whose command line names the VMI uid (its launcher and the launcher's children). */
+function launcherPids(vmiUid: string): number[] {
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        return readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(vmiUid);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe('the handler on node local', () => {
+  it('runs a VM: Running with its status, the guest on its serial console, the node labelled', async () => {
+    await clients.kv.create(VIRTUAL_MACHINES, await exampleVm(ns, 'a'));
+    const { vmi, pod } = await running('a');
+    expect(vmi.status).toMatchObject({
+      nodeName: NODE_NAME,
+      machine: { type: 'q35' },
+      memory: { guestCurrent: '128Mi' },
+      currentCPUTopology: { sockets: 1, cores: 1, threads: 1 },
+      volumeStatus: [{ name: 'data', target: 'vda' }],
+    });
+    expect(vmi.status?.phaseTransitionTimestamps?.map((t) => t.phase)).toEqual([
+      'Scheduling',
+      'Scheduled',
+      'Running',
+    ]);
+    const serial = await readSerial(
+      { podUid: pod.metadata.uid ?? '', vmiUid: vmi.metadata.uid ?? '', until: MARKER, timeoutMs: 60_000 },
+      c.dir,
+    );
+    expect(serial).toContain(MARKER);
+    const node = await clients.kv.get<KubeObject>(NODES, NODE_NAME);
+    expect(node.metadata.labels?.[LABELS.NODE_SCHEDULABLE]).toBe('true');
+    const beat = Date.parse(node.metadata.annotations?.[ANNOTATIONS.HANDLER_HEARTBEAT] ?? '');
+    expect(Date.now() - beat).toBeLessThan(5 * 60_000);
+  }, 300_000);
+
+  it('kill -9 of the handler leaves the guest alone; started again, it converges', async () => {
+    const before = qemuPids('a');
+    expect(before).toHaveLength(1);
+    const rv = (await getVmi('a')).metadata.resourceVersion;
+    handler.child.kill('SIGKILL');
+    await handler.exited;
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(qemuPids('a')).toEqual(before);
+    handler = spawnHandler(c.kubeconfig, c.dir);
+    // Back: the heartbeat is fresh, nothing about the VMI changed.
+    await waitFor(
+      async () => {
+        const node = await clients.kv.get<KubeObject>(NODES, NODE_NAME);
+        return (
+          Date.parse(node.metadata.annotations?.[ANNOTATIONS.HANDLER_HEARTBEAT] ?? '') > Date.now() - 10_000
+        );
+      },
+      'a fresh heartbeat',
+      { timeoutMs: 60_000 },
+    );
+    await new Promise((r) => setTimeout(r, 5000));
+    const after = await getVmi('a');
+    expect(after.status?.phase).toBe('Running');
+    expect(after.metadata.resourceVersion).toBe(rv);
+    expect(qemuPids('a')).toEqual(before);
+  }, 300_000);
+
+  it('deleting the VMI brings it to Succeeded and its launcher exits', async () => {
+    const uid = (await getVmi('a')).metadata.uid ?? '';
+    // The VM would start a new VMI: stop it, then delete the VMI the way a user stops one.
+    await clients.kv.patch(
+      VIRTUAL_MACHINES,
+      'a',
+      { spec: { runStrategy: 'Halted' } },
+      { namespace: ns, type: 'merge' },
+    );
+    const phases: string[] = [];
+    await waitFor(
+      async () => {
+        const v = await getVmi('a').catch(() => undefined);
+        if (v?.status?.phase !== undefined && v.metadata.uid === uid) phases.push(v.status.phase);
+        return v === undefined || v.metadata.uid !== uid;
+      },
+      'the VMI to be gone',
+      { timeoutMs: 120_000, intervalMs: 100 },
+    );
+    expect(phases).toContain('Succeeded');
+    expect(phases).not.toContain('Failed');
+    await waitFor(() => launcherPids(uid).length === 0, 'the launcher to exit', { timeoutMs: 60_000 });
+    expect(qemuPids('a')).toEqual([]);
+  }, 300_000);
+
+  it('a launcher killed -9 makes its VMI Failed', async () => {
+    await clients.kv.create(VIRTUAL_MACHINES, {
+      ...(await exampleVm(ns, 'b')),
+      spec: { ...(await exampleVm(ns, 'b')).spec, runStrategy: 'Once' },
+    });
+    const { vmi } = await running('b');
+    const uid = vmi.metadata.uid ?? '';
+    const launcher = launcherPids(uid).find((p) =>
+      readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('virt.mjs'),
+    );
+    expect(launcher).toBeDefined();
+    process.kill(launcher ?? 0, 'SIGKILL');
+    const failed = await waitFor(
+      async () => {
+        const v = await getVmi('b').catch(() => undefined);
+        return v?.status?.phase === 'Failed' && v;
+      },
+      'the VMI to fail',
+      { timeoutMs: 120_000, intervalMs: 250 },
+    );
+    expect(failed.metadata.uid).toBe(uid);
+    // Whoever notices first says why: the handler (its launcher stopped answering) or the controller (the
+    // launcher Pod terminated, its container exited with the launcher).
+    const reasons = (failed.status?.conditions ?? [])
+      .filter((x) => x.status === 'False')
+      .map((x) => x.reason);
+    expect(reasons.some((r) => r === 'LauncherUnresponsive' || r === 'PodTerminating')).toBe(true);
+  }, 300_000);
+});

@@ -1,0 +1,90 @@
+/**
+ * The roles a local-cluster test runs itself: the controller in this process (watching the test's namespace),
+ * and the handler of node `local` as a child process from this checkout (so a test can kill -9 it and start it
+ * again), with the node-labeller's output and the handler's root under the stack dir.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runControllerRole } from '../../../lib/controller/role.ts';
+import { loadRestConfig } from '../../../lib/kernel/kube/index.ts';
+import { createLogger, nopLogger } from '../../../lib/kernel/log/log.ts';
+import { labellerDir } from '../host-roles.ts';
+import { IMAGES, layout, NODE_NAME } from '../layout.ts';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+
+export interface Running {
+  stop(): Promise<void>;
+}
+
+/** The controller role in this process, for one namespace (KV_CONTROLLER_TEST_LOG=1 shows its log). */
+export function controllerHere(kubeconfig: string, ns: string): Running {
+  const ac = new AbortController();
+  const log =
+    process.env['KV_CONTROLLER_TEST_LOG'] === '1' ? createLogger({ component: 'controller' }) : nopLogger;
+  const done = runControllerRole(
+    {
+      config: loadRestConfig({ kubeconfig, inCluster: false, qps: 0 }),
+      leaseNamespace: ns,
+      leaderElect: false,
+      workers: 2,
+      healthPort: 0,
+      healthHost: '127.0.0.1',
+      watchNamespace: ns,
+      launcher: { image: IMAGES.virt, imagePullPolicy: 'Never', allowEmulation: true },
+      log,
+    },
+    ac.signal,
+  );
+  return {
+    stop: async (): Promise<void> => {
+      ac.abort();
+      await done;
+    },
+  };
+}
+
+export interface HandlerProcess {
+  readonly child: ChildProcess;
+  readonly exited: Promise<number | null>;
+  readonly logFile: string;
+}
+
+/** `virt handler` for node local as a child process (its log appended to `<stack>/logs/handler-test.log`). */
+export function spawnHandler(
+  kubeconfig: string,
+  dir?: string,
+  extra: readonly string[] = [],
+): HandlerProcess {
+  const L = layout(dir);
+  mkdirSync(L.logs, { recursive: true });
+  const logFile = join(L.logs, 'handler-test.log');
+  const fd = openSync(logFile, 'a');
+  const args = [
+    ...['--import', join(REPO, 'node_modules/tsx/dist/loader.mjs'), join(REPO, 'cmd/main.ts'), 'handler'],
+    ...['--kubeconfig', kubeconfig, '--node-name', NODE_NAME, '--root', join(L.dir, 'handler')],
+    ...[
+      '--kubelet-pods-dir',
+      join(L.kubelet.root, 'pods'),
+      '--node-labeller-dir',
+      labellerDir(L),
+      '--port',
+      '0',
+    ],
+    ...extra,
+  ];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', fd, fd], cwd: REPO });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
+  return { child, exited, logFile };
+}
+
+/** SIGTERM and wait (SIGKILL after graceMs). */
+export async function stopHandler(h: HandlerProcess, graceMs = 30_000): Promise<void> {
+  if (h.child.exitCode !== null || h.child.signalCode !== null) return;
+  h.child.kill('SIGTERM');
+  const timer = setTimeout(() => h.child.kill('SIGKILL'), graceMs);
+  await h.exited;
+  clearTimeout(timer);
+}
