@@ -132,7 +132,9 @@ function expectLauncherPod(pod: Pod, vmi: VirtualMachineInstance): void {
   });
   expect(pod.spec['nodeSelector']).toEqual({ 'kubevirt.io/schedulable': 'true' });
   const compute = pod.spec.containers[0];
-  expect(compute?.command?.slice(0, 8)).toEqual([
+  expect(compute?.command?.slice(0, 10)).toEqual([
+    '/usr/bin/tini',
+    '--',
     'virt',
     'launcher',
     '--name',
