@@ -27,6 +27,7 @@ import { NODE_NAME } from './layout.ts';
 import { useLocalCluster, type TestCluster } from './testing/cluster.ts';
 import {
   controllerHere,
+  handlerHealthPort,
   spawnHandler,
   stopHandler,
   type HandlerProcess,
@@ -130,6 +131,24 @@ describe('the handler on node local', () => {
     expect(node.metadata.labels?.[LABELS.NODE_SCHEDULABLE]).toBe('true');
     const beat = Date.parse(node.metadata.annotations?.[ANNOTATIONS.HANDLER_HEARTBEAT] ?? '');
     expect(Date.now() - beat).toBeLessThan(5 * 60_000);
+    // Health and the per-VMI metrics from the launcher's GetDomainStats.
+    const port = await waitFor(() => handlerHealthPort(handler), 'handler health port');
+    for (const path of ['/healthz', '/readyz']) {
+      expect((await fetch(`http://127.0.0.1:${port}${path}`)).status).toBe(200);
+    }
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const cpu = new RegExp(
+      `^kubevirt_vmi_cpu_usage_seconds_total\\{namespace="${ns}",name="a",node="${NODE_NAME}"\\} ([0-9.e+-]+)$`,
+      'm',
+    ).exec(metrics);
+    expect(Number(cpu?.[1])).toBeGreaterThan(0);
+    expect(metrics).toMatch(
+      new RegExp(
+        `^kubevirt_vmi_memory_balloon_bytes\\{namespace="${ns}",name="a",node="${NODE_NAME}"\\} \\d+`,
+        'm',
+      ),
+    );
+    expect(metrics).toContain('kubevirt_workqueue_adds_total{name="virt-handler-vm"}');
   }, 300_000);
 
   it('kill -9 of the handler leaves the guest alone; started again, it converges', async () => {

@@ -2,7 +2,8 @@
  * The handler's VMI side on one node, wired: an informer over the VMIs labelled `kubevirt.io/nodeName=<node>`
  * (KubeVirt's selector: CRDs have no field selectors), the Notify server on `<root>/var/run/kubevirt/
  * domain-notify.sock` with a pipe into each launcher Pod, the launcher clients, and the VMI controller on its
- * own work queue (`virt-handler-vm`). Everything stops when the signal aborts: queue drained, informer stopped,
+ * own work queue (`virt-handler-vm`), and the per-VMI `kubevirt_vmi_*` metrics read from the launchers on each
+ * scrape. Everything stops when the signal aborts: queue drained, informer stopped,
  * Notify closed, clients closed. Tests run this in-process; the role adds health, device plugins, the console
  * server and the heartbeat around it.
  */
@@ -20,6 +21,7 @@ import { workQueueMetricsFor } from '../kernel/workqueue/metrics.ts';
 import { WorkQueue } from '../kernel/workqueue/queue.ts';
 import { podLayout } from '../rpc/index.ts';
 import { LauncherClients } from './launchers/clients.ts';
+import { registerVmiStats } from './metrics/vmi-stats.ts';
 import { startNotifyServer } from './notify/server.ts';
 import { HandlerVmiController } from './vmi/controller.ts';
 import { DEFAULT_CLUSTER_CONFIG, type HandlerClusterConfig } from './vmi/options.ts';
@@ -111,6 +113,15 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     ...(o.resyncMs !== undefined && { resyncMs: o.resyncMs }),
   });
   keyOf = (uid): string | undefined => controller.keyOf(uid);
+  registerVmiStats(
+    o.registry,
+    o.node,
+    {
+      running: () => vmis.store.list().filter((v) => v.status?.phase === 'Running'),
+      client: (vmi) => launchers.client(vmi),
+    },
+    log,
+  );
   const reconcile = controller.reconcile;
   vmis.addEventHandler(enqueueOwnKey(queue.add.bind(queue)));
   const informerDone = vmis.run(o.signal);

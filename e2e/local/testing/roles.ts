@@ -4,7 +4,7 @@
  * again), with the node-labeller's output and the handler's root under the stack dir.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runControllerRole } from '../../../lib/controller/role.ts';
@@ -50,6 +50,8 @@ export interface HandlerProcess {
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
   readonly logFile: string;
+  /** Where this process's lines start in the shared log file. */
+  readonly logOffset: number;
 }
 
 /** `virt handler` for node local as a child process (its log appended to `<stack>/logs/handler-test.log`). */
@@ -62,6 +64,7 @@ export function spawnHandler(
   mkdirSync(L.logs, { recursive: true });
   const logFile = join(L.logs, 'handler-test.log');
   const fd = openSync(logFile, 'a');
+  const logOffset = fstatSync(fd).size;
   const args = [
     ...['--import', join(REPO, 'node_modules/tsx/dist/loader.mjs'), join(REPO, 'cmd/main.ts'), 'handler'],
     ...['--kubeconfig', kubeconfig, '--node-name', NODE_NAME, '--root', join(L.dir, 'handler')],
@@ -76,8 +79,26 @@ export function spawnHandler(
     ...extra,
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', fd, fd], cwd: REPO });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
-  return { child, exited, logFile };
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      resolve(code);
+    }),
+  );
+  return { child, exited, logFile, logOffset };
+}
+
+/** The health and metrics port this handler process logged. */
+export function handlerHealthPort(h: HandlerProcess): number | undefined {
+  const lines = readFileSync(h.logFile).subarray(h.logOffset).toString('utf8').split('\n');
+  const ports = lines.flatMap((l) => {
+    try {
+      const j = JSON.parse(l) as { msg?: string; port?: number };
+      return j.msg === 'health server listening' && typeof j.port === 'number' ? [j.port] : [];
+    } catch {
+      return [];
+    }
+  });
+  return ports.at(-1);
 }
 
 /** SIGTERM and wait (SIGKILL after graceMs). */
