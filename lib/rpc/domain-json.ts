@@ -95,6 +95,18 @@ export interface GuestOsInfoJson {
   Id: string;
 }
 
+/** What GetDomain reports while the agent has told nothing. */
+export const EMPTY_GUEST_OS_INFO: Readonly<GuestOsInfoJson> = {
+  Name: '',
+  KernelRelease: '',
+  Version: '',
+  PrettyName: '',
+  VersionId: '',
+  KernelVersion: '',
+  Machine: '',
+  Id: '',
+};
+
 export interface DomainStatusJson {
   Status: LifeCycle;
   /** api.StateChangeReason, e.g. 'Unknown', 'Booted', 'Destroyed', 'Crashed', 'Migrated'. */

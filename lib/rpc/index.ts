@@ -62,6 +62,7 @@ export type { UnaryHandler, UnaryImpl } from './unary.ts';
 export {
   AGENT_CHANNEL,
   DOMAIN_API_VERSION,
+  EMPTY_GUEST_OS_INFO,
   type AliasJson,
   type ChannelJson,
   type DiskJson,

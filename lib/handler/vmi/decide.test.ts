@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance, VirtualMachineInstancePhase } from '../../api/index.ts';
-import { DOMAIN_API_VERSION, type DomainJson, type LifeCycle } from '../../rpc/index.ts';
+import type { DomainJson, LifeCycle } from '../../rpc/index.ts';
+import { testDomain } from '../../rpc/testing/domain.ts';
 import { decideAction, type HandlerAction } from './decide.ts';
 import type { LauncherReach } from './phase.ts';
 
@@ -14,29 +15,7 @@ const vmi = (phase: VirtualMachineInstancePhase, deleting = false): VirtualMachi
   spec: { domain: { devices: {} } },
   status: { phase },
 });
-const domain = (status: LifeCycle, reason = 'Unknown'): DomainJson => ({
-  kind: 'Domain',
-  apiVersion: DOMAIN_API_VERSION,
-  ObjectMeta: { name: 'v', namespace: 'ns', uid: 'u', creationTimestamp: null },
-  Spec: { Name: 'ns_v', Devices: {} },
-  Status: {
-    Status: status,
-    Reason: reason,
-    Interfaces: null,
-    OSInfo: {
-      Name: '',
-      KernelRelease: '',
-      Version: '',
-      PrettyName: '',
-      VersionId: '',
-      KernelVersion: '',
-      Machine: '',
-      Id: '',
-    },
-    FSFreezeStatus: { Status: '' },
-    ServiceStatus: { VNCSessionConnected: 0 },
-  },
-});
+const domain = (status: LifeCycle, reason?: string): DomainJson => testDomain(status, reason);
 const ok: LauncherReach = { initialized: true, unresponsive: false };
 const gone: LauncherReach = { initialized: true, unresponsive: true };
 

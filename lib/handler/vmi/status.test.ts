@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance } from '../../api/index.ts';
-import { DOMAIN_API_VERSION, type DomainJson, type LifeCycle } from '../../rpc/index.ts';
+import type { DomainJson, LifeCycle } from '../../rpc/index.ts';
+import { testDomain } from '../../rpc/testing/domain.ts';
 import type { LauncherReach } from './phase.ts';
 import { computeHandlerStatus, type HandlerStatusInput } from './status.ts';
 
@@ -27,11 +28,8 @@ function domain(
   reason: string,
   change: (d: DomainJson) => void = () => undefined,
 ): DomainJson {
-  const d: DomainJson = {
-    kind: 'Domain',
-    apiVersion: DOMAIN_API_VERSION,
-    ObjectMeta: { name: 'v', namespace: 'ns', uid: 'u', creationTimestamp: null },
-    Spec: {
+  return testDomain(status, reason, (d) => {
+    d.Spec = {
       Name: 'ns_v',
       Memory: { Value: 128 * 2 ** 20, Unit: 'b' },
       OS: { Type: { OS: 'hvm', Arch: 'x86_64', Machine: 'pc-q35-7.2' } },
@@ -51,27 +49,9 @@ function domain(
           },
         ],
       },
-    },
-    Status: {
-      Status: status,
-      Reason: reason,
-      Interfaces: null,
-      OSInfo: {
-        Name: '',
-        KernelRelease: '',
-        Version: '',
-        PrettyName: '',
-        VersionId: '',
-        KernelVersion: '',
-        Machine: '',
-        Id: '',
-      },
-      FSFreezeStatus: { Status: '' },
-      ServiceStatus: { VNCSessionConnected: 0 },
-    },
-  };
-  change(d);
-  return d;
+    };
+    change(d);
+  });
 }
 
 const compute = (i: Partial<HandlerStatusInput> & Pick<HandlerStatusInput, 'vmi'>): VirtualMachineInstance =>

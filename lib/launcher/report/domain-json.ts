@@ -11,6 +11,7 @@ import {
   type DiskJson,
   type DomainJson,
   type DomainSpecJson,
+  EMPTY_GUEST_OS_INFO,
   type GuestOsInfoJson,
   type InterfaceJson,
 } from '../../rpc/index.ts';
@@ -29,17 +30,6 @@ export interface DomainStatusExtras {
   /** The guest agent's channel: connected once the agent in the guest answers libvirt. */
   readonly agentConnected?: boolean;
 }
-
-const EMPTY_OS_INFO: GuestOsInfoJson = {
-  Name: '',
-  KernelRelease: '',
-  Version: '',
-  PrettyName: '',
-  VersionId: '',
-  KernelVersion: '',
-  Machine: '',
-  Id: '',
-};
 
 const aliasJson = (a: Alias): AliasJson => ({ Name: a.name, UserDefined: a.userDefined });
 
@@ -159,7 +149,7 @@ export function domainJson(o: {
       Status: state.status,
       Reason: state.reason,
       Interfaces: null,
-      OSInfo: { ...EMPTY_OS_INFO, ...extras.osInfo },
+      OSInfo: { ...EMPTY_GUEST_OS_INFO, ...extras.osInfo },
       FSFreezeStatus: { Status: extras.fsFreezeStatus ?? '' },
       ServiceStatus: { VNCSessionConnected: 0 },
     },

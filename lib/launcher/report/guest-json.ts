@@ -45,7 +45,9 @@ export function guestAgentInfo(params: Params, agent: AgentFacts = {}): object {
       machine: str(params, 'os.machine'),
       id: str(params, 'os.id'),
     },
-    timezone: has(params, 'timezone.name') ? `${str(params, 'timezone.name')}, ${num(params, 'timezone.offset')}` : '',
+    timezone: has(params, 'timezone.name')
+      ? `${str(params, 'timezone.name')}, ${num(params, 'timezone.offset')}`
+      : '',
     userList: range(num(params, 'user.count')).map((i) => ({
       userName: str(params, `user.${i}.name`),
       domain: str(params, `user.${i}.domain`),
