@@ -8,8 +8,7 @@
 import { stat } from 'node:fs/promises';
 import { VIRTUAL_MACHINES } from '../lib/api/index.ts';
 import type { Pod } from '../lib/api/core/pod.ts';
-import { runControllerRole } from '../lib/controller/role.ts';
-import { loadRestConfig, NAMESPACES, PODS } from '../lib/kernel/kube/index.ts';
+import { NAMESPACES, PODS } from '../lib/kernel/kube/index.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';
 import { newCmdClient } from '../lib/rpc/index.ts';
@@ -17,6 +16,7 @@ import { buildImages } from '../e2e/local/builds.ts';
 import { down, status, up } from '../e2e/local/cluster.ts';
 import { IMAGES, layout } from '../e2e/local/layout.ts';
 import { readLocalState } from '../e2e/local/state.ts';
+import { controllerHere, type Running } from '../e2e/local/testing/roles.ts';
 import {
   exampleVm,
   launcherSocketPath,
@@ -108,28 +108,14 @@ export default async function localBench(ctx: BenchContext): Promise<BenchRow[]>
   const kubeconfig = (await up({ log: nopLogger })).kubeconfig;
   const c = virtClients(kubeconfig, 'kubevirt-ts/bench');
   const ns = newNamespaceName('bench-local');
-  const stop = new AbortController();
-  let controller: Promise<void> | undefined;
+  let controller: Running | undefined;
   try {
     await prepareForVirt(c);
     await c.direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-    controller = runControllerRole(
-      {
-        config: loadRestConfig({ kubeconfig, inCluster: false, qps: 0 }),
-        leaseNamespace: ns,
-        leaderElect: false,
-        workers: 2,
-        healthPort: 0,
-        healthHost: '127.0.0.1',
-        watchNamespace: ns,
-        launcher: { image: IMAGES.virt, imagePullPolicy: 'Never', allowEmulation: true },
-        log: nopLogger,
-      },
-      stop.signal,
-    );
+    controller = controllerHere(kubeconfig, ns);
     const pods = await launcherPods(c, ns);
-    stop.abort();
-    await controller;
+    await controller.stop();
+    controller = undefined;
     await c.direct.delete(NAMESPACES, ns);
     await new Promise((resolve) => setTimeout(resolve, 15_000));
     const image = (await buildImages({}, true)).virt ?? '';
@@ -163,8 +149,7 @@ export default async function localBench(ctx: BenchContext): Promise<BenchRow[]>
       },
     ];
   } finally {
-    stop.abort();
-    await controller?.catch(() => undefined);
+    await controller?.stop().catch(() => undefined);
     await c.close();
     if (!wasUp) await down({ log: nopLogger });
   }

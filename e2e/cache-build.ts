@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { KvError } from '../lib/kernel/errors/errors.ts';
 
-export async function runCacheBuild(script: string): Promise<string> {
-  const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function runCacheBuild(script: string, args: readonly string[] = []): Promise<string> {
+  const child = spawn('bash', [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (chunk: string) => (out += chunk));

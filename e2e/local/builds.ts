@@ -4,11 +4,10 @@
  * binaries from the pinned Kubernetes module, containerd 2 from its pinned module, the small OCI images
  * (pause, the guests' containerDisk and kernel-boot images) and the project's image.
  */
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realClock } from '../../lib/kernel/clock.ts';
-import { KvError } from '../../lib/kernel/errors/errors.ts';
+import { runCacheBuild } from '../cache-build.ts';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
@@ -33,29 +32,12 @@ export interface ImageArchives {
   virt?: string;
 }
 
-/** Runs a build script with our stderr; resolves the last line of its stdout (its cache dir). */
-async function script(path: string, args: string[] = []): Promise<string> {
-  const child = spawn('bash', [path, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => (out += chunk));
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', resolve);
-  });
-  const dir = out.trim().split('\n').pop() ?? '';
-  if (code !== 0 || dir === '') {
-    throw new KvError('KV_ERR_CONFIG', `${path} failed (exit ${code}); its stderr says why`);
-  }
-  return dir;
-}
-
 export async function buildBinaries(timings: Record<string, number>): Promise<Binaries> {
   let t = realClock.now();
-  const k8s = join(await script(here('../testenv/build.sh'), ['node']), 'bin');
+  const k8s = join(await runCacheBuild(here('../testenv/build.sh'), ['node']), 'bin');
   timings['build: kubernetes binaries'] = realClock.now() - t;
   t = realClock.now();
-  const ctrd = join(await script(here('./build-containerd.sh')), 'bin');
+  const ctrd = join(await runCacheBuild(here('./build-containerd.sh')), 'bin');
   timings['build: containerd'] = realClock.now() - t;
   return {
     etcd: join(k8s, 'etcd'),
@@ -75,7 +57,7 @@ export async function buildImages(
   withVirt: boolean,
 ): Promise<ImageArchives> {
   let t = realClock.now();
-  const small = await script(here('./image/build-small.sh'));
+  const small = await runCacheBuild(here('./image/build-small.sh'));
   timings['build: pause and guest images'] = realClock.now() - t;
   const out: ImageArchives = {
     pause: join(small, 'pause.tar'),
@@ -84,7 +66,7 @@ export async function buildImages(
   };
   if (!withVirt) return out;
   t = realClock.now();
-  out.virt = join(await script(here('./image/build-image.sh')), 'image.tar');
+  out.virt = join(await runCacheBuild(here('./image/build-image.sh')), 'image.tar');
   timings['build: kubevirt-ts image'] = realClock.now() - t;
   return out;
 }

@@ -22,7 +22,8 @@ export interface KcmOptions {
   port: number;
 }
 
-export function kcmArgs(o: KcmOptions): string[] {
+/** What kcm and the scheduler share: their kubeconfig for everything, and a loopback-only serving port. */
+function servingArgs(o: { kubeconfig: string; certDir: string; port: number }): string[] {
   return [
     `--kubeconfig=${o.kubeconfig}`,
     `--authentication-kubeconfig=${o.kubeconfig}`,
@@ -30,6 +31,12 @@ export function kcmArgs(o: KcmOptions): string[] {
     '--bind-address=127.0.0.1',
     `--secure-port=${o.port}`,
     `--cert-dir=${o.certDir}`,
+  ];
+}
+
+export function kcmArgs(o: KcmOptions): string[] {
+  return [
+    ...servingArgs(o),
     `--flex-volume-plugin-dir=${o.flexVolumeDir}`,
     `--service-account-private-key-file=${o.serviceAccountKey}`,
     `--root-ca-file=${o.caCert}`,
@@ -53,17 +60,7 @@ export interface SchedulerOptions {
 }
 
 export function schedulerArgs(o: SchedulerOptions): string[] {
-  return [
-    `--kubeconfig=${o.kubeconfig}`,
-    `--authentication-kubeconfig=${o.kubeconfig}`,
-    `--authorization-kubeconfig=${o.kubeconfig}`,
-    '--bind-address=127.0.0.1',
-    `--secure-port=${o.port}`,
-    `--cert-dir=${o.certDir}`,
-    '--leader-elect=false',
-    '--profiling=false',
-    '--v=1',
-  ];
+  return [...servingArgs(o), '--leader-elect=false', '--profiling=false', '--v=1'];
 }
 
 export interface KubeProxyOptions {

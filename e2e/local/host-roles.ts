@@ -30,6 +30,15 @@ export interface HostRole {
   pid: number;
 }
 
+/** The handler's flags for node local: its root under the stack dir, the kubelet's pods dir, the labeller's output. */
+export function handlerArgs(L: Layout): string[] {
+  return [
+    ...['--node-name', NODE_NAME, '--root', join(L.dir, 'handler')],
+    ...['--kubelet-pods-dir', join(L.kubelet.root, 'pods'), '--node-labeller-dir', labellerDir(L)],
+    ...['--port', '0'],
+  ];
+}
+
 function roleSpecs(kubeconfig: string, L: Layout): HostRole[] {
   const logs = L.logs;
   const role = (name: HostRole['name'], args: string[]): HostRole => ({
@@ -51,18 +60,7 @@ function roleSpecs(kubeconfig: string, L: Layout): HostRole[] {
       '0',
     ]),
     // As the DaemonSet's privileged Pod would: root, the node's kubelet pods dir, the node-labeller's output.
-    role('handler', [
-      '--node-name',
-      NODE_NAME,
-      '--root',
-      join(L.dir, 'handler'),
-      '--kubelet-pods-dir',
-      join(L.kubelet.root, 'pods'),
-      '--node-labeller-dir',
-      labellerDir(L),
-      '--port',
-      '0',
-    ]),
+    role('handler', handlerArgs(L)),
   ];
 }
 

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { runControllerRole } from '../../../lib/controller/role.ts';
 import { loadRestConfig } from '../../../lib/kernel/kube/index.ts';
 import { createLogger, nopLogger } from '../../../lib/kernel/log/log.ts';
-import { labellerDir } from '../host-roles.ts';
-import { IMAGES, layout, NODE_NAME } from '../layout.ts';
+import { handlerArgs } from '../host-roles.ts';
+import { IMAGES, layout } from '../layout.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -67,15 +67,7 @@ export function spawnHandler(
   const logOffset = fstatSync(fd).size;
   const args = [
     ...['--import', join(REPO, 'node_modules/tsx/dist/loader.mjs'), join(REPO, 'cmd/main.ts'), 'handler'],
-    ...['--kubeconfig', kubeconfig, '--node-name', NODE_NAME, '--root', join(L.dir, 'handler')],
-    ...[
-      '--kubelet-pods-dir',
-      join(L.kubelet.root, 'pods'),
-      '--node-labeller-dir',
-      labellerDir(L),
-      '--port',
-      '0',
-    ],
+    ...['--kubeconfig', kubeconfig, ...handlerArgs(L)],
     ...extra,
   ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', fd, fd], cwd: REPO });
