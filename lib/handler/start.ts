@@ -1,11 +1,11 @@
 /**
  * The handler's VMI side on one node, wired: an informer over the VMIs labelled `kubevirt.io/nodeName=<node>`
  * (KubeVirt's selector: CRDs have no field selectors), the Notify server on `<root>/var/run/kubevirt/
- * domain-notify.sock` with a pipe into each launcher Pod, the launcher clients, and the VMI controller on its
- * own work queue (`virt-handler-vm`), and the per-VMI `kubevirt_vmi_*` metrics read from the launchers on each
- * scrape. Everything stops when the signal aborts: queue drained, informer stopped,
- * Notify closed, clients closed. Tests run this in-process; the role adds health, device plugins, the console
- * server and the heartbeat around it.
+ * domain-notify.sock` with a pipe into each launcher Pod, the launcher clients, the hotplug mounter, the VMI
+ * controller on its own work queue (`virt-handler-vm`), and the per-VMI `kubevirt_vmi_*` metrics read from the
+ * launchers on each scrape. Everything stops when the signal aborts: queue drained, informer stopped, Notify
+ * closed, clients closed. Tests run this in-process; the role adds health, device plugins, the console server
+ * and the heartbeat around it.
  */
 import type { Registry } from 'prom-client';
 import { LABELS, VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../api/index.ts';
@@ -20,6 +20,7 @@ import type { Logger } from '../kernel/log/log.ts';
 import { workQueueMetricsFor } from '../kernel/workqueue/metrics.ts';
 import { WorkQueue } from '../kernel/workqueue/queue.ts';
 import { podLayout } from '../rpc/index.ts';
+import { HotplugMounter } from './hotplug/mounter.ts';
 import { LauncherClients } from './launchers/clients.ts';
 import { registerVmiStats } from './metrics/vmi-stats.ts';
 import { startNotifyServer } from './notify/server.ts';
@@ -110,6 +111,7 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     clock,
     recorder,
     config: o.config ?? DEFAULT_CLUSTER_CONFIG,
+    hotplug: new HotplugMounter({ client: o.client, kubeletPodsDir: o.kubeletPodsDir, log }),
     ...(o.resyncMs !== undefined && { resyncMs: o.resyncMs }),
   });
   keyOf = (uid): string | undefined => controller.keyOf(uid);

@@ -18,12 +18,22 @@ import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import { vmiSpecChecksum, type DomainJson, type LauncherClient } from '../../rpc/index.ts';
-import type { LauncherClients } from '../launchers/clients.ts';
+import { launcherPodUid, type LauncherClients } from '../launchers/clients.ts';
 import type { NotifyServer } from '../notify/server.ts';
 import { decideAction, type HandlerAction } from './decide.ts';
 import { syncOptions, type HandlerClusterConfig } from './options.ts';
 import { acpiEnabled, type LauncherReach } from './phase.ts';
 import { computeHandlerStatus } from './status.ts';
+
+/** The node side of hotplug (lib/handler/hotplug/mounter.ts). */
+export interface HotplugNode {
+  /** Mounts and unmounts what the VMI asks for; the volumes mounted afterwards. */
+  reconcile(
+    vmi: VirtualMachineInstance,
+    launcherPodUid: string,
+    inDomain: ReadonlySet<string>,
+  ): Promise<ReadonlySet<string>>;
+}
 
 export interface HandlerVmiControllerOptions {
   /** Speaks kubevirt.io. */
@@ -35,8 +45,8 @@ export interface HandlerVmiControllerOptions {
   readonly clock: Clock;
   readonly recorder: EventRecorder;
   readonly config: HandlerClusterConfig;
-  /** Hotplug volumes mounted into the VMI's launcher Pod (default: none). */
-  readonly mountedHotplug?: (vmi: VirtualMachineInstance) => Promise<ReadonlySet<string>>;
+  /** Mounts the hotplug volumes into the launcher Pod (default: none are). */
+  readonly hotplug?: HotplugNode;
   /** How often a VMI this node runs is looked at without an event (default 15 s). */
   readonly resyncMs?: number;
 }
@@ -127,8 +137,10 @@ export class HandlerVmiController {
     ctx.log
       .v(3)
       .info('handler sync', { action, phase: last.status?.phase, domain: domain?.Status.Status ?? 'none' });
-    const failure = await this.tryAct(action, last, client, domain);
-    await this.report(key, { vmi, last }, { domain, reach, client, failure });
+    const acted = await this.tryAct(action, last, client, domain);
+    const hotplug = await this.tryHotplug(vmi, client, domain);
+    const failure = acted ?? hotplug.failure;
+    await this.report(key, { vmi, last }, { domain, reach, client, failure, mounted: hotplug.mounted });
     if (reach.failing === true && !reach.unresponsive) return { requeueAfterMs: 1000 };
     return this.next(action, vmi, client, failure);
   };
@@ -142,11 +154,17 @@ export class HandlerVmiController {
       reach: LauncherReach;
       client: LauncherClient | undefined;
       failure: SyncFailure | undefined;
+      mounted: ReadonlySet<string>;
     },
   ): Promise<void> {
     const failure = i.failure ?? (i.reach.unresponsive ? UNRESPONSIVE : undefined);
     if (seen.vmi !== undefined)
-      await this.writeStatus(key, seen.vmi, { domain: i.domain, reach: i.reach, failure });
+      await this.writeStatus(key, seen.vmi, {
+        domain: i.domain,
+        reach: i.reach,
+        failure,
+        mounted: i.mounted,
+      });
     else if (i.domain === undefined || i.client === undefined) this.finish(key, seen.last);
   }
 
@@ -164,6 +182,25 @@ export class HandlerVmiController {
       const failure = { reason: SYNC_FAILED, message: errorMessage(err) };
       this.o.recorder.event(vmi, 'Warning', 'SyncFailed', failure.message);
       return failure;
+    }
+  }
+
+  /** Brings the hotplug mounts of a running VMI in line; a failure is returned like a sync failure. */
+  private async tryHotplug(
+    vmi: VirtualMachineInstance | undefined,
+    client: LauncherClient | undefined,
+    domain: DomainJson | undefined,
+  ): Promise<{ mounted: ReadonlySet<string>; failure?: SyncFailure }> {
+    const podUid = vmi === undefined ? undefined : launcherPodUid(vmi, this.o.node);
+    if (this.o.hotplug === undefined || vmi === undefined || podUid === undefined || client === undefined)
+      return { mounted: new Set() };
+    const inDomain = new Set((domain?.Spec.Devices.Disks ?? []).map((d) => d.Alias.Name));
+    try {
+      return { mounted: await this.o.hotplug.reconcile(vmi, podUid, inDomain) };
+    } catch (err) {
+      const failure = { reason: SYNC_FAILED, message: errorMessage(err) };
+      this.o.recorder.event(vmi, 'Warning', 'SyncFailed', failure.message);
+      return { mounted: new Set(), failure };
     }
   }
 
@@ -239,14 +276,18 @@ export class HandlerVmiController {
   private async writeStatus(
     key: string,
     vmi: VirtualMachineInstance,
-    i: { domain: DomainJson | undefined; reach: LauncherReach; failure: SyncFailure | undefined },
+    i: {
+      domain: DomainJson | undefined;
+      reach: LauncherReach;
+      failure: SyncFailure | undefined;
+      mounted: ReadonlySet<string>;
+    },
   ): Promise<void> {
-    const mountedHotplug = (await this.o.mountedHotplug?.(vmi)) ?? new Set<string>();
     const next = computeHandlerStatus({
       vmi,
       domain: i.domain,
       launcher: i.reach,
-      mountedHotplug,
+      mountedHotplug: i.mounted,
       nowMs: this.o.clock.now(),
       ...(i.failure !== undefined && { failure: i.failure }),
     });

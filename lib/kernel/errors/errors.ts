@@ -15,7 +15,8 @@ export type ErrorCode =
   | 'KV_ERR_NOT_IMPLEMENTED'
   | 'KV_ERR_INVALID'
   | 'KV_ERR_LIBVIRT'
-  | 'KV_ERR_LAUNCHER';
+  | 'KV_ERR_LAUNCHER'
+  | 'KV_ERR_HOTPLUG';
 
 export class KvError extends Error {
   readonly code: ErrorCode;

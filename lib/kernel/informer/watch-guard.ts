@@ -21,7 +21,9 @@ export interface WatchOutcome {
   inactive: boolean;
 }
 
-export async function watchWithInactivity<T extends KubeObject>(guardedWatch: GuardedWatch<T>): Promise<WatchOutcome> {
+export async function watchWithInactivity<T extends KubeObject>(
+  guardedWatch: GuardedWatch<T>,
+): Promise<WatchOutcome> {
   const ctrl = new AbortController();
   const stop = (): void => {
     ctrl.abort(guardedWatch.signal.reason);

@@ -16,6 +16,7 @@ export const NAMESPACES = gvr('v1', 'namespaces', 'Namespace', false);
 export const NODES = gvr('v1', 'nodes', 'Node', false);
 export const PODS = gvr('v1', 'pods', 'Pod', true);
 export const PERSISTENT_VOLUME_CLAIMS = gvr('v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true);
+export const PERSISTENT_VOLUMES = gvr('v1', 'persistentvolumes', 'PersistentVolume', false);
 export const EVENTS = gvr('v1', 'events', 'Event', true);
 export const CONFIG_MAPS = gvr('v1', 'configmaps', 'ConfigMap', true);
 export const SECRETS = gvr('v1', 'secrets', 'Secret', true);
@@ -44,7 +45,10 @@ export function groupVersionPath(g: Pick<GroupVersionResource, 'group' | 'versio
 export function gvrPath(gvr: GroupVersionResource, parts: PathParts = {}): string {
   const { namespace, name, subresource } = parts;
   if (subresource !== undefined && !name) {
-    throw new KvError('KV_ERR_INTERNAL', `subresource ${subresource} of ${gvr.resource} needs an object name`);
+    throw new KvError(
+      'KV_ERR_INTERNAL',
+      `subresource ${subresource} of ${gvr.resource} needs an object name`,
+    );
   }
   let path = groupVersionPath(gvr);
   if (gvr.namespaced && namespace) path += `/namespaces/${encodeURIComponent(namespace)}`;

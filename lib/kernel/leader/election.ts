@@ -79,7 +79,12 @@ export class LeaderElector {
   constructor(private readonly opts: LeaderElectionOptions) {
     this.t = timing(opts);
     this.clock = opts.clock ?? realClock;
-    this.log = opts.log.with({ kind: 'Lease', namespace: opts.namespace, name: opts.name, identity: opts.identity });
+    this.log = opts.log.with({
+      kind: 'Lease',
+      namespace: opts.namespace,
+      name: opts.name,
+      identity: opts.identity,
+    });
     this.lock = new LeaseLock({
       client: opts.client,
       namespace: opts.namespace,

@@ -8,6 +8,7 @@ import {
   assignDiskTargets,
   busOf,
   defaultDiskBus,
+  HOTPLUG_MOUNTED_PHASES,
   type Disk as VmiDisk,
   type DiskBus,
   type VirtualMachineInstance,
@@ -21,8 +22,6 @@ import { DISK_BUSES, diskDevice, diskKind } from './disk-device.ts';
 import type { Disk } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
 import { volumeSource, type VolumeDisk } from './volume-source.ts';
-
-const HOTPLUG_READY_PHASES: readonly (string | undefined)[] = ['MountedToPod', 'Ready'];
 
 /** The disk with the bus it will use: its own, else the architecture's default. */
 function withBus(disk: VmiDisk, field: string, ctx: ConverterContext): VmiDisk & { bus: DiskBus } {
@@ -112,7 +111,7 @@ function backDisk(disk: Disk, source: VmiDisk, field: string, plan: DiskPlan): D
   }
   const { ctx, vmi } = plan;
   const hotplug = isHotplug(volume.name, plan);
-  if (hotplug && !HOTPLUG_READY_PHASES.includes(plan.statuses.get(volume.name)?.phase)) return undefined;
+  if (hotplug && !HOTPLUG_MOUNTED_PHASES.includes(plan.statuses.get(volume.name)?.phase)) return undefined;
   const src = volumeSource(volume, { vmi, ctx, index, block: isBlock(volume.name, plan), hotplug });
   if (disk.device === 'lun' && !src.persistent) {
     throw new ConversionError(`${field}.lun`, 'a LUN needs a persistentVolumeClaim or dataVolume volume');

@@ -1,0 +1,16 @@
+/**
+ * Hotplug volume phases that more than one role reads (kubevirt pkg/virt-handler/hotplug-disk, pkg/virt-launcher
+ * converter): once the handler has mounted a hotplugged claim into the launcher Pod (MountedToPod) and until it
+ * goes (Ready included), the launcher puts its disk in the domain.
+ */
+import type { VirtualMachineInstance } from './v1/objects.ts';
+
+export const HOTPLUG_MOUNTED_PHASES: readonly (string | undefined)[] = ['MountedToPod', 'Ready'];
+
+/** The hotplug volumes the launcher should have as disks, by name, sorted. */
+export function mountedHotplugVolumes(vmi: Pick<VirtualMachineInstance, 'status'>): string[] {
+  return (vmi.status?.volumeStatus ?? [])
+    .filter((v) => v.hotplugVolume !== undefined && HOTPLUG_MOUNTED_PHASES.includes(v.phase))
+    .map((v) => v.name)
+    .sort();
+}
