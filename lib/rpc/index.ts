@@ -8,6 +8,7 @@ export {
   PRIVATE_VOLUME,
   PUBLIC_VOLUME,
   SOCKETS_VOLUME,
+  HOTPLUG_DISKS_VOLUME,
   launcherOnNode,
   launcherSocketOnNode,
   podVolumeOnNode,

@@ -108,6 +108,8 @@ export const SOCKETS_VOLUME = 'sockets';
 export const PRIVATE_VOLUME = 'private';
 /** The emptyDir at shareDir, shared with the node: the launcher dials its notify socket there. */
 export const PUBLIC_VOLUME = 'public';
+/** The emptyDir at hotplugDiskDir (HostToContainer): the node mounts hotplugged disks into it. */
+export const HOTPLUG_DISKS_VOLUME = 'hotplug-disks';
 
 /** A launcher Pod's emptyDir as the node sees it, under the kubelet's pods directory. */
 export function podVolumeOnNode(kubeletPodsDir: string, podUid: string, volume: string): string {

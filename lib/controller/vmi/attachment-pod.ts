@@ -21,13 +21,13 @@ import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
 import { newControllerRef } from '../../kernel/controller/owner.ts';
 import { COMPUTE_CONTAINER, type Container, type Pod } from '../../api/core/pod.ts';
 import { claimNameOf, isBlockClaim, type ClaimLookup } from '../../api/core/pvc.ts';
+import { HOTPLUG_DISKS_VOLUME } from '../../rpc/index.ts';
 import { isMountedPhase } from './hotplug-volumes.ts';
 import type { LauncherPodConfig } from './launcher-pod.ts';
 
 export const ATTACHMENT_POD_PREFIX = 'hp-volume-';
 /** Value of the kubevirt.io label, and the container name, of attachment Pods. */
 export const HOTPLUG_DISK = LABEL_VALUES.HOTPLUG_DISK;
-export const HOTPLUG_DISKS_VOLUME = 'hotplug-disks';
 /** Where the attachment Pod's container sees the hotplug-disks emptyDir. */
 export const ATTACHMENT_ROOT = '/path';
 export const HOLD_COMMAND: readonly string[] = ['sleep', 'infinity'];

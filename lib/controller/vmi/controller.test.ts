@@ -4,7 +4,16 @@ import type { VirtualMachineInstance } from '../../api/index.ts';
 import type { Pod } from '../../api/core/pod.ts';
 import { harness, vmiController, type Harness } from '../testing/harness.ts';
 import { alreadyExists, forbidden } from '../../kernel/kube/testing/recording-client.ts';
-import { onNode, pod, podDeleting, podReady, vm, vmi, vmiDeleting, withPhase } from '../../api/testing/objects.ts';
+import {
+  onNode,
+  pod,
+  podDeleting,
+  podReady,
+  vm,
+  vmi,
+  vmiDeleting,
+  withPhase,
+} from '../../api/testing/objects.ts';
 import { currentPod, type VmiController } from './controller.ts';
 import { podHandler } from './handlers.ts';
 import { launcherPodName } from './launcher-pod.ts';

@@ -11,6 +11,7 @@
  *   longer has (phase MountedToPod or Ready) waits for the node to unmount it.
  */
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
+import { HOTPLUG_MOUNTED_PHASES } from '../../api/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { Pod } from '../../api/core/pod.ts';
 import { isDataVolumeClaim, type PersistentVolumeClaim } from '../../api/core/pvc.ts';
@@ -76,8 +77,7 @@ export function splitAttachmentPods(
 }
 
 /** Phases in which the node still has the volume mounted into the launcher. */
-export const isMountedPhase = (phase: string | undefined): boolean =>
-  phase === 'Ready' || phase === 'MountedToPod';
+export const isMountedPhase = (phase: string | undefined): boolean => HOTPLUG_MOUNTED_PHASES.includes(phase);
 
 export interface AttachmentPlanInput {
   vmi: VirtualMachineInstance;

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { accessCredentialDir, accessCredentialSecrets } from '../../api/index.ts';
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
 import {
+  HOTPLUG_DISKS_VOLUME,
   POD_LAYOUT as L,
   PRIVATE_VOLUME,
   PUBLIC_VOLUME,
@@ -59,7 +60,7 @@ function base(): RenderedVolumes {
       SOCKETS_VOLUME,
       'libvirt-runtime',
       'ephemeral-disks',
-      'hotplug-disks',
+      HOTPLUG_DISKS_VOLUME,
     ].map(emptyDir),
     mounts: [
       { name: PRIVATE_VOLUME, mountPath: L.privateDir },
@@ -67,7 +68,7 @@ function base(): RenderedVolumes {
       { name: 'ephemeral-disks', mountPath: L.ephemeralDiskDir },
       { name: 'libvirt-runtime', mountPath: L.libvirtRuntimeDir },
       { name: SOCKETS_VOLUME, mountPath: L.socketsDir },
-      { name: 'hotplug-disks', mountPath: L.hotplugDiskDir, mountPropagation: 'HostToContainer' },
+      { name: HOTPLUG_DISKS_VOLUME, mountPath: L.hotplugDiskDir, mountPropagation: 'HostToContainer' },
     ],
     devices: [],
     imagePullSecrets: [],

@@ -17,7 +17,7 @@ import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
 import { PERSISTENT_VOLUME_CLAIMS, PERSISTENT_VOLUMES } from '../../kernel/kube/index.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import { podVolumeOnNode } from '../../rpc/index.ts';
+import { HOTPLUG_DISKS_VOLUME, podVolumeOnNode } from '../../rpc/index.ts';
 import {
   claimSourceOnNode,
   hotplugTarget,
@@ -29,8 +29,6 @@ import {
 } from './plan.ts';
 
 const run = promisify(execFile);
-/** The launcher Pod's emptyDir for hotplugged disks (kubevirt's `hotplug-disks`). */
-export const HOTPLUG_DISKS_VOLUME = 'hotplug-disks';
 /** QEMU's user and group in the launcher image. */
 const QEMU_ID = 107;
 
