@@ -10,7 +10,7 @@
  * - a launcher killed -9 makes its VMI Failed, with the reason in a condition.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   ANNOTATIONS,
   LABELS,
@@ -19,48 +19,22 @@ import {
   type VirtualMachineInstance,
 } from '../../lib/api/index.ts';
 import type { Pod } from '../../lib/api/core/pod.ts';
-import { NAMESPACES, NODES, PODS, type KubeObject } from '../../lib/kernel/kube/index.ts';
+import { NODES, PODS, type KubeObject } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { MARKER } from '../guests/guests.ts';
-import { newNamespaceName } from '../testenv/handle.ts';
 import { NODE_NAME } from './layout.ts';
-import { useLocalCluster, type TestCluster } from './testing/cluster.ts';
-import {
-  controllerHere,
-  handlerHealthPort,
-  spawnHandler,
-  stopHandler,
-  type HandlerProcess,
-  type Running,
-} from './testing/roles.ts';
-import { exampleVm, prepareForVirt, readSerial, virtClients, type VirtClients } from './virt.ts';
+import { handlerHealthPort, spawnHandler, type HandlerProcess } from './testing/roles.ts';
+import { virtSuite } from './testing/suite.ts';
+import { exampleVm, readSerial } from './virt.ts';
 
-let c: TestCluster;
-let clients: VirtClients;
-let ns: string;
-let controller: Running;
-let handler: HandlerProcess;
-
-beforeAll(async () => {
-  c = await useLocalCluster();
-  clients = virtClients(c.kubeconfig, 'kubevirt-ts/handler-itest');
-  await prepareForVirt(clients);
-  ns = newNamespaceName('handler');
-  await clients.direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  controller = controllerHere(c.kubeconfig, ns);
-  handler = spawnHandler(c.kubeconfig, c.dir);
-}, 1_200_000);
-
-afterAll(async () => {
-  await stopHandler(handler);
-  await controller.stop();
-  await clients.direct.delete(NAMESPACES, ns).catch(() => undefined);
-  await clients.close();
-  await c.release();
-}, 300_000);
+const s = virtSuite('handler', { handler: true });
+function handler(): HandlerProcess {
+  if (s.handler === undefined) throw new Error('the suite runs no handler');
+  return s.handler;
+}
 
 const getVmi = (name: string): Promise<VirtualMachineInstance> =>
-  clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: ns });
+  s.clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: s.ns });
 
 async function running(name: string): Promise<{ vmi: VirtualMachineInstance; pod: Pod }> {
   const vmi = await waitFor(
@@ -72,7 +46,7 @@ async function running(name: string): Promise<{ vmi: VirtualMachineInstance; pod
     { timeoutMs: 180_000, intervalMs: 250 },
   );
   const selector = `kubevirt.io/created-by=${vmi.metadata.uid ?? ''}`;
-  const pod = (await clients.kv.list<Pod>(PODS, { namespace: ns, labelSelector: selector })).items[0];
+  const pod = (await s.clients.kv.list<Pod>(PODS, { namespace: s.ns, labelSelector: selector })).items[0];
   if (pod === undefined) throw new Error(`${name} runs without a launcher Pod`);
   return { vmi, pod };
 }
@@ -83,7 +57,7 @@ function qemuPids(name: string): number[] {
   for (const e of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
     try {
       const argv = readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
-      if ((argv[0] ?? '').includes('qemu-system') && argv.some((a) => a.includes(`guest=${ns}_${name}`)))
+      if ((argv[0] ?? '').includes('qemu-system') && argv.some((a) => a.includes(`guest=${s.ns}_${name}`)))
         out.push(Number(e));
     } catch {
       // gone meanwhile
@@ -108,7 +82,7 @@ function launcherPids(vmiUid: string): number[] {
 
 describe('the handler on node local', () => {
   it('runs a VM: Running with its status, the guest on its serial console, the node labelled', async () => {
-    await clients.kv.create(VIRTUAL_MACHINES, await exampleVm(ns, 'a'));
+    await s.clients.kv.create(VIRTUAL_MACHINES, await exampleVm(s.ns, 'a'));
     const { vmi, pod } = await running('a');
     expect(vmi.status).toMatchObject({
       nodeName: NODE_NAME,
@@ -124,27 +98,27 @@ describe('the handler on node local', () => {
     ]);
     const serial = await readSerial(
       { podUid: pod.metadata.uid ?? '', vmiUid: vmi.metadata.uid ?? '', until: MARKER, timeoutMs: 60_000 },
-      c.dir,
+      s.c.dir,
     );
     expect(serial).toContain(MARKER);
-    const node = await clients.kv.get<KubeObject>(NODES, NODE_NAME);
+    const node = await s.clients.kv.get<KubeObject>(NODES, NODE_NAME);
     expect(node.metadata.labels?.[LABELS.NODE_SCHEDULABLE]).toBe('true');
     const beat = Date.parse(node.metadata.annotations?.[ANNOTATIONS.HANDLER_HEARTBEAT] ?? '');
     expect(Date.now() - beat).toBeLessThan(5 * 60_000);
     // Health and the per-VMI metrics from the launcher's GetDomainStats.
-    const port = await waitFor(() => handlerHealthPort(handler), 'handler health port');
+    const port = await waitFor(() => handlerHealthPort(handler()), 'handler health port');
     for (const path of ['/healthz', '/readyz']) {
       expect((await fetch(`http://127.0.0.1:${port}${path}`)).status).toBe(200);
     }
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     const cpu = new RegExp(
-      `^kubevirt_vmi_cpu_usage_seconds_total\\{namespace="${ns}",name="a",node="${NODE_NAME}"\\} ([0-9.e+-]+)$`,
+      `^kubevirt_vmi_cpu_usage_seconds_total\\{namespace="${s.ns}",name="a",node="${NODE_NAME}"\\} ([0-9.e+-]+)$`,
       'm',
     ).exec(metrics);
     expect(Number(cpu?.[1])).toBeGreaterThan(0);
     expect(metrics).toMatch(
       new RegExp(
-        `^kubevirt_vmi_memory_balloon_bytes\\{namespace="${ns}",name="a",node="${NODE_NAME}"\\} \\d+`,
+        `^kubevirt_vmi_memory_balloon_bytes\\{namespace="${s.ns}",name="a",node="${NODE_NAME}"\\} \\d+`,
         'm',
       ),
     );
@@ -155,15 +129,15 @@ describe('the handler on node local', () => {
     const before = qemuPids('a');
     expect(before).toHaveLength(1);
     const rv = (await getVmi('a')).metadata.resourceVersion;
-    handler.child.kill('SIGKILL');
-    await handler.exited;
+    handler().child.kill('SIGKILL');
+    await handler().exited;
     await new Promise((r) => setTimeout(r, 2000));
     expect(qemuPids('a')).toEqual(before);
-    handler = spawnHandler(c.kubeconfig, c.dir);
+    s.handler = spawnHandler(s.c.kubeconfig, s.c.dir);
     // Back: the heartbeat is fresh, nothing about the VMI changed.
     await waitFor(
       async () => {
-        const node = await clients.kv.get<KubeObject>(NODES, NODE_NAME);
+        const node = await s.clients.kv.get<KubeObject>(NODES, NODE_NAME);
         return (
           Date.parse(node.metadata.annotations?.[ANNOTATIONS.HANDLER_HEARTBEAT] ?? '') > Date.now() - 10_000
         );
@@ -181,11 +155,11 @@ describe('the handler on node local', () => {
   it('deleting the VMI brings it to Succeeded and its launcher exits', async () => {
     const uid = (await getVmi('a')).metadata.uid ?? '';
     // The VM would start a new VMI: stop it, then delete the VMI the way a user stops one.
-    await clients.kv.patch(
+    await s.clients.kv.patch(
       VIRTUAL_MACHINES,
       'a',
       { spec: { runStrategy: 'Halted' } },
-      { namespace: ns, type: 'merge' },
+      { namespace: s.ns, type: 'merge' },
     );
     const phases: string[] = [];
     await waitFor(
@@ -204,9 +178,9 @@ describe('the handler on node local', () => {
   }, 300_000);
 
   it('a launcher killed -9 makes its VMI Failed', async () => {
-    await clients.kv.create(VIRTUAL_MACHINES, {
-      ...(await exampleVm(ns, 'b')),
-      spec: { ...(await exampleVm(ns, 'b')).spec, runStrategy: 'Once' },
+    await s.clients.kv.create(VIRTUAL_MACHINES, {
+      ...(await exampleVm(s.ns, 'b')),
+      spec: { ...(await exampleVm(s.ns, 'b')).spec, runStrategy: 'Once' },
     });
     const { vmi } = await running('b');
     const uid = vmi.metadata.uid ?? '';

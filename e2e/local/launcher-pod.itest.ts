@@ -7,7 +7,7 @@
  * it); the VMI reaches Scheduled. Deleting the VM removes the Pod and every process of it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import {
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
@@ -15,38 +15,17 @@ import {
 } from '../../lib/api/index.ts';
 import type { Pod } from '../../lib/api/core/pod.ts';
 import { isNotFound } from '../../lib/kernel/errors/errors.ts';
-import { NAMESPACES, PODS } from '../../lib/kernel/kube/index.ts';
+import { PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { POD_LAYOUT, newCmdClient } from '../../lib/rpc/index.ts';
-import { newNamespaceName } from '../testenv/handle.ts';
 import { IMAGES, NODE_NAME } from './layout.ts';
-import { useLocalCluster, type TestCluster } from './testing/cluster.ts';
-import { controllerHere, type Running } from './testing/roles.ts';
-import { exampleVm, launcherSocketPath, prepareForVirt, virtClients, type VirtClients } from './virt.ts';
+import { virtSuite } from './testing/suite.ts';
+import { exampleVm, launcherSocketPath } from './virt.ts';
 
-let c: TestCluster;
-let clients: VirtClients;
-let ns: string;
-let controller: Running;
-
-beforeAll(async () => {
-  c = await useLocalCluster();
-  clients = virtClients(c.kubeconfig, 'kubevirt-ts/local-itest');
-  await prepareForVirt(clients);
-  ns = newNamespaceName('launcher-pod');
-  await clients.direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  controller = controllerHere(c.kubeconfig, ns);
-}, 1_200_000);
-
-afterAll(async () => {
-  await controller.stop();
-  await clients.direct.delete(NAMESPACES, ns).catch(() => undefined);
-  await clients.close();
-  await c.release();
-}, 300_000);
+const s = virtSuite('launcher-pod', { handler: false });
 
 const launcherPods = async (): Promise<Pod[]> =>
-  (await clients.kv.list<Pod>(PODS, { namespace: ns, labelSelector: 'kubevirt.io=virt-launcher' })).items;
+  (await s.clients.kv.list<Pod>(PODS, { namespace: s.ns, labelSelector: 'kubevirt.io=virt-launcher' })).items;
 
 /** PIDs of this host whose command line names the VMI uid (the launcher and its children carry it). */
 function processesOf(vmiUid: string): number[] {
@@ -64,7 +43,7 @@ function processesOf(vmiUid: string): number[] {
 
 describe('a launcher Pod on the real kubelet', () => {
   it('runs the example VM to Scheduled, serves launcher-sock, and goes away with the VM', async () => {
-    await clients.kv.create(VIRTUAL_MACHINES, await exampleVm(ns));
+    await s.clients.kv.create(VIRTUAL_MACHINES, await exampleVm(s.ns));
     const pod = await waitFor(
       async () => (await launcherPods()).find((p) => p.status?.phase === 'Running'),
       'the launcher Pod to run',
@@ -75,8 +54,8 @@ describe('a launcher Pod on the real kubelet', () => {
 
     const vmi = await waitFor(
       async () => {
-        const v = await clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'tiny', {
-          namespace: ns,
+        const v = await s.clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'tiny', {
+          namespace: s.ns,
         });
         return v.status?.phase === 'Scheduled' ? v : undefined;
       },
@@ -86,7 +65,7 @@ describe('a launcher Pod on the real kubelet', () => {
     expect(vmi.status?.nodeName).toBe(NODE_NAME);
     const vmiUid = vmi.metadata.uid ?? '';
 
-    const socket = launcherSocketPath(pod.metadata.uid ?? '', c.dir);
+    const socket = launcherSocketPath(pod.metadata.uid ?? '', s.c.dir);
     const launcher = await waitFor(
       () => existsSync(socket) && newCmdClient(socket),
       `a launcher at ${socket}`,
@@ -109,7 +88,7 @@ describe('a launcher Pod on the real kubelet', () => {
     expect(existsSync(inPod(`${POD_LAYOUT.kernelBootDir}/boot/vmlinux`))).toBe(true);
     expect(existsSync(inPod(`${POD_LAYOUT.kernelBootDir}/boot/initramfs.cpio.gz`))).toBe(true);
 
-    await clients.kv.delete(VIRTUAL_MACHINES, 'tiny', { namespace: ns });
+    await s.clients.kv.delete(VIRTUAL_MACHINES, 'tiny', { namespace: s.ns });
     await waitFor(async () => (await launcherPods()).length === 0, 'the launcher Pod to be gone', {
       timeoutMs: 90_000,
     });
@@ -117,8 +96,8 @@ describe('a launcher Pod on the real kubelet', () => {
       timeoutMs: 30_000,
     });
     // Gone, or on its way out: the VMI's last finalizer is the handler's to remove (when it reports Succeeded).
-    const left = await clients.kv
-      .get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'tiny', { namespace: ns })
+    const left = await s.clients.kv
+      .get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'tiny', { namespace: s.ns })
       .catch((e: unknown) => {
         if (isNotFound(e)) return undefined;
         throw e;

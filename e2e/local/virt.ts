@@ -67,23 +67,40 @@ export function launcherSocketPath(podUid: string, dir?: string): string {
 
 /**
  * What the VMI's serial console has said so far, up to `until` (the launcher replays its recent output to each
- * client), read on the node through the launcher Pod's private emptyDir; rejects after timeoutMs.
+ * client), read on the node through the launcher Pod's private emptyDir; with `send`, the line is typed first
+ * and only what follows it counts. Rejects after timeoutMs.
  */
 export async function readSerial(
-  o: { podUid: string; vmiUid: string; until: string; timeoutMs: number },
+  o: { podUid: string; vmiUid: string; until: string | RegExp; timeoutMs: number; send?: string },
   dir?: string,
 ): Promise<string> {
   const dial = dialPath(launcherOnNode(kubeletPodsDir(dir), o.podUid).serialSocket(o.vmiUid));
   const socket = connect(dial.path);
+  const found = (text: string): boolean =>
+    typeof o.until === 'string' ? text.includes(o.until) : o.until.test(text);
   try {
     return await new Promise<string>((resolve, reject) => {
       let text = '';
+      let listening = o.send === undefined;
       const timer = setTimeout(() => {
-        reject(new Error(`no "${o.until}" on the serial console within ${o.timeoutMs} ms`));
+        reject(
+          new Error(
+            `no ${String(o.until)} on the serial console within ${o.timeoutMs} ms:\n${text.slice(-2000)}`,
+          ),
+        );
       }, o.timeoutMs);
+      socket.once('connect', () => {
+        if (o.send === undefined) return;
+        // Drop the replayed history: only the answer to this line counts.
+        setTimeout(() => {
+          text = '';
+          listening = true;
+          socket.write(`${o.send ?? ''}\n`);
+        }, 300);
+      });
       socket.on('data', (chunk: Buffer) => {
         text += chunk.toString('utf8');
-        if (text.includes(o.until)) {
+        if (listening && found(text)) {
           clearTimeout(timer);
           resolve(text);
         }

@@ -1,0 +1,57 @@
+/**
+ * The fixture of the local-cluster VM tests: the cluster (brought up when it is not), the kubevirt.io and direct
+ * clients, a fresh namespace, the controller in this process for that namespace and, when asked, the handler as
+ * a host process for node local. Registers its own beforeAll/afterAll; read the fields inside tests.
+ */
+import { afterAll, beforeAll } from '@jest/globals';
+import { NAMESPACES } from '../../../lib/kernel/kube/index.ts';
+import { newNamespaceName } from '../../testenv/handle.ts';
+import { prepareForVirt, virtClients, type VirtClients } from '../virt.ts';
+import { useLocalCluster, type TestCluster } from './cluster.ts';
+import { controllerHere, spawnHandler, stopHandler, type HandlerProcess, type Running } from './roles.ts';
+
+export interface VirtSuite {
+  readonly c: TestCluster;
+  readonly clients: VirtClients;
+  readonly ns: string;
+  /** The handler process (undefined without `handler`); tests may replace it (kill -9 and start again). */
+  handler: HandlerProcess | undefined;
+}
+
+export function virtSuite(prefix: string, o: { handler: boolean }): VirtSuite {
+  let c: TestCluster | undefined;
+  let clients: VirtClients | undefined;
+  let controller: Running | undefined;
+  const ns = newNamespaceName(prefix);
+  const ready = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error(`the ${prefix} suite is not set up`);
+    return v;
+  };
+  const suite: VirtSuite = {
+    get c() {
+      return ready(c);
+    },
+    get clients() {
+      return ready(clients);
+    },
+    ns,
+    handler: undefined,
+  };
+  beforeAll(async () => {
+    c = await useLocalCluster();
+    clients = virtClients(c.kubeconfig, `kubevirt-ts/${prefix}-itest`);
+    await prepareForVirt(clients);
+    await clients.direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    controller = controllerHere(c.kubeconfig, ns);
+    if (o.handler) suite.handler = spawnHandler(c.kubeconfig, c.dir);
+  }, 1_200_000);
+
+  afterAll(async () => {
+    if (suite.handler !== undefined) await stopHandler(suite.handler);
+    await controller?.stop();
+    await clients?.direct.delete(NAMESPACES, ns).catch(() => undefined);
+    await clients?.close();
+    await c?.release();
+  }, 300_000);
+  return suite;
+}
