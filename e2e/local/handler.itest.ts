@@ -161,16 +161,26 @@ describe('the handler on node local', () => {
       { spec: { runStrategy: 'Halted' } },
       { namespace: s.ns, type: 'merge' },
     );
+    // Watch from the current version: every phase the VMI goes through until it is gone.
     const phases: string[] = [];
-    await waitFor(
-      async () => {
-        const v = await getVmi('a').catch(() => undefined);
-        if (v?.status?.phase !== undefined && v.metadata.uid === uid) phases.push(v.status.phase);
-        return v === undefined || v.metadata.uid !== uid;
-      },
-      'the VMI to be gone',
-      { timeoutMs: 120_000, intervalMs: 100 },
+    const rv = (await getVmi('a')).metadata.resourceVersion ?? '';
+    const stop = new AbortController();
+    const timer = setTimeout(() => {
+      stop.abort();
+    }, 120_000);
+    const events = s.clients.kv.watch<VirtualMachineInstance>(
+      VIRTUAL_MACHINE_INSTANCES,
+      { namespace: s.ns, fieldSelector: 'metadata.name=a', resourceVersion: rv },
+      stop.signal,
     );
+    for await (const ev of events) {
+      if (ev.type === 'ERROR' || ev.type === 'BOOKMARK' || ev.object.metadata.uid !== uid) continue;
+      const phase = ev.object.status?.phase;
+      if (phase !== undefined && phases.at(-1) !== phase) phases.push(phase);
+      if (ev.type === 'DELETED') break;
+    }
+    clearTimeout(timer);
+    stop.abort();
     expect(phases).toContain('Succeeded');
     expect(phases).not.toContain('Failed');
     await waitFor(() => launcherPids(uid).length === 0, 'the launcher to exit', { timeoutMs: 60_000 });

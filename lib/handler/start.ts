@@ -23,6 +23,7 @@ import { podLayout } from '../rpc/index.ts';
 import { HotplugMounter } from './hotplug/mounter.ts';
 import { LauncherClients } from './launchers/clients.ts';
 import { registerVmiStats } from './metrics/vmi-stats.ts';
+import { NotifiedDomains } from './notify/domains.ts';
 import { startNotifyServer } from './notify/server.ts';
 import { HandlerVmiController } from './vmi/controller.ts';
 import { DEFAULT_CLUSTER_CONFIG, type HandlerClusterConfig } from './vmi/options.ts';
@@ -80,13 +81,15 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     ...(o.unresponsiveAfterMs !== undefined && { unresponsiveAfterMs: o.unresponsiveAfterMs }),
   });
   const recorder = new ApiEventRecorder({ client: o.client, component: 'virt-handler', clock, log });
+  const notified = new NotifiedDomains();
   // Notify may deliver before the controller exists: until then events have nothing to wake.
   let keyOf: (uid: string) => string | undefined = () => undefined;
   const notify = await startNotifyServer({
     socketPath: podLayout(o.root).notifySocket,
     log,
     events: {
-      domainEvent: (uid) => {
+      domainEvent: (uid, _type, domain) => {
+        notified.note(uid, domain);
         const key = keyOf(uid);
         if (key !== undefined) queue.add(key);
       },
@@ -108,6 +111,7 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     node: o.node,
     launchers,
     notify,
+    notified,
     clock,
     recorder,
     config: o.config ?? DEFAULT_CLUSTER_CONFIG,

@@ -20,8 +20,8 @@ import type { KubeObject } from '../../kernel/kube/types.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 
 export interface NotifyEvents {
-  /** A domain event for the VMI with this uid (from the domain's ObjectMeta). */
-  domainEvent(vmiUid: string, eventType: string): void;
+  /** A domain event for the VMI with this uid (from the domain's ObjectMeta), with the domain as sent. */
+  domainEvent(vmiUid: string, eventType: string, domain: unknown): void;
   /** A core/v1 Event a launcher reported about its VMI. */
   k8sEvent(
     event: KubeObject & {
@@ -67,7 +67,7 @@ export async function startNotifyServer(o: {
     handleDomainEvent: (req) => {
       const ev = decodeDomainEvent(req);
       const uid = uidOf(ev.domain);
-      if (uid !== '') o.events.domainEvent(uid, ev.eventType);
+      if (uid !== '') o.events.domainEvent(uid, ev.eventType, ev.domain);
       return Promise.resolve(ok());
     },
     handleK8SEvent: (req) => {

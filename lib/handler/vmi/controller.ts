@@ -19,6 +19,7 @@ import type { StoreReader } from '../../kernel/informer/store.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import { vmiSpecChecksum, type DomainJson, type LauncherClient } from '../../rpc/index.ts';
 import { launcherPodUid, type LauncherClients } from '../launchers/clients.ts';
+import type { NotifiedDomains } from '../notify/domains.ts';
 import type { NotifyServer } from '../notify/server.ts';
 import { decideAction, type HandlerAction } from './decide.ts';
 import { syncOptions, type HandlerClusterConfig } from './options.ts';
@@ -42,6 +43,8 @@ export interface HandlerVmiControllerOptions {
   readonly node: string;
   readonly launchers: LauncherClients;
   readonly notify: NotifyServer;
+  /** The domains launchers last reported (default: none kept). */
+  readonly notified?: NotifiedDomains;
   readonly clock: Clock;
   readonly recorder: EventRecorder;
   readonly config: HandlerClusterConfig;
@@ -123,7 +126,8 @@ export class HandlerVmiController {
     if (paths !== undefined && alive) await this.o.notify.pipeFor(paths.notifySocket);
     const reach = await this.o.launchers.probe(vmi);
     const client = await this.o.launchers.client(vmi);
-    const domain = client === undefined ? undefined : await this.readDomain(client);
+    const domain =
+      client === undefined ? this.o.notified?.stopped(vmi.metadata.uid ?? '') : await this.readDomain(client);
     return { reach, client, domain };
   }
 
@@ -157,7 +161,9 @@ export class HandlerVmiController {
       mounted: ReadonlySet<string>;
     },
   ): Promise<void> {
-    const failure = i.failure ?? (i.reach.unresponsive ? UNRESPONSIVE : undefined);
+    // A launcher that went away after its guest stopped did its job: no failure to report.
+    const gone = i.reach.unresponsive && i.domain === undefined;
+    const failure = i.failure ?? (gone ? UNRESPONSIVE : undefined);
     if (seen.vmi !== undefined)
       await this.writeStatus(key, seen.vmi, {
         domain: i.domain,
@@ -310,6 +316,7 @@ export class HandlerVmiController {
       void this.o.notify.unpipe(paths.notifySocket);
     }
     this.o.launchers.forget(last.metadata.uid ?? '');
+    this.o.notified?.forget(last.metadata.uid ?? '');
     this.shutdownAt.delete(last.metadata.uid ?? '');
     this.known.delete(key);
     this.stale.forget(key);
