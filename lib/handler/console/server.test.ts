@@ -262,6 +262,6 @@ describe('console server streams', () => {
     await r.waitFor('hello', 5_000);
     await server?.close();
     server = undefined;
-    expect((await r.closed).code).toBe(1001);
+    expect(await r.closed).toEqual({ code: 1001, reason: 'server shutting down' });
   });
 });

@@ -5,22 +5,28 @@ describe('SessionSlots', () => {
   it('ends the previous session of the same VMI and kind, and only that one', () => {
     const slots = new SessionSlots();
     const ended: string[] = [];
-    const releaseA = slots.take('console', 'u1', () => ended.push('a'));
-    slots.take('vnc', 'u1', () => ended.push('vnc'));
-    slots.take('console', 'u2', () => ended.push('other-vmi'));
+    const releaseA = slots.take('console', 'u1', (why) => ended.push(`a ${why}`));
+    slots.take('vnc', 'u1', (why) => ended.push(`vnc ${why}`));
+    slots.take('console', 'u2', (why) => ended.push(`other-vmi ${why}`));
     expect(ended).toEqual([]);
-    const releaseB = slots.take('console', 'u1', () => ended.push('b'));
-    expect(ended).toEqual(['a']);
+    const releaseB = slots.take('console', 'u1', (why) => ended.push(`b ${why}`));
+    expect(ended).toEqual(['a replaced']);
     // The replaced session's late release leaves its successor in place.
     releaseA();
     expect(slots.count('console')).toBe(2);
-    slots.take('console', 'u1', () => ended.push('c'));
-    expect(ended).toEqual(['a', 'b']);
+    slots.take('console', 'u1', (why) => ended.push(`c ${why}`));
+    expect(ended).toEqual(['a replaced', 'b replaced']);
     releaseB();
     expect(slots.count('console')).toBe(2);
     expect(slots.count('vnc')).toBe(1);
     slots.endAll();
-    expect(ended.sort()).toEqual(['a', 'b', 'c', 'other-vmi', 'vnc']);
+    expect(ended.sort()).toEqual([
+      'a replaced',
+      'b replaced',
+      'c shutdown',
+      'other-vmi shutdown',
+      'vnc shutdown',
+    ]);
     expect(slots.count('console') + slots.count('vnc')).toBe(0);
   });
 });

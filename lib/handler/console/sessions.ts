@@ -9,9 +9,15 @@ import type { StreamRoute } from './routes.ts';
 export const REPLACED_CLOSE_CODE = 1001;
 export const REPLACED_CLOSE_REASON = 'close by another connection';
 
+/** Why a session is ended from the server side. */
+export type EndCause = 'replaced' | 'shutdown';
+
+export const SHUTDOWN_CLOSE_CODE = 1001;
+export const SHUTDOWN_CLOSE_REASON = 'server shutting down';
+
 interface Slot {
   readonly id: number;
-  readonly end: () => void;
+  readonly end: (cause: EndCause) => void;
 }
 
 export class SessionSlots {
@@ -19,12 +25,12 @@ export class SessionSlots {
   private seq = 0;
 
   /** Takes the (kind, VMI uid) slot; `end` of a session already there is called first. Returns release. */
-  take(kind: StreamRoute, vmiUid: string, end: () => void): () => void {
+  take(kind: StreamRoute, vmiUid: string, end: (cause: EndCause) => void): () => void {
     const key = `${kind}/${vmiUid}`;
     const previous = this.slots.get(key);
     const id = ++this.seq;
     this.slots.set(key, { id, end });
-    previous?.end();
+    previous?.end('replaced');
     return (): void => {
       if (this.slots.get(key)?.id === id) this.slots.delete(key);
     };
@@ -40,6 +46,6 @@ export class SessionSlots {
   endAll(): void {
     const all = [...this.slots.values()];
     this.slots.clear();
-    for (const s of all) s.end();
+    for (const s of all) s.end('shutdown');
   }
 }

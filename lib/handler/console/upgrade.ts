@@ -17,7 +17,14 @@ import { dialPath } from '../../rpc/index.ts';
 import { isConsoleError, vmiNotFound, type ConsoleError } from './errors.ts';
 import type { ConsoleResolver } from './resolve.ts';
 import { isStreamRoute, matchRoute, type StreamRoute } from './routes.ts';
-import { REPLACED_CLOSE_CODE, REPLACED_CLOSE_REASON, type SessionSlots } from './sessions.ts';
+import {
+  REPLACED_CLOSE_CODE,
+  REPLACED_CLOSE_REASON,
+  SHUTDOWN_CLOSE_CODE,
+  SHUTDOWN_CLOSE_REASON,
+  type EndCause,
+  type SessionSlots,
+} from './sessions.ts';
 import { relay, type Session } from './stream.ts';
 
 const DIAL_TIMEOUT_MS = 5_000;
@@ -68,6 +75,11 @@ export function dialUnix(path: string, clock: Clock): Promise<Socket> {
       reject(err);
     });
   });
+}
+
+function endSession(s: Session, cause: EndCause): void {
+  if (cause === 'replaced') s.end(REPLACED_CLOSE_CODE, REPLACED_CLOSE_REASON);
+  else s.end(SHUTDOWN_CLOSE_CODE, SHUTDOWN_CLOSE_REASON);
 }
 
 function isWebsocketRequest(req: IncomingMessage): boolean {
@@ -127,10 +139,10 @@ export async function openStream(
   const meta = t.vmi.metadata;
   const log = ctx.log.with({ namespace: meta.namespace, name: meta.name, uid: meta.uid, kind: t.route });
   // The slot may end this session before it is open: then it ends as soon as it is.
-  const state: { session?: Session; replaced: boolean } = { replaced: false };
-  const release = ctx.slots.take(t.route, meta.uid ?? '', () => {
-    if (state.session === undefined) state.replaced = true;
-    else state.session.end(REPLACED_CLOSE_CODE, REPLACED_CLOSE_REASON);
+  const state: { session?: Session; ended?: EndCause } = {};
+  const release = ctx.slots.take(t.route, meta.uid ?? '', (cause) => {
+    if (state.session === undefined) state.ended = cause;
+    else endSession(state.session, cause);
   });
   let unix: Socket;
   try {
@@ -156,7 +168,7 @@ export async function openStream(
   const session = relay(ws, unix, { pingIntervalMs: ctx.pingIntervalMs, clock: ctx.clock });
   state.session = session;
   log.info('console session started');
-  if (state.replaced) session.end(REPLACED_CLOSE_CODE, REPLACED_CLOSE_REASON);
+  if (state.ended !== undefined) endSession(session, state.ended);
   const end = await session.done;
   release();
   log.info('console session ended', {
