@@ -1,25 +1,32 @@
-// The console server end to end without a cluster: a real launcher (child process, its own libvirt, the agent
-// test guest with qemu-ga and a shell on ttyS0), the real node resolver over a kubelet-like pods dir whose Pod
-// emptyDirs point into the launcher's root, the shared LauncherClients, and clients with certificates from the
-// test CA (and from another one) over mutual TLS.
+// The contract between the handler's console server (lib/handler/console) and the launcher, end to end without
+// a cluster. It lives here, not beside the server, because a handler test may not import the launcher's harness.
+// A real launcher (child process, its own libvirt, the agent test guest with qemu-ga and a shell on ttyS0), the
+// real node resolver over a kubelet-like pods dir whose Pod emptyDirs point into the launcher's root, the shared
+// LauncherClients, and clients with certificates from the test CA (and from another one) over mutual TLS.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WebSocket } from 'ws';
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { realClock } from '../../kernel/clock.ts';
-import { MemoryRecorder } from '../../kernel/controller/events.ts';
-import { memoryLogger, nopLogger } from '../../kernel/log/log.ts';
-import { newRegistry } from '../../kernel/metrics/registry.ts';
-import { waitFor } from '../../kernel/testing/wait.ts';
-import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../../../e2e/guests/guests.ts';
-import { ensureKvmDeviceAccess } from '../../launcher/daemon/kvm-device.ts';
-import { kernelBootVmi, startLauncher, type LauncherProcess } from '../../launcher/testing/harness.ts';
-import { LauncherClients } from '../launchers/clients.ts';
-import { nodeResolver } from './resolve.ts';
-import { startConsoleServer, type ConsoleServer } from './server.ts';
-import { call, openStream, StreamReader, vmiPath, type Dial } from './testing/client.ts';
-import { makeConsolePki, type ConsolePki } from './testing/pki.ts';
+import type { VirtualMachineInstance } from '../../lib/api/index.ts';
+import { realClock } from '../../lib/kernel/clock.ts';
+import { MemoryRecorder } from '../../lib/kernel/controller/events.ts';
+import { memoryLogger, nopLogger } from '../../lib/kernel/log/log.ts';
+import { newRegistry } from '../../lib/kernel/metrics/registry.ts';
+import { waitFor } from '../../lib/kernel/testing/wait.ts';
+import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../guests/guests.ts';
+import { ensureKvmDeviceAccess } from '../../lib/launcher/daemon/kvm-device.ts';
+import { kernelBootVmi, startLauncher, type LauncherProcess } from '../../lib/launcher/testing/harness.ts';
+import { LauncherClients } from '../../lib/handler/launchers/clients.ts';
+import { nodeResolver } from '../../lib/handler/console/resolve.ts';
+import { startConsoleServer, type ConsoleServer } from '../../lib/handler/console/server.ts';
+import {
+  call,
+  openStream,
+  StreamReader,
+  vmiPath,
+  type Dial,
+} from '../../lib/handler/console/testing/client.ts';
+import { makeConsolePki, type ConsolePki } from '../../lib/handler/console/testing/pki.ts';
 
 const UID = 'c0a50e1e-5e7e-4c0a-9d1e-0123456789ab';
 const POD_UID = 'd1b2c3d4-0000-4000-8000-00000000c0de';
