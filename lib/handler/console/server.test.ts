@@ -44,8 +44,7 @@ const launcher: LifecycleLauncher = {
 const resolver: ConsoleResolver = {
   vmi: (ns, name) => [vmi, noLauncher].find((v) => v.metadata.namespace === ns && v.metadata.name === name),
   launcher: (v) => Promise.resolve(v === vmi ? launcher : noCommandSocket(v.metadata.uid ?? '', 500)),
-  socket: (v, kind) =>
-    v === vmi && kind === 'console' ? join(dir, 'serial') : noUnixSocket(join(dir, `${kind}-missing`)),
+  socket: (v, kind) => (v === vmi ? join(dir, 'serial') : noUnixSocket(join(dir, `${kind}-missing`))),
 };
 
 beforeAll(async () => {
@@ -218,7 +217,7 @@ describe('console server streams', () => {
 
   it('refuses a stream whose socket is missing with KubeVirt’s 400, an unknown VMI with 404', async () => {
     const { dial } = await start();
-    await expect(openStream(dial(), vmiPath('ns1', 'vm1', 'vnc'))).rejects.toMatchObject({
+    await expect(openStream(dial(), vmiPath('ns1', 'bare', 'vnc'))).rejects.toMatchObject({
       status: 400,
       text: `stat ${join(dir, 'vnc-missing')}: no such file or directory`,
     });
@@ -237,6 +236,23 @@ describe('console server streams', () => {
     await second.waitFor('hello', 5_000);
     second.ws.send(Buffer.from('still here'));
     await second.waitFor('still here', 5_000);
+    second.ws.close(1000);
+    await second.closed;
+  });
+
+  it('keeps an open VNC session when the next client asks to preserve it (503), else replaces it', async () => {
+    const { dial } = await start();
+    const vnc = vmiPath('ns1', 'vm1', 'vnc');
+    const first = new StreamReader(await openStream(dial(), vnc));
+    await first.waitFor('hello', 5_000);
+    await expect(openStream(dial(), `${vnc}?preserveSession=true`)).rejects.toMatchObject({
+      status: 503,
+      text: 'Active VNC connection. Request denied.',
+    });
+    first.ws.send(Buffer.from('alive'));
+    await first.waitFor('alive', 5_000);
+    const second = new StreamReader(await openStream(dial(), `${vnc}?preserveSession=nope`));
+    expect((await first.closed).code).toBe(1001);
     second.ws.close(1000);
     await second.closed;
   });

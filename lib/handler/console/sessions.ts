@@ -36,6 +36,10 @@ export class SessionSlots {
     };
   }
 
+  has(kind: StreamRoute, vmiUid: string): boolean {
+    return this.slots.has(`${kind}/${vmiUid}`);
+  }
+
   count(kind: StreamRoute): number {
     let n = 0;
     for (const key of this.slots.keys()) if (key.startsWith(`${kind}/`)) n++;

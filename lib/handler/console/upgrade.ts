@@ -1,6 +1,7 @@
 /**
  * Opening a console or VNC stream (kubevirt pkg/virt-handler/rest/console.go SerialHandler, VNCHandler): the
- * VMI (404), its socket (400), then the session slot (a session already open for that VMI and kind ends with
+ * VMI (404), for VNC with `?preserveSession=true` a 503 while a VNC session is open (KubeVirt after v1.6.2,
+ * KV@HEAD; without it the newest session wins as in v1.6.2), its socket (400), then the session slot (a session already open for that VMI and kind ends with
  * 1001), the unix socket dialled (500 when that fails: answered before the upgrade, where KubeVirt can only
  * drop the upgraded connection), and the websocket upgrade. Refusals before the upgrade are plain HTTP answers
  * on the raw connection.
@@ -96,12 +97,28 @@ interface Target {
   readonly path: string;
 }
 
+/** Go's strconv.ParseBool true values; anything else (or a parse error) is false, as KubeVirt reads it. */
+export function queryFlag(target: string, name: string): boolean {
+  const q = target.indexOf('?');
+  if (q < 0) return false;
+  const v = new URLSearchParams(target.slice(q + 1)).get(name);
+  return v !== null && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
+}
+
+export const VNC_IN_USE: ConsoleError = { status: 503, message: 'Active VNC connection. Request denied.' };
+
+/** The client asks to keep an open VNC session, and there is one. */
+function vncKept(ctx: StreamContext, req: IncomingMessage, vmi: VirtualMachineInstance): boolean {
+  return queryFlag(req.url ?? '', 'preserveSession') && ctx.slots.has('vnc', vmi.metadata.uid ?? '');
+}
+
 function target(ctx: StreamContext, req: IncomingMessage): Target | (ConsoleError & { allow?: string }) {
   const m = matchRoute(req.method ?? '', req.url ?? '');
   if (!m.ok) return m.allow === undefined ? m : { ...m, allow: m.allow };
   if (!isStreamRoute(m.route)) return { status: 400, message: 'Bad Request\n' };
   const vmi = ctx.resolver.vmi(m.namespace, m.name);
   if (vmi === undefined) return vmiNotFound(m.namespace, m.name);
+  if (m.route === 'vnc' && vncKept(ctx, req, vmi)) return VNC_IN_USE;
   const path = ctx.resolver.socket(vmi, m.route);
   if (isConsoleError(path)) return path;
   if (!isWebsocketRequest(req)) return { status: 400, message: 'Bad Request\n' };
