@@ -232,8 +232,24 @@ describe('console server with a real launcher', () => {
     expect(ended['pongs']).toBe(pings);
   }, 180_000);
 
-  it('resets the guest and records the event', async () => {
-    expect((await call(dial(), 'PUT', path('reset'))).status).toBe(202);
-    expect(recorder.events.map((e) => e.reason)).toContain('Reset');
-  }, 30_000);
+  it(
+    'resets the guest: it boots again, and the event is recorded',
+    async () => {
+      const r = new StreamReader(await openStream(dial(), path('console')));
+      await r.waitFor(MARKER, 20_000);
+      const before = r.text().split(MARKER).length;
+      expect((await call(dial(), 'PUT', path('reset'))).status).toBe(202);
+      expect(recorder.events.map((e) => [e.type, e.reason, e.message])).toContainEqual([
+        'Normal',
+        'Reset',
+        'VirtualMachineInstance reset',
+      ]);
+      await waitFor(() => r.text().split(MARKER).length > before, 'the marker of a second boot', {
+        timeoutMs: BOOT_MS,
+      });
+      r.ws.close(1000);
+      await r.closed;
+    },
+    BOOT_MS + 30_000,
+  );
 });
