@@ -63,8 +63,19 @@ const dial = (client: ConsolePki['client'] | 'none' = pki.client): Dial => ({
 const path = (sub: string): string => vmiPath('default', NAME, sub);
 const domainStatus = async (): Promise<string> =>
   ((await running().client.getDomain()).payload as { Status: { Status: string } }).Status.Status;
-const guestInfo = async (): Promise<Record<string, unknown>> =>
-  JSON.parse((await call(dial(), 'GET', path('guestosinfo'))).text) as Record<string, unknown>;
+/** GET guestosinfo; under TCG on a loaded machine the agent may miss the call's 5 s deadline: try again. */
+async function guestInfo(): Promise<Record<string, unknown>> {
+  let last = '';
+  return waitFor(
+    async () => {
+      const r = await call(dial(), 'GET', path('guestosinfo'));
+      last = `${r.status} ${r.text}`;
+      return r.status === 200 && (JSON.parse(r.text) as Record<string, unknown>);
+    },
+    () => `GET guestosinfo answering 200 (last: ${last})`,
+    { timeoutMs: 30_000 },
+  );
+}
 
 function running(): LauncherProcess {
   if (launcher === undefined) throw new Error('the launcher did not start');

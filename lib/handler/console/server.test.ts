@@ -127,6 +127,18 @@ describe('console server TLS', () => {
     expect((await call(dial(), 'GET', vmiPath('ns1', 'vm1', 'guestosinfo'))).status).toBe(200);
   });
 
+  it('says which address it cannot listen on', async () => {
+    await start();
+    const taken = { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key };
+    const o = { tls: taken, resolver, log: memoryLogger().log, registry: newRegistry() };
+    await expect(
+      startConsoleServer({ ...o, port: server?.port ?? 0, host: '127.0.0.1' }),
+    ).rejects.toMatchObject({
+      code: 'KV_ERR_CONFIG',
+      message: expect.stringContaining(`cannot listen on 127.0.0.1:${server?.port ?? 0}: listen EADDRINUSE`),
+    });
+  });
+
   it('names the files of an unusable key, not their contents', async () => {
     const bad = { ca: pki.ca.cert, cert: pki.server.cert, key: pki.client.key, keyFile: '/etc/x/tls.key' };
     await expect(

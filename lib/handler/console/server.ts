@@ -6,7 +6,7 @@
  * certificates), else the connection is dropped before any route. Routes: routes.ts; streams: stream.ts;
  * commands and queries: lifecycle.ts. The PEM contents are never logged; the file names only in errors.
  */
-import { createSecureContext, type TLSSocket } from 'node:tls';
+import { createSecureContext, type PeerCertificate, type TLSSocket } from 'node:tls';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,6 +27,7 @@ import { openStream, type StreamContext } from './upgrade.ts';
 export const DEFAULT_CONSOLE_SERVER_PORT = 4101;
 /** KubeVirt's websocket subprotocol for raw streams (kubevirt client-go subresources). */
 export const PLAIN_STREAM_PROTOCOL = 'plain.kubevirt.io';
+const CLOSE_GRACE_MS = 5_000;
 
 export interface ConsoleTls {
   /** PEM of the CA that signs the clients' certificates (--client-ca-file). */
@@ -73,6 +74,42 @@ function secureOptions(t: ConsoleTls): { ca: Buffer; cert: Buffer; key: Buffer }
     );
   }
   return { ca: t.ca, cert: t.cert, key: t.key };
+}
+
+/** Drops connections whose client certificate names someone else; logs refused handshakes (no PEM). */
+function watchTls(server: Server, requiredCn: string | undefined, log: Logger): void {
+  server.on('secureConnection', (s: TLSSocket) => {
+    s.on('error', () => undefined);
+    if (requiredCn === undefined) return;
+    const cn = (s.getPeerCertificate() as Partial<PeerCertificate>).subject?.CN;
+    if (cn !== requiredCn) {
+      log.warning('console client refused: certificate common name', { cn });
+      s.destroy();
+    }
+  });
+  server.on('tlsClientError', (err: Error & { code?: string }) => {
+    log.v(2).info('console TLS handshake refused', { reason: err.code ?? err.message });
+  });
+  server.on('clientError', (_err, socket: Duplex) => {
+    socket.destroy();
+  });
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const failed = (err: Error): void => {
+      reject(
+        new KvError('KV_ERR_CONFIG', `console server cannot listen on ${host}:${port}: ${err.message}`, {
+          cause: err,
+        }),
+      );
+    };
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
 }
 
 export async function startConsoleServer(o: ConsoleServerOptions): Promise<ConsoleServer> {
@@ -129,29 +166,9 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
       socket.destroy();
     });
   });
-  server.on('secureConnection', (s: TLSSocket) => {
-    s.on('error', () => undefined);
-    if (o.requiredClientCommonName === undefined) return;
-    const cn = s.getPeerCertificate().subject.CN;
-    if (cn !== o.requiredClientCommonName) {
-      log.warning('console client refused: certificate common name', { cn });
-      s.destroy();
-    }
-  });
-  server.on('tlsClientError', (err: Error & { code?: string }) => {
-    log.v(2).info('console TLS handshake refused', { reason: err.code ?? err.message });
-  });
-  server.on('clientError', (_err, socket: Duplex) => {
-    socket.destroy();
-  });
+  watchTls(server, o.requiredClientCommonName, log);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port, o.host ?? '0.0.0.0', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, o.port, o.host ?? '0.0.0.0');
   server.on('error', (err) => {
     log.error('console server error', { reason: err });
   });
@@ -168,7 +185,9 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
       slots.endAll();
       server.closeIdleConnections();
       wss.close();
-      const late = (o.clock ?? realClock).after(5_000, () => {
+      // Clients that do not answer the close frames are cut off.
+      const late = (o.clock ?? realClock).after(CLOSE_GRACE_MS, () => {
+        for (const ws of wss.clients) ws.terminate();
         server.closeAllConnections();
       });
       await closed;
