@@ -127,6 +127,21 @@ describe('console server TLS', () => {
     expect((await call(dial(), 'GET', vmiPath('ns1', 'vm1', 'guestosinfo'))).status).toBe(200);
   });
 
+  it('serves new connections with reloaded TLS material and keeps the old one when the new is unusable', async () => {
+    const { dial } = await start();
+    const guest = vmiPath('ns1', 'vm1', 'guestosinfo');
+    const next = await makeConsolePki();
+    const tls = { ca: next.ca.cert, cert: next.server.cert, key: next.server.key };
+    expect(() => server?.reloadTls({ ...tls, key: next.client.key, keyFile: '/new/tls.key' })).toThrow(
+      /\/new\/tls\.key/,
+    );
+    expect((await call(dial(), 'GET', guest)).status).toBe(200);
+    server?.reloadTls(tls);
+    await expect(call(dial(), 'GET', guest)).rejects.toThrow();
+    const renewed: Dial = { port: server?.port ?? 0, ca: next.ca.cert, client: next.client };
+    expect((await call(renewed, 'GET', guest)).status).toBe(200);
+  });
+
   it('says which address it cannot listen on', async () => {
     await start();
     const taken = { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key };

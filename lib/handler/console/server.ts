@@ -58,6 +58,11 @@ export interface ConsoleServerOptions {
 
 export interface ConsoleServer {
   readonly port: number;
+  /**
+   * Serves new connections with this CA, certificate and key (rotated files, as KubeVirt's certificate managers
+   * pick them up); open sessions keep theirs. Throws KV_ERR_CONFIG, keeping the old ones, when they are unusable.
+   */
+  reloadTls(tls: ConsoleTls): void;
   /** Stops accepting, ends the open sessions (1001) and closes the connections. */
   close(): Promise<void>;
 }
@@ -176,6 +181,10 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
   log.info('console server listening', { port, bufferBytes: WEBSOCKET_MESSAGE_BUFFER_SIZE });
   return {
     port,
+    reloadTls: (t): void => {
+      server.setSecureContext(secureOptions(t));
+      log.info('console server TLS reloaded');
+    },
     close: async (): Promise<void> => {
       const closed = new Promise<void>((resolve) => {
         server.close(() => {
