@@ -130,6 +130,8 @@ export function relay(ws: WebSocket, unix: Socket, o: RelayOptions): Session {
   ws.on('error', (err) => {
     stop('error', 1011, '', err);
   });
+  // The socket may have gone during the websocket handshake, before these listeners.
+  if (unix.destroyed) stop('socket-closed', 1000, '');
   return {
     end: (code, reason): void => {
       stop('ended', code, reason);

@@ -68,6 +68,8 @@ export function dialUnix(path: string, clock: Clock): Promise<Socket> {
       timer.cancel();
       dial.release();
       s.removeAllListeners('error');
+      // Until the relay listens: an error here shows as a destroyed socket (relay checks).
+      s.on('error', () => undefined);
       resolve(s);
     });
     s.once('error', (err) => {
