@@ -118,6 +118,18 @@ export class LauncherClient {
     return { ...resultOf(r.response), payload: parseJsonField('GetGuestInfo', r.guestInfoResponse) };
   }
 
+  /** The guest's logged-in users (a JSON list); payload undefined when the launcher sent none. */
+  async getUsers(): Promise<PayloadResult> {
+    const r = await this.call('getUsers', {});
+    return { ...resultOf(r.response), payload: parseJsonField('GetUsers', r.guestUserListResponse) };
+  }
+
+  /** The guest's mounted filesystems (a JSON list); payload undefined when the launcher sent none. */
+  async getFilesystems(): Promise<PayloadResult> {
+    const r = await this.call('getFilesystems', {});
+    return { ...resultOf(r.response), payload: parseJsonField('GetFilesystems', r.guestFilesystemsResponse) };
+  }
+
   async getQemuVersion(): Promise<CmdResult & { readonly version: string }> {
     const r = await this.call('getQemuVersion', {});
     return { ...resultOf(r.response), version: r.version };

@@ -138,6 +138,24 @@ describe('Cmd over a unix socket', () => {
     expect(await c.getDomain()).toEqual({ success: true, message: '', payload: undefined });
   });
 
+  it('parses the user and filesystem lists of GetUsers and GetFilesystems', async () => {
+    const users = [{ userName: 'root', domain: '', loginTime: 1700000000.5 }];
+    const filesystems = [
+      { diskName: 'vda', mountPoint: '/', fileSystemType: 'ext4', usedBytes: 1, totalBytes: 2 },
+    ];
+    let fs = JSON.stringify(filesystems);
+    const c = await start({
+      getUsers: () => Promise.resolve({ response: ok(), guestUserListResponse: JSON.stringify(users) }),
+      getFilesystems: () => Promise.resolve({ response: failed('no agent'), guestFilesystemsResponse: fs }),
+    });
+    expect(await c.getUsers()).toEqual({ success: true, message: '', payload: users });
+    expect(await c.getFilesystems()).toEqual({ success: false, message: 'no agent', payload: filesystems });
+    fs = '';
+    expect((await c.getFilesystems()).payload).toBeUndefined();
+    fs = '[oops';
+    await expect(c.getFilesystems()).rejects.toMatchObject({ code: 'KV_ERR_DECODE' });
+  });
+
   it('fails with KV_ERR_DECODE on a malformed domain', async () => {
     const c = await start({ getDomain: () => Promise.resolve({ response: ok(), domain: '{not json' }) });
     await expect(c.getDomain()).rejects.toMatchObject({ code: 'KV_ERR_DECODE' });

@@ -1,0 +1,206 @@
+/**
+ * The handler's console server (kubevirt cmd/virt-handler/virt-handler.go runServer, pkg/virt-handler/rest,
+ * tag v1.6.2): HTTPS with mutual TLS on --console-server-port (KubeVirt 8186, DVP 4101). Only a client whose
+ * certificate the given CA signed completes the handshake (the api role dials it); with requiredClientCommonName
+ * the certificate's CN must also match (KubeVirt wants `kubevirt.io:system:client:virt-handler` for its own
+ * certificates), else the connection is dropped before any route. Routes: routes.ts; streams: stream.ts;
+ * commands and queries: lifecycle.ts. The PEM contents are never logged; the file names only in errors.
+ */
+import { createSecureContext, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Registry } from 'prom-client';
+import { WebSocketServer } from 'ws';
+import { realClock, type Clock } from '../../kernel/clock.ts';
+import type { EventRecorder } from '../../kernel/controller/events.ts';
+import { KvError, errorMessage } from '../../kernel/errors/errors.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { consoleMetricsFor } from './metrics.ts';
+import type { ConsoleResolver } from './resolve.ts';
+import { handleRequest, type RequestContext } from './requests.ts';
+import { SessionSlots } from './sessions.ts';
+import { DEFAULT_PING_INTERVAL_MS, WEBSOCKET_MESSAGE_BUFFER_SIZE } from './stream.ts';
+import { openStream, type StreamContext } from './upgrade.ts';
+
+export const DEFAULT_CONSOLE_SERVER_PORT = 4101;
+/** KubeVirt's websocket subprotocol for raw streams (kubevirt client-go subresources). */
+export const PLAIN_STREAM_PROTOCOL = 'plain.kubevirt.io';
+const CLOSE_GRACE_MS = 5_000;
+
+export interface ConsoleTls {
+  /** PEM of the CA that signs the clients' certificates (--client-ca-file). */
+  readonly ca: Buffer;
+  readonly cert: Buffer;
+  readonly key: Buffer;
+  /** Where they were read from, for error messages only. */
+  readonly caFile?: string;
+  readonly certFile?: string;
+  readonly keyFile?: string;
+}
+
+export interface ConsoleServerOptions {
+  /** 0 picks a free port (tests). */
+  readonly port: number;
+  readonly host?: string;
+  readonly tls: ConsoleTls;
+  readonly resolver: ConsoleResolver;
+  readonly log: Logger;
+  readonly registry: Registry;
+  readonly clock?: Clock;
+  /** Websocket ping period; a session whose ping is unanswered one period later ends (default 30 s). */
+  readonly pingIntervalMs?: number;
+  readonly recorder?: EventRecorder;
+  /** When set, the client certificate's subject CN must equal it. */
+  readonly requiredClientCommonName?: string;
+}
+
+export interface ConsoleServer {
+  readonly port: number;
+  /**
+   * Serves new connections with this CA, certificate and key (rotated files, as KubeVirt's certificate managers
+   * pick them up); open sessions keep theirs. Throws KV_ERR_CONFIG, keeping the old ones, when they are unusable.
+   */
+  reloadTls(tls: ConsoleTls): void;
+  /** Stops accepting, ends the open sessions (1001) and closes the connections. */
+  close(): Promise<void>;
+}
+
+function secureOptions(t: ConsoleTls): { ca: Buffer; cert: Buffer; key: Buffer } {
+  try {
+    createSecureContext({ ca: t.ca, cert: t.cert, key: t.key });
+  } catch (err) {
+    const files = [t.caFile, t.certFile, t.keyFile].filter((f) => f !== undefined).join(', ');
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      `console server TLS: unusable CA, certificate or key${files === '' ? '' : ` (${files})`}: ${errorMessage(err)}`,
+      { cause: err },
+    );
+  }
+  return { ca: t.ca, cert: t.cert, key: t.key };
+}
+
+/** Drops connections whose client certificate names someone else; logs refused handshakes (no PEM). */
+function watchTls(server: Server, requiredCn: string | undefined, log: Logger): void {
+  server.on('secureConnection', (s: TLSSocket) => {
+    s.on('error', () => undefined);
+    if (requiredCn === undefined) return;
+    const cn = (s.getPeerCertificate() as Partial<PeerCertificate>).subject?.CN;
+    if (cn !== requiredCn) {
+      log.warning('console client refused: certificate common name', { cn });
+      s.destroy();
+    }
+  });
+  server.on('tlsClientError', (err: Error & { code?: string }) => {
+    log.v(2).info('console TLS handshake refused', { reason: err.code ?? err.message });
+  });
+  server.on('clientError', (_err, socket: Duplex) => {
+    socket.destroy();
+  });
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const failed = (err: Error): void => {
+      reject(
+        new KvError('KV_ERR_CONFIG', `console server cannot listen on ${host}:${port}: ${err.message}`, {
+          cause: err,
+        }),
+      );
+    };
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
+}
+
+export async function startConsoleServer(o: ConsoleServerOptions): Promise<ConsoleServer> {
+  const log = o.log.with({ server: 'console' });
+  const metrics = consoleMetricsFor(o.registry);
+  const slots = new SessionSlots();
+  metrics.countSessionsWith((kind) => slots.count(kind));
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 1024 * 1024,
+    perMessageDeflate: false,
+    handleProtocols: (offered: Set<string>): string | false =>
+      offered.has(PLAIN_STREAM_PROTOCOL) ? PLAIN_STREAM_PROTOCOL : false,
+  });
+  wss.on('error', (err) => {
+    log.error('websocket server error', { reason: err });
+  });
+  const server: Server = createServer({
+    ...secureOptions(o.tls),
+    requestCert: true,
+    rejectUnauthorized: true,
+    minVersion: 'TLSv1.2',
+  });
+  const requests: RequestContext = {
+    resolver: o.resolver,
+    log,
+    answered: (route, code) => {
+      metrics.answered(route, code);
+    },
+    ...(o.recorder !== undefined && { recorder: o.recorder }),
+  };
+  const ctx: StreamContext = {
+    resolver: o.resolver,
+    slots,
+    wss,
+    log,
+    clock: o.clock ?? realClock,
+    pingIntervalMs: o.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS,
+    answered: (route, code) => {
+      metrics.answered(route, code);
+    },
+  };
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    handleRequest(requests, req, res).catch((err: unknown) => {
+      log.error('console request failed', { reason: err });
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(errorMessage(err));
+    });
+  });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    openStream(ctx, req, socket, head).catch((err: unknown) => {
+      log.error('console stream failed', { reason: err });
+      socket.destroy();
+    });
+  });
+  watchTls(server, o.requiredClientCommonName, log);
+
+  await listen(server, o.port, o.host ?? '0.0.0.0');
+  server.on('error', (err) => {
+    log.error('console server error', { reason: err });
+  });
+  const port = (server.address() as AddressInfo).port;
+  log.info('console server listening', { port, bufferBytes: WEBSOCKET_MESSAGE_BUFFER_SIZE });
+  return {
+    port,
+    reloadTls: (t): void => {
+      server.setSecureContext(secureOptions(t));
+      log.info('console server TLS reloaded');
+    },
+    close: async (): Promise<void> => {
+      const closed = new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      });
+      slots.endAll();
+      server.closeIdleConnections();
+      wss.close();
+      // Clients that do not answer the close frames are cut off.
+      const late = (o.clock ?? realClock).after(CLOSE_GRACE_MS, () => {
+        for (const ws of wss.clients) ws.terminate();
+        server.closeAllConnections();
+      });
+      await closed;
+      late.cancel();
+    },
+  };
+}

@@ -1,0 +1,200 @@
+/**
+ * Opening a console or VNC stream (kubevirt pkg/virt-handler/rest/console.go SerialHandler, VNCHandler): the
+ * VMI (404), for VNC with `?preserveSession=true` a 503 while a VNC session is open (KubeVirt after v1.6.2,
+ * KV@HEAD; without it the newest session wins as in v1.6.2), its socket (400), then the session slot (a session already open for that VMI and kind ends with
+ * 1001), the unix socket dialled (500 when that fails: answered before the upgrade, where KubeVirt can only
+ * drop the upgraded connection), and the websocket upgrade. Refusals before the upgrade are plain HTTP answers
+ * on the raw connection.
+ */
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import { createConnection, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import { errorMessage } from '../../kernel/errors/errors.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { dialPath } from '../../rpc/index.ts';
+import { isConsoleError, vmiNotFound, type ConsoleError } from './errors.ts';
+import type { ConsoleResolver } from './resolve.ts';
+import { isStreamRoute, matchRoute, type StreamRoute } from './routes.ts';
+import {
+  REPLACED_CLOSE_CODE,
+  REPLACED_CLOSE_REASON,
+  SHUTDOWN_CLOSE_CODE,
+  SHUTDOWN_CLOSE_REASON,
+  type EndCause,
+  type SessionSlots,
+} from './sessions.ts';
+import { relay, type Session } from './stream.ts';
+
+const DIAL_TIMEOUT_MS = 5_000;
+
+export interface StreamContext {
+  readonly resolver: ConsoleResolver;
+  readonly slots: SessionSlots;
+  readonly wss: WebSocketServer;
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly pingIntervalMs: number;
+  answered(route: string, code: number): void;
+}
+
+function refuse(socket: Duplex, e: ConsoleError, allow?: string): void {
+  const body = Buffer.from(e.message);
+  const head = [
+    `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? ''}`,
+    'Content-Type: text/plain; charset=utf-8',
+    `Content-Length: ${body.length}`,
+    ...(allow === undefined ? [] : [`Allow: ${allow}`]),
+    'Connection: close',
+    '',
+    '',
+  ].join('\r\n');
+  socket.end(Buffer.concat([Buffer.from(head), body]), () => {
+    socket.destroy();
+  });
+}
+
+/** Connects to a unix socket of any path length (lib/rpc dialPath), within DIAL_TIMEOUT_MS. */
+export function dialUnix(path: string, clock: Clock): Promise<Socket> {
+  const dial = dialPath(path);
+  return new Promise<Socket>((resolve, reject) => {
+    const s = createConnection({ path: dial.path });
+    const timer = clock.after(DIAL_TIMEOUT_MS, () => {
+      s.destroy(new Error(`timeout after ${DIAL_TIMEOUT_MS} ms`));
+    });
+    s.once('connect', () => {
+      timer.cancel();
+      dial.release();
+      s.removeAllListeners('error');
+      // Until the relay listens: an error here shows as a destroyed socket (relay checks).
+      s.on('error', () => undefined);
+      resolve(s);
+    });
+    s.once('error', (err) => {
+      timer.cancel();
+      dial.release();
+      reject(err);
+    });
+  });
+}
+
+function endSession(s: Session, cause: EndCause): void {
+  if (cause === 'replaced') s.end(REPLACED_CLOSE_CODE, REPLACED_CLOSE_REASON);
+  else s.end(SHUTDOWN_CLOSE_CODE, SHUTDOWN_CLOSE_REASON);
+}
+
+function isWebsocketRequest(req: IncomingMessage): boolean {
+  return (
+    req.headers.upgrade?.toLowerCase() === 'websocket' &&
+    typeof req.headers['sec-websocket-key'] === 'string' &&
+    req.headers['sec-websocket-version'] === '13'
+  );
+}
+
+interface Target {
+  readonly route: StreamRoute;
+  readonly vmi: VirtualMachineInstance;
+  readonly path: string;
+}
+
+/** Go's strconv.ParseBool true values; anything else (or a parse error) is false, as KubeVirt reads it. */
+export function queryFlag(target: string, name: string): boolean {
+  const q = target.indexOf('?');
+  if (q < 0) return false;
+  const v = new URLSearchParams(target.slice(q + 1)).get(name);
+  return v !== null && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
+}
+
+export const VNC_IN_USE: ConsoleError = { status: 503, message: 'Active VNC connection. Request denied.' };
+
+/** The client asks to keep an open VNC session, and there is one. */
+function vncKept(ctx: StreamContext, req: IncomingMessage, vmi: VirtualMachineInstance): boolean {
+  return queryFlag(req.url ?? '', 'preserveSession') && ctx.slots.has('vnc', vmi.metadata.uid ?? '');
+}
+
+function target(ctx: StreamContext, req: IncomingMessage): Target | (ConsoleError & { allow?: string }) {
+  const m = matchRoute(req.method ?? '', req.url ?? '');
+  if (!m.ok) return m.allow === undefined ? m : { ...m, allow: m.allow };
+  if (!isStreamRoute(m.route)) return { status: 400, message: 'Bad Request\n' };
+  const vmi = ctx.resolver.vmi(m.namespace, m.name);
+  if (vmi === undefined) return vmiNotFound(m.namespace, m.name);
+  if (m.route === 'vnc' && vncKept(ctx, req, vmi)) return VNC_IN_USE;
+  const path = ctx.resolver.socket(vmi, m.route);
+  if (isConsoleError(path)) return path;
+  if (!isWebsocketRequest(req)) return { status: 400, message: 'Bad Request\n' };
+  return { route: m.route, vmi, path };
+}
+
+function upgrade(ctx: StreamContext, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const early = (): void => {
+      reject(new Error('the client went away during the websocket handshake'));
+    };
+    socket.once('close', early);
+    ctx.wss.handleUpgrade(req, socket, head, (ws) => {
+      socket.off('close', early);
+      resolve(ws);
+    });
+  });
+}
+
+export async function openStream(
+  ctx: StreamContext,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): Promise<void> {
+  socket.on('error', () => undefined);
+  const t = target(ctx, req);
+  const routeLabel = matchRoute(req.method ?? '', req.url ?? '');
+  const label = routeLabel.ok ? routeLabel.route : 'unknown';
+  if (!('vmi' in t)) {
+    ctx.answered(label, t.status);
+    refuse(socket, t, t.allow);
+    return;
+  }
+  const meta = t.vmi.metadata;
+  const log = ctx.log.with({ namespace: meta.namespace, name: meta.name, uid: meta.uid, kind: t.route });
+  // The slot may end this session before it is open: then it ends as soon as it is.
+  const state: { session?: Session; ended?: EndCause } = {};
+  const release = ctx.slots.take(t.route, meta.uid ?? '', (cause) => {
+    if (state.session === undefined) state.ended = cause;
+    else endSession(state.session, cause);
+  });
+  let unix: Socket;
+  try {
+    unix = await dialUnix(t.path, ctx.clock);
+  } catch (err) {
+    release();
+    log.warning('console socket dial failed', { reason: err });
+    ctx.answered(t.route, 500);
+    refuse(socket, { status: 500, message: `failed to dial unix socket ${t.path}: ${errorMessage(err)}` });
+    return;
+  }
+  let ws: WebSocket;
+  try {
+    ws = await upgrade(ctx, req, socket, head);
+  } catch (err) {
+    release();
+    unix.destroy();
+    ctx.answered(t.route, 400);
+    log.v(2).info('console websocket upgrade failed', { reason: err });
+    return;
+  }
+  ctx.answered(t.route, 101);
+  const session = relay(ws, unix, { pingIntervalMs: ctx.pingIntervalMs, clock: ctx.clock });
+  state.session = session;
+  log.info('console session started');
+  if (state.ended !== undefined) endSession(session, state.ended);
+  const end = await session.done;
+  release();
+  log.info('console session ended', {
+    reason: end.reason,
+    bytesToClient: end.bytesToClient,
+    bytesFromClient: end.bytesFromClient,
+    pongs: end.pongs,
+    ...(end.error !== undefined && { err: end.error }),
+  });
+}
