@@ -5,16 +5,15 @@
  * and sends the rewriter's own credentials for a client that sends none. Every refusal is KV_ERR_CONFIG
  * naming the flag and the fix, never a file's content.
  */
-import { readFileSync } from 'node:fs';
 import { KvError } from '../kernel/errors/errors.ts';
 import {
   DEFAULT_USER_AGENT,
   checkCertificates,
   checkKeyPair,
   checkPrivateKey,
-  errnoText,
   kubeFlagsToConfigOptions,
   loadRestConfig,
+  pemFlag,
   type KubeFlagValues,
   type RestConfig,
 } from '../kernel/kube/index.ts';
@@ -38,22 +37,6 @@ export interface RewriterFlags extends KubeFlagValues {
   metricsListen: string;
   maxBodyBytes: number;
   verbosity: number;
-}
-
-type Check = (pem: string, what: string) => void;
-
-/** The file a PEM flag names, read and checked; the errors name the flag and the file, never the content. */
-function pemFlag(flag: string, file: string | undefined, check: Check): string | undefined {
-  if (file === undefined) return undefined;
-  let pem: string;
-  try {
-    pem = readFileSync(file, 'utf8');
-  } catch (err) {
-    const why = errnoText(err) ?? 'unreadable';
-    throw new KvError('KV_ERR_CONFIG', `${flag} ${file}: cannot read it (${why})`, { cause: err });
-  }
-  check(pem, `${flag} ${file}`);
-  return pem;
 }
 
 /** The kubeconfig's API server, or --upstream; the --upstream-* and --client-* flags override either. */

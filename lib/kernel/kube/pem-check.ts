@@ -4,8 +4,10 @@
  * is kept (`ERR_OSSL_PEM_NO_START_LINE`): never the PEM text.
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import { KvError } from '../errors/errors.ts';
+import { errnoText } from './load-errors.ts';
 
 const CERT_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
@@ -43,4 +45,23 @@ export function checkKeyPair(cert: string, key: string, what: string): void {
   } catch (err) {
     throw new KvError('KV_ERR_CONFIG', `${what}: do not belong together (${codeOf(err)})`);
   }
+}
+
+export type PemCheck = (pem: string, what: string) => void;
+
+/**
+ * The PEM file a flag names, read and checked (undefined without a file); the errors name the flag and the file,
+ * never the content.
+ */
+export function pemFlag(flag: string, file: string | undefined, check: PemCheck): string | undefined {
+  if (file === undefined) return undefined;
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (err) {
+    const why = errnoText(err) ?? 'unreadable';
+    throw new KvError('KV_ERR_CONFIG', `${flag} ${file}: cannot read it (${why})`, { cause: err });
+  }
+  check(pem, `${flag} ${file}`);
+  return pem;
 }
