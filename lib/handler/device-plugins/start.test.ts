@@ -125,6 +125,19 @@ describe('startDevicePlugins', () => {
     expect(healthOf((await pr.next())?.devices)).toEqual(['Healthy']);
   });
 
+  it('notices a device whose parent dir did not exist at start (the poll arms the watch later)', async () => {
+    await rm(path.join(root.dir, 'dev/net'), { recursive: true });
+    await start();
+    await registered(kubelet, 4);
+    const stream = client('kubevirt-tun.sock').listAndWatch();
+    expect(healthOf((await stream.next())?.devices)).toEqual(['Unhealthy']);
+    await mkdir(path.join(root.dir, 'dev/net'));
+    await writeFile(devs.tun, '');
+    expect(healthOf((await stream.next())?.devices)).toEqual(['Healthy']);
+    await rm(devs.tun);
+    expect(healthOf((await stream.next())?.devices)).toEqual(['Unhealthy']);
+  });
+
   it('Allocate grants the device node per container, and the pr-helper socket dir as a mount', async () => {
     await start();
     await registered(kubelet, 4);
