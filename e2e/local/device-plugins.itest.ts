@@ -8,6 +8,7 @@
  * - after a kubelet restart the plugins register again and a Pod that requests tun is admitted again.
  */
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
@@ -52,6 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await deleteNamespace(c.api, ns).catch(() => undefined);
   await plugins.close();
+  await rm(join(c.dir, 'device-plugins-test'), { recursive: true, force: true });
   await c.release();
 }, 300_000);
 
