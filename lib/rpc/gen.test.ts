@@ -30,6 +30,7 @@ describe('generated stubs', () => {
     await promisify(execFile)('bash', [path.join(repo, 'scripts/gen-proto.sh'), out], { cwd: repo });
     const files = await listFiles(out);
     expect(files).toEqual([
+      'deviceplugin/v1beta1/api.ts',
       'kubevirt/cmd/info/info.ts',
       'kubevirt/cmd/v1/cmd.ts',
       'kubevirt/notify/info/info.ts',

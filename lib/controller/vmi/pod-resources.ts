@@ -7,16 +7,11 @@
  * devices.virtualization.deckhouse.io/{kvm,tun,vhost-net,vhost-vsock} (Deckhouse's names for devices.kubevirt.io/*),
  * plus GPU and host-device plugin resources. Hugepages and memory overcommit are not rendered.
  */
+import { KVM_DEVICE, TUN_DEVICE, VHOST_NET_DEVICE, VHOST_VSOCK_DEVICE } from '../../api/device-resources.ts';
 import { formatBinaryQuantity, parseQuantity } from '../../api/index.ts';
 import type { Quantity, VirtualMachineInstance } from '../../api/index.ts';
 import { vcpusOf } from '../../api/vmi-state.ts';
 import { guestMemoryRequest, memoryOverheadBytes, type OverheadOptions } from './overhead.ts';
-
-export const DEVICE_RESOURCE_PREFIX = 'devices.virtualization.deckhouse.io/';
-export const KVM_DEVICE = `${DEVICE_RESOURCE_PREFIX}kvm`;
-export const TUN_DEVICE = `${DEVICE_RESOURCE_PREFIX}tun`;
-export const VHOST_NET_DEVICE = `${DEVICE_RESOURCE_PREFIX}vhost-net`;
-export const VHOST_VSOCK_DEVICE = `${DEVICE_RESOURCE_PREFIX}vhost-vsock`;
 
 /** Ephemeral storage the launcher itself uses (KubeVirt's ephemeralStorageOverheadSize). */
 const EPHEMERAL_STORAGE_OVERHEAD = 50_000_000;
