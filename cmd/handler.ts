@@ -1,10 +1,21 @@
 /** `virt handler`: the node agent (flags → HandlerRoleOptions → runHandlerRole until SIGTERM). */
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { addKubeFlags, kubeFlagsToConfigOptions, loadRestConfig } from '../lib/kernel/kube/index.ts';
+import { KvError } from '../lib/kernel/errors/errors.ts';
+import {
+  addKubeFlags,
+  checkCertificates,
+  checkKeyPair,
+  checkPrivateKey,
+  kubeFlagsToConfigOptions,
+  loadRestConfig,
+  pemFlag,
+} from '../lib/kernel/kube/index.ts';
 import type { KubeFlagValues } from '../lib/kernel/kube/index.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
+import { DEFAULT_CONSOLE_SERVER_PORT } from '../lib/handler/console/index.ts';
 import { runHandlerRole, type HandlerRoleOptions } from '../lib/handler/role.ts';
 import { intIn, parsed, port, verbosityOption } from './flags.ts';
 
@@ -13,18 +24,61 @@ interface HandlerFlags extends KubeFlagValues {
   root: string;
   kubeletPodsDir?: string;
   nodeLabellerDir?: string;
+  devicePluginsDir: string;
+  maxDevices: number;
+  consoleServerPort: number;
+  consoleServerAddress: string;
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
+  clientCaFile?: string;
   workers: number;
   port: number;
   verbosity: number;
 }
 
+/** The console server's TLS material: all three files or none (then the server is off). */
+function consoleOptions(f: HandlerFlags): HandlerRoleOptions['console'] {
+  const given = [f.tlsCertFile, f.tlsKeyFile, f.clientCaFile].filter((x) => x !== undefined).length;
+  if (given === 0) return undefined;
+  if (given < 3)
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      'the console server needs --tls-cert-file, --tls-key-file and --client-ca-file together (or none of them: no console server)',
+    );
+  if (isIP(f.consoleServerAddress) === 0)
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      `--console-server-address ${f.consoleServerAddress}: not an IP address`,
+    );
+  const cert = pemFlag('--tls-cert-file', f.tlsCertFile, checkCertificates) ?? '';
+  const key = pemFlag('--tls-key-file', f.tlsKeyFile, checkPrivateKey) ?? '';
+  const ca = pemFlag('--client-ca-file', f.clientCaFile, checkCertificates) ?? '';
+  checkKeyPair(cert, key, `--tls-cert-file ${f.tlsCertFile ?? ''} and --tls-key-file ${f.tlsKeyFile ?? ''}`);
+  return {
+    port: f.consoleServerPort,
+    host: f.consoleServerAddress,
+    tls: {
+      ca: Buffer.from(ca),
+      cert: Buffer.from(cert),
+      key: Buffer.from(key),
+      ...(f.clientCaFile !== undefined && { caFile: f.clientCaFile }),
+      ...(f.tlsCertFile !== undefined && { certFile: f.tlsCertFile }),
+      ...(f.tlsKeyFile !== undefined && { keyFile: f.tlsKeyFile }),
+    },
+  };
+}
+
 function roleOptions(f: HandlerFlags, node: string): Omit<HandlerRoleOptions, 'log'> {
+  const console = consoleOptions(f);
   return {
     config: loadRestConfig(kubeFlagsToConfigOptions(f, { userAgent: 'kubevirt-ts/handler' })),
     node,
     root: f.root,
     kubeletPodsDir: f.kubeletPodsDir ?? join(f.root, 'var/lib/kubelet/pods'),
     labellerDir: f.nodeLabellerDir ?? join(f.root, 'var/lib/kubevirt-node-labeller'),
+    devicePluginsDir: f.devicePluginsDir,
+    maxDevices: f.maxDevices,
+    ...(console !== undefined && { console }),
     workers: f.workers,
     healthPort: f.port,
   };
@@ -32,7 +86,7 @@ function roleOptions(f: HandlerFlags, node: string): Omit<HandlerRoleOptions, 'l
 
 export function handlerCommand(): Command {
   const cmd = new Command('handler').description(
-    'per-node VMI sync with launchers, node labels and heartbeat',
+    'per-node VMI sync with launchers, device plugins, the console server, node labels and heartbeat',
   );
   addKubeFlags(cmd)
     .option('--node-name <name>', 'this node (default: $NODE_NAME)')
@@ -42,6 +96,28 @@ export function handlerCommand(): Command {
       '--node-labeller-dir <dir>',
       "the node-labeller's output (default: <root>/var/lib/kubevirt-node-labeller)",
     )
+    .option(
+      '--device-plugins-dir <dir>',
+      "where the kubelet looks for device plugins (the kubelet's own path does not move with --root)",
+      '/var/lib/kubelet/device-plugins',
+    )
+    .addOption(parsed('--max-devices <n>', 'devices each device plugin advertises', intIn(1, 100_000), 1000))
+    .addOption(
+      parsed(
+        '--console-server-port <port>',
+        'console, VNC and lifecycle server port (TLS)',
+        port,
+        DEFAULT_CONSOLE_SERVER_PORT,
+      ),
+    )
+    .option(
+      '--console-server-address <ip>',
+      'address the console server listens on (every connection must bring a client certificate)',
+      '0.0.0.0',
+    )
+    .option('--tls-cert-file <file>', "the console server's certificate (PEM)")
+    .option('--tls-key-file <file>', "the console server's key (PEM)")
+    .option('--client-ca-file <file>', "the CA that signs the api's client certificate (PEM)")
     .addOption(parsed('--workers <n>', 'VMIs synced at once', intIn(1, 100), 3))
     .addOption(parsed('--port <port>', '/metrics, /healthz, /readyz port', port, 4100))
     .addOption(verbosityOption())

@@ -3,13 +3,17 @@
  * QEMU under TCG), running as a host process for node local, as root, like the DaemonSet's privileged Pod, with
  * the controller in this process:
  * - a VM's VMI goes Scheduled → Running, with the status fields the handler owns, and the guest's marker is on
- *   its serial console;
+ *   its serial console; /healthz, /readyz and the VM's kubevirt_vmi_* counters on /metrics;
+ * - the console server (mutual TLS, certificates made for the run) streams the guest's serial console to a
+ *   client with the api's certificate and refuses one without; the kubelet lists the device plugins' resources;
  * - kill -9 of the handler while the guest runs, started again: the same QEMU process, the status converges;
  * - the node gets its heartbeat, `kubevirt.io/schedulable` and the node-labeller's labels;
  * - deleting the VMI brings it to Succeeded and the launcher exits;
  * - a launcher killed -9 makes its VMI Failed, with the reason in a condition.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import {
   ANNOTATIONS,
@@ -19,15 +23,33 @@ import {
   type VirtualMachineInstance,
 } from '../../lib/api/index.ts';
 import type { Pod } from '../../lib/api/core/pod.ts';
+import { KVM_DEVICE, TUN_DEVICE } from '../../lib/api/device-resources.ts';
+import { openStream, StreamReader, vmiPath } from '../../lib/handler/console/testing/client.ts';
+import { makeConsolePki, type ConsolePki } from '../../lib/handler/console/testing/pki.ts';
 import { NODES, PODS, type KubeObject } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { MARKER } from '../guests/guests.ts';
 import { NODE_NAME } from './layout.ts';
-import { handlerHealthPort, spawnHandler, type HandlerProcess } from './testing/roles.ts';
+import { handlerPort, spawnHandler, type HandlerProcess } from './testing/roles.ts';
 import { virtSuite } from './testing/suite.ts';
 import { exampleVm, readSerial } from './virt.ts';
 
-const s = virtSuite('handler', { handler: true });
+let pki: ConsolePki | undefined;
+/** The console server on loopback with certificates made for the run; its client CA is the api's stand-in. */
+async function consoleFlags(dir: string): Promise<string[]> {
+  pki = await makeConsolePki();
+  const at = join(dir, 'handler-test-pki');
+  await mkdir(at, { recursive: true });
+  const files = { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key };
+  for (const [name, pem] of Object.entries(files))
+    await writeFile(join(at, `${name}.pem`), pem, { mode: 0o600 });
+  return [
+    ...['--console-server-port', '0', '--console-server-address', '127.0.0.1'],
+    ...['--client-ca-file', join(at, 'ca.pem'), '--tls-cert-file', join(at, 'cert.pem')],
+    ...['--tls-key-file', join(at, 'key.pem')],
+  ];
+}
+const s = virtSuite('handler', { handler: true, handlerFlags: consoleFlags });
 function handler(): HandlerProcess {
   if (s.handler === undefined) throw new Error('the suite runs no handler');
   return s.handler;
@@ -106,7 +128,7 @@ describe('the handler on node local', () => {
     const beat = Date.parse(node.metadata.annotations?.[ANNOTATIONS.HANDLER_HEARTBEAT] ?? '');
     expect(Date.now() - beat).toBeLessThan(5 * 60_000);
     // Health and the per-VMI metrics from the launcher's GetDomainStats.
-    const port = await waitFor(() => handlerHealthPort(handler()), 'handler health port');
+    const port = await waitFor(() => handlerPort(handler()), 'handler health port');
     for (const path of ['/healthz', '/readyz']) {
       expect((await fetch(`http://127.0.0.1:${port}${path}`)).status).toBe(200);
     }
@@ -125,6 +147,35 @@ describe('the handler on node local', () => {
     expect(metrics).toContain('kubevirt_workqueue_adds_total{name="virt-handler-vm"}');
   }, 300_000);
 
+  it('serves the console to the api over mutual TLS and advertises the device plugins to the kubelet', async () => {
+    const port = await waitFor(() => handlerPort(handler(), 'console server listening'), 'console port');
+    const ca = pki?.ca.cert ?? Buffer.alloc(0);
+    const path = vmiPath(s.ns, 'a', 'console');
+    const reader = new StreamReader(await openStream({ port, ca, client: pki?.client }, path));
+    expect(await reader.waitFor(MARKER, 30_000)).toContain(MARKER);
+    reader.ws.close(1000);
+    await reader.closed;
+    const refused = await openStream({ port, ca }, path).then(
+      () => undefined,
+      (e: unknown) => e as { code?: string; status?: number },
+    );
+    expect(refused?.status).toBeUndefined();
+    expect(refused?.code).toMatch(/^(ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED|ECONNRESET)$/);
+    // The kubelet took the plugins' registrations: the devices are in the Node's capacity.
+    const node = await waitFor(
+      async () => {
+        const n = await s.clients.kv.get<KubeObject & { status?: { capacity?: Record<string, string> } }>(
+          NODES,
+          NODE_NAME,
+        );
+        return n.status?.capacity?.[TUN_DEVICE] !== undefined && n;
+      },
+      'the tun device in the node capacity',
+      { timeoutMs: 60_000 },
+    );
+    expect(node.status?.capacity).toMatchObject({ [TUN_DEVICE]: '1k', [KVM_DEVICE]: '1k' });
+  }, 120_000);
+
   it('kill -9 of the handler leaves the guest alone; started again, it converges', async () => {
     const before = qemuPids('a');
     expect(before).toHaveLength(1);
@@ -133,7 +184,7 @@ describe('the handler on node local', () => {
     await handler().exited;
     await new Promise((r) => setTimeout(r, 2000));
     expect(qemuPids('a')).toEqual(before);
-    s.handler = spawnHandler(s.c.kubeconfig, s.c.dir);
+    s.handler = spawnHandler(s.c.kubeconfig, s.c.dir, s.handlerFlags);
     // Back: the heartbeat is fresh, nothing about the VMI changed.
     await waitFor(
       async () => {

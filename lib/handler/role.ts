@@ -1,9 +1,11 @@
 /**
  * The `handler` role (kubevirt cmd/virt-handler), one per node: a kube client speaking kubevirt.io through the
  * rename rules, the health and metrics server (`/healthz`, `/readyz` = the VMI cache synced, `/metrics`), the
- * VMIs of this node synced with their launchers (start.ts), and the node heartbeat with the node-labeller's
- * labels. On SIGTERM the queue drains, the node is marked unschedulable, and the guests are left running: they
- * belong to their launcher Pods, not to the handler.
+ * VMIs of this node synced with their launchers (start.ts), the device plugins registered with the kubelet, the
+ * console server for the api (when it has its TLS material), and the node heartbeat with the node-labeller's
+ * labels (schedulable once the device plugins are registered). On SIGTERM the queue drains, the console server
+ * and the plugins stop, the node is marked unschedulable, and the guests are left running: they belong to their
+ * launcher Pods, not to the handler.
  */
 import { realClock } from '../kernel/clock.ts';
 import { HttpKubeClient, type RestConfig } from '../kernel/kube/index.ts';
@@ -17,6 +19,8 @@ import {
 } from '../kernel/runtime/role.ts';
 import { rewritingClient } from '../rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
+import { nodeResolver, startConsoleServer, type ConsoleTls } from './console/index.ts';
+import { startDevicePlugins } from './device-plugins/start.ts';
 import { runHeartbeat } from './node/heartbeat.ts';
 import { startHandler } from './start.ts';
 
@@ -30,6 +34,12 @@ export interface HandlerRoleOptions {
   /** The node-labeller's output (default `<root>/var/lib/kubevirt-node-labeller`). */
   readonly labellerDir: string;
   readonly workers: number;
+  /** Where the kubelet looks for device plugins (it is fixed at /var/lib/kubelet/device-plugins). */
+  readonly devicePluginsDir: string;
+  /** Devices each plugin advertises (KubeVirt's --max-devices). */
+  readonly maxDevices: number;
+  /** The console server; off without its TLS material. */
+  readonly console?: { readonly port: number; readonly host: string; readonly tls: ConsoleTls };
   readonly healthPort: number;
   readonly healthHost?: string;
   readonly log: Logger;
@@ -51,6 +61,27 @@ async function start(o: HandlerRoleOptions, ctx: RoleContext): Promise<RoleWork>
     signal: stop.signal,
   });
   ctx.readinessCheck('vmis-synced', () => running.hasSynced() || 'VMI cache not synced');
+  const plugins = await startDevicePlugins({
+    root: o.root,
+    devicePluginsDir: o.devicePluginsDir,
+    maxDevices: o.maxDevices,
+    log: o.log,
+  });
+  ctx.defer(() => plugins.close());
+  if (o.console === undefined)
+    o.log.info('console server off: no --tls-cert-file, --tls-key-file, --client-ca-file');
+  else {
+    const server = await startConsoleServer({
+      port: o.console.port,
+      host: o.console.host,
+      tls: o.console.tls,
+      resolver: nodeResolver({ vmis: running.vmis.store, launchers: running.launchers }),
+      log: o.log,
+      registry: requireRegistry(ctx),
+      recorder: running.recorder,
+    });
+    ctx.defer(() => server.close());
+  }
   return {
     run: async (signal): Promise<void> => {
       const heartbeat = runHeartbeat(
@@ -60,7 +91,7 @@ async function start(o: HandlerRoleOptions, ctx: RoleContext): Promise<RoleWork>
           clock: realClock,
           log: o.log,
           labellerDir: o.labellerDir,
-          devicesReady: () => true,
+          devicesReady: () => plugins.ready(),
         },
         signal,
       );

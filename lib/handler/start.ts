@@ -10,7 +10,7 @@
 import type { Registry } from 'prom-client';
 import { LABELS, VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../api/index.ts';
 import { realClock, type Clock } from '../kernel/clock.ts';
-import { ApiEventRecorder } from '../kernel/controller/events.ts';
+import { ApiEventRecorder, type EventRecorder } from '../kernel/controller/events.ts';
 import { enqueueOwnKey } from '../kernel/controller/keys.ts';
 import { controllerMetricsFor } from '../kernel/controller/metrics.ts';
 import { runController } from '../kernel/controller/runner.ts';
@@ -52,6 +52,8 @@ export interface RunningHandler {
   readonly vmis: SharedInformer<VirtualMachineInstance>;
   readonly launchers: LauncherClients;
   readonly controller: HandlerVmiController;
+  /** Records Events on this node's VMIs (as virt-handler). */
+  readonly recorder: EventRecorder;
   hasSynced(): boolean;
   /** Resolves when everything has stopped (after the signal aborted). */
   readonly done: Promise<void>;
@@ -149,5 +151,5 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     await notify.close();
     launchers.closeAll();
   })();
-  return { vmis, launchers, controller, hasSynced: () => vmis.hasSynced(), done };
+  return { vmis, launchers, controller, recorder, hasSynced: () => vmis.hasSynced(), done };
 }

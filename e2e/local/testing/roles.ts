@@ -79,13 +79,13 @@ export function spawnHandler(
   return { child, exited, logFile, logOffset };
 }
 
-/** The health and metrics port this handler process logged. */
-export function handlerHealthPort(h: HandlerProcess): number | undefined {
+/** The port this handler process logged with `msg` ('health server listening', 'console server listening'). */
+export function handlerPort(h: HandlerProcess, msg = 'health server listening'): number | undefined {
   const lines = readFileSync(h.logFile).subarray(h.logOffset).toString('utf8').split('\n');
   const ports = lines.flatMap((l) => {
     try {
       const j = JSON.parse(l) as { msg?: string; port?: number };
-      return j.msg === 'health server listening' && typeof j.port === 'number' ? [j.port] : [];
+      return j.msg === msg && typeof j.port === 'number' ? [j.port] : [];
     } catch {
       return [];
     }

@@ -16,12 +16,21 @@ export interface VirtSuite {
   readonly ns: string;
   /** The handler process (undefined without `handler`); tests may replace it (kill -9 and start again). */
   handler: HandlerProcess | undefined;
+  /** The extra flags the handler was started with. */
+  readonly handlerFlags: readonly string[];
 }
 
-export function virtSuite(prefix: string, o: { handler: boolean }): VirtSuite {
+export interface VirtSuiteOptions {
+  readonly handler: boolean;
+  /** Extra handler flags, made once the cluster is up (its stack dir given). */
+  readonly handlerFlags?: (dir: string) => Promise<string[]>;
+}
+
+export function virtSuite(prefix: string, o: VirtSuiteOptions): VirtSuite {
   let c: TestCluster | undefined;
   let clients: VirtClients | undefined;
   let controller: Running | undefined;
+  let handlerFlags: string[] = [];
   const ns = newNamespaceName(prefix);
   const ready = <T>(v: T | undefined): T => {
     if (v === undefined) throw new Error(`the ${prefix} suite is not set up`);
@@ -36,6 +45,9 @@ export function virtSuite(prefix: string, o: { handler: boolean }): VirtSuite {
     },
     ns,
     handler: undefined,
+    get handlerFlags() {
+      return handlerFlags;
+    },
   };
   beforeAll(async () => {
     c = await useLocalCluster();
@@ -43,7 +55,9 @@ export function virtSuite(prefix: string, o: { handler: boolean }): VirtSuite {
     await prepareForVirt(clients);
     await clients.direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     controller = controllerHere(c.kubeconfig, ns);
-    if (o.handler) suite.handler = spawnHandler(c.kubeconfig, c.dir);
+    if (!o.handler) return;
+    handlerFlags = (await o.handlerFlags?.(c.dir)) ?? [];
+    suite.handler = spawnHandler(c.kubeconfig, c.dir, handlerFlags);
   }, 1_200_000);
 
   afterAll(async () => {
