@@ -86,7 +86,8 @@ function listed(out: string): Map<string, string> {
 }
 
 /**
- * ctr images import of each archive into k8s.io, skipping one containerd already holds at the same digest;
+ * ctr images import of each archive into k8s.io, skipping one containerd already holds at the same digest with
+ * its id reference;
  * returns the image names containerd then lists.
  */
 export async function importImages(c: StepContext, images: ImageArchives): Promise<string[]> {
@@ -97,12 +98,24 @@ export async function importImages(c: StepContext, images: ImageArchives): Promi
     (a): a is string => a !== undefined,
   );
   const have = listed(await ctr(['images', 'ls']));
+  const idRefs = (digest: string): string[] =>
+    [...have].filter(([n, d]) => d === digest && n.startsWith('sha256:')).map(([n]) => n);
   for (const a of archives) {
     const ref = await archiveRef(a);
-    if (ref !== undefined && have.get(ref.name) === ref.digest) continue;
+    const held = ref === undefined ? undefined : have.get(ref.name);
+    if (ref !== undefined && held === ref.digest && idRefs(held).length > 0) continue;
+    // An import that moves a name to a new image is an update to the CRI plugin, which then knows the image by
+    // an id it never made a reference for (image volumes fail with "not found"). Dropping the name and the old
+    // id first makes the import a create, as on a fresh node, and the id reference is made.
+    if (ref !== undefined && held !== undefined) await ctr(['images', 'rm', ref.name, ...idRefs(held)]);
     await ctr(['images', 'import', '--local', a]);
   }
-  const names = [...listed(await ctr(['images', 'ls'])).keys()].filter((n) => !n.startsWith('sha256:'));
+  const now = listed(await ctr(['images', 'ls']));
+  const names = [...now.keys()].filter((n) => !n.startsWith('sha256:'));
+  // Id references of images no name points to any more: what earlier builds left.
+  const current = new Set(names.map((n) => now.get(n)));
+  const orphans = [...now].filter(([n, d]) => n.startsWith('sha256:') && !current.has(d)).map(([n]) => n);
+  if (orphans.length > 0) await ctr(['images', 'rm', ...orphans]);
   c.s.images = names;
   await save(c);
   c.timings['import images'] = realClock.now() - t;
