@@ -17,6 +17,7 @@ import { StaleCacheGuard } from '../../kernel/controller/stale-guard.ts';
 import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
+import type { Logger } from '../../kernel/log/log.ts';
 import { vmiSpecChecksum, type DomainJson, type LauncherClient } from '../../rpc/index.ts';
 import { launcherPodUid, type LauncherClients } from '../launchers/clients.ts';
 import type { NotifiedDomains } from '../notify/domains.ts';
@@ -83,6 +84,15 @@ function checked(r: { success: boolean; message: string }, what: string): void {
   if (!r.success) throw new KvError('KV_ERR_LAUNCHER', `${what}: ${r.message}`);
 }
 
+/** One action of a sync, on the VMI (or the last one seen of it) and its launcher. */
+interface Step {
+  readonly action: HandlerAction;
+  readonly vmi: VirtualMachineInstance;
+  readonly client: LauncherClient | undefined;
+  readonly domain: DomainJson | undefined;
+  readonly log: Logger;
+}
+
 export class HandlerVmiController {
   /** The last VMI seen per key, to finish a domain after its VMI is gone. */
   private readonly known = new Map<string, VirtualMachineInstance>();
@@ -141,7 +151,7 @@ export class HandlerVmiController {
     ctx.log
       .v(3)
       .info('handler sync', { action, phase: last.status?.phase, domain: domain?.Status.Status ?? 'none' });
-    const acted = await this.tryAct(action, last, client, domain);
+    const acted = await this.tryAct({ action, vmi: last, client, domain, log: ctx.log });
     const hotplug = await this.tryHotplug(vmi, client, domain);
     const failure = acted ?? hotplug.failure;
     await this.report(key, { vmi, last }, { domain, reach, client, failure, mounted: hotplug.mounted });
@@ -175,18 +185,13 @@ export class HandlerVmiController {
   }
 
   /** Does the action; a failure is returned (and recorded as a SyncFailed event), never thrown. */
-  private async tryAct(
-    action: HandlerAction,
-    vmi: VirtualMachineInstance,
-    client: LauncherClient | undefined,
-    domain: DomainJson | undefined,
-  ): Promise<SyncFailure | undefined> {
+  private async tryAct(step: Step): Promise<SyncFailure | undefined> {
     try {
-      await this.act(action, vmi, client, domain);
+      await this.act(step);
       return undefined;
     } catch (err) {
       const failure = { reason: SYNC_FAILED, message: errorMessage(err) };
-      this.o.recorder.event(vmi, 'Warning', 'SyncFailed', failure.message);
+      this.o.recorder.event(step.vmi, 'Warning', 'SyncFailed', failure.message);
       return failure;
     }
   }
@@ -231,16 +236,11 @@ export class HandlerVmiController {
     return r.payload as DomainJson | undefined;
   }
 
-  private async act(
-    action: HandlerAction,
-    vmi: VirtualMachineInstance,
-    client: LauncherClient | undefined,
-    domain: DomainJson | undefined,
-  ): Promise<void> {
+  private async act({ action, vmi, client, domain, log }: Step): Promise<void> {
     if (client === undefined) return;
     switch (action) {
       case 'sync':
-        return this.sync(vmi, client, domain);
+        return this.sync(vmi, client, domain, log);
       case 'shutdown':
         return this.shutdown(vmi, client);
       case 'delete':
@@ -257,12 +257,15 @@ export class HandlerVmiController {
     vmi: VirtualMachineInstance,
     client: LauncherClient,
     domain: DomainJson | undefined,
+    log: Logger,
   ): Promise<void> {
     if (domain !== undefined) {
       const applied = await client.getAppliedVmiChecksum();
       if (applied.success && applied.checksum === vmiSpecChecksum(vmi)) return;
     }
+    const started = this.o.clock.now();
     checked(await client.syncVirtualMachine(vmi, syncOptions(vmi, this.o.config)), 'SyncVirtualMachine');
+    log.v(2).info('launcher synced', { name: vmi.metadata.name, ms: this.o.clock.now() - started });
   }
 
   /** ACPI shutdown first (when the guest has ACPI), Kill once the grace period is over. */
