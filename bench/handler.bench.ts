@@ -1,8 +1,9 @@
 /**
  * The handler on the local cluster (`npm run bench -- handler`), as a host process for node local with the
  * controller in this process, with GUESTS tiny guests under TCG created one after another:
- * - its added latency per VMI: from the VMI becoming Scheduled (its launcher Pod Ready, so the launcher listens)
- *   to Running, minus the launcher's own SyncVirtualMachine time (the handler logs each sync's duration);
+ * - its added latency per VMI: from the VMI being Scheduled with its launcher listening (the Pod is Ready a
+ *   little before the launcher answers; the bench polls the socket) to Running, minus the launcher's own
+ *   SyncVirtualMachine time (the handler logs each sync's duration);
  * - its RSS and CPU at rest with every guest running;
  * - console throughput from a guest through the console server (mutual TLS, websocket) against a direct
  *   connection to the same serial socket, the guest printing the same output each time.
@@ -22,7 +23,7 @@ import { makeConsolePki, type ConsolePki } from '../lib/handler/console/testing/
 import { NAMESPACES, PODS } from '../lib/kernel/kube/index.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';
-import { dialPath, launcherOnNode } from '../lib/rpc/index.ts';
+import { dialPath, launcherOnNode, launcherSocketOnNode, newCmdClient } from '../lib/rpc/index.ts';
 import { down, status, up } from '../e2e/local/cluster.ts';
 import { layout } from '../e2e/local/layout.ts';
 import { controllerHere, handlerPort, spawnHandler, stopHandler } from '../e2e/local/testing/roles.ts';
@@ -159,6 +160,40 @@ function throughHandler(
   };
 }
 
+/** Creates the guests one after another; when each one's launcher first answered (after its VMI was Scheduled). */
+async function startGuests(
+  c: VirtClients,
+  ns: string,
+  names: readonly string[],
+  o: { phases: Map<string, Record<string, number>>; ctx: BenchContext },
+): Promise<Map<string, number>> {
+  const { phases, ctx } = o;
+  const listening = new Map<string, number>();
+  for (const name of names) {
+    await c.kv.create(VIRTUAL_MACHINES, await exampleVm(ns, name));
+    await waitFor(() => phases.get(name)?.['Scheduled'] !== undefined, `${name} Scheduled`, {
+      timeoutMs: 300_000,
+      intervalMs: 10,
+    });
+    // The clock starts once the launcher listens too (its Pod is Ready a little before).
+    const vmi = await c.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: ns });
+    const podUid = Object.keys(vmi.status?.activePods ?? {})[0] ?? '';
+    const client = await waitFor(
+      () => newCmdClient(launcherSocketOnNode(kubeletPodsDir(), podUid)).catch(() => false as const),
+      `${name}'s launcher`,
+      { timeoutMs: 60_000, intervalMs: 10 },
+    );
+    listening.set(name, Date.now());
+    client.close();
+    await waitFor(() => phases.get(name)?.['Running'] !== undefined, `${name} Running`, {
+      timeoutMs: 300_000,
+      intervalMs: 10,
+    });
+    ctx.log(`handler: ${name} running`);
+  }
+  return listening;
+}
+
 export default async function handlerBench(ctx: BenchContext): Promise<BenchRow[]> {
   const wasUp = (await status())?.ready === true;
   const cluster = await up({ log: nopLogger });
@@ -173,20 +208,14 @@ export default async function handlerBench(ctx: BenchContext): Promise<BenchRow[
   try {
     const phases = watchPhases(c, ns, stop.signal);
     const names = Array.from({ length: GUESTS }, (_, i) => `g${String(i).padStart(2, '0')}`);
-    for (const name of names) {
-      await c.kv.create(VIRTUAL_MACHINES, await exampleVm(ns, name));
-      await waitFor(() => phases.get(name)?.['Running'] !== undefined, `${name} Running`, {
-        timeoutMs: 300_000,
-        intervalMs: 50,
-      });
-      ctx.log(`handler: ${name} running`);
-    }
+    const listening = await startGuests(c, ns, names, { phases, ctx });
     const synced = await syncMs(handler.logFile, handler.logOffset);
     const added = names.flatMap((n) => {
       const at = phases.get(n) ?? {};
       const s = synced.get(n);
-      return at['Scheduled'] !== undefined && at['Running'] !== undefined && s !== undefined
-        ? [at['Running'] - at['Scheduled'] - s]
+      const ready = Math.max(at['Scheduled'] ?? Infinity, listening.get(n) ?? Infinity);
+      return at['Running'] !== undefined && Number.isFinite(ready) && s !== undefined
+        ? [at['Running'] - ready - s]
         : [];
     });
     const syncs = [...synced.values()];

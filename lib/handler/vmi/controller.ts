@@ -62,6 +62,8 @@ const UNRESPONSIVE: SyncFailure = {
   message: 'virt-launcher stopped answering (its socket is gone or Ping failed past its deadline)',
 };
 const DEFAULT_GRACE_SECONDS = 30;
+/** How soon a VMI whose launcher does not answer yet is looked at again. */
+const LAUNCHER_POLL_MS = 200;
 const OWNED = [
   'phase',
   'phaseTransitionTimestamps',
@@ -152,12 +154,22 @@ export class HandlerVmiController {
       .v(3)
       .info('handler sync', { action, phase: last.status?.phase, domain: domain?.Status.Status ?? 'none' });
     const acted = await this.tryAct({ action, vmi: last, client, domain, log: ctx.log });
-    const hotplug = await this.tryHotplug(vmi, client, domain);
+    const now =
+      action === 'sync' && acted === undefined ? await this.domainAfterSync(client, domain) : domain;
+    const hotplug = await this.tryHotplug(vmi, client, now);
     const failure = acted ?? hotplug.failure;
-    await this.report(key, { vmi, last }, { domain, reach, client, failure, mounted: hotplug.mounted });
+    await this.report(key, { vmi, last }, { domain: now, reach, client, failure, mounted: hotplug.mounted });
     if (reach.failing === true && !reach.unresponsive) return { requeueAfterMs: 1000 };
     return this.next(action, vmi, client, failure);
   };
+
+  /** What the sync made of the domain, for this status write rather than the next one. */
+  private async domainAfterSync(
+    client: LauncherClient | undefined,
+    before: DomainJson | undefined,
+  ): Promise<DomainJson | undefined> {
+    return client === undefined ? before : this.readDomain(client).catch(() => before);
+  }
 
   /** Writes what the sync found, or, once the VMI and its domain are gone, forgets the VMI. */
   private async report(
@@ -227,7 +239,8 @@ export class HandlerVmiController {
     if (vmi === undefined) return undefined;
     const phase = vmi.status?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') return undefined;
-    return { requeueAfterMs: client === undefined ? 1000 : (this.o.resyncMs ?? 15_000) };
+    // A launcher Pod is Ready a second or so before its launcher listens: look again soon.
+    return { requeueAfterMs: client === undefined ? LAUNCHER_POLL_MS : (this.o.resyncMs ?? 15_000) };
   }
 
   private async readDomain(client: LauncherClient): Promise<DomainJson | undefined> {
