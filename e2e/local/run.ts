@@ -78,8 +78,9 @@ const SUMMARY = [
   'Real here: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, containerd 2, the kubelet and',
   `kube-proxy of node local; the controller, the handler and the rewriter (kubevirt.io proxy on ${REWRITER_LISTEN})`,
   'on the host; the launcher in its Pod from the project image, with its own libvirt and QEMU (TCG).',
-  'Not built yet: the api (subresources, webhooks: no console through the API server), the handler console',
-  'server and device plugins, the operator, pr-helper, and virtctl-ts commands besides version.',
+  'The handler registers its device plugins with the kubelet; its console server is off here (no api yet to use',
+  'it). Not built yet: the api (subresources, webhooks: no console through the API server), the operator,',
+  'pr-helper, and virtctl-ts commands besides version.',
 ];
 
 async function upCmd(o: { dir: string }): Promise<void> {
