@@ -60,6 +60,11 @@ async function start(o: HandlerRoleOptions, ctx: RoleContext): Promise<RoleWork>
     registry: requireRegistry(ctx),
     signal: stop.signal,
   });
+  // Also when what follows fails to start: the VMI side stops with the role.
+  ctx.defer(async () => {
+    stop.abort();
+    await running.done;
+  });
   ctx.readinessCheck('vmis-synced', () => running.hasSynced() || 'VMI cache not synced');
   const plugins = await startDevicePlugins({
     root: o.root,
