@@ -5,8 +5,9 @@
  * device-plugins dir, runc/shim leftovers in /run. Paths that existed before the first `up` are kept.
  */
 import { existsSync } from 'node:fs';
-import { readFile, readdir, rm, rmdir } from 'node:fs/promises';
+import { readdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readMountPoints } from '../../lib/kernel/host/mounts.ts';
 import { attempt, run } from './exec.ts';
 import { NETWORK } from './layout.ts';
 
@@ -46,16 +47,10 @@ export async function deleteBridge(): Promise<void> {
   await run('ip', ['link', 'del', NETWORK.bridge]);
 }
 
-/** Mount points at or under dir, deepest first (from /proc/self/mountinfo, octal escapes decoded). */
+/** Mount points at or under dir, deepest first. */
 export async function mountsUnder(dir: string): Promise<string[]> {
-  const info = await readFile('/proc/self/mountinfo', 'utf8');
-  const points = info
-    .split('\n')
-    .map((l) => l.split(' ')[4])
-    .filter((p): p is string => p !== undefined)
-    .map((p) => p.replace(/\\(\d{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))))
-    .filter((p) => p === dir || p.startsWith(`${dir}/`));
-  return [...new Set(points)].sort((a, b) => b.length - a.length);
+  const points = (await readMountPoints()).filter((p) => p === dir || p.startsWith(`${dir}/`));
+  return points.sort((a, b) => b.length - a.length);
 }
 
 /** Unmounts everything under dir (several passes: stacked mounts show one at a time). */

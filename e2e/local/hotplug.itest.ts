@@ -5,7 +5,7 @@
  * attaches it live, the status says Ready with its target, and the guest reads the disk's first bytes. Taking the
  * volume out of the spec detaches it, the handler unmounts it, and the guest no longer has the device.
  */
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { describe, expect, it } from '@jest/globals';
 import {
   VIRTUAL_MACHINE_INSTANCES,
@@ -16,6 +16,7 @@ import type { Pod } from '../../lib/api/core/pod.ts';
 import type { PersistentVolume } from '../../lib/api/core/pv.ts';
 import type { PersistentVolumeClaim } from '../../lib/api/core/pvc.ts';
 import { PERSISTENT_VOLUME_CLAIMS, PERSISTENT_VOLUMES, PODS } from '../../lib/kernel/kube/index.ts';
+import { readMountPoints } from '../../lib/kernel/host/mounts.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { HOTPLUG_DISKS_VOLUME, podVolumeOnNode } from '../../lib/rpc/index.ts';
 import { MARKER } from '../guests/guests.ts';
@@ -83,11 +84,7 @@ const hotplugStatus = (v: VirtualMachineInstance): VolumeStatus | undefined =>
   v.status?.volumeStatus?.find((x) => x.name === 'hp');
 
 async function mountedTargets(): Promise<string[]> {
-  const text = await readFile('/proc/self/mountinfo', 'utf8');
-  return text
-    .split('\n')
-    .map((l) => l.split(' ')[4] ?? '')
-    .filter((p) => p.includes(`/${HOTPLUG_DISKS_VOLUME}/`));
+  return (await readMountPoints()).filter((p) => p.includes(`/${HOTPLUG_DISKS_VOLUME}/`));
 }
 
 describe('hotplug on node local', () => {

@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readMountPoints } from '../../../lib/kernel/host/mounts.ts';
 import { attempt } from '../exec.ts';
 import { OUTSIDE_PATHS } from '../host.ts';
 import { KUBELET_TUNABLES } from '../kubelet-config.ts';
@@ -69,9 +70,7 @@ async function processes(stackDir: string): Promise<string[]> {
 }
 
 async function mounts(): Promise<string[]> {
-  const info = await readFile('/proc/self/mountinfo', 'utf8');
-  const points = info.split('\n').map((l) => l.split(' ')[4] ?? '');
-  return [...new Set(points.filter((p) => p !== '' && !p.startsWith('/tmp/')))].sort();
+  return (await readMountPoints()).filter((p) => !p.startsWith('/tmp/')).sort();
 }
 
 async function lines(cmd: string, args: string[], keep: (l: string) => boolean): Promise<string[]> {

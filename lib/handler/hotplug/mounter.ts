@@ -6,7 +6,7 @@
  * /proc/self/mountinfo, so a restarted handler picks up where it was.
  */
 import { execFile } from 'node:child_process';
-import { chown, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +14,7 @@ import type { VirtualMachineInstance } from '../../api/index.ts';
 import type { PersistentVolume } from '../../api/core/pv.ts';
 import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
 import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
+import { readMountPoints } from '../../kernel/host/mounts.ts';
 import { PERSISTENT_VOLUME_CLAIMS, PERSISTENT_VOLUMES } from '../../kernel/kube/index.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { Logger } from '../../kernel/log/log.ts';
@@ -37,17 +38,6 @@ export interface HotplugMounterOptions {
   readonly client: KubeClient;
   readonly kubeletPodsDir: string;
   readonly log: Logger;
-  /** Where mounts are listed (default /proc/self/mountinfo). */
-  readonly mountinfo?: string;
-}
-
-/** Mount points in a mountinfo text (field 5, octal escapes undone). */
-export function mountPoints(mountinfo: string): string[] {
-  return mountinfo
-    .split('\n')
-    .map((line) => line.split(' ')[4])
-    .filter((p): p is string => p !== undefined && p !== '')
-    .map((p) => p.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))));
 }
 
 export class HotplugMounter {
@@ -61,8 +51,7 @@ export class HotplugMounter {
   /** Hotplug targets mounted now in that directory. */
   async mounted(launcherPodUid: string): Promise<string[]> {
     const dir = this.dirOf(launcherPodUid);
-    const text = await readFile(this.o.mountinfo ?? '/proc/self/mountinfo', 'utf8');
-    return [...new Set(mountPoints(text).filter((p) => path.dirname(p) === dir))];
+    return (await readMountPoints()).filter((p) => path.dirname(p) === dir);
   }
 
   /**
@@ -88,10 +77,10 @@ export class HotplugMounter {
     }
     const before = existsSync(dir) ? await this.mounted(launcherPodUid) : [];
     const plan = mountPlan(wanted, before, inDomain);
+    if (plan.mount.length === 0 && plan.unmount.length === 0) return new Set(before.map(volumeOfTarget));
     for (const step of plan.mount) await this.mount(vmi, step);
     for (const target of plan.unmount) await this.unmount(vmi, target);
-    const after = existsSync(dir) ? await this.mounted(launcherPodUid) : [];
-    return new Set(after.map(volumeOfTarget));
+    return new Set((await this.mounted(launcherPodUid)).map(volumeOfTarget));
   }
 
   private async sourceOf(vmi: VirtualMachineInstance, w: WantedHotplug): Promise<string | undefined> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { mountPoints } from './mounter.ts';
+import { mountPoints } from './mounts.ts';
 
 describe('mountPoints', () => {
   it('reads field 5 of each mountinfo line and undoes the octal escapes', () => {
