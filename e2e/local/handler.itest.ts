@@ -11,7 +11,6 @@
  * - deleting the VMI brings it to Succeeded and the launcher exits;
  * - a launcher killed -9 makes its VMI Failed, with the reason in a condition.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -30,6 +29,7 @@ import { NODES, PODS, type KubeObject } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { MARKER } from '../guests/guests.ts';
 import { NODE_NAME } from './layout.ts';
+import { pidsNaming, pidsWhere } from './testing/procs.ts';
 import { handlerPort, spawnHandler, type HandlerProcess } from './testing/roles.ts';
 import { virtSuite } from './testing/suite.ts';
 import { exampleVm, readSerial } from './virt.ts';
@@ -74,33 +74,11 @@ async function running(name: string): Promise<{ vmi: VirtualMachineInstance; pod
 }
 
 /** PIDs of QEMU processes of this VMI's domain (`-name guest=<ns>_<name>`). */
-function qemuPids(name: string): number[] {
-  const out: number[] = [];
-  for (const e of readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
-    try {
-      const argv = readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
-      if ((argv[0] ?? '').includes('qemu-system') && argv.some((a) => a.includes(`guest=${s.ns}_${name}`)))
-        out.push(Number(e));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-/** PIDs whose command line names the VMI uid (its launcher and the launcher's children). */
-function launcherPids(vmiUid: string): number[] {
-  return readdirSync('/proc')
-    .filter((e) => /^\d+$/.test(e))
-    .filter((e) => {
-      try {
-        return readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(vmiUid);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+const qemuPids = (name: string): number[] =>
+  pidsWhere(
+    (argv) =>
+      (argv[0] ?? '').includes('qemu-system') && argv.some((a) => a.includes(`guest=${s.ns}_${name}`)),
+  );
 
 describe('the handler on node local', () => {
   it('runs a VM: Running with its status, the guest on its serial console, the node labelled', async () => {
@@ -234,7 +212,7 @@ describe('the handler on node local', () => {
     stop.abort();
     expect(phases).toContain('Succeeded');
     expect(phases).not.toContain('Failed');
-    await waitFor(() => launcherPids(uid).length === 0, 'the launcher to exit', { timeoutMs: 60_000 });
+    await waitFor(() => pidsNaming(uid).length === 0, 'the launcher to exit', { timeoutMs: 60_000 });
     expect(qemuPids('a')).toEqual([]);
   }, 300_000);
 
@@ -245,8 +223,8 @@ describe('the handler on node local', () => {
     });
     const { vmi } = await running('b');
     const uid = vmi.metadata.uid ?? '';
-    const launcher = launcherPids(uid).find((p) =>
-      readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('virt.mjs'),
+    const [launcher] = pidsWhere(
+      (argv) => argv.some((a) => a.includes(uid)) && argv.some((a) => a.includes('virt.mjs')),
     );
     expect(launcher).toBeDefined();
     process.kill(launcher ?? 0, 'SIGKILL');

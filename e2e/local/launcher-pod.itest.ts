@@ -6,7 +6,7 @@
  * on `launcher-sock` in the Pod's `sockets` emptyDir under the kubelet's pods dir (where the handler will find
  * it); the VMI reaches Scheduled. Deleting the VM removes the Pod and every process of it.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import {
   VIRTUAL_MACHINE_INSTANCES,
@@ -19,6 +19,7 @@ import { PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { POD_LAYOUT, newCmdClient } from '../../lib/rpc/index.ts';
 import { IMAGES, NODE_NAME } from './layout.ts';
+import { pidsNaming } from './testing/procs.ts';
 import { virtSuite } from './testing/suite.ts';
 import { exampleVm, launcherSocketPath } from './virt.ts';
 
@@ -26,20 +27,6 @@ const s = virtSuite('launcher-pod', { handler: false });
 
 const launcherPods = async (): Promise<Pod[]> =>
   (await s.clients.kv.list<Pod>(PODS, { namespace: s.ns, labelSelector: 'kubevirt.io=virt-launcher' })).items;
-
-/** PIDs of this host whose command line names the VMI uid (the launcher and its children carry it). */
-function processesOf(vmiUid: string): number[] {
-  const out: number[] = [];
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      if (readFileSync(`/proc/${e}/cmdline`, 'utf8').includes(vmiUid)) out.push(Number(e));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 describe('a launcher Pod on the real kubelet', () => {
   it('runs the example VM to Scheduled, serves launcher-sock, and goes away with the VM', async () => {
@@ -81,7 +68,7 @@ describe('a launcher Pod on the real kubelet', () => {
 
     // The image volumes, seen from inside the launcher's container (its root through /proc). The image's
     // /var/run is a symlink to /run, and a symlink read through /proc/<pid>/root resolves on the host: use /run.
-    const [pid] = processesOf(vmiUid);
+    const [pid] = pidsNaming(vmiUid);
     expect(pid).toBeDefined();
     const inPod = (p: string): string => `/proc/${pid}/root${p.replace(/^\/var\/run\//, '/run/')}`;
     expect(readdirSync(inPod(`${POD_LAYOUT.containerDiskDir(0)}/disk`))).toEqual(['disk.qcow2']);
@@ -92,7 +79,7 @@ describe('a launcher Pod on the real kubelet', () => {
     await waitFor(async () => (await launcherPods()).length === 0, 'the launcher Pod to be gone', {
       timeoutMs: 90_000,
     });
-    await waitFor(() => processesOf(vmiUid).length === 0, 'the launcher processes to exit', {
+    await waitFor(() => pidsNaming(vmiUid).length === 0, 'the launcher processes to exit', {
       timeoutMs: 30_000,
     });
     // Gone, or on its way out: the VMI's last finalizer is the handler's to remove (when it reports Succeeded).
