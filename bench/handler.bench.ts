@@ -9,9 +9,7 @@
  *   connection to the same serial socket, the guest printing the same output each time.
  * It uses the local stack (brought up when it is down; left as it found it).
  */
-import { readFile, mkdir, writeFile } from 'node:fs/promises';
-import { connect } from 'node:net';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import {
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
@@ -23,13 +21,20 @@ import { makeConsolePki, type ConsolePki } from '../lib/handler/console/testing/
 import { NAMESPACES, PODS } from '../lib/kernel/kube/index.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';
-import { dialPath, launcherOnNode, launcherSocketOnNode, newCmdClient } from '../lib/rpc/index.ts';
+import { launcherSocketOnNode, newCmdClient } from '../lib/rpc/index.ts';
 import { down, status, up } from '../e2e/local/cluster.ts';
 import { layout } from '../e2e/local/layout.ts';
-import { controllerHere, handlerPort, spawnHandler, stopHandler } from '../e2e/local/testing/roles.ts';
+import {
+  consoleServerFlags,
+  controllerHere,
+  handlerPort,
+  spawnHandler,
+  stopHandler,
+} from '../e2e/local/testing/roles.ts';
 import {
   exampleVm,
   kubeletPodsDir,
+  readSerial,
   prepareForVirt,
   virtClients,
   type VirtClients,
@@ -94,18 +99,6 @@ async function syncMs(logFile: string, offset: number): Promise<Map<string, numb
   return out;
 }
 
-async function consoleFlags(dir: string, pki: ConsolePki): Promise<string[]> {
-  const at = join(dir, 'handler-bench-pki');
-  await mkdir(at, { recursive: true });
-  await writeFile(join(at, 'ca.pem'), pki.ca.cert, { mode: 0o600 });
-  await writeFile(join(at, 'cert.pem'), pki.server.cert, { mode: 0o600 });
-  await writeFile(join(at, 'key.pem'), pki.server.key, { mode: 0o600 });
-  return [
-    ...['--console-server-port', '0', '--console-server-address', '127.0.0.1', '--client-ca-file'],
-    ...[join(at, 'ca.pem'), '--tls-cert-file', join(at, 'cert.pem'), '--tls-key-file', join(at, 'key.pem')],
-  ];
-}
-
 /** Bytes per second of the guest's FLOOD through `open` (which types the command and collects the output). */
 async function floodRate(run: (send: string) => Promise<number>): Promise<number> {
   const t = Date.now();
@@ -113,31 +106,9 @@ async function floodRate(run: (send: string) => Promise<number>): Promise<number
   return bytes / ((Date.now() - t) / 1000);
 }
 
-function direct(socketPath: string): (send: string) => Promise<number> {
-  return (send) =>
-    new Promise((resolve, reject) => {
-      const dial = dialPath(socketPath);
-      const s = connect(dial.path);
-      let text = '';
-      let started = false;
-      s.on('connect', () => {
-        setTimeout(() => {
-          started = true;
-          text = '';
-          s.write(`${send}\n`);
-        }, 300);
-      });
-      s.on('data', (b: Buffer) => {
-        if (!started) return;
-        text += b.toString('utf8');
-        if (text.includes(FLOOD_DONE)) {
-          s.destroy();
-          dial.release();
-          resolve(text.length);
-        }
-      });
-      s.on('error', reject);
-    });
+/** The guest's FLOOD read straight from its serial socket (the launcher Pod's private emptyDir). */
+function direct(o: { podUid: string; vmiUid: string }): (send: string) => Promise<number> {
+  return async (send) => (await readSerial({ ...o, send, until: FLOOD_DONE, timeoutMs: 120_000 })).length;
 }
 
 function throughHandler(
@@ -204,7 +175,11 @@ export default async function handlerBench(ctx: BenchContext): Promise<BenchRow[
   await c.direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   const controller = controllerHere(cluster.kubeconfig, ns);
   const pki = await makeConsolePki();
-  const handler = spawnHandler(cluster.kubeconfig, undefined, await consoleFlags(layout().dir, pki));
+  const handler = spawnHandler(
+    cluster.kubeconfig,
+    undefined,
+    await consoleServerFlags(layout().dir, 'handler-bench-pki', pki),
+  );
   try {
     const phases = watchPhases(c, ns, stop.signal);
     const names = Array.from({ length: GUESTS }, (_, i) => `g${String(i).padStart(2, '0')}`);
@@ -232,9 +207,7 @@ export default async function handlerBench(ctx: BenchContext): Promise<BenchRow[
       namespace: ns,
       labelSelector: `kubevirt.io/created-by=${vmi.metadata.uid ?? ''}`,
     });
-    const serial = launcherOnNode(kubeletPodsDir(), pods.items[0]?.metadata.uid ?? '').serialSocket(
-      vmi.metadata.uid ?? '',
-    );
+    const serial = { podUid: pods.items[0]?.metadata.uid ?? '', vmiUid: vmi.metadata.uid ?? '' };
     const port = await waitFor(() => handlerPort(handler, 'console server listening'), 'console port');
     await floodRate(direct(serial)); // warm-up: the guest's shell and page cache
     const directRates: number[] = [];

@@ -11,8 +11,6 @@
  * - deleting the VMI brings it to Succeeded and the launcher exits;
  * - a launcher killed -9 makes its VMI Failed, with the reason in a condition.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import {
   ANNOTATIONS,
@@ -30,24 +28,15 @@ import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { MARKER } from '../guests/guests.ts';
 import { NODE_NAME } from './layout.ts';
 import { pidsNaming, pidsWhere } from './testing/procs.ts';
-import { handlerPort, spawnHandler, type HandlerProcess } from './testing/roles.ts';
+import { consoleServerFlags, handlerPort, spawnHandler, type HandlerProcess } from './testing/roles.ts';
 import { virtSuite } from './testing/suite.ts';
 import { exampleVm, readSerial } from './virt.ts';
 
 let pki: ConsolePki | undefined;
-/** The console server on loopback with certificates made for the run; its client CA is the api's stand-in. */
+/** The console server with certificates made for the run. */
 async function consoleFlags(dir: string): Promise<string[]> {
   pki = await makeConsolePki();
-  const at = join(dir, 'handler-test-pki');
-  await mkdir(at, { recursive: true });
-  const files = { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key };
-  for (const [name, pem] of Object.entries(files))
-    await writeFile(join(at, `${name}.pem`), pem, { mode: 0o600 });
-  return [
-    ...['--console-server-port', '0', '--console-server-address', '127.0.0.1'],
-    ...['--client-ca-file', join(at, 'ca.pem'), '--tls-cert-file', join(at, 'cert.pem')],
-    ...['--tls-key-file', join(at, 'key.pem')],
-  ];
+  return consoleServerFlags(dir, 'handler-test-pki', pki);
 }
 const s = virtSuite('handler', { handler: true, handlerFlags: consoleFlags });
 function handler(): HandlerProcess {

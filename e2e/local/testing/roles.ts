@@ -5,10 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runControllerRole } from '../../../lib/controller/role.ts';
 import { loadRestConfig } from '../../../lib/kernel/kube/index.ts';
+import type { ConsolePki } from '../../../lib/handler/console/testing/pki.ts';
 import { createLogger, nopLogger } from '../../../lib/kernel/log/log.ts';
 import { handlerArgs } from '../host-roles.ts';
 import { IMAGES, layout } from '../layout.ts';
@@ -91,6 +93,22 @@ export function handlerPort(h: HandlerProcess, msg = 'health server listening'):
     }
   });
   return ports.at(-1);
+}
+
+/**
+ * Handler flags for its console server on loopback, any port, with the run's certificates written under
+ * `<dir>/<name>` (the client CA stands in for the api's).
+ */
+export async function consoleServerFlags(dir: string, name: string, pki: ConsolePki): Promise<string[]> {
+  const at = join(dir, name);
+  mkdirSync(at, { recursive: true });
+  const files = { 'ca.pem': pki.ca.cert, 'cert.pem': pki.server.cert, 'key.pem': pki.server.key };
+  for (const [file, pem] of Object.entries(files)) await writeFile(join(at, file), pem, { mode: 0o600 });
+  return [
+    ...['--console-server-port', '0', '--console-server-address', '127.0.0.1'],
+    ...['--client-ca-file', join(at, 'ca.pem'), '--tls-cert-file', join(at, 'cert.pem')],
+    ...['--tls-key-file', join(at, 'key.pem')],
+  ];
 }
 
 /** SIGTERM and wait (SIGKILL after graceMs). */
