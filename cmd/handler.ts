@@ -6,11 +6,10 @@ import { KvError } from '../lib/kernel/errors/errors.ts';
 import {
   addKubeFlags,
   checkCertificates,
-  checkKeyPair,
-  checkPrivateKey,
   kubeFlagsToConfigOptions,
   loadRestConfig,
   pemFlag,
+  pemPairFlags,
 } from '../lib/kernel/kube/index.ts';
 import type { KubeFlagValues } from '../lib/kernel/kube/index.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
@@ -50,10 +49,11 @@ function consoleOptions(f: HandlerFlags): HandlerRoleOptions['console'] {
       'KV_ERR_CONFIG',
       `--console-server-address ${f.consoleServerAddress}: not an IP address`,
     );
-  const cert = pemFlag('--tls-cert-file', f.tlsCertFile, checkCertificates) ?? '';
-  const key = pemFlag('--tls-key-file', f.tlsKeyFile, checkPrivateKey) ?? '';
+  const { cert, key } = pemPairFlags(
+    { flag: '--tls-cert-file', file: f.tlsCertFile ?? '' },
+    { flag: '--tls-key-file', file: f.tlsKeyFile ?? '' },
+  );
   const ca = pemFlag('--client-ca-file', f.clientCaFile, checkCertificates) ?? '';
-  checkKeyPair(cert, key, `--tls-cert-file ${f.tlsCertFile ?? ''} and --tls-key-file ${f.tlsKeyFile ?? ''}`);
   return {
     port: f.consoleServerPort,
     host: f.consoleServerAddress,
@@ -128,8 +128,8 @@ export function handlerCommand(): Command {
         return;
       }
       const log = createLogger({ component: 'virt-handler', verbosity: flags.verbosity });
-      const opts = roleOptions(flags, node);
-      await runUntilSignal((signal) => runHandlerRole({ ...opts, log }, signal), { log });
+      // Options are read inside main, so a bad flag or kubeconfig ends as one 'main failed' line.
+      await runUntilSignal((signal) => runHandlerRole({ ...roleOptions(flags, node), log }, signal), { log });
     });
   return cmd;
 }

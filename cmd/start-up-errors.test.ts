@@ -22,6 +22,7 @@ const SECRETS = [TOKEN, KEY_TEXT, KEY_DATA.slice(0, 16), KEY_DATA.slice(-16)];
 const ROLES: readonly (readonly [string, readonly string[]])[] = [
   ['rewriter', ['rewriter', '--listen', '127.0.0.1:0', '--metrics-listen', '127.0.0.1:0']],
   ['controller', ['controller', '--launcher-image', 'x', '--health-port', '0', '--leader-elect', 'false']],
+  ['handler', ['handler', '--node-name', 'n', '--port', '0', '--root', tmpdir()]],
 ];
 
 let tls: TlsFixture;
@@ -136,5 +137,31 @@ describe('a kube role given a broken kubeconfig', () => {
     const line = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
     expect(line['reason']).toMatch(/not valid YAML \(line 7, column 4\)/);
     expect(line['stack']).toEqual(expect.stringContaining('KvError: kubeconfig'));
+  });
+});
+
+describe("the handler's console server flags", () => {
+  const handler = ['handler', '--node-name', 'n', '--port', '0', '--root', tmpdir()];
+  const reasonOf = (r: Run): string => {
+    const lines = r.output.split('\n').filter((l) => l !== '');
+    expect(lines).toHaveLength(1);
+    return String((JSON.parse(lines[0] ?? '') as Record<string, unknown>)['reason']);
+  };
+
+  it('refuses some of the TLS files without the others, naming all three', async () => {
+    const r = await run([...handler, '--tls-cert-file', tls.certFile]);
+    expect(r.code).toBe(1);
+    expect(reasonOf(r)).toMatch(/--tls-cert-file, --tls-key-file and --client-ca-file together/);
+  });
+
+  it('refuses a key file that holds no key, naming the flag and the file and quoting nothing', async () => {
+    const notKey = files['a client key that is not a key'] ?? '';
+    const r = await run([
+      ...handler,
+      ...['--tls-cert-file', tls.certFile, '--tls-key-file', notKey, '--client-ca-file', tls.certFile],
+    ]);
+    expect(r.code).toBe(1);
+    for (const secret of SECRETS) expect(r.output).not.toContain(secret);
+    expect(reasonOf(r)).toEqual(expect.stringContaining(`KV_ERR_CONFIG: --tls-key-file ${notKey}`));
   });
 });

@@ -14,6 +14,7 @@ import {
   kubeFlagsToConfigOptions,
   loadRestConfig,
   pemFlag,
+  pemPairFlags,
   type KubeFlagValues,
   type RestConfig,
 } from '../kernel/kube/index.ts';
@@ -69,9 +70,10 @@ function webhookOptions(f: RewriterFlags): RewriterRoleOptions['webhook'] {
       'KV_ERR_CONFIG',
       '--webhook-upstream needs --webhook-cert and --webhook-key: the webhook proxy serves TLS only',
     );
-  const cert = pemFlag('--webhook-cert', f.webhookCert, checkCertificates) as string;
-  const key = pemFlag('--webhook-key', f.webhookKey, checkPrivateKey) as string;
-  checkKeyPair(cert, key, `--webhook-cert ${f.webhookCert} and --webhook-key ${f.webhookKey}`);
+  const { cert, key } = pemPairFlags(
+    { flag: '--webhook-cert', file: f.webhookCert },
+    { flag: '--webhook-key', file: f.webhookKey },
+  );
   return {
     listen: parseListenAddress(f.webhookListen, '--webhook-listen'),
     cert,

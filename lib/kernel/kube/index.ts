@@ -29,6 +29,13 @@ export {
 } from './resources.ts';
 export { addKubeFlags, kubeFlagsToConfigOptions, type KubeFlagValues } from './flags.ts';
 export { FileTokenSource, checkHeaderToken, staticTokenSource, type TokenSource } from './token-source.ts';
-export { checkCertificates, checkKeyPair, checkPrivateKey, pemFlag, type PemCheck } from './pem-check.ts';
+export {
+  checkCertificates,
+  checkKeyPair,
+  checkPrivateKey,
+  pemFlag,
+  pemPairFlags,
+  type PemCheck,
+} from './pem-check.ts';
 export { errnoText } from './load-errors.ts';
 export { decodeWatchEvent } from './watch-decoder.ts';

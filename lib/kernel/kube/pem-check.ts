@@ -65,3 +65,14 @@ export function pemFlag(flag: string, file: string | undefined, check: PemCheck)
   check(pem, `${flag} ${file}`);
   return pem;
 }
+
+/** A serving certificate and its key from two flags' files, both read and checked, and checked as a pair. */
+export function pemPairFlags(
+  cert: { readonly flag: string; readonly file: string },
+  key: { readonly flag: string; readonly file: string },
+): { cert: string; key: string } {
+  const c = pemFlag(cert.flag, cert.file, checkCertificates) ?? '';
+  const k = pemFlag(key.flag, key.file, checkPrivateKey) ?? '';
+  checkKeyPair(c, k, `${cert.flag} ${cert.file} and ${key.flag} ${key.file}`);
+  return { cert: c, key: k };
+}
