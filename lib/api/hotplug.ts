@@ -6,6 +6,11 @@
 import type { VirtualMachineInstance } from './v1/objects.ts';
 
 export const HOTPLUG_MOUNTED_PHASES: readonly (string | undefined)[] = ['MountedToPod', 'Ready'];
+/** From the controller's AttachedToNode (its attachment Pod holds the claim on the node) on. */
+export const HOTPLUG_ATTACHED_PHASES: readonly (string | undefined)[] = [
+  'AttachedToNode',
+  ...HOTPLUG_MOUNTED_PHASES,
+];
 
 /** The hotplug volumes the launcher should have as disks, by name, sorted. */
 export function mountedHotplugVolumes(vmi: Pick<VirtualMachineInstance, 'status'>): string[] {

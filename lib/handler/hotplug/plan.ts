@@ -13,12 +13,9 @@
  * - A mount whose volume is no longer wanted comes off only once the domain no longer uses the disk.
  */
 import path from 'node:path';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import { HOTPLUG_ATTACHED_PHASES, type VirtualMachineInstance } from '../../api/index.ts';
 import { claimNameOf } from '../../api/core/pvc.ts';
 import type { PersistentVolume } from '../../api/core/pv.ts';
-
-/** The volume phases in which the attachment Pod holds the claim on this node. */
-const ATTACHED_PHASES: readonly (string | undefined)[] = ['AttachedToNode', 'MountedToPod', 'Ready'];
 
 export interface WantedHotplug {
   readonly volume: string;
@@ -34,7 +31,7 @@ export function wantedHotplug(vmi: VirtualMachineInstance): WantedHotplug[] {
   for (const s of vmi.status?.volumeStatus ?? []) {
     const attachPodUid = s.hotplugVolume?.attachPodUID ?? '';
     const claimName = claims.get(s.name) ?? '';
-    if (attachPodUid === '' || claimName === '' || !ATTACHED_PHASES.includes(s.phase)) continue;
+    if (attachPodUid === '' || claimName === '' || !HOTPLUG_ATTACHED_PHASES.includes(s.phase)) continue;
     const block = s.persistentVolumeClaimInfo?.volumeMode === 'Block';
     out.push({ volume: s.name, claimName, attachPodUid, block });
   }

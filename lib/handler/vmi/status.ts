@@ -16,7 +16,11 @@ import {
   withoutCondition,
 } from '../../api/conditions.ts';
 import type { SyncFailure } from '../../api/conditions.ts';
-import { formatBinaryQuantity, type VirtualMachineInstance } from '../../api/index.ts';
+import {
+  formatBinaryQuantity,
+  HOTPLUG_ATTACHED_PHASES,
+  type VirtualMachineInstance,
+} from '../../api/index.ts';
 import type { VirtualMachineInstanceCondition } from '../../api/v1/vmi-status.ts';
 import { rfc3339 } from '../../kernel/controller/time.ts';
 import { AGENT_CHANNEL, type DomainJson } from '../../rpc/index.ts';
@@ -91,7 +95,7 @@ function hotplugPhase(v: VolumeStatus, inSpec: boolean, mounted: boolean): Volum
       message: `Volume ${v.name} has been mounted in virt-launcher pod`,
     };
   }
-  if (!mounted && !inSpec && ['Ready', 'MountedToPod', 'AttachedToNode'].includes(phase)) {
+  if (!mounted && !inSpec && HOTPLUG_ATTACHED_PHASES.includes(phase)) {
     return {
       ...v,
       phase: 'UnMountedFromPod',
