@@ -16,6 +16,7 @@ import type { ConsoleResolver } from '../lib/handler/console/resolve.ts';
 import { startConsoleServer } from '../lib/handler/console/server.ts';
 import { openStream, vmiPath, type Dial } from '../lib/handler/console/testing/client.ts';
 import { makeConsolePki } from '../lib/handler/console/testing/pki.ts';
+import { median } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 
 const TOTAL = 64 * 1024 * 1024;
@@ -23,8 +24,6 @@ const CHUNK = Buffer.alloc(64 * 1024, 0x61);
 const ROUNDS = 3;
 const ROUND_TRIPS = 300;
 const MiB = 1024 * 1024;
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 /** Writes TOTAL bytes to each client as fast as it reads, then ends; or echoes, for the round trips. */
 function source(path: string, mode: 'blast' | 'echo'): Promise<Server> {

@@ -40,6 +40,7 @@ import {
   type VirtClients,
 } from '../e2e/local/virt.ts';
 import { newNamespaceName } from '../e2e/testenv/handle.ts';
+import { percentile, procStat } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 
 const GUESTS = 20;
@@ -48,20 +49,6 @@ const REST_S = 30;
 const FLOOD =
   'i=0; while [ $i -lt 4000 ]; do echo 0123456789abcdef0123456789abcdef0123456789abcdef0123456789a; i=$((i+1)); done; echo FLOOD-$((40+2))-DONE';
 const FLOOD_DONE = 'FLOOD-42-DONE';
-
-const pct = (xs: readonly number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-};
-
-async function procStat(pid: number): Promise<{ rssMiB: number; cpuTicks: number }> {
-  const st = await readFile(`/proc/${pid}/status`, 'utf8');
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
-  return {
-    rssMiB: Number(/VmRSS:\s+(\d+)/.exec(st)?.[1] ?? 0) / 1024,
-    cpuTicks: Number(fields[11] ?? 0) + Number(fields[12] ?? 0),
-  };
-}
 
 /** Scheduled and Running seen per VMI name, from a watch (ms timestamps here). */
 function watchPhases(c: VirtClients, ns: string, signal: AbortSignal): Map<string, Record<string, number>> {
@@ -216,19 +203,19 @@ export default async function handlerBench(ctx: BenchContext): Promise<BenchRow[
       directRates.push(await floodRate(direct(serial)));
       handlerRates.push(await floodRate(throughHandler(port, pki, ns, 'g00')));
     }
-    const d = pct(directRates, 50);
-    const h = pct(handlerRates, 50);
+    const d = percentile(directRates, 50);
+    const h = percentile(handlerRates, 50);
     return [
       {
         name: `handler added latency Scheduled → Running, p50 over ${added.length}`,
-        value: pct(added, 50),
+        value: percentile(added, 50),
         unit: 'ms',
         note: 'target < 200',
       },
       { name: 'handler added latency, max', value: Math.max(...added), unit: 'ms' },
       {
         name: "launcher's own SyncVirtualMachine, p50",
-        value: pct(syncs, 50),
+        value: percentile(syncs, 50),
         unit: 'ms',
         note: 'subtracted above',
       },

@@ -14,12 +14,11 @@ import type { KubeObject } from '../lib/kernel/kube/types.ts';
 import { labelIndex, namespaceIndex } from '../lib/kernel/informer/index-funcs.ts';
 import { SharedInformer } from '../lib/kernel/informer/informer.ts';
 import { mapConcurrent } from '../lib/kernel/informer/testing/cluster.ts';
+import { median } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 
 const N = 5000;
 const ROUNDS = 5;
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 async function bareWatch(client: HttpKubeClient, ns: string, rv: string): Promise<number> {
   const ctrl = new AbortController();

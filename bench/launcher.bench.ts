@@ -38,6 +38,7 @@ import {
   startLauncher,
   type LauncherProcess,
 } from '../lib/launcher/testing/harness.ts';
+import { median } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 
 const run = promisify(execFile);
@@ -46,7 +47,6 @@ const CONVERSIONS = 5000;
 const UID = 'c0ffee00-1b2c-4d3e-8f40-5a6b7c8d9e0f';
 const NAME = 'bench';
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const MiB = 1024 * 1024;
 
 interface Memory {

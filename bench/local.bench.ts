@@ -26,25 +26,15 @@ import {
 } from '../e2e/local/virt.ts';
 import { newNamespaceName } from '../e2e/testenv/handle.ts';
 import { readState } from '../e2e/testenv/state.ts';
+import { percentile, procStat } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 
 const VMS = 10;
-
-const pct = (xs: readonly number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-};
 
 async function timedMs(f: () => Promise<unknown>): Promise<number> {
   const t = Date.now();
   await f();
   return Date.now() - t;
-}
-
-async function rssMiB(pid: number): Promise<number> {
-  const { readFile } = await import('node:fs/promises');
-  const st = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  return Number(/VmRSS:\s+(\d+)/.exec(st)?.[1] ?? 0) / 1024;
 }
 
 /** One VM after another: ms from VM create to its launcher Pod Ready, and to the launcher answering. */
@@ -94,7 +84,7 @@ async function restingRss(): Promise<BenchRow[]> {
   for (const [k, p] of Object.entries(s.processes)) pids[k] = p.pid;
   const rows: BenchRow[] = [];
   for (const [name, pid] of Object.entries(pids)) {
-    rows.push({ name: `RSS at rest: ${name}`, value: await rssMiB(pid), unit: 'MiB' });
+    rows.push({ name: `RSS at rest: ${name}`, value: (await procStat(pid)).rssMiB, unit: 'MiB' });
   }
   return rows;
 }
@@ -129,14 +119,14 @@ export default async function localBench(ctx: BenchContext): Promise<BenchRow[]>
       { name: 'up when already up (images checked)', value: warm / 1000, unit: 's' },
       {
         name: 'VM create → launcher Pod Ready, p50',
-        value: pct(pods.ready, 50),
+        value: percentile(pods.ready, 50),
         unit: 'ms',
         note: `${VMS} VMs, one at a time`,
       },
       { name: 'VM create → launcher Pod Ready, max', value: Math.max(...pods.ready), unit: 'ms' },
       {
         name: 'VM create → launcher answers on its socket, p50',
-        value: pct(pods.listening, 50),
+        value: percentile(pods.listening, 50),
         unit: 'ms',
         note: 'its libvirt started, TCG chosen',
       },
