@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isRunning, startProcess, stopProcess } from './process.ts';
+import { describeProcess, isRunning, startProcess, stopProcess } from './process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kv-process-'));
 afterAll(() => {
@@ -58,5 +58,12 @@ describe('child processes by PID', () => {
 
   it.each([0, -1, 1.5])('treats pid %p as not running', (pid) => {
     expect(isRunning(pid)).toBe(false);
+  });
+});
+
+describe('describeProcess', () => {
+  it('names the state and the program of a live process, and says when there is none', () => {
+    expect(describeProcess(process.pid)).toMatch(/^state [RS], argv\[0\] ".*node.*"$/);
+    expect(describeProcess(2 ** 22 + 1)).toBe('no such process');
   });
 });

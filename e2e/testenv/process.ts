@@ -66,12 +66,21 @@ function cmdline(pid: number): string[] | undefined {
 /** bin is argv[0], or argv[1] for an interpreted script (`#!/bin/sh` runs as `/bin/sh bin ...`). */
 const runs = (argv: string[], bin: string): boolean => argv[0] === bin || argv[1] === bin;
 
-/** True when pid is a live (not zombie) process running bin (when given). */
+/**
+ * True when pid is a live (not zombie) process running bin (when given). A live process whose command line reads
+ * empty or not at all at that instant still counts: only another program's command line means the PID moved on.
+ */
 export function isRunning(pid: number, bin?: string): boolean {
-  if (!alive(pid)) return false;
-  if (bin === undefined) return true;
+  return bin === undefined ? alive(pid) : !gone(pid, bin);
+}
+
+/** What /proc says of pid, for a failure message: its state and argv[0], or that it is gone. */
+export function describeProcess(pid: number): string {
+  const stat = procStat(pid);
+  if (stat === undefined) return 'no such process';
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
   const argv = cmdline(pid);
-  return argv !== undefined && runs(argv, bin);
+  return `state ${state}, argv[0] ${argv === undefined ? '(unreadable)' : JSON.stringify(argv[0] ?? '')}`;
 }
 
 /** Gone: dead, a zombie, or the PID now runs another program. A process still exiting is not gone. */

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { realClock } from '../../lib/kernel/clock.ts';
 import { KvError } from '../../lib/kernel/errors/errors.ts';
-import { isRunning } from './process.ts';
+import { describeProcess, isRunning } from './process.ts';
 
 export interface WaitOptions {
   what: string;
@@ -34,7 +34,8 @@ export async function waitUntilReady(probe: () => Promise<boolean>, o: WaitOptio
   const deadline = realClock.now() + o.timeoutMs;
   for (;;) {
     if (await probe().catch(() => false)) return;
-    if (!isRunning(o.pid, o.bin)) throw await failure(o, `exited before it was ready (pid ${o.pid})`);
+    if (!isRunning(o.pid, o.bin))
+      throw await failure(o, `exited before it was ready (pid ${o.pid}: ${describeProcess(o.pid)})`);
     if (realClock.now() >= deadline) throw await failure(o, `was not ready within ${o.timeoutMs} ms`);
     await realClock.sleep(200);
   }
