@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { LABELS, type VirtualMachine } from '../../lib/api/index.ts';
+import { ANNOTATIONS, LABELS, type VirtualMachine } from '../../lib/api/index.ts';
 import { HttpKubeClient, loadRestConfig, NODES, type KubeClient } from '../../lib/kernel/kube/index.ts';
 import { installCrds } from '../../lib/operator/apply/install-crds.ts';
 import { rewritingClient } from '../../lib/rename/client/index.ts';
@@ -41,7 +41,14 @@ export async function prepareForVirt(c: VirtClients): Promise<void> {
   await c.kv.patch(
     NODES,
     NODE_NAME,
-    { metadata: { labels: { [LABELS.NODE_SCHEDULABLE]: 'true' } } },
+    // A heartbeat an earlier run's handler left in etcd goes stale while this suite runs without one, and the
+    // controller then marks the node unschedulable: the node starts out as one no handler has seen yet.
+    {
+      metadata: {
+        labels: { [LABELS.NODE_SCHEDULABLE]: 'true' },
+        annotations: { [ANNOTATIONS.HANDLER_HEARTBEAT]: null },
+      },
+    },
     {
       type: 'merge',
     },
