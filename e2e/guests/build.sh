@@ -115,6 +115,9 @@ add_modules "$work/agent" "$work/kernel/lib/modules/$release" "${BUTTON_MODULES[
 mkdir -p "$work/sysroot"
 for p in "${agent_pkgs[@]}"; do dpkg-deb -x "$(deb "$p")" "$work/sysroot"; done
 add_program "$work/agent" "$work/sysroot" usr/sbin/qemu-ga
+# What qemu-ga's guest-get-osinfo reads for the name, id and version (the handler reports guestOSInfo by name).
+printf '%s\n' 'NAME="kubevirt-ts agent guest"' 'ID=kvts-agent' 'VERSION="1 (test)"' 'VERSION_ID=1' \
+  'PRETTY_NAME="kubevirt-ts agent guest 1"' >"$work/agent/etc/os-release"
 pack_cpio "$work/agent" "$bb" "$work/out/initramfs-agent.cpio.gz"
 
 log "building data.ext4.qcow2"

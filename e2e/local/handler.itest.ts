@@ -2,10 +2,13 @@
  * The handler on the real local cluster (node `local`, launcher Pods run by the kubelet from the project image,
  * QEMU under TCG), running as a host process for node local, as root, like the DaemonSet's privileged Pod, with
  * the controller in this process:
- * - a VM's VMI goes Scheduled → Running, with the status fields the handler owns, and the guest's marker is on
- *   its serial console; /healthz, /readyz and the VM's kubevirt_vmi_* counters on /metrics;
+ * - a VM (the agent test guest) goes Scheduled → Running, with the status fields the handler owns (the expanded
+ *   machine type, AgentConnected, guestOSInfo), and the guest's marker is on its serial console; /healthz,
+ *   /readyz and the VM's kubevirt_vmi_* counters on /metrics;
  * - the console server (mutual TLS, certificates made for the run) streams the guest's serial console to a
- *   client with the api's certificate and refuses one without; the kubelet lists the device plugins' resources;
+ *   client with the api's certificate, answers what is typed, refuses a second console and a client without the
+ *   certificate, keeps an idle session two minutes on pings, and freezes and thaws the guest's filesystems (seen
+ *   in the VMI's fsFreezeStatus); the kubelet lists the device plugins' resources;
  * - kill -9 of the handler while the guest runs, started again: the same QEMU process, the status converges;
  * - the node gets its heartbeat, `kubevirt.io/schedulable` and the node-labeller's labels;
  * - deleting the VMI brings it to Succeeded and the launcher exits;
@@ -21,7 +24,13 @@ import {
 } from '../../lib/api/index.ts';
 import type { Pod } from '../../lib/api/core/pod.ts';
 import { KVM_DEVICE, TUN_DEVICE } from '../../lib/api/device-resources.ts';
-import { openStream, StreamReader, vmiPath } from '../../lib/handler/console/testing/client.ts';
+import {
+  call,
+  openStream,
+  StreamReader,
+  vmiPath,
+  type Dial,
+} from '../../lib/handler/console/testing/client.ts';
 import { makeConsolePki, type ConsolePki } from '../../lib/handler/console/testing/pki.ts';
 import { NODES, PODS, type KubeObject } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
@@ -30,7 +39,7 @@ import { NODE_NAME } from './layout.ts';
 import { pidsNaming, pidsWhere } from './testing/procs.ts';
 import { consoleServerFlags, handlerPort, spawnHandler, type HandlerProcess } from './testing/roles.ts';
 import { virtSuite } from './testing/suite.ts';
-import { exampleVm, readSerial } from './virt.ts';
+import { agentVm, exampleVm, readSerial } from './virt.ts';
 
 let pki: ConsolePki | undefined;
 /** The console server with certificates made for the run. */
@@ -42,6 +51,20 @@ const s = virtSuite('handler', { handler: true, handlerFlags: consoleFlags });
 function handler(): HandlerProcess {
   if (s.handler === undefined) throw new Error('the suite runs no handler');
   return s.handler;
+}
+
+/** The api's side of the console server: its port once the handler says it listens, the run's certificates. */
+async function consoleDial(): Promise<Dial> {
+  const port = await waitFor(() => handlerPort(handler(), 'console server listening'), 'console port');
+  if (pki === undefined) throw new Error('the suite made no console certificates');
+  return { port, ca: pki.ca.cert, client: pki.client };
+}
+const consolePath = vmiPath(s.ns, 'a', 'console');
+
+/** Types an arithmetic expression into the guest's shell on ttyS0 and waits for its value. */
+async function typeAndRead(r: StreamReader, expr: string, expected: string): Promise<void> {
+  r.ws.send(Buffer.from(`\necho kvts-$((${expr}))\n`));
+  await r.waitFor(`kvts-${expected}`, 30_000);
 }
 
 const getVmi = (name: string): Promise<VirtualMachineInstance> =>
@@ -71,11 +94,11 @@ const qemuPids = (name: string): number[] =>
 
 describe('the handler on node local', () => {
   it('runs a VM: Running with its status, the guest on its serial console, the node labelled', async () => {
-    await s.clients.kv.create(VIRTUAL_MACHINES, await exampleVm(s.ns, 'a'));
+    await s.clients.kv.create(VIRTUAL_MACHINES, await agentVm(s.ns, 'a'));
     const { vmi, pod } = await running('a');
     expect(vmi.status).toMatchObject({
       nodeName: NODE_NAME,
-      machine: { type: 'q35' },
+      machine: { type: expect.stringMatching(/^pc-q35-\d/) },
       memory: { guestCurrent: '128Mi' },
       currentCPUTopology: { sockets: 1, cores: 1, threads: 1 },
       volumeStatus: [{ name: 'data', target: 'vda' }],
@@ -90,6 +113,24 @@ describe('the handler on node local', () => {
       s.c.dir,
     );
     expect(serial).toContain(MARKER);
+    // The guest agent comes up after the boot: the handler reports it and what it says of the guest.
+    const agent = await waitFor(
+      async () => {
+        const v = await getVmi('a');
+        const connected = v.status?.conditions?.some(
+          (c) => c.type === 'AgentConnected' && c.status === 'True',
+        );
+        return connected === true && v.status?.guestOSInfo !== undefined && v;
+      },
+      'AgentConnected and guestOSInfo',
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    expect(agent.status?.guestOSInfo).toMatchObject({
+      name: 'kubevirt-ts agent guest',
+      id: 'kvts-agent',
+      versionId: '1',
+      kernelRelease: expect.stringMatching(/\S/),
+    });
     const node = await s.clients.kv.get<KubeObject>(NODES, NODE_NAME);
     expect(node.metadata.labels?.[LABELS.NODE_SCHEDULABLE]).toBe('true');
     const beat = Date.parse(node.metadata.annotations?.[ANNOTATIONS.HANDLER_HEARTBEAT] ?? '');
@@ -115,14 +156,18 @@ describe('the handler on node local', () => {
   }, 300_000);
 
   it('serves the console to the api over mutual TLS and advertises the device plugins to the kubelet', async () => {
-    const port = await waitFor(() => handlerPort(handler(), 'console server listening'), 'console port');
-    const ca = pki?.ca.cert ?? Buffer.alloc(0);
-    const path = vmiPath(s.ns, 'a', 'console');
-    const reader = new StreamReader(await openStream({ port, ca, client: pki?.client }, path));
-    expect(await reader.waitFor(MARKER, 30_000)).toContain(MARKER);
-    reader.ws.close(1000);
-    await reader.closed;
-    const refused = await openStream({ port, ca }, path).then(
+    const r = new StreamReader(await openStream(await consoleDial(), consolePath));
+    expect(await r.waitFor(MARKER, 30_000)).toContain(MARKER);
+    await typeAndRead(r, '6*7', '42');
+    // One console at a time: the second is refused, the first goes on.
+    await expect(openStream(await consoleDial(), consolePath)).rejects.toMatchObject({
+      status: 409,
+      text: expect.stringContaining(`VMI ${s.ns}/a has a console session open`),
+    });
+    await typeAndRead(r, '2+3', '5');
+    r.ws.close(1000);
+    await r.closed;
+    const refused = await openStream({ ...(await consoleDial()), client: undefined }, consolePath).then(
       () => undefined,
       (e: unknown) => e as { code?: string; status?: number },
     );
@@ -142,6 +187,42 @@ describe('the handler on node local', () => {
     );
     expect(node.status?.capacity).toMatchObject({ [TUN_DEVICE]: '1k', [KVM_DEVICE]: '1k' });
   }, 120_000);
+
+  it('freezes and thaws the guest filesystems over REST, seen in the VMI status', async () => {
+    const dial = await consoleDial();
+    const put = (sub: string, body?: string): Promise<{ status: number; text: string }> =>
+      call(dial, 'PUT', vmiPath(s.ns, 'a', sub), body);
+    expect(await put('freeze')).toMatchObject({
+      status: 400,
+      text: 'Unfreeze timeout in freeze request is not set',
+    });
+    const freezeStatus = (want: string): Promise<unknown> =>
+      waitFor(async () => (await getVmi('a')).status?.fsFreezeStatus === want, `fsFreezeStatus ${want}`, {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      });
+    // Under TCG on a loaded machine the agent may miss the call's deadline once: try again.
+    await waitFor(async () => (await put('freeze', '{"unfreezeTimeout":"5m0s"}')).status === 202, 'a freeze');
+    await freezeStatus('frozen');
+    await waitFor(async () => (await put('unfreeze')).status === 202, 'an unfreeze');
+    await freezeStatus('thawed');
+  }, 180_000);
+
+  it('keeps an idle console open for two minutes on the server’s pings', async () => {
+    const ws = await openStream(await consoleDial(), consolePath);
+    const r = new StreamReader(ws);
+    let pings = 0;
+    ws.on('ping', () => {
+      pings++;
+    });
+    await new Promise((done) => setTimeout(done, 120_000));
+    expect(ws.readyState).toBe(ws.OPEN);
+    // The handler's default ping period is 30 s.
+    expect(pings).toBeGreaterThanOrEqual(3);
+    await typeAndRead(r, '4*4', '16');
+    ws.close(1000);
+    await r.closed;
+  }, 240_000);
 
   it('kill -9 of the handler leaves the guest alone; started again, it converges', async () => {
     const before = qemuPids('a');

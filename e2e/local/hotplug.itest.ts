@@ -22,7 +22,7 @@ import { HOTPLUG_DISKS_VOLUME, podVolumeOnNode } from '../../lib/rpc/index.ts';
 import { MARKER } from '../guests/guests.ts';
 import { STORAGE_CLASS } from './storage.ts';
 import { virtSuite } from './testing/suite.ts';
-import { exampleVm, kubeletPodsDir, readSerial } from './virt.ts';
+import { agentVm, kubeletPodsDir, readSerial } from './virt.ts';
 
 const s = virtSuite('hotplug', { handler: true });
 const NAME = 'hp-vmi';
@@ -30,16 +30,11 @@ const CLAIM = 'hp-claim';
 const DISK_MARKER = 'KVTS-HOTPLUG-DISK';
 
 async function agentVmi(): Promise<VirtualMachineInstance> {
-  const template = (await exampleVm(s.ns)).spec.template;
-  const spec = structuredClone(template.spec);
-  if (spec.domain.firmware?.kernelBoot?.container === undefined)
-    throw new Error('the example VM boots no kernel');
-  spec.domain.firmware.kernelBoot.container.initrdPath = '/boot/initramfs-agent.cpio.gz';
   return {
     apiVersion: 'kubevirt.io/v1',
     kind: 'VirtualMachineInstance',
     metadata: { name: NAME, namespace: s.ns },
-    spec,
+    spec: (await agentVm(s.ns)).spec.template.spec,
   };
 }
 

@@ -62,6 +62,15 @@ export async function exampleVm(ns: string, name?: string): Promise<VirtualMachi
   return vm;
 }
 
+/** The example VM booting the agent test guest (qemu-ga, virtio-scsi, a shell on ttyS0) instead of the tiny one. */
+export async function agentVm(ns: string, name?: string): Promise<VirtualMachine> {
+  const vm = await exampleVm(ns, name);
+  const boot = vm.spec.template.spec.domain.firmware?.kernelBoot?.container;
+  if (boot === undefined) throw new Error('the example VM boots no kernel');
+  boot.initrdPath = '/boot/initramfs-agent.cpio.gz';
+  return vm;
+}
+
 /** The kubelet's pods directory of the stack in dir. */
 export function kubeletPodsDir(dir?: string): string {
   return `${layout(dir).kubelet.root}/pods`;

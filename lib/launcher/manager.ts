@@ -15,6 +15,7 @@ import {
   destroyDomain,
   detachDeviceByAlias,
   getDomainState,
+  getDomainXml,
   isNoDomain,
   lookupDomainByName,
   rebootDomain,
@@ -30,7 +31,13 @@ import {
 import { vmiSpecChecksum, type DomainJson, type VirtualMachineOptions } from '../rpc/index.ts';
 import { devicesXml, domainXml, renderXml, toDomain, type Disk, type DomainSpec } from './converter/index.ts';
 import type { Identity } from './daemon/process.ts';
-import { domainJson, type DomainIdentity, type DomainStatusExtras } from './report/domain-json.ts';
+import {
+  definedMachine,
+  domainJson,
+  withMachine,
+  type DomainIdentity,
+  type DomainStatusExtras,
+} from './report/domain-json.ts';
 import { kubevirtState, NON_EXISTENT, type KubevirtState } from './report/state.ts';
 import type { SerialRelay } from './serial/relay.ts';
 import { findContainerDiskImages } from './sync/container-disks.ts';
@@ -164,14 +171,19 @@ export class DomainManager {
     let ref = planned.ref;
     // Every start prepares (a start happens only while the domain is down): config ISOs are made anew.
     if (plan.start || ref === undefined) await prepareDomain({ vmi, domain, ctx, identity: this.o.identity });
-    if (plan.define || ref === undefined) ref = await defineDomain(this.o.conn, xml);
+    let machine = this.applied?.domain.os.type.machine;
+    if (plan.define || ref === undefined) {
+      ref = await defineDomain(this.o.conn, xml);
+      // libvirt expands an alias such as q35 to the versioned type it defined; that is what is reported.
+      machine = definedMachine(await getDomainXml(this.o.conn, ref));
+    }
     if (plan.start) await this.start(ref, vmi, ctx.layout.serialSocket(vmi.metadata.uid ?? ''));
     if (plan.resume) await resumeDomain(this.o.conn, ref);
     for (const d of plan.attach) await attachDevice(this.o.conn, ref, diskDeviceXml(d), LIVE_AND_CONFIG);
     for (const d of plan.detach) {
       await detachDeviceByAlias(this.o.conn, ref, `ua-${d.alias.name}`, LIVE_AND_CONFIG);
     }
-    this.applied = { vmi, domain, xml, checksum: vmiSpecChecksum(vmi) };
+    this.applied = { vmi, domain: withMachine(domain, machine), xml, checksum: vmiSpecChecksum(vmi) };
   }
 
   /** The guest agent connected or went away (libvirt's agent-lifecycle event). */

@@ -35,6 +35,19 @@ export function noUnixSocket(path: string): ConsoleError {
   return { status: 400, message: `stat ${path}: no such file or directory` };
 }
 
+/**
+ * A serial console is open for the VMI: the next one is refused (KubeVirt would end the open one). A client that
+ * vanished without closing is released once a ping goes unanswered, within two ping periods.
+ */
+export function consoleInUse(namespace: string, name: string, releaseSeconds: number): ConsoleError {
+  return {
+    status: 409,
+    message:
+      `Active console connection. Request denied: VMI ${namespace}/${name} has a console session open; ` +
+      `close it first (one whose client went away is released within ${releaseSeconds} s)`,
+  };
+}
+
 const ESCAPES: Readonly<Record<string, string>> = {
   '\x07': '\\a',
   '\b': '\\b',

@@ -254,17 +254,26 @@ describe('console server streams', () => {
     });
   });
 
-  it('gives the console to the newest session: the older one is closed with 1001', async () => {
+  it('refuses a second console while one is open (409), and serves the next once it is closed', async () => {
     const { dial } = await start();
     const first = new StreamReader(await openStream(dial(), console1));
     await first.waitFor('hello', 5_000);
-    const second = new StreamReader(await openStream(dial(), console1));
-    expect(await first.closed).toEqual({ code: 1001, reason: 'close by another connection' });
-    await second.waitFor('hello', 5_000);
-    second.ws.send(Buffer.from('still here'));
-    await second.waitFor('still here', 5_000);
-    second.ws.close(1000);
-    await second.closed;
+    await expect(openStream(dial(), console1)).rejects.toMatchObject({
+      status: 409,
+      text:
+        'Active console connection. Request denied: VMI ns1/vm1 has a console session open; close it first ' +
+        '(one whose client went away is released within 60 s)',
+    });
+    // The open session is untouched.
+    first.ws.send(Buffer.from('still here'));
+    await first.waitFor('still here', 5_000);
+    first.ws.close(1000);
+    await first.closed;
+    const next = await waitFor(
+      () => openStream(dial(), console1).catch(() => undefined),
+      'a console once the first is closed',
+    );
+    next.close(1000);
   });
 
   it('keeps an open VNC session when the next client asks to preserve it (503), else replaces it', async () => {
@@ -284,19 +293,20 @@ describe('console server streams', () => {
     await second.closed;
   });
 
-  it('pings the client and ends a session whose pong is overdue', async () => {
+  it('pings the client and ends a session whose pong is overdue, which frees the console', async () => {
     const { dial, lines } = await start({ pingIntervalMs: 100 });
-    const live = new StreamReader(await openStream(dial(), console1));
-    await new Promise((r) => setTimeout(r, 450));
-    const mute = new StreamReader(
-      await openStream(dial(), vmiPath('ns1', 'vm1', 'console'), { autoPong: false }),
-    );
-    // The live one was replaced by the mute one; the mute one dies of its missing pongs.
-    expect((await live.closed).code).toBe(1001);
+    const mute = new StreamReader(await openStream(dial(), console1, { autoPong: false }));
     expect((await mute.closed).code).toBe(1006);
-    const ends = lines.filter((l) => l['msg'] === 'console session ended');
-    expect(ends.map((l) => l['reason'])).toEqual(['ended', 'pong-overdue']);
-    expect(ends[0]?.['pongs']).toBeGreaterThanOrEqual(3);
+    const live = new StreamReader(
+      await waitFor(() => openStream(dial(), console1).catch(() => undefined), 'the console freed'),
+    );
+    await new Promise((r) => setTimeout(r, 450));
+    live.ws.close(1000);
+    await live.closed;
+    const ended = (): Record<string, unknown>[] => lines.filter((l) => l['msg'] === 'console session ended');
+    const ends = await waitFor(() => ended().length === 2 && ended(), 'both session ends logged');
+    expect(ends.map((l) => l['reason'])).toEqual(['pong-overdue', 'client-closed']);
+    expect(ends[1]?.['pongs']).toBeGreaterThanOrEqual(3);
   });
 
   it('ends the open sessions when the server closes', async () => {

@@ -1,7 +1,8 @@
 /**
- * One console and one VNC session per VMI (kubevirt pkg/virt-handler/rest/console.go newStopChan): a new
- * session takes the slot and ends the one holding it; the Deckhouse fork then closes the old client's websocket
- * with 1001 "close by another connection" (3p-kubevirt v1.6.2-virtualization). A session releases only its own
+ * One console and one VNC session per VMI. A serial console already open refuses the next one before it takes
+ * a slot (upgrade.ts, CONSOLE_IN_USE). A new VNC session takes the slot and ends the one holding it (kubevirt
+ * pkg/virt-handler/rest/console.go newStopChan), whose websocket is closed with 1001 "close by another
+ * connection" as the Deckhouse fork does (3p-kubevirt v1.6.2-virtualization). A session releases only its own
  * slot, so a late release of a replaced session leaves its successor alone. No IO.
  */
 import type { StreamRoute } from './routes.ts';

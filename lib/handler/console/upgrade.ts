@@ -1,8 +1,9 @@
 /**
  * Opening a console or VNC stream (kubevirt pkg/virt-handler/rest/console.go SerialHandler, VNCHandler): the
- * VMI (404), for VNC with `?preserveSession=true` a 503 while a VNC session is open (KubeVirt after v1.6.2,
- * KV@HEAD; without it the newest session wins as in v1.6.2), its socket (400), then the session slot (a session already open for that VMI and kind ends with
- * 1001), the unix socket dialled (500 when that fails: answered before the upgrade, where KubeVirt can only
+ * VMI (404); a 409 while a serial console is open for it (the issue asks for a clear error, where KubeVirt ends
+ * the open one); for VNC with `?preserveSession=true` a 503 while a VNC session is open (KubeVirt after v1.6.2,
+ * KV@HEAD; without it the newest VNC session wins as in v1.6.2, the older one closed with 1001); its socket
+ * (400); then the session slot, the unix socket dialled (500 when that fails: answered before the upgrade, where KubeVirt can only
  * drop the upgraded connection), and the websocket upgrade. Refusals before the upgrade are plain HTTP answers
  * on the raw connection.
  */
@@ -15,7 +16,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { dialPath } from '../../rpc/index.ts';
-import { isConsoleError, vmiNotFound, type ConsoleError } from './errors.ts';
+import { consoleInUse, isConsoleError, vmiNotFound, type ConsoleError } from './errors.ts';
 import type { ConsoleResolver } from './resolve.ts';
 import { isStreamRoute, matchRoute, type StreamRoute } from './routes.ts';
 import {
@@ -109,9 +110,22 @@ export function queryFlag(target: string, name: string): boolean {
 
 export const VNC_IN_USE: ConsoleError = { status: 503, message: 'Active VNC connection. Request denied.' };
 
-/** The client asks to keep an open VNC session, and there is one. */
-function vncKept(ctx: StreamContext, req: IncomingMessage, vmi: VirtualMachineInstance): boolean {
-  return queryFlag(req.url ?? '', 'preserveSession') && ctx.slots.has('vnc', vmi.metadata.uid ?? '');
+/** The refusal when the route's session slot is held and may not be taken over: any open serial console, an
+ * open VNC session when the client asks to preserve it. */
+function inUse(
+  ctx: StreamContext,
+  req: IncomingMessage,
+  route: StreamRoute,
+  vmi: VirtualMachineInstance,
+): ConsoleError | undefined {
+  if (!ctx.slots.has(route, vmi.metadata.uid ?? '')) return undefined;
+  if (route === 'console')
+    return consoleInUse(
+      vmi.metadata.namespace ?? '',
+      vmi.metadata.name ?? '',
+      (2 * ctx.pingIntervalMs) / 1000,
+    );
+  return queryFlag(req.url ?? '', 'preserveSession') ? VNC_IN_USE : undefined;
 }
 
 function target(ctx: StreamContext, req: IncomingMessage): Target | (ConsoleError & { allow?: string }) {
@@ -120,7 +134,8 @@ function target(ctx: StreamContext, req: IncomingMessage): Target | (ConsoleErro
   if (!isStreamRoute(m.route)) return { status: 400, message: 'Bad Request\n' };
   const vmi = ctx.resolver.vmi(m.namespace, m.name);
   if (vmi === undefined) return vmiNotFound(m.namespace, m.name);
-  if (m.route === 'vnc' && vncKept(ctx, req, vmi)) return VNC_IN_USE;
+  const busy = inUse(ctx, req, m.route, vmi);
+  if (busy !== undefined) return busy;
   const path = ctx.resolver.socket(vmi, m.route);
   if (isConsoleError(path)) return path;
   if (!isWebsocketRequest(req)) return { status: 400, message: 'Bad Request\n' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { toDomain } from '../converter/index.ts';
 import { testCtx, testVmi, TEST_UID } from '../converter/testing/vmi.ts';
-import { domainJson } from './domain-json.ts';
+import { definedMachine, domainJson, withMachine } from './domain-json.ts';
 import { NON_EXISTENT } from './state.ts';
 
 const id = { name: 'testvmi', namespace: 'default', uid: TEST_UID };
@@ -67,5 +67,28 @@ describe('domainJson (KubeVirt api.Domain as encoding/json writes it)', () => {
     });
     expect(d.Status.OSInfo).toMatchObject({ Id: 'debian', Name: '' });
     expect(d.Spec).toEqual({ Name: 'default_testvmi', Devices: {} });
+  });
+});
+
+describe('the machine type libvirt defined', () => {
+  it.each([
+    [
+      `<domain type='qemu'><os><type arch='x86_64' machine='pc-q35-7.2'>hvm</type></os></domain>`,
+      'pc-q35-7.2',
+    ],
+    ['<os><type machine="pc-i440fx-7.2" arch="x86_64">hvm</type></os>', 'pc-i440fx-7.2'],
+    ["<os><type arch='x86_64'>hvm</type></os>", undefined],
+    ["<devices><input type='tablet' bus='usb'/></devices>", undefined],
+  ])('%s → %s', (xml, machine) => {
+    expect(definedMachine(xml)).toBe(machine);
+  });
+
+  it('is reported in place of the alias asked for, and the spec is otherwise the same', () => {
+    const spec = convertedDomain();
+    expect(spec.os.type.machine).toBe('q35');
+    const reported = withMachine(spec, 'pc-q35-7.2');
+    expect(domainJson({ id, spec: reported, state: NON_EXISTENT }).Spec.OS?.Type.Machine).toBe('pc-q35-7.2');
+    expect({ ...reported, os: spec.os }).toEqual(spec);
+    expect(withMachine(spec, undefined)).toBe(spec);
   });
 });

@@ -129,6 +129,18 @@ export function domainSpecJson(domainSpec: DomainSpec, agentConnected = false): 
   };
 }
 
+/** The machine type in a domain's XML as libvirt holds it (`<type machine='pc-q35-7.2'>`); undefined if none. */
+export function definedMachine(xml: string): string | undefined {
+  const m = /<type\b[^>]*\smachine=(?:'([^']+)'|"([^"]+)")/.exec(xml);
+  return m?.[1] ?? m?.[2];
+}
+
+/** The spec with this machine type (when given) in place of the one asked for. */
+export function withMachine(spec: DomainSpec, machine: string | undefined): DomainSpec {
+  if (machine === undefined || machine === spec.os.type.machine) return spec;
+  return { ...spec, os: { ...spec.os, type: { ...spec.os.type, machine } } };
+}
+
 /** The whole api.Domain; spec may be absent (a domain we know only by name, e.g. once deleted). */
 export function domainJson(o: {
   id: DomainIdentity;
