@@ -1,0 +1,119 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { makeTestPki, pemOf } from '../../kernel/tls/testing/pki.ts';
+import { parseRequestHeaderConfig, type RequestHeaderConfig } from './config.ts';
+import type { HeaderValues } from './headers.ts';
+import { identify, type PeerFacts } from './identity.ts';
+
+let withNames: RequestHeaderConfig;
+let anyName: RequestHeaderConfig;
+
+beforeAll(async () => {
+  const pki = await makeTestPki([{ name: 'ca', cn: 'front-proxy-ca' }]);
+  const data = {
+    'requestheader-client-ca-file': pemOf(pki, 'ca').cert,
+    'requestheader-allowed-names': '["front-proxy-client","aggregator"]',
+    'requestheader-username-headers': '["X-Remote-User"]',
+    'requestheader-uid-headers': '["X-Remote-Uid"]',
+    'requestheader-group-headers': '["X-Remote-Group"]',
+    'requestheader-extra-headers-prefix': '["X-Remote-Extra-"]',
+  };
+  withNames = parseRequestHeaderConfig(data);
+  anyName = parseRequestHeaderConfig({ ...data, 'requestheader-allowed-names': '[]' });
+}, 30_000);
+
+const proxied: HeaderValues = {
+  'x-remote-user': ['alice'],
+  'x-remote-uid': ['uid-1'],
+  'x-remote-group': ['dev', 'system:authenticated'],
+  'x-remote-extra-scopes': ['view'],
+};
+const forged: HeaderValues = { 'x-remote-user': ['system:admin'], 'x-remote-group': ['system:masters'] };
+
+const frontProxy: PeerFacts = { verifiedBy: 'requestheader', commonName: 'front-proxy-client' };
+const virtualizationApi: PeerFacts = { verifiedBy: 'virtualization-ca', commonName: 'virtualization-api' };
+
+describe('identify', () => {
+  it('takes user, uid, groups and extra from a front proxy with an allowed name', () => {
+    expect(identify(frontProxy, withNames, proxied)).toEqual({
+      ok: true,
+      via: 'requestheader',
+      identity: {
+        user: 'alice',
+        uid: 'uid-1',
+        groups: ['dev', 'system:authenticated'],
+        extra: { scopes: ['view'] },
+      },
+    });
+  });
+
+  it('takes the headers from a virtualization-ca certificate whatever its name (Deckhouse mode)', () => {
+    const headers = {
+      'x-remote-user': ['system:serviceaccount:ns:sa'],
+      'x-remote-group': ['system:serviceaccounts'],
+    };
+    expect(identify(virtualizationApi, withNames, headers)).toEqual({
+      ok: true,
+      via: 'virtualization-ca',
+      identity: { user: 'system:serviceaccount:ns:sa', groups: ['system:serviceaccounts'], extra: {} },
+    });
+  });
+
+  it('accepts any request-header certificate when no names are listed', () => {
+    const r = identify({ verifiedBy: 'requestheader', commonName: 'whoever' }, anyName, proxied);
+    expect(r.ok).toBe(true);
+  });
+
+  it.each<[string, PeerFacts, string]>([
+    [
+      'no certificate',
+      { verifiedBy: undefined, commonName: undefined },
+      'Unauthorized: a client certificate is required',
+    ],
+    [
+      'a certificate from another CA',
+      { verifiedBy: undefined, commonName: 'front-proxy-client', problem: 'untrusted' },
+      'Unauthorized: the client certificate is not accepted: it is not signed by a CA trusted for proxied requests',
+    ],
+    [
+      'an expired certificate',
+      { verifiedBy: undefined, commonName: 'front-proxy-client', problem: 'expired' },
+      'Unauthorized: the client certificate is not accepted: it has expired',
+    ],
+    [
+      'a server-only certificate',
+      { verifiedBy: undefined, commonName: 'front-proxy-client', problem: 'not-for-client-auth' },
+      'Unauthorized: the client certificate is not accepted: its extended key usage does not allow client authentication',
+    ],
+    [
+      'a request-header certificate with a name not allowed',
+      { verifiedBy: 'requestheader', commonName: 'mallory' },
+      'Unauthorized: the client certificate has common name "mallory", which is not in requestheader-allowed-names',
+    ],
+    [
+      'a request-header certificate without a common name',
+      { verifiedBy: 'requestheader', commonName: undefined },
+      'Unauthorized: the client certificate has no common name, which is not in requestheader-allowed-names',
+    ],
+  ])('refuses %s with 401 without reading a forged X-Remote-User', (_what, peer, message) => {
+    const r = identify(peer, withNames, forged);
+    expect(r).toEqual({ ok: false, code: 401, message });
+    expect(JSON.stringify(r)).not.toContain('system:admin');
+  });
+
+  it.each<[string, HeaderValues]>([
+    ['no user header', { 'x-remote-group': ['dev'] }],
+    ['an empty user header', { 'x-remote-user': [''] }],
+  ])('refuses an accepted certificate with %s, saying so', (_what, headers) => {
+    expect(identify(frontProxy, withNames, headers)).toEqual({
+      ok: false,
+      code: 401,
+      message:
+        'Unauthorized: the client certificate is accepted but no user name header (x-remote-user) is set',
+    });
+  });
+
+  it('leaves uid out when no uid header is set, and groups empty when none is', () => {
+    const r = identify(frontProxy, withNames, { 'x-remote-user': ['alice'] });
+    expect(r).toEqual({ ok: true, via: 'requestheader', identity: { user: 'alice', groups: [], extra: {} } });
+  });
+});
