@@ -1,35 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance } from '../v1/objects.ts';
 import type { AdmissionCause } from './causes.ts';
-import { GATES } from './context.ts';
-import { ctxWith, inv, ns, validSpec } from './testing/fixtures.ts';
+import { ctxWith, inv, ns } from './testing/fixtures.ts';
+import { changed, running, type Change } from './testing/vmis.ts';
 import { validateVmiUpdate, type VmiUpdateContext } from './vmi-update.ts';
-
-/** A running VMI with the permanent volume root and the hotplugged PVC hp. */
-function running(): VirtualMachineInstance {
-  const spec = validSpec();
-  spec.volumes?.push({ name: 'hp', persistentVolumeClaim: { claimName: 'hp-claim', hotpluggable: true } });
-  spec.domain.devices.disks?.push({ name: 'hp', disk: { bus: 'scsi' }, serial: 'hp-serial' });
-  return {
-    metadata: { name: 'vm', namespace: 'ns', labels: { app: 'web', 'kubevirt.io/nodeName': 'node-1' } },
-    spec,
-    status: {
-      phase: 'Running',
-      nodeName: 'node-1',
-      volumeStatus: [
-        { name: 'root', target: 'vda' },
-        { name: 'hp', target: 'sda', hotplugVolume: { attachPodName: 'hp-pod' } },
-      ],
-    },
-  };
-}
-
-type Change = (vmi: VirtualMachineInstance) => void;
-const changed = (change: Change): VirtualMachineInstance => {
-  const vmi = running();
-  change(vmi);
-  return vmi;
-};
 
 const user: VmiUpdateContext = { ...ctxWith(), isKubevirtServiceAccount: false };
 const kubevirt: VmiUpdateContext = { ...ctxWith(), isKubevirtServiceAccount: true };
@@ -219,48 +193,5 @@ describe('validateVmiUpdate', () => {
       v.spec.hostname = 'h';
     });
     expect(validateVmiUpdate(old, next, kubevirt)).toEqual(message === '' ? [] : [inv('', message)]);
-  });
-});
-
-describe('validateVmiUpdate: NodeRestriction', () => {
-  const handler = (nodeName: string | undefined): VmiUpdateContext => ({
-    ...ctxWith([GATES.NODE_RESTRICTION]),
-    isKubevirtServiceAccount: true,
-    virtHandler: { nodeName },
-  });
-
-  it.each<[string, VmiUpdateContext, Change, AdmissionCause[]]>([
-    ['the VMI node', handler('node-1'), () => undefined, []],
-    [
-      'no node name',
-      handler(undefined),
-      () => undefined,
-      [inv('', 'Node restriction failed, virt-handler service account is missing node name')],
-    ],
-    [
-      'another node',
-      handler('node-2'),
-      () => undefined,
-      [inv('', 'Node restriction, virt-handler is only allowed to modify VMIs it owns')],
-    ],
-    [
-      'setting the migration target',
-      handler('node-1'),
-      (v) => (v.status = { ...v.status, migrationState: { targetNode: 'node-2' } }),
-      [inv('', 'Node restriction, virt-handler is not allowed to set target node')],
-    ],
-    [
-      'another node without the gate',
-      { ...ctxWith(), isKubevirtServiceAccount: true, virtHandler: { nodeName: 'node-2' } },
-      () => undefined,
-      [],
-    ],
-  ])('%s', (_name, ctx, change, expected) => {
-    expect(validateVmiUpdate(running(), changed(change), ctx)).toEqual(expected);
-  });
-
-  it('the migration target node', () => {
-    const old = changed((v) => (v.status = { ...v.status, migrationState: { targetNode: 'node-2' } }));
-    expect(validateVmiUpdate(old, old, handler('node-2'))).toEqual([]);
   });
 });
