@@ -129,6 +129,7 @@ export * from './labels.ts';
 export * from './quantity.ts';
 export * from './disk-targets.ts';
 export * from './hotplug.ts';
+export * from './volume-requests.ts';
 export * from './access-credentials.ts';
 export * from './defaults/cluster.ts';
 export { defaultDiskBus, HOST_PASSTHROUGH } from './defaults/arch.ts';

@@ -35,7 +35,7 @@ const MAX_EXPONENT = 2 ** 31 - 1;
 const LOG10_2 = Math.log10(2);
 
 /** sign × digits × 10^exp10 × 2^exp2, digits without leading or trailing zeros (0n for zero). */
-interface Exact {
+export interface ExactQuantity {
   readonly negative: boolean;
   readonly digits: bigint;
   readonly exp10: number;
@@ -72,7 +72,7 @@ function suffixExponents(suffix: string): { exp10: number; exp2: number } | unde
 }
 
 /** The exact value of a string quantity, or undefined when it does not follow the grammar. */
-function exactOf(text: string): Exact | undefined {
+function exactOf(text: string): ExactQuantity | undefined {
   const m = GRAMMAR.exec(text);
   if (m === null) return undefined;
   const [, sign = '', whole = '', fraction = '', suffix = ''] = m;
@@ -90,20 +90,25 @@ function exactOf(text: string): Exact | undefined {
   };
 }
 
-function exact(q: Quantity, field: string | undefined): Exact {
+function exact(q: Quantity, field: string | undefined): ExactQuantity {
   const text = typeof q === 'number' ? (Number.isFinite(q) ? String(q) : '') : q;
   const value = typeof q === 'number' || typeof q === 'string' ? exactOf(text) : undefined;
   if (value === undefined) throw invalid(notAQuantity(q), field);
   return value;
 }
 
+/** The exact value of a quantity (for comparisons and canonical text); throws as parseQuantity does. */
+export function exactQuantity(q: Quantity, field?: string): ExactQuantity {
+  return exact(q, field);
+}
+
 /** log10 of an upper bound of |value| (digits × 10^exp10 × 2^exp2 < 10^magnitude). */
-function magnitude(v: Exact): number {
+function magnitude(v: ExactQuantity): number {
   return v.digits.toString().length + v.exp10 + v.exp2 * LOG10_2;
 }
 
 /** ⌈|value| / 10^-scale⌉ for a value whose magnitude allows it (|value| × 10^scale ≥ 10^-1 or so). */
-function ceilScaled(v: Exact, scale: number): bigint {
+function ceilScaled(v: ExactQuantity, scale: number): bigint {
   const numerator = v.digits * 2n ** BigInt(v.exp2);
   const shift = v.exp10 + scale;
   if (shift >= 0) return numerator * 10n ** BigInt(shift);
