@@ -23,6 +23,30 @@ import {
   type GuestUser,
 } from './report/guest-json.ts';
 import type { DomainManager } from './manager.ts';
+import type { GuestOsInfoJson } from '../rpc/index.ts';
+
+const OS_INFO_FIELDS: readonly [string, keyof GuestOsInfoJson][] = [
+  ['name', 'Name'],
+  ['kernel-release', 'KernelRelease'],
+  ['version', 'Version'],
+  ['pretty-name', 'PrettyName'],
+  ['version-id', 'VersionId'],
+  ['kernel-version', 'KernelVersion'],
+  ['machine', 'Machine'],
+  ['id', 'Id'],
+];
+
+/** qemu-ga's guest-get-osinfo answer in the launcher's OSInfo names; members that are not strings are left out. */
+export function osInfoJson(ret: unknown): Partial<GuestOsInfoJson> {
+  const out: Partial<GuestOsInfoJson> = {};
+  if (typeof ret !== 'object' || ret === null) return out;
+  const r = ret as Record<string, unknown>;
+  for (const [from, to] of OS_INFO_FIELDS) {
+    const v = r[from];
+    if (typeof v === 'string') out[to] = v;
+  }
+  return out;
+}
 
 /** The `return` member of an agent answer. */
 function parseReturn(text: string | null): unknown {
@@ -94,6 +118,15 @@ export class GuestOps {
     } catch {
       return '';
     }
+  }
+
+  /** The guest's OS from guest-get-osinfo, in api.GuestOSInfo's JSON names; empty when the agent is silent. */
+  async osInfo(): Promise<Partial<GuestOsInfoJson>> {
+    return this.quietly('guest os info', {}, async (ref) => {
+      const cmd = { execute: 'guest-get-osinfo' };
+      const r = await agentCommand(this.m.conn, ref, cmd, { timeoutSeconds: AGENT_QUERY_TIMEOUT_SECONDS });
+      return osInfoJson(parseReturn(r));
+    });
   }
 
   async guestInfo(): Promise<object> {

@@ -30,6 +30,7 @@ import {
 } from '../libvirt/index.ts';
 import { vmiSpecChecksum, type DomainJson, type VirtualMachineOptions } from '../rpc/index.ts';
 import { devicesXml, domainXml, renderXml, toDomain, type Disk, type DomainSpec } from './converter/index.ts';
+import type { GuestFacts } from './agent-poller.ts';
 import type { Identity } from './daemon/process.ts';
 import {
   definedMachine,
@@ -41,6 +42,7 @@ import {
 import { kubevirtState, NON_EXISTENT, type KubevirtState } from './report/state.ts';
 import type { SerialRelay } from './serial/relay.ts';
 import { findContainerDiskImages } from './sync/container-disks.ts';
+import { containerDiskFormats } from './sync/image-format.ts';
 import { syncContext, type HostFacts } from './sync/context.ts';
 import { isDown, planSync, type SyncPlan } from './sync/plan.ts';
 import { prepareDomain } from './sync/prestart.ts';
@@ -92,6 +94,7 @@ export class DomainManager {
   private pausedByUser = false;
   /** From the agent-lifecycle events (noteAgentState); a new domain starts without its agent. */
   private agentConnected = false;
+  private guestFacts: GuestFacts | undefined;
   private readonly log: Logger;
   readonly clock: Clock;
 
@@ -163,7 +166,8 @@ export class DomainManager {
     this.checkIdentity(vmi);
     const base = syncContext(this.o.host, options);
     const images = await findContainerDiskImages(vmi, base.layout);
-    const ctx = { ...base, containerDiskImages: images };
+    const formats = await containerDiskFormats(vmi, images, base.containerDiskFormats);
+    const ctx = { ...base, containerDiskImages: images, containerDiskFormats: formats };
     const domain = toDomain(vmi, ctx);
     const xml = domainXml(domain);
     const planned = await this.plan(vmi, domain, xml);
@@ -189,6 +193,15 @@ export class DomainManager {
   /** The guest agent connected or went away (libvirt's agent-lifecycle event). */
   noteAgentState(connected: boolean): void {
     this.agentConnected = connected;
+  }
+
+  get isAgentConnected(): boolean {
+    return this.agentConnected;
+  }
+
+  /** What the agent last said of the guest (agent-poller.ts); reported with the domain. */
+  noteGuestFacts(facts: GuestFacts): void {
+    this.guestFacts = facts;
   }
 
   /** Start paused, attach the console relay while no output can be lost, then let the vCPUs run. */
@@ -224,7 +237,14 @@ export class DomainManager {
       id: this.o.id,
       spec: this.applied?.domain,
       state: st,
-      extras: { agentConnected: this.agentConnected, ...extras },
+      extras: {
+        agentConnected: this.agentConnected,
+        ...(this.guestFacts !== undefined && {
+          osInfo: this.guestFacts.osInfo,
+          fsFreezeStatus: this.guestFacts.fsFreezeStatus,
+        }),
+        ...extras,
+      },
     });
   }
 

@@ -18,6 +18,7 @@ import { giveDirs } from './daemon/identity.ts';
 import { startLauncherLibvirt, type LauncherLibvirt } from './daemon/libvirt-daemon.ts';
 import { detectEmulation, type EmulationMode } from './emulation/emulation.ts';
 import { runKvmProbe } from './emulation/kvm-probe.ts';
+import { AgentPoller, type GuestFacts } from './agent-poller.ts';
 import { GuestOps } from './guest-ops.ts';
 import { DomainManager } from './manager.ts';
 import { maxVcpusOf, usableCpuModels } from './node-labeller/facts.ts';
@@ -133,6 +134,25 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
     fsFreezeStatus: (): Promise<string> => guest.freezeStatus(),
   });
   await notifier.start();
+  const poller = new AgentPoller({
+    agentConnected: (): boolean => manager.isAgentConnected,
+    read: async (): Promise<GuestFacts> => ({
+      osInfo: await guest.osInfo(),
+      fsFreezeStatus: await guest.freezeStatus(),
+    }),
+    note: (facts): void => {
+      manager.noteGuestFacts(facts);
+    },
+    notify: (): void => {
+      notifier.notifyCurrent();
+    },
+    clock,
+    log,
+  });
+  poller.start();
+  ctx.defer(() => {
+    poller.stop();
+  });
   const server = newCmdServer(cmdHandlers({ manager, guest, log }));
   await listenUnix(server, layout.launcherSocket);
   log.info('launcher ready', { socket: layout.launcherSocket, emulation: host.emulation });
