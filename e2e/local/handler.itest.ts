@@ -15,6 +15,7 @@
  * - a launcher killed -9 makes its VMI Failed, with the reason in a condition.
  */
 import { describe, expect, it } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
 import {
   ANNOTATIONS,
   LABELS,
@@ -35,7 +36,7 @@ import { makeConsolePki, type ConsolePki } from '../../lib/handler/console/testi
 import { NODES, PODS, type KubeObject } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { MARKER } from '../guests/guests.ts';
-import { NODE_NAME } from './layout.ts';
+import { layout, NODE_NAME } from './layout.ts';
 import { pidsNaming, pidsWhere } from './testing/procs.ts';
 import { consoleServerFlags, handlerPort, spawnHandler, type HandlerProcess } from './testing/roles.ts';
 import { virtSuite } from './testing/suite.ts';
@@ -60,6 +61,23 @@ async function consoleDial(): Promise<Dial> {
   return { port, ca: pki.ca.cert, client: pki.client };
 }
 const consolePath = vmiPath(s.ns, 'a', 'console');
+
+/** The launcher log lines of VM name's Pod that match re (the kubelet keeps them while the Pod exists). */
+function launcherLog(name: string, re: RegExp): string {
+  const dir = layout(s.c.dir).kubelet.podLogs;
+  const pods = readdirSync(dir).filter((d) => d.startsWith(`${s.ns}_virt-launcher-${name}-`));
+  const lines: string[] = [];
+  for (const p of pods) {
+    for (const f of readdirSync(`${dir}/${p}/compute`)) {
+      lines.push(
+        ...readFileSync(`${dir}/${p}/compute/${f}`, 'utf8')
+          .split('\n')
+          .filter((l) => re.test(l)),
+      );
+    }
+  }
+  return lines.slice(-8).join('\n');
+}
 
 /** Types an arithmetic expression into the guest's shell on ttyS0 and waits for its value. */
 async function typeAndRead(r: StreamReader, expr: string, expected: string): Promise<void> {
@@ -112,17 +130,20 @@ describe('the handler on node local', () => {
       { podUid: pod.metadata.uid ?? '', vmiUid: vmi.metadata.uid ?? '', until: MARKER, timeoutMs: 60_000 },
       s.c.dir,
     );
-    expect(serial).toContain(MARKER);
+    expect(serial).toMatch(new RegExp(`${MARKER} .*variant=agent data=mounted agent=started`));
     // The guest agent comes up after the boot: the handler reports it and what it says of the guest.
+    let seen: VirtualMachineInstance['status'];
     const agent = await waitFor(
       async () => {
         const v = await getVmi('a');
+        seen = v.status;
         const connected = v.status?.conditions?.some(
           (c) => c.type === 'AgentConnected' && c.status === 'True',
         );
         return connected === true && v.status?.guestOSInfo !== undefined && v;
       },
-      'AgentConnected and guestOSInfo',
+      () =>
+        `AgentConnected and guestOSInfo (conditions ${JSON.stringify(seen?.conditions)}, guestOSInfo ${JSON.stringify(seen?.guestOSInfo)}; serial: ${serial.slice(-300)})`,
       { timeoutMs: 120_000, intervalMs: 500 },
     );
     expect(agent.status?.guestOSInfo).toMatchObject({
@@ -131,8 +152,15 @@ describe('the handler on node local', () => {
       versionId: '1',
       kernelRelease: expect.stringMatching(/\S/),
     });
-    const node = await s.clients.kv.get<KubeObject>(NODES, NODE_NAME);
-    expect(node.metadata.labels?.[LABELS.NODE_SCHEDULABLE]).toBe('true');
+    // Schedulable once the handler's device plugins are registered with the kubelet (its next heartbeat).
+    const node = await waitFor(
+      async () => {
+        const n = await s.clients.kv.get<KubeObject>(NODES, NODE_NAME);
+        return n.metadata.labels?.[LABELS.NODE_SCHEDULABLE] === 'true' && n;
+      },
+      'node local schedulable',
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
     const beat = Date.parse(node.metadata.annotations?.[ANNOTATIONS.HANDLER_HEARTBEAT] ?? '');
     expect(Date.now() - beat).toBeLessThan(5 * 60_000);
     // Health and the per-VMI metrics from the launcher's GetDomainStats.
@@ -192,15 +220,24 @@ describe('the handler on node local', () => {
     const dial = await consoleDial();
     const put = (sub: string, body?: string): Promise<{ status: number; text: string }> =>
       call(dial, 'PUT', vmiPath(s.ns, 'a', sub), body);
+    // What the agent freezes: the guest's data disk, mounted at /mnt/data.
+    const fs = await call(dial, 'GET', vmiPath(s.ns, 'a', 'filesystemlist'));
+    expect([fs.status, fs.text]).toEqual([200, expect.stringContaining('"mountPoint":"/mnt/data"')]);
     expect(await put('freeze')).toMatchObject({
       status: 400,
       text: 'Unfreeze timeout in freeze request is not set',
     });
+    let seen: string | undefined;
     const freezeStatus = (want: string): Promise<unknown> =>
-      waitFor(async () => (await getVmi('a')).status?.fsFreezeStatus === want, `fsFreezeStatus ${want}`, {
-        timeoutMs: 60_000,
-        intervalMs: 250,
-      });
+      waitFor(
+        async () => {
+          seen = (await getVmi('a')).status?.fsFreezeStatus;
+          return seen === want;
+        },
+        () =>
+          `fsFreezeStatus ${want} (last: ${seen ?? 'none'}; launcher: ${launcherLog('a', /freez|thaw|facts|agent/)})`,
+        { timeoutMs: 60_000, intervalMs: 250 },
+      );
     // Under TCG on a loaded machine the agent may miss the call's deadline once: try again.
     await waitFor(async () => (await put('freeze', '{"unfreezeTimeout":"5m0s"}')).status === 202, 'a freeze');
     await freezeStatus('frozen');

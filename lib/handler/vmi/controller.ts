@@ -8,6 +8,7 @@
  */
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import { VIRTUAL_MACHINE_INSTANCES } from '../../api/index.ts';
+import { isFinal } from '../../api/vmi-state.ts';
 import type { SyncFailure } from '../../api/conditions.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { EventRecorder } from '../../kernel/controller/events.ts';
@@ -135,7 +136,8 @@ export class HandlerVmiController {
     alive: boolean,
   ): Promise<{ reach: LauncherReach; client: LauncherClient | undefined; domain: DomainJson | undefined }> {
     const paths = this.o.launchers.paths(vmi);
-    if (paths !== undefined && alive) await this.o.notify.pipeFor(paths.notifySocket);
+    // A finished VMI's launcher Pod may be gone with its directory: there is no launcher to hear from.
+    if (paths !== undefined && alive && !isFinal(vmi)) await this.o.notify.pipeFor(paths.notifySocket);
     const reach = await this.o.launchers.probe(vmi);
     const client = await this.o.launchers.client(vmi);
     const domain =
