@@ -11,15 +11,8 @@ import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 import { renameContext, restoreContext } from '../../rename/context.ts';
 import { parseTarget, targetUrl, type ApiTarget } from '../../rename/target.ts';
 import { rewriteTarget, shouldRewriteBodies } from '../../rename/target-rewrite.ts';
-import {
-  BodyTooLargeError,
-  isRewritableBody,
-  readBody,
-  sendStatus,
-  stringOf,
-  upstreamFailureStatus,
-  upstreamHeaders,
-} from './http.ts';
+import { BodyTooLargeError, readBody, sendStatus } from '../../kernel/http/body.ts';
+import { isRewritableBody, stringOf, upstreamFailureStatus, upstreamHeaders } from './http.ts';
 import type { KubeApiDeps } from './deps.ts';
 import { baseLabels, RequestRecorder } from './recorder.ts';
 import { relayResponse } from './relay.ts';

@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import { realClock, type Clock } from '../../kernel/clock.ts';
 import { newStatus } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import { sendStatus } from './http.ts';
+import { sendStatus } from '../../kernel/http/body.ts';
 
 export type RequestHandler = (
   req: IncomingMessage,

@@ -16,14 +16,8 @@ import { getRecord, getString, isRecord, isSkip } from '../../rename/json.ts';
 import type { PatchTarget } from '../../rename/patch-target.ts';
 import type { RuleIndex } from '../../rename/rules/rule-index.ts';
 import { parseTarget, type ApiTarget } from '../../rename/target.ts';
-import {
-  BodyTooLargeError,
-  readBody,
-  sendStatus,
-  stringOf,
-  upstreamFailureStatus,
-  upstreamHeaders,
-} from './http.ts';
+import { BodyTooLargeError, readBody, sendStatus } from '../../kernel/http/body.ts';
+import { stringOf, upstreamFailureStatus, upstreamHeaders } from './http.ts';
 import type { RewriterMetrics } from './metrics.ts';
 import { RequestRecorder } from './recorder.ts';
 import { BadBodyError, parseBody } from './request-body.ts';
