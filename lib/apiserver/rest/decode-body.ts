@@ -5,7 +5,8 @@
  * unmarshalFailed and the parser's words. Pure.
  */
 import type {
-  AddVolumeOptions,
+  Disk,
+  HotplugVolumeSource,
   PauseOptions,
   RemoveVolumeOptions,
   RestartOptions,
@@ -24,8 +25,16 @@ import {
 } from './option-types.ts';
 import { unmarshalFailed, type Refusal } from './refusal.ts';
 
-/** What AddVolumeOptions decodes to before its checks: disk and volumeSource may be missing. */
-export type DecodedAddVolumeOptions = Partial<AddVolumeOptions>;
+/**
+ * What AddVolumeOptions decodes to before its checks: any field may be missing, the names in the disk and the
+ * sources included.
+ */
+export interface DecodedAddVolumeOptions {
+  name?: string;
+  disk?: Omit<Disk, 'name'> & { name?: string };
+  volumeSource?: { [K in keyof HotplugVolumeSource]?: Partial<NonNullable<HotplugVolumeSource[K]>> };
+  dryRun?: string[];
+}
 export type DecodedRemoveVolumeOptions = Partial<RemoveVolumeOptions>;
 
 interface Decoded {
