@@ -1,7 +1,8 @@
 /**
  * What start, stop and restart read (kubevirt rest/lifecycle.go, tag v1.6.2): the VM of the request, its VMI if
- * there is one, and the body as parsed JSON (undefined or null when empty). The shell answers 404 itself when
- * the VM is not there (refusal.ts notFound), as fetchVirtualMachine does. Pure.
+ * there is one (undefined when the API server has none), and the body as parsed JSON (undefined or null when
+ * empty). A missing VM is answered 404 at the point KubeVirt reads it (after the body for stop and restart,
+ * first for start). Pure.
  */
 import {
   runStrategyOf,
@@ -10,12 +11,24 @@ import {
   type VirtualMachineInstance,
 } from '../../api/index.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
-import { internalError, type Refusal } from './refusal.ts';
+import { internalError, notFound, type Refusal } from './refusal.ts';
 
 export interface VmRequest {
-  readonly vm: VirtualMachine;
+  /** The name in the request path. */
+  readonly name: string;
+  readonly vm: VirtualMachine | undefined;
   readonly vmi?: VirtualMachineInstance | undefined;
   readonly body: unknown;
+}
+
+export interface FoundVmRequest extends VmRequest {
+  readonly vm: VirtualMachine;
+}
+
+/** The request with its VM, or 404 (fetchVirtualMachine). */
+export function withVm(req: VmRequest): FoundVmRequest | Refusal {
+  const vm = req.vm;
+  return vm === undefined ? notFound('virtualmachine', req.name) : { ...req, vm };
 }
 
 export const VM_NOT_RUNNING = 'VM is not running';

@@ -12,7 +12,7 @@ import {
 } from '../../api/testing/objects.ts';
 import { launcherPodSelectors, pickLauncherPod } from './launcher-pod.ts';
 import type { VmPlan } from './patch-plan.ts';
-import { badRequest, conflict, internalError, unmarshalFailed, type Refusal } from './refusal.ts';
+import { badRequest, conflict, internalError, notFound, unmarshalFailed, type Refusal } from './refusal.ts';
 import { CHANGE_UNDERWAY } from './state-change.ts';
 import { addRequests, patchOf } from './testing/plans.ts';
 import { MANUAL_RECOVERY_REQUIRED } from './vm-request.ts';
@@ -25,9 +25,23 @@ const running = vmi(withPhase('Running'));
 const conflictVm = (text: string): Refusal => conflict('virtualmachine', 'testvm', text);
 const restartOps = addRequests({ action: 'Stop', uid: VMI_UID }, { action: 'Start' });
 
-type Row = [string, VirtualMachine, VirtualMachineInstance | undefined, unknown, VmPlan | Refusal];
+type Row = [
+  string,
+  VirtualMachine | undefined,
+  VirtualMachineInstance | undefined,
+  unknown,
+  VmPlan | Refusal,
+];
 
 const rows: Row[] = [
+  [
+    'no VM and a positive grace period: the body first',
+    undefined,
+    running,
+    { gracePeriodSeconds: 1 },
+    badRequest(ONLY_ZERO_GRACE),
+  ],
+  ['no VM', undefined, running, {}, notFound('virtualmachine', 'testvm')],
   [
     'a body that does not decode',
     vm(),
@@ -101,7 +115,7 @@ const rows: Row[] = [
 describe('planRestart', () => {
   it.each(rows)('%s', (...row: Row) => {
     const [, v, i, body, want] = row;
-    expect(planRestart({ vm: v, vmi: i, body })).toEqual(want);
+    expect(planRestart({ name: 'testvm', vm: v, vmi: i, body })).toEqual(want);
   });
 });
 

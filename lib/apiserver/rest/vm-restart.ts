@@ -1,6 +1,7 @@
 /**
  * PUT virtualmachines/{name}/restart (kubevirt rest/lifecycle.go RestartVMRequestHandler, tag v1.6.2). In order:
- * - 400 for a body that does not decode as RestartOptions, and for a gracePeriodSeconds other than 0;
+ * - 400 for a body that does not decode as RestartOptions, and for a gracePeriodSeconds other than 0; then 404
+ *   without the VM;
  * - 409 while the VM's VolumesChange condition is True (KubeVirt reuses the volume-migration recovery text);
  * - 409 under Halted and Once (KubeVirt's text spells "RunStategy"), and without a VMI;
  * - a Stop request for the VMI followed by a Start on the status (500 while other requests are pending);
@@ -13,7 +14,14 @@ import { decodeOptions } from './decode-body.ts';
 import { ACCEPTED, patchPlan, type VmPlan } from './patch-plan.ts';
 import { badRequest, conflict, isRefusal, type Refusal } from './refusal.ts';
 import { changeRequestPatch } from './state-change.ts';
-import { MANUAL_RECOVERY_REQUIRED, nameOf, runStrategyFor, type VmRequest } from './vm-request.ts';
+import {
+  MANUAL_RECOVERY_REQUIRED,
+  nameOf,
+  runStrategyFor,
+  withVm,
+  type FoundVmRequest,
+  type VmRequest,
+} from './vm-request.ts';
 
 export const ONLY_ZERO_GRACE = 'For force restart, only gracePeriod=0 is supported for now';
 export const NEGATIVE_GRACE = 'gracePeriod has to be greater or equal to 0';
@@ -23,12 +31,8 @@ function graceRefusal(grace: number | undefined): Refusal | undefined {
   return badRequest(grace > 0 ? ONLY_ZERO_GRACE : NEGATIVE_GRACE);
 }
 
-export function planRestart(req: VmRequest): VmPlan | Refusal {
-  const opts = decodeOptions('restart', req.body);
-  if (isRefusal(opts)) return opts;
-  const grace = opts.gracePeriodSeconds;
-  const badGrace = graceRefusal(grace);
-  if (badGrace !== undefined) return badGrace;
+/** The VM's refusals: a volume change under way, a run strategy that does not restart, no VMI. */
+function vmRefusal(req: FoundVmRequest): Refusal | undefined {
   const { vm, vmi } = req;
   const name = nameOf(vm);
   if (hasConditionStatus(vm.status?.conditions, 'VolumesChange', 'True')) {
@@ -43,18 +47,25 @@ export function planRestart(req: VmRequest): VmPlan | Refusal {
       `RunStategy ${strategy} does not support manual restart requests`,
     );
   }
-  if (vmi === undefined) return conflict('virtualmachine', name, 'VM is not running: Halted');
-  const uid = vmi.metadata.uid ?? '';
-  const ops = changeRequestPatch(vm, [{ action: 'Stop', uid }, { action: 'Start' }]);
+  return vmi === undefined ? conflict('virtualmachine', name, 'VM is not running: Halted') : undefined;
+}
+
+export function planRestart(request: VmRequest): VmPlan | Refusal {
+  const opts = decodeOptions('restart', request.body);
+  if (isRefusal(opts)) return opts;
+  const grace = opts.gracePeriodSeconds;
+  const badGrace = graceRefusal(grace);
+  if (badGrace !== undefined) return badGrace;
+  const req = withVm(request);
+  if (isRefusal(req)) return req;
+  const refused = vmRefusal(req);
+  if (refused !== undefined) return refused;
+  const uid = req.vmi?.metadata.uid ?? '';
+  const ops = changeRequestPatch(req.vm, [{ action: 'Stop', uid }, { action: 'Start' }]);
   if (isRefusal(ops)) return ops;
-  const status = patchPlan(
-    'vm/status',
-    ops,
-    { kind: 'test-conflict', resource: 'virtualmachine' },
-    opts.dryRun,
-  );
+  const onError = { kind: 'test-conflict', resource: 'virtualmachine' } as const;
   return {
-    patches: [status],
+    patches: [patchPlan('vm/status', ops, onError, opts.dryRun)],
     then: ACCEPTED,
     ...(grace === 0 && { deleteLauncherPod: { vmiUid: uid, gracePeriodSeconds: 1 } }),
   };

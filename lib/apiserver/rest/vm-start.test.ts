@@ -10,7 +10,7 @@ import {
   withVmCondition,
 } from '../../api/testing/objects.ts';
 import type { VmPlan } from './patch-plan.ts';
-import { conflict, internalError, unmarshalFailed, type Refusal } from './refusal.ts';
+import { conflict, internalError, notFound, unmarshalFailed, type Refusal } from './refusal.ts';
 import { CHANGE_UNDERWAY } from './state-change.ts';
 import { accepted, addRequests, patchOf } from './testing/plans.ts';
 import { MANUAL_RECOVERY_REQUIRED } from './vm-request.ts';
@@ -28,9 +28,16 @@ const toAlways = [
   { op: 'replace', path: '/spec/runStrategy', value: 'Always' },
 ] as const;
 
-type Row = [string, VirtualMachine, VirtualMachineInstance | undefined, unknown, VmPlan | Refusal];
+type Row = [
+  string,
+  VirtualMachine | undefined,
+  VirtualMachineInstance | undefined,
+  unknown,
+  VmPlan | Refusal,
+];
 
 const rows: Row[] = [
+  ['no VM: 404 before anything', undefined, running, { paused: 'x' }, notFound('virtualmachine', 'testvm')],
   ['running VMI', vm(withStrategy('Manual')), running, undefined, conflictVm('VM is already running')],
   [
     'scheduling VMI counts as running',
@@ -192,6 +199,6 @@ const rows: Row[] = [
 describe('planStart', () => {
   it.each(rows)('%s', (...row: Row) => {
     const [, v, i, body, want] = row;
-    expect(planStart({ vm: v, vmi: i, body })).toEqual(want);
+    expect(planStart({ name: 'testvm', vm: v, vmi: i, body })).toEqual(want);
   });
 });

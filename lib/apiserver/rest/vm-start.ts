@@ -1,5 +1,6 @@
 /**
  * PUT virtualmachines/{name}/start (kubevirt rest/lifecycle.go StartVMRequestHandler, tag v1.6.2). In order:
+ * - 404 without the VM;
  * - 409 "VM is already running" while a VMI exists that is not final and whose phase is set and not Unknown;
  * - 409 when the VM's ManualRecoveryRequired condition is True (a failed volume migration);
  * - 400 for a body that does not decode as StartOptions;
@@ -12,13 +13,25 @@
  * Pure.
  */
 import { hasConditionStatus } from '../../api/conditions.ts';
-import { START_REQUEST_DATA_PAUSED, type VirtualMachineStateChangeRequest } from '../../api/index.ts';
+import {
+  START_REQUEST_DATA_PAUSED,
+  type RunStrategy,
+  type StartOptions,
+  type VirtualMachineStateChangeRequest,
+} from '../../api/index.ts';
 import { isFinal } from '../../api/vmi-state.ts';
 import { decodeOptions } from './decode-body.ts';
 import { ACCEPTED, patchPlan, type JsonPatchOp, type VmPlan } from './patch-plan.ts';
 import { conflict, isRefusal, type Refusal } from './refusal.ts';
 import { changeRequestPatch, runningPatch } from './state-change.ts';
-import { MANUAL_RECOVERY_REQUIRED, nameOf, runStrategyFor, type VmRequest } from './vm-request.ts';
+import {
+  MANUAL_RECOVERY_REQUIRED,
+  nameOf,
+  runStrategyFor,
+  withVm,
+  type FoundVmRequest,
+  type VmRequest,
+} from './vm-request.ts';
 
 const TEST_CONFLICT = { kind: 'test-conflict', resource: 'virtualmachine' } as const;
 
@@ -37,7 +50,7 @@ function plan(
 }
 
 interface StartCtx {
-  readonly req: VmRequest;
+  readonly req: FoundVmRequest;
   readonly strategy: 'Manual' | 'RerunOnFailure';
   readonly start: VirtualMachineStateChangeRequest;
   readonly dryRun: readonly string[] | undefined;
@@ -60,7 +73,7 @@ function startRequests({ req, strategy, start, dryRun }: StartCtx): VmPlan | Ref
 }
 
 /** The checks made before the body is read. */
-function precondition({ vm, vmi }: VmRequest): Refusal | undefined {
+function precondition({ vm, vmi }: FoundVmRequest): Refusal | undefined {
   if (isActive(vmi)) return conflict('virtualmachine', nameOf(vm), 'VM is already running');
   if (hasConditionStatus(vm.status?.conditions, 'ManualRecoveryRequired', 'True')) {
     return conflict('virtualmachine', nameOf(vm), MANUAL_RECOVERY_REQUIRED);
@@ -68,14 +81,20 @@ function precondition({ vm, vmi }: VmRequest): Refusal | undefined {
   return undefined;
 }
 
-export function planStart(req: VmRequest): VmPlan | Refusal {
-  const { vm } = req;
+export function planStart(request: VmRequest): VmPlan | Refusal {
+  const req = withVm(request);
+  if (isRefusal(req)) return req;
   const refused = precondition(req);
   if (refused !== undefined) return refused;
   const opts = decodeOptions('start', req.body);
   if (isRefusal(opts)) return opts;
-  const strategy = runStrategyFor(vm);
+  const strategy = runStrategyFor(req.vm);
   if (isRefusal(strategy)) return strategy;
+  return byStrategy(req, strategy, opts);
+}
+
+function byStrategy(req: FoundVmRequest, strategy: RunStrategy, opts: StartOptions): VmPlan | Refusal {
+  const { vm } = req;
   const paused = opts.paused === true;
   const start: VirtualMachineStateChangeRequest = {
     action: 'Start',

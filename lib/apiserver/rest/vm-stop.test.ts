@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachine, VirtualMachineInstance, VirtualMachineInstancePhase } from '../../api/index.ts';
 import { vm, vmi, VMI_UID, withPhase, withStartRequest, withStrategy } from '../../api/testing/objects.ts';
 import type { PatchPlan, VmPlan } from './patch-plan.ts';
-import { conflict, internalError, unmarshalFailed, type Refusal } from './refusal.ts';
+import { conflict, internalError, notFound, unmarshalFailed, type Refusal } from './refusal.ts';
 import { accepted, addRequests, patchOf, refusedAfter } from './testing/plans.ts';
 import { HALTED_NEEDS_SHORTER_GRACE, planStop } from './vm-stop.ts';
 
@@ -33,9 +33,25 @@ const toHalted = (from: string): PatchPlan =>
     { op: 'replace', path: '/spec/runStrategy', value: 'Halted' },
   ]);
 
-type Row = [string, VirtualMachine, VirtualMachineInstance | undefined, unknown, VmPlan | Refusal];
+type Row = [
+  string,
+  VirtualMachine | undefined,
+  VirtualMachineInstance | undefined,
+  unknown,
+  VmPlan | Refusal,
+];
 
 const rows: Row[] = [
+  [
+    'no VM and a bad body: the body is read first',
+    undefined,
+    undefined,
+    { gracePeriod: 'x' },
+    unmarshalFailed(
+      'json: cannot unmarshal string into Go struct field StopOptions.gracePeriod of type int64',
+    ),
+  ],
+  ['no VM', undefined, running, { gracePeriod: 1 }, notFound('virtualmachine', 'testvm')],
   [
     'a body that does not decode',
     vm(withStrategy('Manual')),
@@ -162,6 +178,6 @@ const rows: Row[] = [
 describe('planStop', () => {
   it.each(rows)('%s', (...row: Row) => {
     const [, v, i, body, want] = row;
-    expect(planStop({ vm: v, vmi: i, body })).toEqual(want);
+    expect(planStop({ name: 'testvm', vm: v, vmi: i, body })).toEqual(want);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * PUT virtualmachines/{name}/stop (kubevirt rest/lifecycle.go StopVMRequestHandler, tag v1.6.2). In order:
- * - 400 for a body that does not decode as StopOptions (read before the VM is);
+ * - 400 for a body that does not decode as StopOptions; then 404 without the VM;
  * - with a gracePeriod and a VMI that is not final: the VMI's spec.terminationGracePeriodSeconds is tested and
  *   replaced by it, whatever the run strategy and whatever follows (its failure is a plain 500);
  * - by run strategy: Halted stops only a VMI that is not final (409 "VM is not running") and only with a grace
@@ -15,7 +15,14 @@ import { decodeOptions } from './decode-body.ts';
 import { ACCEPTED, patchPlan, type PatchPlan, type VmPlan } from './patch-plan.ts';
 import { conflict, isRefusal, type Refusal } from './refusal.ts';
 import { changeRequestPatch, runningPatch } from './state-change.ts';
-import { nameOf, runStrategyFor, VM_NOT_RUNNING, type VmRequest } from './vm-request.ts';
+import {
+  nameOf,
+  runStrategyFor,
+  VM_NOT_RUNNING,
+  withVm,
+  type FoundVmRequest,
+  type VmRequest,
+} from './vm-request.ts';
 
 export const HALTED_NEEDS_SHORTER_GRACE =
   'Halted only supports manual stop requests with a shorter graceperiod';
@@ -37,7 +44,7 @@ function gracePatch(
 }
 
 interface StopCtx {
-  readonly req: VmRequest;
+  readonly req: FoundVmRequest;
   /** The VMI, when it is not final. */
   readonly live: VirtualMachineInstance | undefined;
   readonly grace: number | undefined;
@@ -65,7 +72,7 @@ function haltedStop(ctx: StopCtx): VmPlan | Refusal {
   return stopRequest(ctx);
 }
 
-function stopContext(req: VmRequest, opts: StopOptions): StopCtx {
+function stopContext(req: FoundVmRequest, opts: StopOptions): StopCtx {
   const vmi = req.vmi;
   const live = vmi !== undefined && !isFinal(vmi) ? vmi : undefined;
   const grace = opts.gracePeriod;
@@ -73,9 +80,11 @@ function stopContext(req: VmRequest, opts: StopOptions): StopCtx {
   return { req, live, grace, first, dryRun: opts.dryRun };
 }
 
-export function planStop(req: VmRequest): VmPlan | Refusal {
-  const opts = decodeOptions('stop', req.body);
+export function planStop(request: VmRequest): VmPlan | Refusal {
+  const opts = decodeOptions('stop', request.body);
   if (isRefusal(opts)) return opts;
+  const req = withVm(request);
+  if (isRefusal(req)) return req;
   const { vm } = req;
   const strategy = runStrategyFor(vm);
   if (isRefusal(strategy)) return strategy;

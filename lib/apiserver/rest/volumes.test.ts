@@ -8,7 +8,7 @@ import type {
 import { withDisk, withVolume } from '../../api/testing/builders.ts';
 import { onSpec, vm, vmi, withPhase } from '../../api/testing/objects.ts';
 import type { JsonPatchOp, PatchPlan, VmPlan } from './patch-plan.ts';
-import { badRequest, conflict, type Refusal } from './refusal.ts';
+import { badRequest, conflict, notFound, type Refusal } from './refusal.ts';
 import { accepted } from './testing/plans.ts';
 import type { FeatureGates } from './volume-options.ts';
 import { planVmiVolume, planVmVolume, VMI_NOT_RUNNING } from './volumes.ts';
@@ -72,7 +72,10 @@ const unowned = (v: VirtualMachineInstance): void => {
 const vmiConflict = (text: string): Refusal => conflict('virtualmachineinstance', 'testvm', text);
 
 describe('planVmiVolume', () => {
-  it.each<[string, VirtualMachineInstance, VirtualMachineVolumeRequest, FeatureGates, VmPlan | Refusal]>([
+  it.each<
+    [string, VirtualMachineInstance | undefined, VirtualMachineVolumeRequest, FeatureGates, VmPlan | Refusal]
+  >([
+    ['no VMI', undefined, remove('v'), legacy, notFound('virtualmachineinstance', 'testvm')],
     [
       'owned by a VM, declarative only',
       running(...base),
@@ -206,7 +209,7 @@ describe('planVmiVolume', () => {
     ],
   ])('%s', (...row) => {
     const [, v, req, gates, want] = row;
-    expect(planVmiVolume(v, req, gates)).toEqual(want);
+    expect(planVmiVolume({ name: 'testvm', object: v, request: req, gates })).toEqual(want);
   });
 });
 
@@ -228,7 +231,8 @@ const statusPatch = (
 ];
 
 describe('planVmVolume', () => {
-  it.each<[string, VirtualMachine, VirtualMachineVolumeRequest, FeatureGates, VmPlan | Refusal]>([
+  it.each<[string, VirtualMachine | undefined, VirtualMachineVolumeRequest, FeatureGates, VmPlan | Refusal]>([
+    ['no VM', undefined, remove('v'), declarative, notFound('virtualmachine', 'testvm')],
     [
       'HotplugVolumes: a volume request on the status',
       vm(withStatus, ...base),
@@ -318,6 +322,6 @@ describe('planVmVolume', () => {
     ],
   ])('%s', (...row) => {
     const [, v, req, gates, want] = row;
-    expect(planVmVolume(v, req, gates)).toEqual(want);
+    expect(planVmVolume({ name: 'testvm', object: v, request: req, gates })).toEqual(want);
   });
 });

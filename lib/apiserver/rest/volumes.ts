@@ -8,12 +8,12 @@
  * - On a VM: 409 when the request does not fit the template's volumes; then, with HotplugVolumes, a patch of
  *   status.volumeRequests (409 for a request of that name already pending), else (DeclarativeHotplugVolumes
  *   only) a patch of the template's volumes and disks.
- * A failed patch: the API server's 422 as it answered, else 500 (patch-plan.ts patchFailure). Pure.
+ * Without the object: 404. A failed patch: the API server's 422 as it answered, else 500 (patch-plan.ts patchFailure). Pure.
  */
 import type { VirtualMachine, VirtualMachineInstance, VirtualMachineVolumeRequest } from '../../api/index.ts';
 import { isRunning } from '../../api/vmi-state.ts';
 import { ACCEPTED, patchPlan, type VmPlan } from './patch-plan.ts';
-import { badRequest, conflict, type Refusal } from './refusal.ts';
+import { badRequest, conflict, notFound, type Refusal } from './refusal.ts';
 import { ephemeralHotplug, volumeDryRun, type FeatureGates } from './volume-options.ts';
 import { specVolumePatch, volumeRequestsPatch } from './volume-patch.ts';
 import { verifyVolumeRequest } from './volume-verify.ts';
@@ -25,11 +25,19 @@ function ownedByVm(vmi: VirtualMachineInstance): boolean {
   return owner?.kind === 'VirtualMachine' && owner.apiVersion === 'kubevirt.io/v1';
 }
 
-export function planVmiVolume(
-  vmi: VirtualMachineInstance,
-  req: VirtualMachineVolumeRequest,
-  gates: FeatureGates,
-): VmPlan | Refusal {
+export interface VolumeChange<T> {
+  /** The name in the request path. */
+  readonly name: string;
+  /** The object read, or undefined when there is none (404). */
+  readonly object: T | undefined;
+  /** From addVolumeRequest or removeVolumeRequest. */
+  readonly request: VirtualMachineVolumeRequest;
+  readonly gates: FeatureGates;
+}
+
+export function planVmiVolume(change: VolumeChange<VirtualMachineInstance>): VmPlan | Refusal {
+  const { object: vmi, request: req, gates } = change;
+  if (vmi === undefined) return notFound('virtualmachineinstance', change.name);
   const { name = '', namespace = '' } = vmi.metadata;
   if (ownedByVm(vmi) && !ephemeralHotplug(gates))
     return badRequest(`VMI ${namespace}/${name} is owned by a VM`);
@@ -43,11 +51,9 @@ export function planVmiVolume(
   };
 }
 
-export function planVmVolume(
-  vm: VirtualMachine,
-  req: VirtualMachineVolumeRequest,
-  gates: FeatureGates,
-): VmPlan | Refusal {
+export function planVmVolume(change: VolumeChange<VirtualMachine>): VmPlan | Refusal {
+  const { object: vm, request: req, gates } = change;
+  if (vm === undefined) return notFound('virtualmachine', change.name);
   const name = vm.metadata.name ?? '';
   const refused = verifyVolumeRequest(vm.spec.template.spec.volumes, req);
   if (refused !== undefined) return conflict('virtualmachine', name, refused);
