@@ -31,11 +31,6 @@ export function withVm(req: VmRequest): FoundVmRequest | Refusal {
   return vm === undefined ? notFound('virtualmachine', req.name) : { ...req, vm };
 }
 
-export const VM_NOT_RUNNING = 'VM is not running';
-export const MANUAL_RECOVERY_REQUIRED =
-  'VM recovery required: Volume migration failed, leaving some volumes pointing to non-consistent targets; ' +
-  'manual intervention is needed to reassign them to their original volumes.';
-
 /** The VM's run strategy, or 500 when spec.running and spec.runStrategy are both set (vm.RunStrategy()). */
 export function runStrategyFor(vm: VirtualMachine): RunStrategy | Refusal {
   try {

@@ -15,7 +15,7 @@ import type { VmPlan } from './patch-plan.ts';
 import { badRequest, conflict, internalError, notFound, unmarshalFailed, type Refusal } from './refusal.ts';
 import { CHANGE_UNDERWAY } from './state-change.ts';
 import { addRequests, patchOf } from './testing/plans.ts';
-import { MANUAL_RECOVERY_REQUIRED } from './vm-request.ts';
+import { MANUAL_RECOVERY_REQUIRED } from './messages.ts';
 import { NEGATIVE_GRACE, ONLY_ZERO_GRACE, planRestart } from './vm-restart.ts';
 
 const withStatus = (v: VirtualMachine): void => {

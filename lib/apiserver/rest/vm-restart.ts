@@ -14,14 +14,8 @@ import { decodeOptions } from './decode-body.ts';
 import { ACCEPTED, patchPlan, type VmPlan } from './patch-plan.ts';
 import { badRequest, conflict, isRefusal, type Refusal } from './refusal.ts';
 import { changeRequestPatch } from './state-change.ts';
-import {
-  MANUAL_RECOVERY_REQUIRED,
-  nameOf,
-  runStrategyFor,
-  withVm,
-  type FoundVmRequest,
-  type VmRequest,
-} from './vm-request.ts';
+import { MANUAL_RECOVERY_REQUIRED } from './messages.ts';
+import { nameOf, runStrategyFor, withVm, type FoundVmRequest, type VmRequest } from './vm-request.ts';
 
 export const ONLY_ZERO_GRACE = 'For force restart, only gracePeriod=0 is supported for now';
 export const NEGATIVE_GRACE = 'gracePeriod has to be greater or equal to 0';

@@ -13,7 +13,7 @@ import type { VmPlan } from './patch-plan.ts';
 import { conflict, internalError, notFound, unmarshalFailed, type Refusal } from './refusal.ts';
 import { CHANGE_UNDERWAY } from './state-change.ts';
 import { accepted, addRequests, patchOf } from './testing/plans.ts';
-import { MANUAL_RECOVERY_REQUIRED } from './vm-request.ts';
+import { MANUAL_RECOVERY_REQUIRED } from './messages.ts';
 import { planStart } from './vm-start.ts';
 
 const started = (v: VirtualMachine): void => {

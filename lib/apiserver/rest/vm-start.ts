@@ -24,14 +24,8 @@ import { decodeOptions } from './decode-body.ts';
 import { ACCEPTED, patchPlan, type JsonPatchOp, type VmPlan } from './patch-plan.ts';
 import { conflict, isRefusal, type Refusal } from './refusal.ts';
 import { changeRequestPatch, runningPatch } from './state-change.ts';
-import {
-  MANUAL_RECOVERY_REQUIRED,
-  nameOf,
-  runStrategyFor,
-  withVm,
-  type FoundVmRequest,
-  type VmRequest,
-} from './vm-request.ts';
+import { MANUAL_RECOVERY_REQUIRED } from './messages.ts';
+import { nameOf, runStrategyFor, withVm, type FoundVmRequest, type VmRequest } from './vm-request.ts';
 
 const TEST_CONFLICT = { kind: 'test-conflict', resource: 'virtualmachine' } as const;
 

@@ -15,14 +15,8 @@ import { decodeOptions } from './decode-body.ts';
 import { ACCEPTED, patchPlan, type PatchPlan, type VmPlan } from './patch-plan.ts';
 import { conflict, isRefusal, type Refusal } from './refusal.ts';
 import { changeRequestPatch, runningPatch } from './state-change.ts';
-import {
-  nameOf,
-  runStrategyFor,
-  VM_NOT_RUNNING,
-  withVm,
-  type FoundVmRequest,
-  type VmRequest,
-} from './vm-request.ts';
+import { VM_NOT_RUNNING } from './messages.ts';
+import { nameOf, runStrategyFor, withVm, type FoundVmRequest, type VmRequest } from './vm-request.ts';
 
 export const HALTED_NEEDS_SHORTER_GRACE =
   'Halted only supports manual stop requests with a shorter graceperiod';

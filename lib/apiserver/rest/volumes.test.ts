@@ -11,7 +11,8 @@ import type { JsonPatchOp, PatchPlan, VmPlan } from './patch-plan.ts';
 import { badRequest, conflict, notFound, type Refusal } from './refusal.ts';
 import { accepted } from './testing/plans.ts';
 import type { FeatureGates } from './volume-options.ts';
-import { planVmiVolume, planVmVolume, VMI_NOT_RUNNING } from './volumes.ts';
+import { VMI_NOT_RUNNING } from './messages.ts';
+import { planVmiVolume, planVmVolume } from './volumes.ts';
 
 const legacy: FeatureGates = new Set(['HotplugVolumes']);
 const declarative: FeatureGates = new Set(['DeclarativeHotplugVolumes']);

@@ -12,13 +12,12 @@
  */
 import type { VirtualMachine, VirtualMachineInstance, VirtualMachineVolumeRequest } from '../../api/index.ts';
 import { isRunning } from '../../api/vmi-state.ts';
+import { VMI_NOT_RUNNING } from './messages.ts';
 import { ACCEPTED, patchPlan, type VmPlan } from './patch-plan.ts';
 import { badRequest, conflict, notFound, type Refusal } from './refusal.ts';
 import { ephemeralHotplug, volumeDryRun, type FeatureGates } from './volume-options.ts';
 import { specVolumePatch, volumeRequestsPatch } from './volume-patch.ts';
 import { verifyVolumeRequest } from './volume-verify.ts';
-
-export const VMI_NOT_RUNNING = 'VMI is not running';
 
 function ownedByVm(vmi: VirtualMachineInstance): boolean {
   const owner = vmi.metadata.ownerReferences?.find((r) => r.controller === true);
