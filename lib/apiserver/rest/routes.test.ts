@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { accessFor, accessRefusal, NOT_AUTHENTICATED, rbacVerb, type Access } from './access.ts';
+import type { Access } from './access.ts';
 import {
   matchRequest,
   METHOD_NOT_ALLOWED_TEXT,
@@ -11,23 +11,27 @@ import {
 const G = '/apis/subresources.kubevirt.io';
 const VMI = `${G}/v1/namespaces/ns1/virtualmachineinstances/vmi1`;
 const VM = `${G}/v1alpha3/namespaces/ns1/virtualmachines/vm1`;
-/** A review of `resource/subresource/name` in namespace ns1. */
-const review = (verb: string, target: string, version = 'v1'): Access => {
-  const [resource = '', subresource = '', name = ''] = target.split('/');
+
+/** A review of `subresource/name` on VMIs (v1) or, with a `vm:` prefix, on VMs (v1alpha3), in namespace ns1. */
+function review(verb: string, target: string, version?: string): Access {
+  const vm = target.startsWith('vm:');
+  const [subresource = '', name = vm ? 'vm1' : 'vmi1'] = target.replace(/^vm:/, '').split('@');
+  const resource = vm ? 'virtualmachines' : 'virtualmachineinstances';
+  const v = version ?? (vm ? 'v1alpha3' : 'v1');
   return {
     kind: 'review',
     attributes: {
       namespace: 'ns1',
       verb,
       group: 'subresources.kubevirt.io',
-      version,
+      version: v,
       resource,
       subresource,
       name,
     },
   };
-};
-const vmiRoute = (subresource: string, extra: Partial<Route> = {}): Route =>
+}
+const sub = (subresource: string, extra: Partial<Route> = {}): Route =>
   ({
     kind: 'subresource',
     version: 'v1',
@@ -37,221 +41,109 @@ const vmiRoute = (subresource: string, extra: Partial<Route> = {}): Route =>
     subresource,
     ...extra,
   }) as Route;
-const vmRoute = (subresource: string): Route => ({
-  kind: 'subresource',
-  version: 'v1alpha3',
-  resource: 'virtualmachines',
-  namespace: 'ns1',
-  name: 'vm1',
-  subresource,
+const vmSub = (subresource: string): Route =>
+  sub(subresource, { version: 'v1alpha3', resource: 'virtualmachines', name: 'vm1' });
+const routed = (route: Route, access: Access): RouteMatch => ({ kind: 'route', route, access });
+const missing = (access: Access): RouteMatch => ({
+  kind: 'error',
+  status: 404,
+  message: NOT_FOUND_TEXT,
+  access,
+});
+const notAllowed = (allow: string, access: Access): RouteMatch => ({
+  kind: 'error',
+  status: 405,
+  message: METHOD_NOT_ALLOWED_TEXT,
+  allow,
+  access,
 });
 const pub: Access = { kind: 'public' };
 const refused = (reason: string): Access => ({ kind: 'refused', reason });
 
 describe('matchRequest', () => {
   it.each<[string, string, string, RouteMatch]>([
-    [
-      'console is a GET',
-      'GET',
-      `${VMI}/console`,
-      {
-        kind: 'route',
-        route: vmiRoute('console'),
-        access: review('get', 'virtualmachineinstances/console/vmi1'),
-      },
-    ],
-    [
-      'freeze is a PUT',
-      'PUT',
-      `${VMI}/freeze`,
-      {
-        kind: 'route',
-        route: vmiRoute('freeze'),
-        access: review('update', 'virtualmachineinstances/freeze/vmi1'),
-      },
-    ],
-    [
-      'guestosinfo',
-      'GET',
-      `${VMI}/guestosinfo`,
-      {
-        kind: 'route',
-        route: vmiRoute('guestosinfo'),
-        access: review('get', 'virtualmachineinstances/guestosinfo/vmi1'),
-      },
-    ],
+    ['console is a GET', 'GET', `${VMI}/console`, routed(sub('console'), review('get', 'console'))],
+    ['freeze is a PUT', 'PUT', `${VMI}/freeze`, routed(sub('freeze'), review('update', 'freeze'))],
+    ['guestosinfo', 'GET', `${VMI}/guestosinfo`, routed(sub('guestosinfo'), review('get', 'guestosinfo'))],
     [
       'a query is cut off',
       'GET',
       `${VMI}/vnc?preserveSession=true`,
-      {
-        kind: 'route',
-        route: vmiRoute('vnc'),
-        access: review('get', 'virtualmachineinstances/vnc/vmi1'),
-      },
+      routed(sub('vnc'), review('get', 'vnc')),
     ],
     [
-      'vnc/screenshot: the review names only vnc',
+      'vnc/screenshot: reviewed as vnc',
       'GET',
       `${VMI}/vnc/screenshot`,
-      {
-        kind: 'route',
-        route: vmiRoute('vnc/screenshot'),
-        access: review('get', 'virtualmachineinstances/vnc/vmi1'),
-      },
+      routed(sub('vnc/screenshot'), review('get', 'vnc')),
     ],
     [
       'portforward with a port',
       'GET',
       `${VMI}/portforward/22`,
-      {
-        kind: 'route',
-        route: vmiRoute('portforward', { port: '22' }),
-        access: review('get', 'virtualmachineinstances/portforward/vmi1'),
-      },
+      routed(sub('portforward', { port: '22' }), review('get', 'portforward')),
     ],
     [
       'portforward with a protocol',
       'GET',
       `${VMI}/portforward/53/udp`,
-      {
-        kind: 'route',
-        route: vmiRoute('portforward', { port: '53', protocol: 'udp' }),
-        access: review('get', 'virtualmachineinstances/portforward/vmi1'),
-      },
+      routed(sub('portforward', { port: '53', protocol: 'udp' }), review('get', 'portforward')),
     ],
-    [
-      'portforward without a port',
-      'GET',
-      `${VMI}/portforward`,
-      {
-        kind: 'error',
-        status: 404,
-        message: NOT_FOUND_TEXT,
-        access: review('get', 'virtualmachineinstances/portforward/vmi1'),
-      },
-    ],
-    [
-      'VM start on v1alpha3',
-      'PUT',
-      `${VM}/start`,
-      {
-        kind: 'route',
-        route: vmRoute('start'),
-        access: review('update', 'virtualmachines/start/vm1', 'v1alpha3'),
-      },
-    ],
-    [
-      'VM addvolume',
-      'PUT',
-      `${VM}/addvolume`,
-      {
-        kind: 'route',
-        route: vmRoute('addvolume'),
-        access: review('update', 'virtualmachines/addvolume/vm1', 'v1alpha3'),
-      },
-    ],
+    ['portforward without a port', 'GET', `${VMI}/portforward`, missing(review('get', 'portforward'))],
+    ['VM start on v1alpha3', 'PUT', `${VM}/start`, routed(vmSub('start'), review('update', 'vm:start'))],
+    ['VM addvolume', 'PUT', `${VM}/addvolume`, routed(vmSub('addvolume'), review('update', 'vm:addvolume'))],
     [
       'VM evacuatecancel (fork)',
       'PUT',
       `${VM}/evacuatecancel`,
-      {
-        kind: 'route',
-        route: vmRoute('evacuatecancel'),
-        access: review('update', 'virtualmachines/evacuatecancel/vm1', 'v1alpha3'),
-      },
+      routed(vmSub('evacuatecancel'), review('update', 'vm:evacuatecancel')),
     ],
     [
       'a trailing slash is ignored by the router',
       'PUT',
       `${VMI}/pause/`,
-      {
-        kind: 'route',
-        route: vmiRoute('pause'),
-        access: review('update', 'virtualmachineinstances/pause/vmi1'),
-      },
+      routed(sub('pause'), review('update', 'pause')),
     ],
     [
       'a percent-encoded name',
       'PUT',
       `${G}/v1/namespaces/ns1/virtualmachineinstances/vm%2Dx/reset`,
-      {
-        kind: 'route',
-        route: { ...vmiRoute('reset'), name: 'vm-x' } as Route,
-        access: review('update', 'virtualmachineinstances/reset/vm-x'),
-      },
+      routed(sub('reset', { name: 'vm-x' }), review('update', 'reset@vm-x')),
     ],
     [
-      'a wrong method: 405 with Allow, after the review (verb patch)',
+      'a wrong method: 405, after the review (verb patch)',
       'PATCH',
       `${VMI}/pause`,
-      {
-        kind: 'error',
-        status: 405,
-        message: METHOD_NOT_ALLOWED_TEXT,
-        allow: 'PUT',
-        access: review('patch', 'virtualmachineinstances/pause/vmi1'),
-      },
+      notAllowed('PUT', review('patch', 'pause')),
     ],
+    ['console with PUT', 'PUT', `${VMI}/console`, notAllowed('GET', review('update', 'console'))],
+    ['a VM has no console', 'GET', `${VM}/console`, missing(review('get', 'vm:console'))],
+    ['an unknown subresource', 'PUT', `${VMI}/explode`, missing(review('update', 'explode'))],
     [
-      'GET console with PUT',
-      'PUT',
-      `${VMI}/console`,
-      {
-        kind: 'error',
-        status: 405,
-        message: METHOD_NOT_ALLOWED_TEXT,
-        allow: 'GET',
-        access: review('update', 'virtualmachineinstances/console/vmi1'),
-      },
-    ],
-    [
-      'a VM has no console',
-      'GET',
-      `${VM}/console`,
-      {
-        kind: 'error',
-        status: 404,
-        message: NOT_FOUND_TEXT,
-        access: review('get', 'virtualmachines/console/vm1', 'v1alpha3'),
-      },
-    ],
-    [
-      'an unknown subresource',
-      'PUT',
-      `${VMI}/explode`,
-      {
-        kind: 'error',
-        status: 404,
-        message: NOT_FOUND_TEXT,
-        access: review('update', 'virtualmachineinstances/explode/vmi1'),
-      },
-    ],
-    [
-      'an unknown resource: refused by the authorizer, then 404',
+      'an unknown resource',
       'GET',
       `${G}/v1/namespaces/ns1/pods/p/console`,
-      { kind: 'error', status: 404, message: NOT_FOUND_TEXT, access: refused('unknown resource type pods') },
+      missing(refused('unknown resource type pods')),
     ],
     [
       'an unknown version',
       'GET',
       `${G}/v2/namespaces/ns1/virtualmachineinstances/vmi1/console`,
-      {
-        kind: 'error',
-        status: 404,
-        message: NOT_FOUND_TEXT,
-        access: review('get', 'virtualmachineinstances/console/vmi1', 'v2'),
-      },
+      missing(review('get', 'console', 'v2')),
+    ],
+    [
+      'an empty name segment',
+      'PUT',
+      `${G}/v1alpha3/namespaces/ns1/virtualmachines//start`,
+      missing(review('update', 'vm:start@')),
     ],
     [
       'expand-vm-spec',
       'PUT',
       `${G}/v1/namespaces/ns1/expand-vm-spec`,
-      {
-        kind: 'route',
-        route: { kind: 'expand-vm-spec', version: 'v1', namespace: 'ns1' },
-        access: {
+      routed(
+        { kind: 'expand-vm-spec', version: 'v1', namespace: 'ns1' },
+        {
           kind: 'review',
           attributes: {
             namespace: 'ns1',
@@ -261,102 +153,39 @@ describe('matchRequest', () => {
             resource: 'expand-vm-spec',
           },
         },
-      },
+      ),
     ],
+    ['the resource list', 'GET', `${G}/v1`, routed({ kind: 'resource-list', version: 'v1' }, pub)],
     [
-      'the resource list',
-      'GET',
-      `${G}/v1`,
-      { kind: 'route', route: { kind: 'resource-list', version: 'v1' }, access: pub },
-    ],
-    [
-      'the resource list with a slash: routed, but not public',
+      'the resource list with a slash: routed, not public',
       'GET',
       `${G}/v1alpha3/`,
-      {
-        kind: 'route',
-        route: { kind: 'resource-list', version: 'v1alpha3' },
-        access: refused(`unknown api endpoint: ${G}/v1alpha3/`),
-      },
+      routed({ kind: 'resource-list', version: 'v1alpha3' }, refused(`unknown api endpoint: ${G}/v1alpha3/`)),
     ],
     [
       'version',
       'GET',
       `${G}/v1/version`,
-      { kind: 'route', route: { kind: 'version-endpoint', version: 'v1', endpoint: 'version' }, access: pub },
+      routed({ kind: 'version-endpoint', version: 'v1', endpoint: 'version' }, pub),
     ],
     [
-      'healthz under a version',
+      'healthz of a version',
       'GET',
       `${G}/v1alpha3/healthz`,
-      {
-        kind: 'route',
-        route: { kind: 'version-endpoint', version: 'v1alpha3', endpoint: 'healthz' },
-        access: pub,
-      },
+      routed({ kind: 'version-endpoint', version: 'v1alpha3', endpoint: 'healthz' }, pub),
     ],
+    ['version is GET only', 'PUT', `${G}/v1/version`, notAllowed('GET', pub)],
     [
-      'version is GET only',
-      'PUT',
-      `${G}/v1/version`,
-      { kind: 'error', status: 405, message: METHOD_NOT_ALLOWED_TEXT, allow: 'GET', access: pub },
-    ],
-    [
-      'the API group: routed, but the authorizer knows no such endpoint',
+      'the API group: routed, but no endpoint to the authorizer',
       'GET',
       G,
-      {
-        kind: 'route',
-        route: { kind: 'root', endpoint: 'api-group' },
-        access: refused(`unknown api endpoint: ${G}`),
-      },
+      routed({ kind: 'root', endpoint: 'api-group' }, refused(`unknown api endpoint: ${G}`)),
     ],
-    [
-      'the group list',
-      'GET',
-      '/apis',
-      { kind: 'route', route: { kind: 'root', endpoint: 'api-group-list' }, access: pub },
-    ],
-    [
-      'root paths',
-      'GET',
-      '/',
-      { kind: 'route', route: { kind: 'root', endpoint: 'root-paths' }, access: pub },
-    ],
-    [
-      'healthz',
-      'GET',
-      '/healthz',
-      { kind: 'route', route: { kind: 'root', endpoint: 'healthz' }, access: pub },
-    ],
-    [
-      'openapi',
-      'GET',
-      '/openapi/v2',
-      { kind: 'route', route: { kind: 'root', endpoint: 'openapi-v2' }, access: pub },
-    ],
-    [
-      'an unknown root path',
-      'GET',
-      '/metrics',
-      {
-        kind: 'error',
-        status: 404,
-        message: NOT_FOUND_TEXT,
-        access: refused('unknown api endpoint: /metrics'),
-      },
-    ],
-    [
-      'an empty name segment',
-      'PUT',
-      `${G}/v1/namespaces/ns1/virtualmachines//start`,
-      {
-        kind: 'error',
-        status: 404,
-        message: NOT_FOUND_TEXT,
-        access: review('update', 'virtualmachines/start/'),
-      },
-    ],
+    ['the group list', 'GET', '/apis', routed({ kind: 'root', endpoint: 'api-group-list' }, pub)],
+    ['root paths', 'GET', '/', routed({ kind: 'root', endpoint: 'root-paths' }, pub)],
+    ['healthz', 'GET', '/healthz', routed({ kind: 'root', endpoint: 'healthz' }, pub)],
+    ['openapi', 'GET', '/openapi/v2', routed({ kind: 'root', endpoint: 'openapi-v2' }, pub)],
+    ['an unknown root path', 'GET', '/metrics', missing(refused('unknown api endpoint: /metrics'))],
     [
       'OPTIONS: the methods, before any review',
       'OPTIONS',
@@ -366,66 +195,5 @@ describe('matchRequest', () => {
     ['OPTIONS of an unknown path', 'OPTIONS', '/nope', { kind: 'options', allow: '' }],
   ])('%s', (_name, method, target, want) => {
     expect(matchRequest(method, target)).toEqual(want);
-  });
-});
-
-describe('accessFor', () => {
-  it.each<[string, string, string, Access]>([
-    ['a HEAD is a get', 'HEAD', `${VMI}/console`, review('get', 'virtualmachineinstances/console/vmi1')],
-    ['POST is create', 'POST', `${VMI}/console`, review('create', 'virtualmachineinstances/console/vmi1')],
-    ['DELETE', 'DELETE', `${VMI}/console`, review('delete', 'virtualmachineinstances/console/vmi1')],
-    ['an unknown method', 'TRACE', `${VMI}/console`, refused('unknown http verb in request: TRACE')],
-    [
-      'seven parts, not expand-vm-spec',
-      'PUT',
-      `${G}/v1/namespaces/ns1/virtualmachines`,
-      refused('unknown resource type virtualmachines'),
-    ],
-    [
-      'expand-vm-spec with GET is a list',
-      'GET',
-      `${G}/v1/namespaces/ns1/expand-vm-spec`,
-      {
-        kind: 'review',
-        attributes: {
-          namespace: 'ns1',
-          verb: 'list',
-          group: 'subresources.kubevirt.io',
-          version: 'v1',
-          resource: 'expand-vm-spec',
-        },
-      },
-    ],
-    [
-      'eight parts',
-      'GET',
-      `${G}/v1/namespaces/ns1/virtualmachines/vm1`,
-      refused(`unknown api endpoint: ${G}/v1/namespaces/ns1/virtualmachines/vm1`),
-    ],
-    ['profilers are public', 'GET', `${G}/v1/start-cluster-profiler`, pub],
-    ['guestfs is public', 'GET', `${G}/v1alpha3/guestfs`, pub],
-    ['openapi v3 is public', 'GET', '/openapi/v3', pub],
-  ])('%s', (_name, method, path, want) => {
-    expect(accessFor(method, path)).toEqual(want);
-  });
-
-  it.each<[string, boolean, string | undefined]>([
-    ['GET', false, 'list'],
-    ['get', true, 'get'],
-    ['PUT', true, 'update'],
-    ['PATCH', true, 'patch'],
-    ['DELETE', false, 'deletecollection'],
-    ['CONNECT', true, undefined],
-  ])('rbacVerb(%s, named %p) is %p', (method, named, want) => {
-    expect(rbacVerb(method, named)).toBe(want);
-  });
-
-  it('refuses with 401 and the reason as text', () => {
-    expect(accessRefusal(NOT_AUTHENTICATED)).toEqual({
-      status: 401,
-      reason: 'Unauthorized',
-      message: 'request is not authenticated',
-      plainText: true,
-    });
   });
 });

@@ -1,69 +1,27 @@
 import { describe, expect, it } from '@jest/globals';
-import type {
-  VirtualMachine,
-  VirtualMachineInstance,
-  VirtualMachineVolumeRequest,
-  Volume,
-} from '../../api/index.ts';
-import { withDisk, withVolume } from '../../api/testing/builders.ts';
+import type { VirtualMachine, VirtualMachineInstance, VirtualMachineVolumeRequest } from '../../api/index.ts';
+import { withVolume } from '../../api/testing/builders.ts';
 import { onSpec, vm, vmi, withPhase } from '../../api/testing/objects.ts';
-import type { JsonPatchOp, PatchPlan, VmPlan } from './patch-plan.ts';
+import type { JsonPatchOp, VmPlan } from './patch-plan.ts';
 import { badRequest, conflict, notFound, type Refusal } from './refusal.ts';
-import { accepted } from './testing/plans.ts';
+import {
+  legacy,
+  declarative,
+  rootDisk,
+  rootVolume,
+  hotVolume,
+  hotDisk,
+  base,
+  hot,
+  addPvc,
+  remove,
+  newVolume,
+  specPatch,
+  plan,
+} from './testing/volumes.ts';
 import type { FeatureGates } from './volume-options.ts';
 import { VMI_NOT_RUNNING } from './messages.ts';
 import { planVmiVolume, planVmVolume } from './volumes.ts';
-
-const legacy: FeatureGates = new Set(['HotplugVolumes']);
-const declarative: FeatureGates = new Set(['DeclarativeHotplugVolumes']);
-
-const rootDisk = { name: 'root', disk: { bus: 'virtio' } } as const;
-const rootVolume: Volume = { name: 'root', containerDisk: { image: 'reg/os' } };
-const hotVolume: Volume = {
-  name: 'data',
-  persistentVolumeClaim: { claimName: 'pvc-data', hotpluggable: true },
-};
-const hotDisk = { name: 'data', disk: { bus: 'scsi' } } as const;
-const base = [onSpec(withVolume(rootVolume), withDisk(rootDisk))];
-const hot = [onSpec(withVolume(hotVolume), withDisk(hotDisk))];
-
-const addPvc = (name: string, claimName: string, dryRun?: string[]): VirtualMachineVolumeRequest => ({
-  addVolumeOptions: {
-    name,
-    disk: { name, disk: { bus: 'scsi' } },
-    volumeSource: { persistentVolumeClaim: { claimName, hotpluggable: true } },
-    ...(dryRun && { dryRun }),
-  },
-});
-const remove = (name: string): VirtualMachineVolumeRequest => ({ removeVolumeOptions: { name } });
-const newVolume = (name: string, claimName: string): Volume => ({
-  name,
-  persistentVolumeClaim: { claimName, hotpluggable: true },
-});
-
-function specPatch(
-  prefix: string,
-  before: [Volume[] | null, unknown[] | null],
-  after: [Volume[], unknown[]],
-): JsonPatchOp[] {
-  const [vols, disks] = before;
-  const op = (old: unknown[] | null): 'add' | 'replace' =>
-    old !== null && old.length > 0 ? 'replace' : 'add';
-  return [
-    { op: 'test', path: `${prefix}/spec/volumes`, value: vols },
-    { op: 'test', path: `${prefix}/spec/domain/devices/disks`, value: disks },
-    { op: op(vols), path: `${prefix}/spec/volumes`, value: after[0] },
-    { op: op(disks), path: `${prefix}/spec/domain/devices/disks`, value: after[1] },
-  ];
-}
-const plan = (target: PatchPlan['target'], prefix: string, patch: JsonPatchOp[], dryRun?: string[]): VmPlan =>
-  accepted({
-    target,
-    type: 'json',
-    patch,
-    ...(dryRun && { dryRun }),
-    onError: { kind: 'invalid-or-internal', prefix },
-  });
 
 const running = (...opts: ((v: VirtualMachineInstance) => void)[]): VirtualMachineInstance =>
   vmi(withPhase('Running'), ...opts);
