@@ -10,7 +10,7 @@ import type { EventRecorder } from '../../kernel/controller/events.ts';
 import type { PayloadResult, VmiCommand } from '../../rpc/index.ts';
 import type { CmdResult } from '../../rpc/index.ts';
 import { commandError, commandFailed, isConsoleError, type ConsoleError } from './errors.ts';
-import { parseFreezeBody } from './freeze-body.ts';
+import { parseFreezeBody } from '../../api/subresources/freeze-body.ts';
 import type { LifecycleLauncher } from './resolve.ts';
 import type { CommandRoute, QueryRoute } from './routes.ts';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
 import { FREEZE_NOT_SET, FREEZE_UNMARSHAL, parseFreezeBody } from './freeze-body.ts';
-import { parseGoDuration } from './go-duration.ts';
 
 describe('parseFreezeBody', () => {
   it.each<[string, string, number]>([
@@ -35,39 +34,5 @@ describe('parseFreezeBody', () => {
     ['YAML number', 'unfreezeTimeout: 300', FREEZE_UNMARSHAL],
   ])('%s answers 400 %j', (_name, body, message) => {
     expect(parseFreezeBody(body)).toEqual({ status: 400, message });
-  });
-});
-
-describe('parseGoDuration', () => {
-  it.each<[string, number | undefined]>([
-    ['0', 0],
-    ['+0', 0],
-    ['-0', 0],
-    ['5m0s', 300e9],
-    ['1h', 3600e9],
-    ['1.5h', 5400e9],
-    ['.5s', 0.5e9],
-    ['1.s', 1e9],
-    ['-2m', -120e9],
-    ['+3s', 3e9],
-    ['10ms', 10e6],
-    ['7us', 7000],
-    ['7µs', 7000],
-    ['7μs', 7000],
-    ['9ns', 9],
-    ['1h2m3s4ms', 3723.004e9],
-    ['', undefined],
-    ['-', undefined],
-    ['s', undefined],
-    ['.s', undefined],
-    ['5', undefined],
-    ['5 s', undefined],
-    ['5S', undefined],
-    ['1d', undefined],
-    ['3000000h', undefined],
-  ])('%j is %p ns', (text, ns) => {
-    const got = parseGoDuration(text);
-    if (ns === undefined) expect(got).toBeUndefined();
-    else expect(got).toBeCloseTo(ns, 0);
   });
 });

@@ -3,11 +3,17 @@
  * v1.FreezeUnfreezeTimeout `{"unfreezeTimeout":"5m0s"}` read with Kubernetes' YAML-or-JSON decoder. An empty
  * body decodes to nothing, so the field is "not set"; a body that does not decode, or a field that is no Go
  * duration string, is "failed to unmarshal". The launcher gets whole seconds, truncated (int32(d.Seconds())).
- * Go's encoding/json matches the field name case-insensitively when no exact match exists. Pure.
+ * Go's encoding/json matches the field name case-insensitively when no exact match exists. Shared by the handler,
+ * which serves freeze, and the API server, which checks the body before forwarding it. Pure.
  */
 import { parse as parseYaml } from 'yaml';
-import type { ConsoleError } from './errors.ts';
 import { parseGoDuration } from './go-duration.ts';
+
+/** An HTTP status and the text KubeVirt answers with (the handler's ConsoleError has this shape). */
+export interface BodyError {
+  readonly status: number;
+  readonly message: string;
+}
 
 export const FREEZE_NOT_SET = 'Unfreeze timeout in freeze request is not set';
 export const FREEZE_UNMARSHAL = 'failed to unmarshal unfreeze timeout';
@@ -29,11 +35,11 @@ function field(obj: Record<string, unknown>, name: string): unknown {
   return key === undefined ? undefined : obj[key];
 }
 
-const unmarshal: ConsoleError = { status: 400, message: FREEZE_UNMARSHAL };
-const notSet: ConsoleError = { status: 400, message: FREEZE_NOT_SET };
+const unmarshal: BodyError = { status: 400, message: FREEZE_UNMARSHAL };
+const notSet: BodyError = { status: 400, message: FREEZE_NOT_SET };
 
 /** The unfreeze timeout in seconds, or KubeVirt's 400 answer. */
-export function parseFreezeBody(body: string): { readonly unfreezeTimeoutSeconds: number } | ConsoleError {
+export function parseFreezeBody(body: string): { readonly unfreezeTimeoutSeconds: number } | BodyError {
   const text = body.trimStart();
   if (text === '') return notSet;
   const decoded = decode(text);
