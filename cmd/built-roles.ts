@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 
 export const BUILT_ROLES: Readonly<Record<string, () => Promise<Command>>> = {
+  api: async () => (await import('./api.ts')).apiCommand(),
   controller: async () => (await import('./controller.ts')).controllerCommand(),
   handler: async () => (await import('./handler.ts')).handlerCommand(),
   launcher: async () => (await import('./launcher.ts')).launcherCommand(),

@@ -53,16 +53,6 @@ export const ROLES: RoleSpec[] = [
     ],
   },
   {
-    name: 'api',
-    description: 'aggregated API for subresources.kubevirt.io and admission webhooks',
-    kube: true,
-    flags: [
-      { flags: '--port <port>', description: 'TLS port', default: '8443' },
-      { flags: '--tls-cert-file <path>', description: 'serving certificate' },
-      { flags: '--tls-key-file <path>', description: 'serving key' },
-    ],
-  },
-  {
     name: 'pr-helper',
     description: 'supervise qemu-pr-helper for SCSI persistent reservations',
     kube: false,

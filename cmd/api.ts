@@ -1,0 +1,144 @@
+/** `virt api`: the subresource API and the admission webhooks (flags → ApiRoleOptions → runApiRole until SIGTERM). */
+import { isIP } from 'node:net';
+import { Command } from 'commander';
+import { KvError } from '../lib/kernel/errors/errors.ts';
+import {
+  addKubeFlags,
+  checkCertificates,
+  kubeFlagsToConfigOptions,
+  loadRestConfig,
+  pemFlag,
+  pemPairFlags,
+} from '../lib/kernel/kube/index.ts';
+import type { KubeFlagValues } from '../lib/kernel/kube/index.ts';
+import { createLogger } from '../lib/kernel/log/log.ts';
+import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
+import { runApiRole, type ApiRoleOptions } from '../lib/apiserver/role.ts';
+import { parsed, port, verbosityOption } from './flags.ts';
+
+/** The module's own service accounts in Deckhouse (KubeVirt's, renamed by the fork). */
+const OWN_SERVICE_ACCOUNTS = ['controller', 'handler', 'apiserver'].map(
+  (c) => `system:serviceaccount:d8-virtualization:kubevirt-internal-virtualization-${c}`,
+);
+
+interface ApiFlags extends KubeFlagValues {
+  port: number;
+  listenAddress: string;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  clientCaFile?: string;
+  consoleServerPort: number;
+  handlerCaFile?: string;
+  handlerClientCertFile?: string;
+  handlerClientKeyFile?: string;
+  handlerServerName?: string;
+  ownServiceAccounts: string;
+  healthPort: number;
+  verbosity: number;
+}
+
+const required = (flag: string, v: string | undefined): string => {
+  if (v === undefined || v === '') throw new KvError('KV_ERR_CONFIG', `${flag} is required`);
+  return v;
+};
+
+/** The fork's VIRT_API_RATE_LIMITER_QPS / _BURST, over --kube-api-qps / --kube-api-burst when set. */
+export function rateLimitFromEnv(env: NodeJS.ProcessEnv, f: KubeFlagValues): KubeFlagValues {
+  const read = (name: string, min: number, whole: boolean): number | undefined => {
+    const v = env[name];
+    if (v === undefined || v === '') return undefined;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < min || (whole && !Number.isInteger(n)))
+      throw new KvError('KV_ERR_CONFIG', `${name}=${v}: expected a ${whole ? 'whole ' : ''}number >= ${min}`);
+    return n;
+  };
+  const qps = read('VIRT_API_RATE_LIMITER_QPS', 0, false);
+  const burst = read('VIRT_API_RATE_LIMITER_BURST', 1, true);
+  return {
+    ...f,
+    ...(qps !== undefined && { kubeApiQps: qps }),
+    ...(burst !== undefined && { kubeApiBurst: burst }),
+  };
+}
+
+function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
+  if (isIP(f.listenAddress) === 0)
+    throw new KvError('KV_ERR_CONFIG', `--listen-address ${f.listenAddress}: not an IP address`);
+  const tls = pemPairFlags(
+    { flag: '--tls-cert-file', file: required('--tls-cert-file', f.tlsCertFile) },
+    { flag: '--tls-private-key-file', file: required('--tls-private-key-file', f.tlsPrivateKeyFile) },
+  );
+  const client = pemPairFlags(
+    {
+      flag: '--handler-client-cert-file',
+      file: required('--handler-client-cert-file', f.handlerClientCertFile),
+    },
+    {
+      flag: '--handler-client-key-file',
+      file: required('--handler-client-key-file', f.handlerClientKeyFile),
+    },
+  );
+  const handlerCa = pemFlag(
+    '--handler-ca-file',
+    required('--handler-ca-file', f.handlerCaFile),
+    checkCertificates,
+  );
+  const clientCa = pemFlag('--client-ca-file', f.clientCaFile, checkCertificates);
+  const own = f.ownServiceAccounts.split(',').map((s) => s.trim());
+  return {
+    config: loadRestConfig(
+      kubeFlagsToConfigOptions(rateLimitFromEnv(process.env, f), { userAgent: 'kubevirt-ts/api' }),
+    ),
+    port: f.port,
+    host: f.listenAddress,
+    tls,
+    ...(clientCa !== undefined && { clientCa }),
+    handlers: {
+      port: f.consoleServerPort,
+      tls: {
+        ca: Buffer.from(handlerCa ?? ''),
+        cert: Buffer.from(client.cert),
+        key: Buffer.from(client.key),
+        ...(f.handlerServerName !== undefined && { serverName: f.handlerServerName }),
+      },
+    },
+    ownServiceAccounts: own.filter((s) => s !== ''),
+    healthPort: f.healthPort,
+  };
+}
+
+export function apiCommand(): Command {
+  const cmd = new Command('api').description(
+    'aggregated API for subresources.kubevirt.io and the admission webhooks',
+  );
+  addKubeFlags(cmd)
+    .addOption(parsed('--port <port>', 'TLS port of the subresource API and the webhooks', port, 8443))
+    .option('--listen-address <ip>', 'address the TLS port listens on', '0.0.0.0')
+    .option('--tls-cert-file <file>', 'serving certificate (PEM)')
+    .option('--tls-private-key-file <file>', 'serving key (PEM)')
+    .option(
+      '--client-ca-file <file>',
+      "the Deckhouse virtualization-api's CA: its client certificates may send X-Remote-* headers (PEM)",
+    )
+    .addOption(parsed('--console-server-port <port>', "the handlers' console server port", port, 4101))
+    .option('--handler-ca-file <file>', "the CA that signs the handlers' console server certificates (PEM)")
+    .option('--handler-client-cert-file <file>', 'the client certificate the api shows the handlers (PEM)')
+    .option('--handler-client-key-file <file>', 'its key (PEM)')
+    .option(
+      '--handler-server-name <cn>',
+      "the common name the handlers' certificates carry (default: check the node address instead)",
+    )
+    .option(
+      '--own-service-accounts <users>',
+      "comma-separated users whose VMI status changes are kept (the module's own service accounts)",
+      OWN_SERVICE_ACCOUNTS.join(','),
+    )
+    .addOption(parsed('--health-port <port>', '/metrics, /healthz, /readyz port', port, 8186))
+    .addOption(verbosityOption())
+    .action(async (flags: ApiFlags) => {
+      const log = createLogger({ component: 'virt-api', verbosity: flags.verbosity });
+      // Options are read inside main, so a bad flag or file ends as one 'main failed' line.
+      await runUntilSignal((signal) => runApiRole({ ...roleOptions(flags), log }, signal), { log });
+    });
+  return cmd;
+}

@@ -1,0 +1,129 @@
+/**
+ * The subresource API the api server calls (subresource-api.ts): the route of a request with the
+ * SubjectAccessReview attributes KubeVirt's authorizer uses (none for the public information paths), the
+ * answers (shell.ts carries out the cores' plans; the discovery documents, version and healthz here), and the
+ * console and VNC streams: their preconditions, then proxyStream to the VMI's handler.
+ */
+import { WebSocketServer } from 'ws';
+import type { Clock } from '../../kernel/clock.ts';
+import { newStatus, type Status } from '../../kernel/errors/errors.ts';
+import type { KubeClient } from '../../kernel/kube/index.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { buildInfo } from '../../version/version.ts';
+import type { ApiMetrics } from '../metrics.ts';
+import type { HandlerTls } from '../stream/dial.ts';
+import { pickProtocol, proxyStream, refuseUpgrade } from '../stream/proxy.ts';
+import { DEFAULT_CLIENT_PING_INTERVAL_MS, type RelaySession } from '../stream/relay.ts';
+import type {
+  SubresourceApi,
+  SubresourceCall,
+  SubresourceReply,
+  SubresourceRoute,
+  Upgrade,
+} from '../subresource-api.ts';
+import {
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  isRefusal,
+  matchRequest,
+  planVmiStream,
+  rootPaths,
+  statusOf,
+  type Refusal,
+  type Route,
+} from './index.ts';
+import { notBuilt, reply, RestShell } from './shell.ts';
+
+export interface RestApiOptions {
+  readonly client: KubeClient;
+  readonly handlers: { readonly port: number; readonly tls: HandlerTls };
+  readonly metrics: ApiMetrics;
+  readonly sessions: Set<RelaySession>;
+  readonly clock: Clock;
+  readonly log: Logger;
+  readonly pingIntervalMs?: number;
+}
+
+interface Routed extends SubresourceRoute {
+  readonly match: Route;
+}
+
+const OK: SubresourceReply = { code: 200, body: 'OK', contentType: 'text/plain; charset=utf-8' };
+
+function information(r: Exclude<Route, { kind: 'subresource' }>): SubresourceReply {
+  switch (r.kind) {
+    case 'resource-list':
+      return reply(200, apiResourceList(r.version));
+    case 'version-endpoint':
+      if (r.endpoint === 'version') return reply(200, buildInfo());
+      if (r.endpoint === 'healthz') return OK;
+      return notBuilt(r.endpoint, 'this build serves version and healthz');
+    case 'root':
+      if (r.endpoint === 'api-group-list') return reply(200, apiGroupList());
+      if (r.endpoint === 'api-group') return reply(200, apiGroup());
+      if (r.endpoint === 'healthz') return OK;
+      if (r.endpoint === 'root-paths') return reply(200, rootPaths());
+      return notBuilt(r.endpoint, 'this build serves discovery, version and healthz');
+    case 'expand-vm-spec':
+      return notBuilt('expand-vm-spec', 'instance types are not built');
+  }
+}
+
+export function restApi(o: RestApiOptions): SubresourceApi {
+  const log = o.log.with({ server: 'api' });
+  const shell = new RestShell(o.client, o.handlers);
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    handleProtocols: pickProtocol,
+  });
+  const streamContext = {
+    wss,
+    tls: o.handlers.tls,
+    clock: o.clock,
+    pingIntervalMs: o.pingIntervalMs ?? DEFAULT_CLIENT_PING_INTERVAL_MS,
+    log,
+    sessions: o.sessions,
+    opened: (kind: string, delta: 1 | -1): void => {
+      o.metrics.opened(kind, delta);
+    },
+  };
+  return {
+    route(method, path): Routed | Status {
+      const m = matchRequest(method, path);
+      if (m.kind === 'options') return { name: 'options', match: { kind: 'root', endpoint: 'root-paths' } };
+      if (m.kind === 'error') return newStatus(m.status, m.message);
+      if (m.access.kind === 'refused') return newStatus(401, m.access.reason);
+      const name = m.route.kind === 'subresource' ? m.route.subresource : m.route.kind;
+      return { name, match: m.route, ...(m.access.kind === 'review' && { attributes: m.access.attributes }) };
+    },
+    serve: async (call: SubresourceCall, body: string): Promise<SubresourceReply> => {
+      const r = (call.route as Routed).match;
+      return r.kind === 'subresource' ? shell.serve(r, body) : information(r);
+    },
+    stream: async (call: SubresourceCall, upgrade: Upgrade): Promise<void> => {
+      const r = (call.route as Routed).match;
+      if (r.kind !== 'subresource' || (r.subresource !== 'console' && r.subresource !== 'vnc')) {
+        refuseUpgrade(upgrade.socket, newStatus(400, `${call.route.name} is not a stream`));
+        return;
+      }
+      const kind = r.subresource;
+      const refuse = (refusal: Refusal): void => {
+        refuseUpgrade(upgrade.socket, statusOf(refusal) as unknown as Status);
+      };
+      const plan = planVmiStream(kind, r.name, await shell.vmi(r.namespace, r.name));
+      if (isRefusal(plan)) {
+        refuse(plan);
+        return;
+      }
+      const at = await shell.handlerOf(plan.call);
+      if (isRefusal(at)) {
+        refuse(at);
+        return;
+      }
+      const scoped = log.with({ namespace: r.namespace, name: r.name, user: call.identity?.user });
+      await proxyStream(streamContext, { kind, address: at, path: plan.call.path }, upgrade, scoped);
+    },
+  };
+}

@@ -1,0 +1,245 @@
+/**
+ * Carrying out the pure cores' plans (the order of index.ts): the VM and VMI read through the rename rules
+ * (undefined when absent), the body read as JSON (null when empty), the patches applied in order (patchFailure
+ * when one fails), a forced restart's launcher Pod deleted, and the calls forwarded to the VMI's handler at its
+ * Node's address (handlerFailure when that fails). A Refusal is written as KubeVirt writes it: statusOf, or
+ * text when it is plain text.
+ */
+import {
+  VIRTUAL_MACHINE_INSTANCES,
+  VIRTUAL_MACHINES,
+  type VirtualMachine,
+  type VirtualMachineInstance,
+} from '../../api/index.ts';
+import { DECKHOUSE_FEATURE_GATES } from '../../api/validation/index.ts';
+import { errorMessage, StatusError } from '../../kernel/errors/errors.ts';
+import { NODES, PODS, type KubeClient, type KubeObject } from '../../kernel/kube/index.ts';
+import type { SubresourceReply } from '../subresource-api.ts';
+import { callHandler, type HandlerAddress, type HandlerTls } from '../stream/dial.ts';
+import { handlerAddress, type NodeAddresses } from '../stream/locate.ts';
+import {
+  addVolumeRequest,
+  badRequest,
+  handlerFailure,
+  isRefusal,
+  launcherPodSelectors,
+  patchFailure,
+  pickLauncherPod,
+  planRestart,
+  planStart,
+  planStop,
+  planVmiCommand,
+  planVmiQuery,
+  planVmiVolume,
+  planVmVolume,
+  removeVolumeRequest,
+  statusOf,
+  unexpectedReturnCode,
+  unmarshalFailed,
+  type HandlerCall,
+  type Refusal,
+  type Route,
+  type VmiCommand,
+  type VmiQuery,
+  type VmPlan,
+} from './index.ts';
+
+export type SubresourceTarget = Extract<Route, { kind: 'subresource' }>;
+
+const GATES: ReadonlySet<string> = new Set(DECKHOUSE_FEATURE_GATES);
+const COMMANDS: readonly string[] = ['pause', 'unpause', 'freeze', 'unfreeze', 'softreboot', 'reset'];
+const QUERIES: readonly string[] = ['guestosinfo', 'userlist', 'filesystemlist'];
+const VM_LIFECYCLE = { start: planStart, stop: planStop, restart: planRestart } as const;
+
+export const reply = (code: number, body: unknown): SubresourceReply => ({ code, body });
+
+export function refusalReply(r: Refusal): SubresourceReply {
+  if (r.plainText === true)
+    return { code: r.status, body: r.message, contentType: 'text/plain; charset=utf-8' };
+  return reply(r.status, statusOf(r));
+}
+
+/** What this build does not serve yet, as a Status. */
+export function notBuilt(what: string, why: string): SubresourceReply {
+  return reply(501, {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `${what} is not built yet: ${why}`,
+    reason: 'NotImplemented',
+    code: 501,
+  });
+}
+
+function unserved(sub: string): SubresourceReply {
+  if (sub === 'console' || sub === 'vnc') return refusalReply(badRequest('a websocket upgrade is required'));
+  if (sub === 'portforward')
+    return notBuilt('portforward', 'it needs the VM network, which this build lacks');
+  return notBuilt(sub, 'this build serves console, vnc, lifecycle, volume and guest agent subresources');
+}
+
+function parseBody(body: string): unknown {
+  if (body.trim() === '') return null;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch (err) {
+    return unmarshalFailed(errorMessage(err));
+  }
+}
+
+async function orUndefined<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof StatusError && err.httpCode === 404) return undefined;
+    throw err;
+  }
+}
+
+export class RestShell {
+  constructor(
+    private readonly client: KubeClient,
+    private readonly handlers: { readonly port: number; readonly tls: HandlerTls },
+  ) {}
+
+  vm(ns: string, name: string): Promise<VirtualMachine | undefined> {
+    return orUndefined(this.client.get<VirtualMachine>(VIRTUAL_MACHINES, name, { namespace: ns }));
+  }
+
+  vmi(ns: string, name: string): Promise<VirtualMachineInstance | undefined> {
+    return orUndefined(
+      this.client.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: ns }),
+    );
+  }
+
+  /** The handler serving the call's node: its Node's address at the console server port. */
+  async handlerOf(call: HandlerCall): Promise<HandlerAddress | Refusal> {
+    const node = await orUndefined(this.client.get<KubeObject & NodeAddresses>(NODES, call.node));
+    if (node === undefined) return handlerFailure(call, `node ${call.node} not found`);
+    const a = handlerAddress(node, this.handlers.port);
+    return 'message' in a ? handlerFailure(call, a.message) : a;
+  }
+
+  async serve(r: SubresourceTarget, raw: string): Promise<SubresourceReply> {
+    const body = parseBody(raw);
+    if (isRefusal(body)) return refusalReply(body);
+    const sub = r.subresource;
+    const vmSide = r.resource === 'virtualmachines';
+    if (vmSide && Object.hasOwn(VM_LIFECYCLE, sub))
+      return this.lifecycle(r, sub as keyof typeof VM_LIFECYCLE, body);
+    if (sub === 'addvolume' || sub === 'removevolume') return this.volume(r, sub, body);
+    if (!vmSide && COMMANDS.includes(sub)) return this.command(r, sub as VmiCommand, body, raw);
+    if (!vmSide && QUERIES.includes(sub)) return this.query(r, sub as VmiQuery);
+    return unserved(sub);
+  }
+
+  private async lifecycle(
+    r: SubresourceTarget,
+    sub: keyof typeof VM_LIFECYCLE,
+    body: unknown,
+  ): Promise<SubresourceReply> {
+    const [vm, vmi] = await Promise.all([this.vm(r.namespace, r.name), this.vmi(r.namespace, r.name)]);
+    const plan = VM_LIFECYCLE[sub]({ name: r.name, vm, vmi, body });
+    return isRefusal(plan) ? refusalReply(plan) : this.carryOut(r, plan, vmi);
+  }
+
+  private async volume(
+    r: SubresourceTarget,
+    sub: 'addvolume' | 'removevolume',
+    body: unknown,
+  ): Promise<SubresourceReply> {
+    const request = sub === 'addvolume' ? addVolumeRequest(body, GATES) : removeVolumeRequest(body, GATES);
+    if (isRefusal(request)) return refusalReply(request);
+    const plan =
+      r.resource === 'virtualmachines'
+        ? planVmVolume({ name: r.name, object: await this.vm(r.namespace, r.name), request, gates: GATES })
+        : planVmiVolume({ name: r.name, object: await this.vmi(r.namespace, r.name), request, gates: GATES });
+    return isRefusal(plan) ? refusalReply(plan) : this.carryOut(r, plan, undefined);
+  }
+
+  private async command(
+    r: SubresourceTarget,
+    sub: VmiCommand,
+    body: unknown,
+    raw: string,
+  ): Promise<SubresourceReply> {
+    const [vmi, vm] = await Promise.all([
+      this.vmi(r.namespace, r.name),
+      sub === 'unpause' ? this.vm(r.namespace, r.name) : undefined,
+    ]);
+    const plan = planVmiCommand(sub, { name: r.name, vmi, vm, body, rawBody: raw });
+    if (isRefusal(plan)) return refusalReply(plan);
+    return 'dryRun' in plan ? reply(200, '') : this.forward(plan.call, raw);
+  }
+
+  private async query(r: SubresourceTarget, sub: VmiQuery): Promise<SubresourceReply> {
+    const plan = planVmiQuery(sub, r.name, await this.vmi(r.namespace, r.name));
+    return isRefusal(plan) ? refusalReply(plan) : this.forward(plan.call, '');
+  }
+
+  private async forward(call: HandlerCall, body: string): Promise<SubresourceReply> {
+    const at = await this.handlerOf(call);
+    if (isRefusal(at)) return refusalReply(at);
+    try {
+      const got = await callHandler(at, this.handlers.tls, {
+        method: call.method,
+        path: call.path,
+        ...(call.body === 'request' && { body }),
+      });
+      if (got.status < 200 || got.status > 299) {
+        const text = unexpectedReturnCode(
+          got.status,
+          got.status === 400 ? 'Bad Request' : String(got.status),
+          got.text,
+        );
+        return refusalReply(handlerFailure(call, text));
+      }
+      return call.kind === 'query'
+        ? { code: 200, body: got.text, contentType: 'application/json' }
+        : reply(202, '');
+    } catch (err) {
+      return refusalReply(handlerFailure(call, errorMessage(err)));
+    }
+  }
+
+  private async carryOut(
+    r: SubresourceTarget,
+    plan: VmPlan,
+    vmi: VirtualMachineInstance | undefined,
+  ): Promise<SubresourceReply> {
+    for (const p of plan.patches) {
+      try {
+        await this.client.patch(
+          p.target === 'vmi' ? VIRTUAL_MACHINE_INSTANCES : VIRTUAL_MACHINES,
+          r.name,
+          p.patch,
+          {
+            namespace: r.namespace,
+            type: 'json',
+            ...(p.target === 'vm/status' && { subresource: 'status' }),
+            ...(p.dryRun !== undefined && { dryRun: true }),
+          },
+        );
+      } catch (err) {
+        const status = err instanceof StatusError ? { status: err.status } : {};
+        return refusalReply(patchFailure(p, r.name, { message: errorMessage(err), ...status }));
+      }
+    }
+    if (plan.deleteLauncherPod !== undefined && vmi !== undefined)
+      await this.deleteLauncherPod(r.namespace, vmi);
+    return isRefusal(plan.then) ? refusalReply(plan.then) : reply(202, '');
+  }
+
+  private async deleteLauncherPod(ns: string, vmi: VirtualMachineInstance): Promise<void> {
+    const pods = await this.client.list<KubeObject>(PODS, {
+      namespace: ns,
+      ...launcherPodSelectors(vmi.metadata.uid ?? ''),
+    });
+    const pod = pickLauncherPod(
+      pods.items.map((x) => x.metadata.name ?? ''),
+      vmi,
+    );
+    if (pod !== undefined) await this.client.delete(PODS, pod, { namespace: ns, gracePeriodSeconds: 1 });
+  }
+}

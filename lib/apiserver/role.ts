@@ -1,0 +1,156 @@
+/**
+ * The `api` role (kubevirt cmd/virt-api): one TLS port for the admission webhooks and the
+ * subresources.kubevirt.io API (server.ts), and the health server (`/healthz`, `/readyz`, `/metrics`). Who may
+ * send identity headers is read from `kube-system/extension-apiserver-authentication` (the request-header CA
+ * and its allowed names) and, for the Deckhouse virtualization-api mode, from `--client-ca-file`; the
+ * ConfigMap is read again every minute, so a rotated front-proxy CA is picked up. Requests to the cluster go
+ * through the rename rules, limited by the client's QPS and burst (the fork's VIRT_API_RATE_LIMITER_QPS /
+ * _BURST). On SIGTERM the server stops accepting and ends the open sessions with a close frame.
+ */
+import { randomUUID } from 'node:crypto';
+import { realClock } from '../kernel/clock.ts';
+import { errorMessage, StatusError } from '../kernel/errors/errors.ts';
+import {
+  CONFIG_MAPS,
+  HttpKubeClient,
+  type KubeClient,
+  type KubeObject,
+  type RestConfig,
+} from '../kernel/kube/index.ts';
+import type { Logger } from '../kernel/log/log.ts';
+import {
+  requireRegistry,
+  runRole,
+  untilAborted,
+  type RoleContext,
+  type RoleWork,
+} from '../kernel/runtime/role.ts';
+import { rewritingClient } from '../rename/client/index.ts';
+import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
+import {
+  VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+  VIRTUAL_MACHINE_INSTANCES,
+  type VirtualMachineInstance,
+  type VirtualMachineInstanceMigration,
+} from '../api/index.ts';
+import { DEFAULT_CLUSTER_DEFAULTS } from '../api/defaults/cluster.ts';
+import { CaBundle, parseRequestHeaderConfig, SarAuthorizer, type AuthConfig } from './auth/index.ts';
+import { newApiMetrics } from './metrics.ts';
+import { restApi } from './rest/api.ts';
+import { startApiServer } from './server.ts';
+import type { HandlerTls } from './stream/dial.ts';
+import type { RelaySession } from './stream/relay.ts';
+import { admitters, type AdmissionLookup } from './webhooks/admitters.ts';
+
+const AUTH_CONFIGMAP = { namespace: 'kube-system', name: 'extension-apiserver-authentication' };
+const AUTH_REFRESH_MS = 60_000;
+
+export interface ApiRoleOptions {
+  readonly config: RestConfig;
+  readonly port: number;
+  readonly host?: string;
+  readonly tls: { readonly cert: string; readonly key: string };
+  /** The Deckhouse virtualization-api's CA (PEM), trusted to send identity headers; optional. */
+  readonly clientCa?: string;
+  /** The handlers' console servers: their port, and the TLS the api dials them with. */
+  readonly handlers: { readonly port: number; readonly tls: HandlerTls };
+  /** Names of the module's own service accounts (status changes on VMIs are theirs only). */
+  readonly ownServiceAccounts: readonly string[];
+  readonly healthPort: number;
+  readonly healthHost?: string;
+  readonly log: Logger;
+}
+
+async function readAuth(client: KubeClient, clientCa: CaBundle | undefined): Promise<AuthConfig> {
+  const cm = await client.get<KubeObject & { data?: Record<string, string> }>(
+    CONFIG_MAPS,
+    AUTH_CONFIGMAP.name,
+    {
+      namespace: AUTH_CONFIGMAP.namespace,
+    },
+  );
+  return {
+    requestHeader: parseRequestHeaderConfig(cm.data ?? {}),
+    ...(clientCa !== undefined && { virtualizationCa: clientCa }),
+  };
+}
+
+/** Reads for the VM and migration rules; a VMI that is not there is undefined. */
+function admissionLookup(client: KubeClient): AdmissionLookup {
+  return {
+    vmi: async (namespace, name): Promise<VirtualMachineInstance | undefined> => {
+      try {
+        return await client.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace });
+      } catch (err) {
+        if (err instanceof StatusError && err.httpCode === 404) return undefined;
+        throw err;
+      }
+    },
+    migrations: async (namespace) =>
+      (await client.list<VirtualMachineInstanceMigration>(VIRTUAL_MACHINE_INSTANCE_MIGRATIONS, { namespace }))
+        .items,
+  };
+}
+
+async function start(o: ApiRoleOptions, ctx: RoleContext): Promise<RoleWork> {
+  const direct = new HttpKubeClient(o.config);
+  ctx.defer(() => direct.destroy());
+  const client = rewritingClient(direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
+  const clock = realClock;
+  const clientCa = o.clientCa === undefined ? undefined : CaBundle.parse(o.clientCa, '--client-ca-file');
+  const auth = await readAuth(direct, clientCa);
+  const registry = requireRegistry(ctx);
+  const metrics = newApiMetrics(registry, clock);
+  const sessions = new Set<RelaySession>();
+  const own = new Set(o.ownServiceAccounts);
+  const server = await startApiServer({
+    port: o.port,
+    ...(o.host !== undefined && { host: o.host }),
+    tls: o.tls,
+    auth,
+    authorizer: new SarAuthorizer({ client: direct, clock }),
+    admitters: admitters({
+      defaults: DEFAULT_CLUSTER_DEFAULTS,
+      clock,
+      uuid: randomUUID,
+      isOwnServiceAccount: (user) => own.has(user),
+      lookup: admissionLookup(client),
+    }),
+    subresources: restApi({ client, handlers: o.handlers, metrics, sessions, clock, log: o.log }),
+    metrics,
+    sessions,
+    clock,
+    log: o.log,
+  });
+  ctx.defer(() => server.close());
+  return {
+    run: async (signal): Promise<void> => {
+      const refresh = async (): Promise<void> => {
+        for (;;) {
+          await clock.sleep(AUTH_REFRESH_MS, signal).catch(() => undefined);
+          if (signal.aborted) return;
+          try {
+            server.reloadAuth(await readAuth(direct, clientCa));
+          } catch (err) {
+            o.log.warning('cannot read the request-header configuration again; keeping the last one', {
+              reason: errorMessage(err),
+            });
+          }
+        }
+      };
+      await Promise.all([refresh(), untilAborted(signal)]);
+    },
+  };
+}
+
+export function runApiRole(o: ApiRoleOptions, signal: AbortSignal): Promise<void> {
+  return runRole(
+    {
+      component: 'api',
+      log: o.log,
+      health: { port: o.healthPort, ...(o.healthHost !== undefined && { host: o.healthHost }) },
+      start: (ctx) => start(o, ctx),
+    },
+    signal,
+  );
+}

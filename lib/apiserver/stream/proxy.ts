@@ -1,0 +1,117 @@
+/**
+ * A console or VNC upgrade the api has already authenticated, authorized and checked (the VMI's preconditions):
+ * the handler's stream is opened first, so a refusal (the handler's 409 for a console in use, its 400 for a
+ * missing socket, an unreachable handler) reaches the client as an HTTP answer with a Kubernetes Status, not as
+ * a websocket that opens and dies; then the client's upgrade is accepted with the subprotocol it offered
+ * (`plain.kubevirt.io` or the Deckhouse client's `plain.virtualization.deckhouse.io`) and both are relayed.
+ */
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { WebSocket, WebSocketServer } from 'ws';
+import type { Clock } from '../../kernel/clock.ts';
+import { newStatus, type Status } from '../../kernel/errors/errors.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { HandlerDialError, openHandlerStream, type HandlerAddress, type HandlerTls } from './dial.ts';
+import { relayStreams, type RelaySession } from './relay.ts';
+
+export const DECKHOUSE_STREAM_PROTOCOL = 'plain.virtualization.deckhouse.io';
+export const STREAM_PROTOCOLS: readonly string[] = ['plain.kubevirt.io', DECKHOUSE_STREAM_PROTOCOL];
+
+/** The subprotocol the api answers with: the first of the client's it knows. */
+export function pickProtocol(offered: Set<string>): string | false {
+  for (const p of offered) if (STREAM_PROTOCOLS.includes(p)) return p;
+  return false;
+}
+
+/** Answers an HTTP status with a Status body on a connection that asked for an upgrade, and closes it. */
+export function refuseUpgrade(socket: Duplex, status: Status): void {
+  const body = Buffer.from(JSON.stringify(status));
+  const head = [
+    `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code] ?? ''}`,
+    'Content-Type: application/json',
+    `Content-Length: ${body.length}`,
+    'Connection: close',
+    '',
+    '',
+  ].join('\r\n');
+  socket.end(Buffer.concat([Buffer.from(head), body]), () => {
+    socket.destroy();
+  });
+}
+
+export interface StreamProxyContext {
+  readonly wss: WebSocketServer;
+  readonly tls: HandlerTls;
+  readonly clock: Clock;
+  readonly pingIntervalMs: number;
+  readonly log: Logger;
+  /** Open sessions, ended on shutdown. */
+  readonly sessions: Set<RelaySession>;
+  opened(kind: string, delta: 1 | -1): void;
+}
+
+export interface StreamTarget {
+  readonly kind: 'console' | 'vnc';
+  readonly address: HandlerAddress;
+  /** The handler's path for this VMI and kind. */
+  readonly path: string;
+}
+
+function accept(
+  ctx: StreamProxyContext,
+  req: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const early = (): void => {
+      reject(new Error('the client went away during the websocket handshake'));
+    };
+    socket.once('close', early);
+    ctx.wss.handleUpgrade(req, socket, head, (ws) => {
+      socket.off('close', early);
+      resolve(ws);
+    });
+  });
+}
+
+export async function proxyStream(
+  ctx: StreamProxyContext,
+  t: StreamTarget,
+  upgrade: { req: IncomingMessage; socket: Duplex; head: Buffer },
+  log: Logger,
+): Promise<void> {
+  let handler: WebSocket;
+  try {
+    handler = await openHandlerStream(t.address, ctx.tls, t.path);
+  } catch (err) {
+    const status = err instanceof HandlerDialError ? (err.status ?? 500) : 500;
+    const message = err instanceof Error ? err.message : String(err);
+    log.warning('handler stream refused', { kind: t.kind, code: status, reason: message });
+    refuseUpgrade(upgrade.socket, newStatus(status, message));
+    return;
+  }
+  let client: WebSocket;
+  try {
+    client = await accept(ctx, upgrade.req, upgrade.socket, upgrade.head);
+  } catch (err) {
+    handler.close(1000);
+    log.v(2).info('client websocket upgrade failed', { reason: err });
+    return;
+  }
+  const session = relayStreams(client, handler, { pingIntervalMs: ctx.pingIntervalMs, clock: ctx.clock });
+  ctx.sessions.add(session);
+  ctx.opened(t.kind, 1);
+  log.info('stream session started', { kind: t.kind });
+  const end = await session.done;
+  ctx.sessions.delete(session);
+  ctx.opened(t.kind, -1);
+  log.info('stream session ended', {
+    kind: t.kind,
+    reason: end.reason,
+    code: end.code,
+    bytesToClient: end.bytesToClient,
+    bytesFromClient: end.bytesFromClient,
+    ...(end.error !== undefined && { err: end.error }),
+  });
+}

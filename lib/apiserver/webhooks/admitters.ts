@@ -1,0 +1,138 @@
+/**
+ * The admission webhooks the api serves, by KubeVirt's paths (kubevirt pkg/virt-operator/resource/generate/
+ * components/webhooks.go): the mutators of mutate.ts and the validators of lib/api/validation, with the
+ * Deckhouse feature gates. The objects arrive with kubevirt.io names (the rewriter's webhook proxy restores
+ * them). The VM and migration rules need the VMI (and the namespace's migrations): `lookup` reads them.
+ */
+import type {
+  VirtualMachine,
+  VirtualMachineInstance,
+  VirtualMachineInstanceMigration,
+} from '../../api/index.ts';
+import type { ClusterDefaults } from '../../api/defaults/cluster.ts';
+import {
+  deckhouseContext,
+  validateMigrationCreate,
+  validateMigrationUpdate,
+  validateVm,
+  validateVmiCreate,
+  validateVmiUpdate,
+  type RunningVmi,
+} from '../../api/validation/index.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import type { Admitter } from './admit.ts';
+import { mutateVm, mutateVmi, type MutateContext } from './mutate.ts';
+import { deniedWith, type AdmissionRequest, type Verdict } from './review.ts';
+
+export const WEBHOOK_PATHS = {
+  vmMutate: '/virtualmachines-mutate',
+  vmiMutate: '/virtualmachineinstances-mutate',
+  vmValidate: '/virtualmachines-validate',
+  vmiValidateCreate: '/virtualmachineinstances-validate-create',
+  vmiValidateUpdate: '/virtualmachineinstances-validate-update',
+  migrationValidateCreate: '/migration-validate-create',
+  migrationValidateUpdate: '/migration-validate-update',
+} as const;
+
+export interface AdmissionLookup {
+  vmi(namespace: string, name: string): Promise<VirtualMachineInstance | undefined>;
+  migrations(namespace: string): Promise<VirtualMachineInstanceMigration[]>;
+}
+
+export interface AdmittersOptions {
+  readonly defaults: ClusterDefaults;
+  readonly clock: Clock;
+  readonly uuid: () => string;
+  /** The user is one of the module's own service accounts. */
+  readonly isOwnServiceAccount: (user: string) => boolean;
+  readonly lookup: AdmissionLookup;
+}
+
+/** The VM's VMI as the VM rules want it: present and not being deleted. */
+async function runningVmi(
+  lookup: AdmissionLookup,
+  vm: VirtualMachine,
+  ns: string,
+): Promise<RunningVmi | undefined> {
+  const vmi = await lookup.vmi(ns, vm.metadata.name ?? '');
+  if (vmi === undefined || (vmi.metadata.deletionTimestamp ?? '') !== '') return undefined;
+  const state = vmi.status?.migrationState;
+  return {
+    spec: vmi.spec,
+    migrating: state !== undefined && state.completed !== true && state.startTimestamp !== undefined,
+  };
+}
+
+export function admitters(o: AdmittersOptions): Record<string, Admitter> {
+  const own = (req: AdmissionRequest): boolean => o.isOwnServiceAccount(req.userInfo.username ?? '');
+  const mutation = (req: AdmissionRequest): MutateContext => ({
+    defaults: o.defaults,
+    now: new Date(o.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    uuid: o.uuid,
+    fromOwnServiceAccount: own(req),
+  });
+  const base = deckhouseContext();
+  const vmi = (req: AdmissionRequest): VirtualMachineInstance =>
+    req.object as unknown as VirtualMachineInstance;
+  const vmAdmit = async (req: AdmissionRequest): Promise<Verdict> => {
+    if (req.operation !== 'CREATE' && req.operation !== 'UPDATE') return { allowed: true };
+    const vm = req.object as unknown as VirtualMachine;
+    const ns = vm.metadata.namespace ?? req.namespace ?? '';
+    const running = await runningVmi(o.lookup, vm, ns);
+    const old = req.operation === 'UPDATE' ? (req.oldObject as unknown as VirtualMachine) : undefined;
+    return deniedWith(
+      validateVm(vm, old, {
+        ...base,
+        isKubevirtServiceAccount: own(req),
+        requestNamespace: ns,
+        ...(running !== undefined && { runningVmi: running }),
+      }),
+    );
+  };
+  const migrationCreate = async (req: AdmissionRequest): Promise<Verdict> => {
+    const m = req.object as unknown as VirtualMachineInstanceMigration;
+    const ns = m.metadata.namespace ?? req.namespace ?? '';
+    const [target, migrations] = await Promise.all([
+      o.lookup.vmi(ns, m.spec.vmiName ?? ''),
+      o.lookup.migrations(ns),
+    ]);
+    return deniedWith(validateMigrationCreate(m, { ...base, vmi: target, migrations }));
+  };
+  return {
+    [WEBHOOK_PATHS.vmMutate]: { kind: 'VirtualMachine', admit: (req) => mutateVm(req, mutation(req)) },
+    [WEBHOOK_PATHS.vmiMutate]: {
+      kind: 'VirtualMachineInstance',
+      admit: (req) => mutateVmi(req, mutation(req)),
+    },
+    [WEBHOOK_PATHS.vmValidate]: { kind: 'VirtualMachine', admit: vmAdmit },
+    [WEBHOOK_PATHS.vmiValidateCreate]: {
+      kind: 'VirtualMachineInstance',
+      admit: (req) =>
+        deniedWith(validateVmiCreate(vmi(req), { ...base, isKubevirtServiceAccount: own(req) })),
+    },
+    [WEBHOOK_PATHS.vmiValidateUpdate]: {
+      kind: 'VirtualMachineInstance',
+      admit: (req) =>
+        deniedWith(
+          validateVmiUpdate(req.oldObject as unknown as VirtualMachineInstance, vmi(req), {
+            ...base,
+            isKubevirtServiceAccount: own(req),
+          }),
+        ),
+    },
+    [WEBHOOK_PATHS.migrationValidateCreate]: {
+      kind: 'VirtualMachineInstanceMigration',
+      admit: migrationCreate,
+    },
+    [WEBHOOK_PATHS.migrationValidateUpdate]: {
+      kind: 'VirtualMachineInstanceMigration',
+      admit: (req) =>
+        deniedWith(
+          validateMigrationUpdate(
+            req.oldObject as unknown as VirtualMachineInstanceMigration,
+            req.object as unknown as VirtualMachineInstanceMigration,
+          ),
+        ),
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from '@jest/globals';
+import { DEFAULT_CLUSTER_DEFAULTS } from '../../api/defaults/cluster.ts';
+import { FINALIZERS } from '../../api/labels.ts';
+import { vm, vmi, withPhase } from '../../api/testing/objects.ts';
+import { mutateVm, mutateVmi, partsPatch, type MutateContext } from './mutate.ts';
+import type { AdmissionRequest, JsonPatchOp } from './review.ts';
+
+const ctx = (own = false): MutateContext => ({
+  defaults: DEFAULT_CLUSTER_DEFAULTS,
+  now: '2026-12-02T00:00:00Z',
+  uuid: () => '11111111-2222-4333-8444-555555555555',
+  fromOwnServiceAccount: own,
+});
+const req = (
+  operation: AdmissionRequest['operation'],
+  object: object,
+  oldObject?: object,
+): AdmissionRequest => ({
+  uid: 'r1',
+  operation,
+  userInfo: { username: 'alice' },
+  object: object as Record<string, unknown>,
+  ...(oldObject !== undefined && { oldObject: oldObject as Record<string, unknown> }),
+});
+/** The object after the verdict's patch (the ops add whole top-level parts). */
+function patched<T extends object>(obj: T, patch: readonly JsonPatchOp[] | undefined): T {
+  const out = structuredClone(obj) as Record<string, unknown>;
+  for (const op of patch ?? []) out[op.path.slice(1)] = op.value;
+  return out as T;
+}
+
+describe('partsPatch', () => {
+  it('adds only the parts that changed', () => {
+    expect(
+      partsPatch({ metadata: { a: 1 }, spec: { b: 1 } }, { metadata: { a: 1 }, spec: { b: 2 }, status: {} }),
+    ).toEqual([
+      { op: 'add', path: '/spec', value: { b: 2 } },
+      { op: 'add', path: '/status', value: {} },
+    ]);
+    expect(partsPatch({ spec: { b: 1 } }, { spec: { b: 1 } })).toEqual([]);
+  });
+});
+
+describe('mutateVm', () => {
+  it('on create: the controller finalizer, firmware ids and the machine type', () => {
+    const v = vm();
+    v.metadata.finalizers = [];
+    const verdict = mutateVm(req('CREATE', v), ctx());
+    expect(verdict.allowed).toBe(true);
+    if (!verdict.allowed) return;
+    const out = patched(v, verdict.patch);
+    expect(out.metadata.finalizers).toEqual([FINALIZERS.VIRTUAL_MACHINE_CONTROLLER]);
+    expect(out.spec.template.spec.domain.firmware).toMatchObject({
+      uuid: '11111111-2222-4333-8444-555555555555',
+      serial: '11111111-2222-4333-8444-555555555555',
+    });
+    expect(out.spec.template.spec.domain.machine).toEqual({ type: 'q35' });
+  });
+
+  it('on update: no new firmware ids; nothing to patch once defaulted', () => {
+    const v = vm();
+    const first = mutateVm(req('UPDATE', v, v), ctx());
+    if (!first.allowed) throw new Error('denied');
+    const out = patched(v, first.patch);
+    expect(out.spec.template.spec.domain.firmware?.uuid).toBeUndefined();
+    expect(mutateVm(req('UPDATE', out, out), ctx())).toEqual({ allowed: true, patch: [] });
+  });
+
+  it('adds no finalizer to a VM being deleted', () => {
+    const v = vm();
+    v.metadata.finalizers = [];
+    v.metadata.deletionTimestamp = '2026-12-02T00:00:00Z';
+    const verdict = mutateVm(req('UPDATE', v, v), ctx());
+    if (!verdict.allowed) throw new Error('denied');
+    expect(patched(v, verdict.patch).metadata.finalizers).toEqual([]);
+  });
+});
+
+describe('mutateVmi', () => {
+  it('on create: KubeVirt defaults, the finalizer, phase Pending with its time', () => {
+    const v = vmi();
+    delete v.status;
+    v.metadata.finalizers = [];
+    const verdict = mutateVmi(req('CREATE', v), ctx());
+    if (!verdict.allowed) throw new Error('denied');
+    const out = patched(v, verdict.patch);
+    expect(out.metadata.finalizers).toContain(FINALIZERS.VIRTUAL_MACHINE_INSTANCE);
+    expect(out.status?.phase).toBe('Pending');
+    expect(out.status?.phaseTransitionTimestamps).toEqual([
+      { phase: 'Pending', phaseTransitionTimestamp: '2026-12-02T00:00:00Z' },
+    ]);
+    expect(out.spec.domain.machine).toEqual({ type: 'q35' });
+  });
+
+  it("on update: a user's status change is undone, ours is kept, a spec-only change passes", () => {
+    const old = vmi(withPhase('Running'));
+    const changed = vmi(withPhase('Failed'));
+    expect(mutateVmi(req('UPDATE', changed, old), ctx())).toEqual({
+      allowed: true,
+      patch: [{ op: 'add', path: '/status', value: old.status }],
+    });
+    expect(mutateVmi(req('UPDATE', changed, old), ctx(true))).toEqual({ allowed: true });
+    expect(mutateVmi(req('UPDATE', old, old), ctx())).toEqual({ allowed: true });
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * The mutating webhooks, pure (kubevirt pkg/virt-api/webhooks/mutating-webhook/mutators):
+ * - `/virtualmachines-mutate`: KubeVirt's VM defaults (machine type, architecture, instancetype and preference
+ *   kinds; on create a firmware UUID and serial), and the VM controller's finalizer, so the controller does not
+ *   need a write of its own to add it (it still adds it when it is missing);
+ * - `/virtualmachineinstances-mutate`: on create SetDefaultVirtualMachineInstance, the finalizer, phase Pending
+ *   with its transition time and the runtime user; on update a status change by anyone but our own service
+ *   accounts is undone (the old status is put back).
+ * The answer is a JSONPatch that adds /metadata, /spec and /status whole where they changed (add replaces an
+ * existing member), as KubeVirt's mutators do.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import { FINALIZERS } from '../../api/labels.ts';
+import type { ClusterDefaults } from '../../api/defaults/cluster.ts';
+import { withVmDefaults } from '../../api/defaults/vm.ts';
+import { withVmiCreateDefaults } from '../../api/defaults/vmi.ts';
+import type { AdmissionRequest, JsonPatchOp, Verdict } from './review.ts';
+
+export interface MutateContext {
+  readonly defaults: ClusterDefaults;
+  /** RFC 3339 time of the request. */
+  readonly now: string;
+  /** A fresh random UUID (firmware ids). */
+  readonly uuid: () => string;
+  /** The requester is one of the module's own service accounts (controller, handler, api). */
+  readonly fromOwnServiceAccount: boolean;
+}
+
+const PARTS = ['metadata', 'spec', 'status'] as const;
+
+/** Equal as JSON (a member set to undefined is no member). */
+const sameJson = (a: unknown, b: unknown): boolean =>
+  isDeepStrictEqual(JSON.parse(JSON.stringify(a ?? null)), JSON.parse(JSON.stringify(b ?? null)));
+
+/** add ops for the top-level parts that differ between the two objects. */
+export function partsPatch(before: object, after: object): JsonPatchOp[] {
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
+  const ops: JsonPatchOp[] = [];
+  for (const part of PARTS) {
+    if (a[part] !== undefined && !sameJson(a[part], b[part]))
+      ops.push({ op: 'add', path: `/${part}`, value: a[part] });
+  }
+  return ops;
+}
+
+export function mutateVm(req: AdmissionRequest, ctx: MutateContext): Verdict {
+  const vm = req.object as unknown as VirtualMachine;
+  if (req.operation !== 'CREATE' && req.operation !== 'UPDATE') return { allowed: true };
+  const ids = req.operation === 'CREATE' ? { firmwareUuid: ctx.uuid(), firmwareSerial: ctx.uuid() } : {};
+  const out = withVmDefaults(vm, ctx.defaults, ids);
+  const deleting = (vm.metadata.deletionTimestamp ?? '') !== '';
+  const finalizers = out.metadata.finalizers ?? [];
+  if (!deleting && !finalizers.includes(FINALIZERS.VIRTUAL_MACHINE_CONTROLLER))
+    out.metadata.finalizers = [...finalizers, FINALIZERS.VIRTUAL_MACHINE_CONTROLLER];
+  return { allowed: true, patch: partsPatch(vm, out) };
+}
+
+export function mutateVmi(req: AdmissionRequest, ctx: MutateContext): Verdict {
+  const vmi = req.object as unknown as VirtualMachineInstance;
+  if (req.operation === 'CREATE') {
+    const out = withVmiCreateDefaults(vmi, ctx.defaults, { now: ctx.now, firmwareUuid: ctx.uuid() });
+    return { allowed: true, patch: partsPatch(vmi, out) };
+  }
+  if (req.operation !== 'UPDATE' || ctx.fromOwnServiceAccount) return { allowed: true };
+  const old = req.oldObject as unknown as VirtualMachineInstance;
+  if (sameJson(vmi.status, old.status)) return { allowed: true };
+  return { allowed: true, patch: [{ op: 'add', path: '/status', value: old.status ?? {} }] };
+}
