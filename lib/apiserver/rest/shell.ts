@@ -52,6 +52,8 @@ const QUERIES: readonly string[] = ['guestosinfo', 'userlist', 'filesystemlist']
 const VM_LIFECYCLE = { start: planStart, stop: planStop, restart: planRestart } as const;
 
 export const reply = (code: number, body: unknown): SubresourceReply => ({ code, body });
+/** 202 Accepted with an empty body, as virt-api answers a change it took. */
+const ACCEPTED_REPLY: SubresourceReply = { code: 202, body: '', contentType: 'text/plain; charset=utf-8' };
 
 export function refusalReply(r: Refusal): SubresourceReply {
   if (r.plainText === true)
@@ -170,7 +172,7 @@ export class RestShell {
     ]);
     const plan = planVmiCommand(sub, { name: r.name, vmi, vm, body, rawBody: raw });
     if (isRefusal(plan)) return refusalReply(plan);
-    return 'dryRun' in plan ? reply(200, '') : this.forward(plan.call, raw);
+    return 'dryRun' in plan ? { ...ACCEPTED_REPLY, code: 200 } : this.forward(plan.call, raw);
   }
 
   private async query(r: SubresourceTarget, sub: VmiQuery): Promise<SubresourceReply> {
@@ -197,7 +199,7 @@ export class RestShell {
       }
       return call.kind === 'query'
         ? { code: 200, body: got.text, contentType: 'application/json' }
-        : reply(202, '');
+        : ACCEPTED_REPLY;
     } catch (err) {
       return refusalReply(handlerFailure(call, errorMessage(err)));
     }
@@ -228,7 +230,7 @@ export class RestShell {
     }
     if (plan.deleteLauncherPod !== undefined && vmi !== undefined)
       await this.deleteLauncherPod(r.namespace, vmi);
-    return isRefusal(plan.then) ? refusalReply(plan.then) : reply(202, '');
+    return isRefusal(plan.then) ? refusalReply(plan.then) : ACCEPTED_REPLY;
   }
 
   private async deleteLauncherPod(ns: string, vmi: VirtualMachineInstance): Promise<void> {

@@ -1,0 +1,269 @@
+/**
+ * The api role against the real kube-apiserver (no aggregation layer in between: the test plays the front proxy
+ * with the control plane's own front-proxy client certificate, as kube-apiserver would): the request-header
+ * configuration read from kube-system/extension-apiserver-authentication, a forged X-Remote-User without a
+ * certificate refused with 401, a user without RBAC for virtualmachines/addvolume refused with 403 by the
+ * SubjectAccessReview and let through once a Role allows it, addvolume and removevolume written to the VM's
+ * status.volumeRequests, the Deckhouse mode (a certificate from --client-ca-file and X-Remote-User), discovery,
+ * and a validating webhook answering KubeVirt's message with the field.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { dirname } from 'node:path';
+import { certPaths } from '../../e2e/testenv/certs.ts';
+import { testCluster, type TestCluster } from '../../e2e/testenv/cluster.ts';
+import { VIRTUAL_MACHINES, type VirtualMachine } from '../api/index.ts';
+import { INTERNAL_VIRTUAL_MACHINES } from '../api/internal-gvr.ts';
+import { vm as vmFixture } from '../api/testing/objects.ts';
+import type { GroupVersionResource } from '../kernel/kube/index.ts';
+import { memoryLogger } from '../kernel/log/log.ts';
+import { waitFor } from '../kernel/testing/wait.ts';
+import { makeTestPki, pemOf, type TestPem } from '../kernel/tls/testing/pki.ts';
+import { rewritingClient } from '../rename/client/index.ts';
+import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
+import { runApiRole } from './role.ts';
+
+const rbac = (resource: string, kind: string): GroupVersionResource => ({
+  group: 'rbac.authorization.k8s.io',
+  version: 'v1',
+  resource,
+  kind,
+  namespaced: true,
+});
+const ROLES = rbac('roles', 'Role');
+const ROLE_BINDINGS = rbac('rolebindings', 'RoleBinding');
+
+let cluster: TestCluster;
+let pki: Record<string, TestPem>;
+let stop: AbortController;
+let running: Promise<void>;
+let port = 0;
+const logged = memoryLogger('virt-api', 2);
+let frontProxy: TestPem;
+
+interface Answer {
+  readonly status: number;
+  readonly text: string;
+}
+
+function call(
+  method: string,
+  path: string,
+  o: { client?: TestPem; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent: false,
+        ca: pemOf(pki, 'ca').cert,
+        ...(o.client !== undefined && { cert: o.client.cert, key: o.client.key }),
+        headers: { ...o.headers, ...(o.body !== undefined && { 'content-type': 'application/json' }) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(o.body);
+  });
+}
+
+const asUser = (user: string): Record<string, string> => ({
+  'X-Remote-User': user,
+  'X-Remote-Group': 'testers',
+});
+const vmPath = (name: string, sub: string): string =>
+  `/apis/subresources.kubevirt.io/v1/namespaces/${cluster.ns}/virtualmachines/${name}/${sub}`;
+const addVolume = JSON.stringify({
+  name: 'hp',
+  disk: { disk: { bus: 'scsi' } },
+  volumeSource: { persistentVolumeClaim: { claimName: 'claim-1' } },
+});
+
+beforeAll(async () => {
+  cluster = await testCluster('api', { userAgent: 'kubevirt-ts/api-itest' });
+  pki = await makeTestPki([
+    { name: 'ca', cn: 'api-test-ca', ca: true },
+    { name: 'serving', cn: 'virt-api', issuer: 'ca', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
+    {
+      name: 'handler-client',
+      cn: 'kubevirt.io:system:client:virt-handler',
+      issuer: 'ca',
+      usage: 'clientAuth',
+    },
+    { name: 'dvp-ca', cn: 'virtualization-ca', ca: true },
+    { name: 'dvp', cn: 'virtualization-api', issuer: 'dvp-ca', usage: 'clientAuth' },
+  ]);
+  const fp = certPaths(dirname(process.env['KUBECONFIG'] ?? '')).frontProxyClient;
+  frontProxy = { cert: readFileSync(fp.cert, 'utf8'), key: readFileSync(fp.key, 'utf8') };
+  stop = new AbortController();
+  running = runApiRole(
+    {
+      config: cluster.config,
+      port: 0,
+      host: '127.0.0.1',
+      tls: pemOf(pki, 'serving'),
+      clientCa: pemOf(pki, 'dvp-ca').cert,
+      handlers: {
+        port: 4101,
+        tls: {
+          ca: Buffer.from(pemOf(pki, 'ca').cert),
+          cert: Buffer.from(pemOf(pki, 'handler-client').cert),
+          key: Buffer.from(pemOf(pki, 'handler-client').key),
+        },
+      },
+      ownServiceAccounts: [],
+      healthPort: 0,
+      healthHost: '127.0.0.1',
+      log: logged.log,
+    },
+    stop.signal,
+  );
+  port = await waitFor(
+    () => logged.lines.find((l) => l['msg'] === 'api listening')?.['port'] as number | undefined,
+    'the api listening',
+    { timeoutMs: 30_000 },
+  );
+  const kv = rewritingClient(cluster.direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
+  await kv.create(VIRTUAL_MACHINES, { ...vmFixture(), metadata: { name: 'vm1', namespace: cluster.ns } });
+  // What the VM controller would have written: a status (the volume requests are patched into it).
+  await kv.patch(
+    VIRTUAL_MACHINES,
+    'vm1',
+    { status: { printableStatus: 'Stopped' } },
+    { namespace: cluster.ns, type: 'merge', subresource: 'status' },
+  );
+}, 120_000);
+
+afterAll(async () => {
+  stop.abort();
+  await running;
+  await cluster.close();
+}, 60_000);
+
+describe('the api role with the real kube-apiserver', () => {
+  it('refuses identity headers without a certificate: 401 as a Status', async () => {
+    const a = await call('PUT', vmPath('vm1', 'addvolume'), {
+      headers: asUser('system:admin'),
+      body: addVolume,
+    });
+    expect(a.status).toBe(401);
+    expect(JSON.parse(a.text)).toMatchObject({ kind: 'Status', code: 401, reason: 'Unauthorized' });
+  });
+
+  it('asks a SubjectAccessReview: 403 without RBAC, 202 once a Role allows virtualmachines/addvolume', async () => {
+    const denied = await call('PUT', vmPath('vm1', 'addvolume'), {
+      client: frontProxy,
+      headers: asUser('alice'),
+      body: addVolume,
+    });
+    expect(denied.status).toBe(403);
+    expect(JSON.parse(denied.text)).toMatchObject({ kind: 'Status', code: 403, reason: 'Forbidden' });
+    expect(denied.text).toContain('virtualmachines/addvolume');
+    await cluster.direct.create(ROLES, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: 'volumes', namespace: cluster.ns },
+      rules: [
+        {
+          apiGroups: ['subresources.kubevirt.io'],
+          resources: ['virtualmachines/addvolume', 'virtualmachines/removevolume'],
+          verbs: ['update'],
+        },
+      ],
+    });
+    await cluster.direct.create(ROLE_BINDINGS, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'alice-volumes', namespace: cluster.ns },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'volumes' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' }],
+    });
+    // The denial is cached for 10 s; RBAC itself takes a moment.
+    const ok = await waitFor(
+      async () => {
+        const a = await call('PUT', vmPath('vm1', 'addvolume'), {
+          client: frontProxy,
+          headers: asUser('alice'),
+          body: addVolume,
+        });
+        return a.status !== 403 && a;
+      },
+      'alice allowed',
+      { timeoutMs: 30_000, intervalMs: 1000 },
+    );
+    expect(ok).toMatchObject({ status: 202, text: '' });
+    const vm = await cluster.direct.get<VirtualMachine>(INTERNAL_VIRTUAL_MACHINES, 'vm1', {
+      namespace: cluster.ns,
+    });
+    expect(vm.status?.volumeRequests).toEqual([
+      {
+        addVolumeOptions: {
+          name: 'hp',
+          disk: { name: 'hp', disk: { bus: 'scsi' } },
+          volumeSource: { persistentVolumeClaim: { claimName: 'claim-1', hotpluggable: true } },
+        },
+      },
+    ]);
+    const again = await call('PUT', vmPath('vm1', 'addvolume'), {
+      client: frontProxy,
+      headers: asUser('alice'),
+      body: addVolume,
+    });
+    expect(again.status).toBe(409);
+  }, 60_000);
+
+  it('takes a Deckhouse virtualization-api certificate from --client-ca-file with X-Remote-User', async () => {
+    const second = addVolume.replaceAll('"hp"', '"hp2"');
+    const a = await call('PUT', vmPath('vm1', 'addvolume'), {
+      client: pemOf(pki, 'dvp'),
+      headers: asUser('alice'),
+      body: second,
+    });
+    expect(a).toEqual({ status: 202, text: '' });
+    // The volume is only requested (no controller runs here): KubeVirt's 409 for removing what is not there.
+    const remove = await call('PUT', vmPath('vm1', 'removevolume'), {
+      client: pemOf(pki, 'dvp'),
+      headers: asUser('alice'),
+      body: JSON.stringify({ name: 'hp2' }),
+    });
+    expect(remove.status).toBe(409);
+    // A certificate from a CA the api trusts for nothing (here, the handlers'): its headers are not read.
+    const stranger = await call('PUT', vmPath('vm1', 'addvolume'), {
+      client: pemOf(pki, 'handler-client'),
+      headers: asUser('alice'),
+      body: second,
+    });
+    expect(stranger.status).toBe(401);
+  }, 30_000);
+
+  it('serves discovery to any client and answers a webhook with KubeVirt’s message and field', async () => {
+    const d = await call('GET', '/apis/subresources.kubevirt.io/v1', { client: frontProxy });
+    expect(d.status).toBe(200);
+    expect(JSON.parse(d.text)).toMatchObject({
+      kind: 'APIResourceList',
+      groupVersion: 'subresources.kubevirt.io/v1',
+    });
+    const bad = { ...vmFixture(), spec: { ...vmFixture().spec, running: true } };
+    const review = await call('POST', '/virtualmachines-validate', {
+      body: JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: { uid: 'r1', operation: 'CREATE', userInfo: { username: 'bob' }, object: bad },
+      }),
+    });
+    expect(review.status).toBe(200);
+    const response = (JSON.parse(review.text) as { response: Record<string, unknown> }).response;
+    expect(response).toMatchObject({ uid: 'r1', allowed: false, status: { code: 422 } });
+    expect(JSON.stringify(response)).toContain('"field":"spec.running"');
+  }, 30_000);
+});
