@@ -3,7 +3,7 @@
  *
  *   const authn = authenticate(req.socket as TLSSocket, req.headersDistinct, config);
  *   if (!authn.ok) return reply(authn.status);             // 401, identity headers were not read
- *   const attrs = subresourceAttributes(req.method, path);  // or built by the router
+ *   const attrs = ...;                                      // the router's (rest/access.ts accessFor)
  *   const authz = await authorize(authorizer, authn.identity, attrs); // throws → 500
  *   if (!authz.allowed) return reply(authz.status);         // 403
  *
@@ -35,10 +35,8 @@ export type { HeaderValues } from './headers.ts';
 export { identify, type AuthResult, type Identity, type PeerFacts, type TrustSource } from './identity.ts';
 export { peerFacts } from './peer.ts';
 export {
-  rbacVerb,
   SarAuthorizer,
   subjectAccessReview,
-  subresourceAttributes,
   type Authorizer,
   type ResourceAttributes,
   type SarAuthorizerOptions,

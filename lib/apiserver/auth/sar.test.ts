@@ -4,10 +4,8 @@ import { KvError } from '../../kernel/errors/errors.ts';
 import type { GroupVersionResource, KubeClient, KubeObject } from '../../kernel/kube/index.ts';
 import type { Identity } from './identity.ts';
 import {
-  rbacVerb,
   SarAuthorizer,
   subjectAccessReview,
-  subresourceAttributes,
   type ResourceAttributes,
   type SubjectAccessReview,
 } from './sar.ts';
@@ -61,61 +59,6 @@ describe('subjectAccessReview', () => {
         resource: 'virtualmachineinstances',
       },
     });
-  });
-});
-
-describe('rbacVerb', () => {
-  it.each([
-    ['POST', true, 'create'],
-    ['GET', true, 'get'],
-    ['GET', false, 'list'],
-    ['head', true, 'get'],
-    ['PUT', true, 'update'],
-    ['PATCH', true, 'patch'],
-    ['DELETE', true, 'delete'],
-    ['DELETE', false, 'deletecollection'],
-    ['OPTIONS', true, undefined],
-  ])('%s (named: %s) → %s', (method, named, verb) => {
-    expect(rbacVerb(method, named)).toBe(verb);
-  });
-});
-
-describe('subresourceAttributes', () => {
-  it.each<[string, string, ResourceAttributes | undefined]>([
-    ['GET', '/apis/subresources.kubevirt.io/v1/namespaces/ns1/virtualmachineinstances/vm1/console', console1],
-    [
-      'PUT',
-      '/apis/subresources.kubevirt.io/v1alpha3/namespaces/ns1/virtualmachines/vm1/addvolume',
-      {
-        ...console1,
-        verb: 'update',
-        version: 'v1alpha3',
-        resource: 'virtualmachines',
-        subresource: 'addvolume',
-      },
-    ],
-    [
-      'GET',
-      '/apis/subresources.kubevirt.io/v1/namespaces/ns1/virtualmachineinstances/vm1/portforward/22/tcp',
-      { ...console1, subresource: 'portforward' },
-    ],
-    [
-      'GET',
-      '/apis/subresources.kubevirt.io/v1/namespaces/ns%201/virtualmachineinstances/vm1/vnc',
-      { ...console1, namespace: 'ns 1', subresource: 'vnc' },
-    ],
-    ['GET', '/apis/subresources.kubevirt.io/v1/namespaces/ns1/pods/p1/exec', undefined],
-    ['GET', '/apis/subresources.kubevirt.io/v1/namespaces/ns1/virtualmachineinstances/vm1', undefined],
-    ['GET', '/apis/subresources.kubevirt.io/v1/namespaces/ns1/expand-vm-spec', undefined],
-    ['GET', '/apis/subresources.kubevirt.io/v1/namespaces/%zz/virtualmachineinstances/vm1/vnc', undefined],
-    [
-      'OPTIONS',
-      '/apis/subresources.kubevirt.io/v1/namespaces/ns1/virtualmachineinstances/vm1/vnc',
-      undefined,
-    ],
-    ['GET', '/healthz', undefined],
-  ])('%s %s', (method, path, want) => {
-    expect(subresourceAttributes(method, path)).toEqual(want);
   });
 });
 

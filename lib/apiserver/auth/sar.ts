@@ -70,49 +70,6 @@ export function subjectAccessReview(identity: Identity, attrs: ResourceAttribute
   return { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: {}, spec };
 }
 
-/** The RBAC verb of an HTTP method; a request without an object name is a collection request. */
-export function rbacVerb(method: string, hasName: boolean): string | undefined {
-  switch (method.toUpperCase()) {
-    case 'POST':
-      return 'create';
-    case 'GET':
-    case 'HEAD':
-      return hasName ? 'get' : 'list';
-    case 'PUT':
-      return 'update';
-    case 'PATCH':
-      return 'patch';
-    case 'DELETE':
-      return hasName ? 'delete' : 'deletecollection';
-    default:
-      return undefined;
-  }
-}
-
-const SUBRESOURCE_PATH =
-  /^\/apis\/([^/]+)\/([^/]+)\/namespaces\/([^/]+)\/([^/]+)\/([^/]+)\/([^/]+)(?:\/.*)?$/;
-const SUBRESOURCE_OWNERS: ReadonlySet<string> = new Set(['virtualmachineinstances', 'virtualmachines']);
-
-/**
- * The attributes of a subresource call, `/apis/{group}/{version}/namespaces/{ns}/{vms|vmis}/{name}/{sub}[/…]`
- * (the rest, e.g. portforward's port, is not part of them), or undefined for any other path. The path must
- * already be free of its query string; segments are percent-decoded.
- */
-export function subresourceAttributes(method: string, path: string): ResourceAttributes | undefined {
-  const m = SUBRESOURCE_PATH.exec(path);
-  if (m === null) return undefined;
-  let parts: string[];
-  try {
-    parts = m.slice(1).map((p) => decodeURIComponent(p));
-  } catch {
-    return undefined;
-  }
-  const [group = '', version = '', namespace = '', resource = '', name = '', subresource = ''] = parts;
-  const verb = rbacVerb(method, true);
-  if (verb === undefined || !SUBRESOURCE_OWNERS.has(resource)) return undefined;
-  return { namespace, verb, group, version, resource, subresource, name };
-}
-
 export interface Authorizer {
   /** Throws when the review cannot be made (the server answers 500); never caches that. */
   authorize(identity: Identity, attrs: ResourceAttributes): Promise<Decision>;

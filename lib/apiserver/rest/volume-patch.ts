@@ -9,8 +9,7 @@
  * - on a VM's status: `test` + `replace` (or `add`) of status.volumeRequests with the request appended; a pending
  *   add of the same name is dropped by a remove; a second add, an add while a remove is pending, or a second
  *   remove are refused with KubeVirt's texts.
- * The VM controller applies the same requests (lib/controller/vm/volume-requests.ts); roles share no code, so
- * the API server keeps its own copy. Pure.
+ * The requests are applied as the VM controller applies them (lib/api/volume-requests.ts). Pure.
  */
 import type {
   VirtualMachine,
@@ -18,39 +17,16 @@ import type {
   VirtualMachineVolumeRequest,
   Volume,
 } from '../../api/index.ts';
+import { applyVolumeRequest } from '../../api/volume-requests.ts';
 import type { JsonPatchOp } from './patch-plan.ts';
 
-type AddOptions = NonNullable<VirtualMachineVolumeRequest['addVolumeOptions']>;
-
-function hotplugVolume({ name, volumeSource: src }: AddOptions): Volume {
-  if (src.persistentVolumeClaim !== undefined) {
-    return { name, persistentVolumeClaim: { ...src.persistentVolumeClaim, hotpluggable: true } };
-  }
-  if (src.dataVolume !== undefined) return { name, dataVolume: { ...src.dataVolume, hotpluggable: true } };
-  if (src.containerDisk !== undefined) {
-    return {
-      name,
-      containerDisk: { ...src.containerDisk, image: src.containerDisk.image ?? '', hotpluggable: true },
-    };
-  }
-  return { name };
-}
-
-/** The volumes and disks with the request applied (new lists; the spec is not touched). */
-export function applyVolumeRequest(
+/** The volumes and disks with the request applied (lib/api/volume-requests.ts; the spec is not touched). */
+function appliedLists(
   spec: VirtualMachineInstanceSpec,
   req: VirtualMachineVolumeRequest,
 ): { volumes: Volume[]; disks: NonNullable<VirtualMachineInstanceSpec['domain']['devices']['disks']> } {
-  const volumes = [...(spec.volumes ?? [])];
-  const disks = [...(spec.domain.devices.disks ?? [])];
-  const add = req.addVolumeOptions;
-  if (add !== undefined) {
-    if (volumes.some((v) => v.name === add.name)) return { volumes, disks };
-    return { volumes: [...volumes, hotplugVolume(add)], disks: [...disks, { ...add.disk, name: add.name }] };
-  }
-  const name = req.removeVolumeOptions?.name;
-  if (name === undefined) return { volumes, disks };
-  return { volumes: volumes.filter((v) => v.name !== name), disks: disks.filter((d) => d.name !== name) };
+  const out = applyVolumeRequest(spec, req);
+  return { volumes: out.volumes ?? [], disks: out.domain.devices.disks ?? [] };
 }
 
 /** test + replace/add of the volumes and disks of the spec at `prefix` ('' for a VMI, '/spec/template'). */
@@ -63,7 +39,7 @@ export function specVolumePatch(
   const diskPath = `${prefix}/spec/domain/devices/disks`;
   const oldVolumes = spec.volumes;
   const oldDisks = spec.domain.devices.disks;
-  const next = applyVolumeRequest(spec, req);
+  const next = appliedLists(spec, req);
   const setOp = (old: readonly unknown[] | undefined): 'replace' | 'add' =>
     old !== undefined && old.length > 0 ? 'replace' : 'add';
   return [
