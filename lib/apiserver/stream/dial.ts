@@ -118,16 +118,15 @@ export function openHandlerStream(a: HandlerAddress, tls: HandlerTls, path: stri
       ws.removeAllListeners('unexpected-response');
       resolve(ws);
     });
-    ws.once('unexpected-response', (_req, res) => {
-      readAll(res).then(
-        (text) => {
-          reject(new HandlerDialError(text.trim() || `HTTP ${res.statusCode ?? 0}`, res.statusCode));
-        },
-        (err: unknown) => {
-          reject(err instanceof Error ? err : new Error(String(err)));
-        },
-      );
-      ws.terminate();
+    ws.once('unexpected-response', (req, res) => {
+      const status = res.statusCode;
+      const done = (text: string): void => {
+        reject(new HandlerDialError(text.trim() || `HTTP ${status ?? 0}`, status));
+        req.destroy();
+      };
+      readAll(res).then(done, () => {
+        done('');
+      });
     });
     ws.once('error', (err) => {
       reject(new HandlerDialError(`cannot reach the handler at ${a.host}:${a.port}: ${err.message}`));
