@@ -15,7 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer } from 'node:net';
 import { request } from 'node:https';
 import { WebSocket } from 'ws';
-import { VIRTUAL_MACHINES, type VirtualMachine } from '../../lib/api/index.ts';
+import {
+  VIRTUAL_MACHINE_INSTANCES,
+  VIRTUAL_MACHINES,
+  type VirtualMachine,
+  type VirtualMachineInstance,
+} from '../../lib/api/index.ts';
 import { FINALIZERS } from '../../lib/api/labels.ts';
 import { runApiRole } from '../../lib/apiserver/role.ts';
 import { makeConsolePki, type ConsolePki } from '../../lib/handler/console/testing/pki.ts';
@@ -34,34 +39,29 @@ import { virtSuite } from './testing/suite.ts';
 import { agentVm, exampleVm } from './virt.ts';
 
 const NODE_IP = NETWORK.nodeIp;
+/** A resource by its apiVersion (`group/version`, or `v1` for the core group). */
 const gvr = (
-  group: string,
-  version: string,
+  apiVersion: string,
   resource: string,
   kind: string,
   namespaced: boolean,
-): GroupVersionResource => ({
-  group,
-  version,
-  resource,
-  kind,
-  namespaced,
-});
-const API_SERVICES = gvr('apiregistration.k8s.io', 'v1', 'apiservices', 'APIService', false);
-const SERVICES = gvr('', 'v1', 'services', 'Service', true);
-const ENDPOINT_SLICES = gvr('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true);
-const ROLES = gvr('rbac.authorization.k8s.io', 'v1', 'roles', 'Role', true);
-const ROLE_BINDINGS = gvr('rbac.authorization.k8s.io', 'v1', 'rolebindings', 'RoleBinding', true);
+): GroupVersionResource => {
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  return { group: group ?? '', version: version ?? '', resource, kind, namespaced };
+};
+const API_SERVICES = gvr('apiregistration.k8s.io/v1', 'apiservices', 'APIService', false);
+const SERVICES = gvr('v1', 'services', 'Service', true);
+const ENDPOINT_SLICES = gvr('discovery.k8s.io/v1', 'endpointslices', 'EndpointSlice', true);
+const ROLES = gvr('rbac.authorization.k8s.io/v1', 'roles', 'Role', true);
+const ROLE_BINDINGS = gvr('rbac.authorization.k8s.io/v1', 'rolebindings', 'RoleBinding', true);
 const VALIDATING = gvr(
-  'admissionregistration.k8s.io',
-  'v1',
+  'admissionregistration.k8s.io/v1',
   'validatingwebhookconfigurations',
   'ValidatingWebhookConfiguration',
   false,
 );
 const MUTATING = gvr(
-  'admissionregistration.k8s.io',
-  'v1',
+  'admissionregistration.k8s.io/v1',
   'mutatingwebhookconfigurations',
   'MutatingWebhookConfiguration',
   false,
@@ -314,11 +314,14 @@ describe('the api on node local', () => {
 
   it('reads the guest’s serial console through kube-apiserver, the api and the handler', async () => {
     await waitFor(
-      async () =>
-        (await kubeCall('GET', `/apis/kubevirt.io/v1/namespaces/${s.ns}/virtualmachineinstances/a`))
-          .status === 200,
-      'the VMI a',
-      { timeoutMs: 60_000 },
+      async () => {
+        const vmi = await s.clients.kv
+          .get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'a', { namespace: s.ns })
+          .catch(() => undefined);
+        return vmi?.status?.phase === 'Running';
+      },
+      'the VMI a Running',
+      { timeoutMs: 180_000, intervalMs: 500 },
     );
     const url = new URL(subresource('virtualmachineinstances', 'a', 'console'), admin.server);
     url.protocol = 'wss:';
@@ -400,4 +403,29 @@ describe('the api on node local', () => {
     expect(JSON.stringify(vm.status?.volumeRequests ?? vm.spec.template.spec.volumes)).toContain('claim-1');
     expect((await kubeCall('PUT', path, { user: 'mallory', body })).status).toBe(403);
   }, 120_000);
+
+  it('adds a volume to the running VMI and removes it again, as JSON patches of its spec', async () => {
+    const vmiPath = subresource('virtualmachineinstances', 'a', 'addvolume');
+    const body = JSON.stringify({
+      name: 'hp-vmi',
+      disk: { disk: { bus: 'scsi' } },
+      volumeSource: { persistentVolumeClaim: { claimName: 'claim-2' } },
+    });
+    const spec = async (): Promise<VirtualMachineInstance['spec']> =>
+      (await s.clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'a', { namespace: s.ns }))
+        .spec;
+    // The VMI belongs to VM a: with the HotplugVolumes gate (on in Deckhouse) KubeVirt lets it take volumes.
+    expect(await kubeCall('PUT', vmiPath, { body })).toEqual({ status: 202, text: '' });
+    const added = await spec();
+    expect(added.volumes?.find((v) => v.name === 'hp-vmi')?.persistentVolumeClaim).toEqual({
+      claimName: 'claim-2',
+      hotpluggable: true,
+    });
+    expect(added.domain.devices.disks?.find((d) => d.name === 'hp-vmi')?.disk).toEqual({ bus: 'scsi' });
+    const removed = await kubeCall('PUT', subresource('virtualmachineinstances', 'a', 'removevolume'), {
+      body: JSON.stringify({ name: 'hp-vmi' }),
+    });
+    expect(removed).toEqual({ status: 202, text: '' });
+    expect((await spec()).volumes?.some((v) => v.name === 'hp-vmi')).toBe(false);
+  }, 60_000);
 });
