@@ -9,7 +9,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { realClock } from '../kernel/clock.ts';
-import { errorMessage, StatusError } from '../kernel/errors/errors.ts';
+import { errorMessage } from '../kernel/errors/errors.ts';
+import { SharedInformer } from '../kernel/informer/informer.ts';
 import {
   CONFIG_MAPS,
   HttpKubeClient,
@@ -75,20 +76,33 @@ async function readAuth(client: KubeClient, clientCa: CaBundle | undefined): Pro
   };
 }
 
-/** Reads for the VM and migration rules; a VMI that is not there is undefined. */
-function admissionLookup(client: KubeClient): AdmissionLookup {
+/**
+ * The VMIs and migrations the VM and migration rules read, from informers over the whole cluster (KubeVirt's
+ * virt-api keeps the same caches), so a review never waits on a request to the cluster.
+ */
+function cachedLookup(client: KubeClient, ctx: RoleContext, log: Logger): AdmissionLookup {
+  const stop = new AbortController();
+  const vmis = new SharedInformer<VirtualMachineInstance>({ client, gvr: VIRTUAL_MACHINE_INSTANCES, log });
+  const migrations = new SharedInformer<VirtualMachineInstanceMigration>({
+    client,
+    gvr: VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+    log,
+    indexers: { namespace: (m): string[] => [m.metadata.namespace ?? ''] },
+  });
+  const running = [vmis.run(stop.signal), migrations.run(stop.signal)];
+  ctx.defer(async () => {
+    stop.abort();
+    await Promise.all(running);
+  });
+  ctx.readinessCheck(
+    'admission-caches',
+    () => (vmis.hasSynced() && migrations.hasSynced()) || 'caches not synced',
+  );
   return {
-    vmi: async (namespace, name): Promise<VirtualMachineInstance | undefined> => {
-      try {
-        return await client.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace });
-      } catch (err) {
-        if (err instanceof StatusError && err.httpCode === 404) return undefined;
-        throw err;
-      }
-    },
-    migrations: async (namespace) =>
-      (await client.list<VirtualMachineInstanceMigration>(VIRTUAL_MACHINE_INSTANCE_MIGRATIONS, { namespace }))
-        .items,
+    vmi: (namespace, name): Promise<VirtualMachineInstance | undefined> =>
+      Promise.resolve(vmis.store.get(`${namespace}/${name}`)),
+    migrations: (namespace): Promise<VirtualMachineInstanceMigration[]> =>
+      Promise.resolve(migrations.store.byIndex('namespace', namespace)),
   };
 }
 
@@ -114,7 +128,7 @@ async function start(o: ApiRoleOptions, ctx: RoleContext): Promise<RoleWork> {
       clock,
       uuid: randomUUID,
       isOwnServiceAccount: (user) => own.has(user),
-      lookup: admissionLookup(client),
+      lookup: cachedLookup(client, ctx, o.log),
     }),
     subresources: restApi({ client, handlers: o.handlers, metrics, sessions, clock, log: o.log }),
     metrics,
