@@ -126,8 +126,14 @@ describe('the handler on node local', () => {
       'Scheduled',
       'Running',
     ]);
+    // The whole marker line: the guest writes it in pieces, and the agent's state comes last.
     const serial = await readSerial(
-      { podUid: pod.metadata.uid ?? '', vmiUid: vmi.metadata.uid ?? '', until: MARKER, timeoutMs: 60_000 },
+      {
+        podUid: pod.metadata.uid ?? '',
+        vmiUid: vmi.metadata.uid ?? '',
+        until: new RegExp(`${MARKER} [^\n]* agent=\\w+\\s`),
+        timeoutMs: 60_000,
+      },
       s.c.dir,
     );
     expect(serial).toMatch(new RegExp(`${MARKER} .*variant=agent data=mounted agent=started`));
