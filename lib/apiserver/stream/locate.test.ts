@@ -1,6 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { handlerAddress, vmiNode, type NodeAddresses } from './locate.ts';
+import { handlerAddress, type NodeAddresses } from './locate.ts';
 
 const node = (...addresses: [string, string][]): NodeAddresses => ({
   metadata: { name: 'n1' },
@@ -37,20 +36,5 @@ describe('handlerAddress', () => {
     ],
   ])('%s', (_name, n, want) => {
     expect(handlerAddress(n, 4101)).toEqual(want);
-  });
-});
-
-describe('vmiNode', () => {
-  const vmi = (status: VirtualMachineInstance['status']): VirtualMachineInstance =>
-    ({ metadata: { name: 'v' }, spec: { domain: { devices: {} } }, status }) as VirtualMachineInstance;
-  it('is the node the VMI is placed on', () => {
-    expect(vmiNode(vmi({ phase: 'Running', nodeName: 'n1' }))).toBe('n1');
-  });
-  it("says KubeVirt's text while the VMI has no node", () => {
-    expect(vmiNode(vmi({ phase: 'Scheduling' }))).toEqual({
-      message:
-        'Unable to connect to VirtualMachineInstance because phase is Scheduling instead of Running or Scheduled',
-    });
-    expect(vmiNode(vmi(undefined))).toMatchObject({ message: expect.stringContaining('phase is Pending') });
   });
 });

@@ -4,7 +4,6 @@
  * §0.1 #6) or as a host process (the local cluster), so its address is the Node's own — InternalIP first, then
  * ExternalIP — at the console server port the api is configured with. Pure.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
 import type { HandlerAddress } from './dial.ts';
 
 export interface NodeAddresses {
@@ -13,15 +12,6 @@ export interface NodeAddresses {
 }
 
 const PREFERRED = ['InternalIP', 'ExternalIP'] as const;
-
-/** The node the VMI is on, or why there is none to dial (KubeVirt's text for a VMI not placed yet). */
-export function vmiNode(vmi: VirtualMachineInstance): string | { readonly message: string } {
-  const node = vmi.status?.nodeName ?? '';
-  if (node !== '') return node;
-  return {
-    message: `Unable to connect to VirtualMachineInstance because phase is ${vmi.status?.phase ?? 'Pending'} instead of Running or Scheduled`,
-  };
-}
 
 export function handlerAddress(
   node: NodeAddresses,
