@@ -414,8 +414,19 @@ describe('the api on node local', () => {
     const spec = async (): Promise<VirtualMachineInstance['spec']> =>
       (await s.clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'a', { namespace: s.ns }))
         .spec;
-    // The VMI belongs to VM a: with the HotplugVolumes gate (on in Deckhouse) KubeVirt lets it take volumes.
-    expect(await kubeCall('PUT', vmiPath, { body })).toEqual({ status: 202, text: '' });
+    // The VMI belongs to VM a: with the HotplugVolumes gate (on in Deckhouse) KubeVirt lets it take volumes. The
+    // VM controller is applying the previous test's volume request to this VMI's spec at the same time; the
+    // patch's `test` refuses to write over that, and a client tries again on such a conflict.
+    let last: Answer | undefined;
+    const accepted = await waitFor(
+      async () => {
+        last = await kubeCall('PUT', vmiPath, { body });
+        return last.status !== 409 && last.status !== 422 && last;
+      },
+      () => `addvolume past the conflicts (last: ${last?.status ?? 0} ${last?.text ?? ''})`,
+      { timeoutMs: 60_000, intervalMs: 1000 },
+    );
+    expect(accepted).toEqual({ status: 202, text: '' });
     const added = await spec();
     expect(added.volumes?.find((v) => v.name === 'hp-vmi')?.persistentVolumeClaim).toEqual({
       claimName: 'claim-2',
