@@ -3,7 +3,7 @@
  * plane, as a cluster would have it: the api in this process, the rewriter's webhook proxy before it (kube-api
  * sends internal names), a MutatingWebhookConfiguration by URL for that namespace. Removed by the returned stop.
  */
-import { createServer } from 'node:net';
+import { freePorts } from '../e2e/testenv/ports.ts';
 import { runApiRole } from '../lib/apiserver/role.ts';
 import { loadRestConfig, type GroupVersionResource, type KubeClient } from '../lib/kernel/kube/index.ts';
 import { memoryLogger, nopLogger } from '../lib/kernel/log/log.ts';
@@ -22,19 +22,6 @@ const MUTATING: GroupVersionResource = {
   namespaced: false,
 };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => {
-        resolve(typeof a === 'object' && a !== null ? a.port : 0);
-      });
-    });
-  });
-}
-
 export async function vmMutatingWebhook(
   kubeconfig: string,
   direct: KubeClient,
@@ -45,7 +32,7 @@ export async function vmMutatingWebhook(
     { name: 'serving', cn: 'virt-api', issuer: 'ca', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
   ]);
   const ca = pemOf(pki, 'ca').cert;
-  const apiPort = await freePort();
+  const [apiPort = 0] = await freePorts(1);
   const { log, lines } = memoryLogger('virt-api', 1);
   const stop = new AbortController();
   const api = runApiRole(

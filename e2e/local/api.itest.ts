@@ -12,7 +12,6 @@
  * The api and the webhook proxy run in this process; the handler is the host process of the suite.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer } from 'node:net';
 import { request } from 'node:https';
 import { WebSocket } from 'ws';
 import {
@@ -33,6 +32,7 @@ import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../lib/rename/index.t
 import { rewriterMetrics } from '../../lib/rewriter/proxy/metrics.ts';
 import { startWebhookProxy } from '../../lib/rewriter/proxy/webhook.ts';
 import { MARKER } from '../guests/guests.ts';
+import { freePorts } from '../testenv/ports.ts';
 import { NETWORK } from './layout.ts';
 import { consoleServerFlags } from './testing/roles.ts';
 import { virtSuite } from './testing/suite.ts';
@@ -68,19 +68,8 @@ const MUTATING = gvr(
 );
 const APISERVICE = 'v1.subresources.kubevirt.io';
 
-/** A free TCP port on the node's address. */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, host, () => {
-      const a = s.address();
-      s.close(() => {
-        resolve(typeof a === 'object' && a !== null ? a.port : 0);
-      });
-    });
-  });
-}
+/** A free TCP port on the node's address (below the ephemeral range, as the control plane's). */
+const freePort = async (host: string): Promise<number> => (await freePorts(1, Math.random, host))[0] ?? 0;
 
 let consolePki: ConsolePki | undefined;
 let handlerConsolePort = 0;

@@ -5,11 +5,11 @@
  */
 import { createServer, type Server } from 'node:net';
 
-function listen(port: number): Promise<Server> {
+function listen(port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.once('error', reject);
-    srv.listen(port, '127.0.0.1', () => {
+    srv.listen(port, host, () => {
       resolve(srv);
     });
   });
@@ -28,21 +28,25 @@ function close(srv: Server): Promise<number> {
 const LOW = 20_000;
 const HIGH = 32_000;
 
-/** n distinct ports in [20000, 32000) that can be bound on 127.0.0.1 right now. */
-export async function freePorts(n: number, random: () => number = Math.random): Promise<number[]> {
+/** n distinct ports in [20000, 32000) that can be bound on host (127.0.0.1 unless given) right now. */
+export async function freePorts(
+  n: number,
+  random: () => number = Math.random,
+  host = '127.0.0.1',
+): Promise<number[]> {
   const picked: number[] = [];
   for (let tries = 0; picked.length < n; tries++) {
     if (tries > 200) throw new Error(`no ${n} free ports in [${LOW}, ${HIGH}) after 200 tries`);
     const port = LOW + Math.floor(random() * (HIGH - LOW));
-    if (!picked.includes(port) && (await portsFree([port]))) picked.push(port);
+    if (!picked.includes(port) && (await portsFree([port], host))) picked.push(port);
   }
   return picked;
 }
 
-/** True when every port can be bound on 127.0.0.1 right now. */
-export async function portsFree(ports: number[]): Promise<boolean> {
+/** True when every port can be bound on host (127.0.0.1 unless given) right now. */
+export async function portsFree(ports: number[], host = '127.0.0.1'): Promise<boolean> {
   try {
-    const servers = await Promise.all(ports.map((p) => listen(p)));
+    const servers = await Promise.all(ports.map((p) => listen(p, host)));
     await Promise.all(servers.map(close));
     return true;
   } catch {
