@@ -8,7 +8,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttps, type Server as HttpsServer } from 'node:https';
-import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -22,49 +22,11 @@ import type { ConsoleResolver } from '../lib/handler/console/resolve.ts';
 import { startConsoleServer } from '../lib/handler/console/server.ts';
 import { openStream, vmiPath, type Dial } from '../lib/handler/console/testing/client.ts';
 import { makeConsolePki, type ConsolePki } from '../lib/handler/console/testing/pki.ts';
+import { direct, MiB, source, TOTAL } from './console-source.ts';
 import { median } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 
-const TOTAL = 64 * 1024 * 1024;
-const CHUNK = Buffer.alloc(64 * 1024, 0x61);
 const ROUNDS = 3;
-const MiB = 1024 * 1024;
-
-function blaster(path: string): Promise<Server> {
-  const server = createServer((s: Socket) => {
-    s.on('error', () => undefined);
-    let left = TOTAL;
-    const pump = (): void => {
-      while (left > 0) {
-        left -= CHUNK.length;
-        if (!s.write(CHUNK)) {
-          s.once('drain', pump);
-          return;
-        }
-      }
-      s.end();
-    };
-    pump();
-  });
-  return new Promise((resolve) =>
-    server.listen(path, () => {
-      resolve(server);
-    }),
-  );
-}
-
-function direct(path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    let n = 0;
-    const s = createConnection({ path });
-    s.on('data', (c: Buffer) => (n += c.length));
-    s.on('end', () => {
-      resolve(n / MiB / ((performance.now() - start) / 1000));
-    });
-    s.on('error', reject);
-  });
-}
 
 async function timed(ws: Promise<WebSocket>, what: string): Promise<number> {
   const start = performance.now();
@@ -108,7 +70,7 @@ async function apiHop(pki: ConsolePki, handlerPort: number): Promise<HttpsServer
 export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), 'kv-api-console-bench-'));
   const blast = join(dir, 'blast');
-  const source = await blaster(blast);
+  const blaster = await source(blast, 'blast');
   const vmi = { metadata: { name: 'vm', namespace: 'bench', uid: 'u-bench' } } as VirtualMachineInstance;
   const resolver: ConsoleResolver = {
     vmi: () => vmi,
@@ -169,7 +131,7 @@ export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
   } finally {
     api.close();
     await handler.close();
-    source.close();
+    blaster.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -6,7 +6,7 @@
  * alternate; medians.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VirtualMachineInstance } from '../lib/api/index.ts';
@@ -16,55 +16,12 @@ import type { ConsoleResolver } from '../lib/handler/console/resolve.ts';
 import { startConsoleServer } from '../lib/handler/console/server.ts';
 import { openStream, vmiPath, type Dial } from '../lib/handler/console/testing/client.ts';
 import { makeConsolePki } from '../lib/handler/console/testing/pki.ts';
+import { direct, MiB, source, TOTAL } from './console-source.ts';
 import { median } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 
-const TOTAL = 64 * 1024 * 1024;
-const CHUNK = Buffer.alloc(64 * 1024, 0x61);
 const ROUNDS = 3;
 const ROUND_TRIPS = 300;
-const MiB = 1024 * 1024;
-
-/** Writes TOTAL bytes to each client as fast as it reads, then ends; or echoes, for the round trips. */
-function source(path: string, mode: 'blast' | 'echo'): Promise<Server> {
-  const server = createServer((s: Socket) => {
-    s.on('error', () => undefined);
-    if (mode === 'echo') {
-      s.pipe(s);
-      return;
-    }
-    let left = TOTAL;
-    const pump = (): void => {
-      while (left > 0) {
-        left -= CHUNK.length;
-        if (!s.write(CHUNK)) {
-          s.once('drain', pump);
-          return;
-        }
-      }
-      s.end();
-    };
-    pump();
-  });
-  return new Promise((resolve) =>
-    server.listen(path, () => {
-      resolve(server);
-    }),
-  );
-}
-
-function direct(path: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const start = performance.now();
-    let n = 0;
-    const s = createConnection({ path });
-    s.on('data', (c: Buffer) => (n += c.length));
-    s.on('end', () => {
-      resolve(n / MiB / ((performance.now() - start) / 1000));
-    });
-    s.on('error', reject);
-  });
-}
 
 async function proxied(d: Dial, target: string): Promise<number> {
   const start = performance.now();
