@@ -11,6 +11,7 @@ import type { WebSocket, WebSocketServer } from 'ws';
 import type { Clock } from '../../kernel/clock.ts';
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
+import { acceptUpgrade } from '../../kernel/ws/accept.ts';
 import { HandlerDialError, openHandlerStream, type HandlerAddress, type HandlerTls } from './dial.ts';
 import { relayStreams, type RelaySession } from './relay.ts';
 
@@ -57,24 +58,6 @@ export interface StreamTarget {
   readonly path: string;
 }
 
-function accept(
-  ctx: StreamProxyContext,
-  req: IncomingMessage,
-  socket: Duplex,
-  head: Buffer,
-): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const early = (): void => {
-      reject(new Error('the client went away during the websocket handshake'));
-    };
-    socket.once('close', early);
-    ctx.wss.handleUpgrade(req, socket, head, (ws) => {
-      socket.off('close', early);
-      resolve(ws);
-    });
-  });
-}
-
 export async function proxyStream(
   ctx: StreamProxyContext,
   t: StreamTarget,
@@ -93,7 +76,7 @@ export async function proxyStream(
   }
   let client: WebSocket;
   try {
-    client = await accept(ctx, upgrade.req, upgrade.socket, upgrade.head);
+    client = await acceptUpgrade(ctx.wss, upgrade.req, upgrade.socket, upgrade.head);
   } catch (err) {
     handler.close(1000);
     log.v(2).info('client websocket upgrade failed', { reason: err });

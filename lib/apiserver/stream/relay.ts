@@ -8,7 +8,8 @@
  * other. Either side closing closes the other with the same code where the code may be sent.
  */
 import type { RawData, WebSocket } from 'ws';
-import type { Clock, TimerHandle } from '../../kernel/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import { keepAlive } from '../../kernel/ws/keepalive.ts';
 
 export const DEFAULT_CLIENT_PING_INTERVAL_MS = 30_000;
 const HIGH_WATER = 1024 * 1024;
@@ -64,8 +65,6 @@ export function relayStreams(
 ): RelaySession {
   let toClient = 0;
   let fromClient = 0;
-  let awaitingPong = false;
-  let timer: TimerHandle | undefined;
   let finished = false;
   let finish: (e: RelayEnd) => void = () => undefined;
   const done = new Promise<RelayEnd>((resolve) => {
@@ -79,7 +78,7 @@ export function relayStreams(
   const stop = (reason: RelayEndReason, code: number, text: string, error?: unknown): void => {
     if (finished) return;
     finished = true;
-    timer?.cancel();
+    alive.cancel();
     const sent = sendableCloseCode(code);
     closeSide(client, sent, text, reason === 'pong-overdue');
     closeSide(handler, sent, text, false);
@@ -92,18 +91,12 @@ export function relayStreams(
     });
   };
 
-  const tick = (): void => {
-    if (awaitingPong) {
+  const alive = keepAlive(client, {
+    intervalMs: o.pingIntervalMs,
+    clock: o.clock,
+    onOverdue: () => {
       stop('pong-overdue', 1011, 'pong overdue');
-      return;
-    }
-    awaitingPong = true;
-    client.ping();
-    timer = o.clock.after(o.pingIntervalMs, tick);
-  };
-  timer = o.clock.after(o.pingIntervalMs, tick);
-  client.on('pong', () => {
-    awaitingPong = false;
+    },
   });
 
   forward(handler, client, (n) => (toClient += n));

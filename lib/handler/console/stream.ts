@@ -9,7 +9,8 @@
  */
 import type { Socket } from 'node:net';
 import type { RawData, WebSocket } from 'ws';
-import type { Clock, TimerHandle } from '../../kernel/clock.ts';
+import type { Clock } from '../../kernel/clock.ts';
+import { keepAlive } from '../../kernel/ws/keepalive.ts';
 
 export const WEBSOCKET_MESSAGE_BUFFER_SIZE = 10240;
 export const DEFAULT_PING_INTERVAL_MS = 30_000;
@@ -52,10 +53,7 @@ function bytesOf(raw: RawData): Buffer {
 export function relay(ws: WebSocket, unix: Socket, o: RelayOptions): Session {
   let toClient = 0;
   let fromClient = 0;
-  let pongs = 0;
   let inflight = 0;
-  let awaitingPong = false;
-  let timer: TimerHandle | undefined;
   let finish: (e: SessionEnd) => void = () => undefined;
   let finished = false;
   const done = new Promise<SessionEnd>((resolve) => {
@@ -65,7 +63,7 @@ export function relay(ws: WebSocket, unix: Socket, o: RelayOptions): Session {
   const stop = (reason: EndReason, code: number, text: string, error?: unknown): void => {
     if (finished) return;
     finished = true;
-    timer?.cancel();
+    alive.cancel();
     unix.destroySoon();
     if (reason === 'pong-overdue' || reason === 'error') ws.terminate();
     else if (ws.readyState === ws.OPEN) ws.close(code, text);
@@ -73,25 +71,16 @@ export function relay(ws: WebSocket, unix: Socket, o: RelayOptions): Session {
       reason,
       bytesToClient: toClient,
       bytesFromClient: fromClient,
-      pongs,
+      pongs: alive.pongs,
       ...(error !== undefined && { error }),
     });
   };
-
-  const tick = (): void => {
-    if (awaitingPong) {
+  const alive = keepAlive(ws, {
+    intervalMs: o.pingIntervalMs,
+    clock: o.clock,
+    onOverdue: () => {
       stop('pong-overdue', 1011, 'pong overdue');
-      return;
-    }
-    awaitingPong = true;
-    ws.ping();
-    timer = o.clock.after(o.pingIntervalMs, tick);
-  };
-  timer = o.clock.after(o.pingIntervalMs, tick);
-
-  ws.on('pong', () => {
-    awaitingPong = false;
-    pongs++;
+    },
   });
   unix.on('data', (chunk: Buffer) => {
     for (const f of frames(chunk)) {

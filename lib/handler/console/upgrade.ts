@@ -15,6 +15,7 @@ import type { VirtualMachineInstance } from '../../api/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
+import { acceptUpgrade } from '../../kernel/ws/accept.ts';
 import { dialPath } from '../../rpc/index.ts';
 import { consoleInUse, isConsoleError, vmiNotFound, type ConsoleError } from './errors.ts';
 import type { ConsoleResolver } from './resolve.ts';
@@ -142,19 +143,6 @@ function target(ctx: StreamContext, req: IncomingMessage): Target | (ConsoleErro
   return { route: m.route, vmi, path };
 }
 
-function upgrade(ctx: StreamContext, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const early = (): void => {
-      reject(new Error('the client went away during the websocket handshake'));
-    };
-    socket.once('close', early);
-    ctx.wss.handleUpgrade(req, socket, head, (ws) => {
-      socket.off('close', early);
-      resolve(ws);
-    });
-  });
-}
-
 export async function openStream(
   ctx: StreamContext,
   req: IncomingMessage,
@@ -190,7 +178,7 @@ export async function openStream(
   }
   let ws: WebSocket;
   try {
-    ws = await upgrade(ctx, req, socket, head);
+    ws = await acceptUpgrade(ctx.wss, req, socket, head);
   } catch (err) {
     release();
     unix.destroy();
