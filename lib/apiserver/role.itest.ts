@@ -45,6 +45,7 @@ let frontProxy: TestPem;
 interface Answer {
   readonly status: number;
   readonly text: string;
+  readonly allow?: string;
 }
 
 function call(
@@ -68,7 +69,12 @@ function call(
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+          const allow = res.headers.allow;
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+            ...(allow !== undefined && { allow }),
+          });
         });
       },
     );
@@ -253,6 +259,8 @@ describe('the api role with the real kube-apiserver', () => {
       kind: 'APIResourceList',
       groupVersion: 'subresources.kubevirt.io/v1',
     });
+    const options = await call('OPTIONS', vmPath('vm1', 'addvolume'), { client: frontProxy });
+    expect(options).toMatchObject({ status: 200, allow: expect.stringContaining('PUT') });
     const bad = { ...vmFixture(), spec: { ...vmFixture().spec, running: true } };
     const review = await call('POST', '/virtualmachines-validate', {
       body: JSON.stringify({

@@ -96,6 +96,7 @@ async function onRequest(ctx: Ctx, req: IncomingMessage, res: ServerResponse): P
   const body = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
   const reply = await ctx.subresources.serve(call, body);
   done(call.route.name, reply.code);
+  if (reply.allow !== undefined) res.setHeader('Allow', reply.allow);
   if (reply.contentType !== undefined && typeof reply.body === 'string') {
     res.writeHead(reply.code, { 'content-type': reply.contentType });
     res.end(reply.body);

@@ -26,6 +26,8 @@ export interface SubresourceReply {
   readonly body: unknown;
   /** With a string body: sent as is with this type (else the body is JSON). */
   readonly contentType?: string;
+  /** The methods a path takes, for an OPTIONS answer. */
+  readonly allow?: string;
 }
 
 export interface Upgrade {

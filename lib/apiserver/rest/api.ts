@@ -46,7 +46,9 @@ export interface RestApiOptions {
 }
 
 interface Routed extends SubresourceRoute {
-  readonly match: Route;
+  /** undefined for OPTIONS, answered with `allow`. */
+  readonly match?: Route;
+  readonly allow?: string;
 }
 
 const OK: SubresourceReply = { code: 200, body: 'OK', contentType: 'text/plain; charset=utf-8' };
@@ -92,19 +94,21 @@ export function restApi(o: RestApiOptions): SubresourceApi {
   return {
     route(method, path): Routed | Status {
       const m = matchRequest(method, path);
-      if (m.kind === 'options') return { name: 'options', match: { kind: 'root', endpoint: 'root-paths' } };
+      if (m.kind === 'options') return { name: 'options', allow: m.allow };
       if (m.kind === 'error') return newStatus(m.status, m.message);
       if (m.access.kind === 'refused') return newStatus(401, m.access.reason);
       const name = m.route.kind === 'subresource' ? m.route.subresource : m.route.kind;
       return { name, match: m.route, ...(m.access.kind === 'review' && { attributes: m.access.attributes }) };
     },
     serve: async (call: SubresourceCall, body: string): Promise<SubresourceReply> => {
-      const r = (call.route as Routed).match;
+      const { match: r, allow } = call.route as Routed;
+      if (r === undefined)
+        return { code: 200, body: '', contentType: 'text/plain', ...(allow !== undefined && { allow }) };
       return r.kind === 'subresource' ? shell.serve(r, body) : information(r);
     },
     stream: async (call: SubresourceCall, upgrade: Upgrade): Promise<void> => {
       const r = (call.route as Routed).match;
-      if (r.kind !== 'subresource' || (r.subresource !== 'console' && r.subresource !== 'vnc')) {
+      if (r?.kind !== 'subresource' || (r.subresource !== 'console' && r.subresource !== 'vnc')) {
         refuseUpgrade(upgrade.socket, newStatus(400, `${call.route.name} is not a stream`));
         return;
       }

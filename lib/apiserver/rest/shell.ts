@@ -5,6 +5,7 @@
  * Node's address (handlerFailure when that fails). A Refusal is written as KubeVirt writes it: statusOf, or
  * text when it is plain text.
  */
+import { STATUS_CODES } from 'node:http';
 import {
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
@@ -192,7 +193,7 @@ export class RestShell {
       if (got.status < 200 || got.status > 299) {
         const text = unexpectedReturnCode(
           got.status,
-          got.status === 400 ? 'Bad Request' : String(got.status),
+          STATUS_CODES[got.status] ?? String(got.status),
           got.text,
         );
         return refusalReply(handlerFailure(call, text));
