@@ -4,14 +4,10 @@
  * NewNotFound, NewInternalError with `v1.Resource(...)`, i.e. group kubevirt.io). A refusal marked `plainText` is
  * written as its bare message (go-restful WriteError / WriteErrorString), not as a Status. Pure.
  */
-import type { StatusReason } from '../../kernel/errors/errors.ts';
+import type { StatusCause, StatusReason } from '../../kernel/errors/errors.ts';
 
-/** A cause as the Status wire names it (metav1.StatusCause: the cause type travels as `reason`). */
-export interface RefusalCause {
-  readonly reason?: string;
-  readonly message?: string;
-  readonly field?: string;
-}
+/** A cause as the Status wire names it (lib/kernel/errors StatusCause). */
+export type RefusalCause = Readonly<StatusCause>;
 
 export interface RefusalDetails {
   readonly name?: string;

@@ -6,14 +6,7 @@
  * mutation carries a base64 JSONPatch.
  */
 import type { AdmissionCause } from '../../api/validation/index.ts';
-import { newStatus, type Status } from '../../kernel/errors/errors.ts';
-
-/** A cause as metav1.StatusCause travels: its type under `reason`. */
-export interface WireCause {
-  readonly reason: string;
-  readonly message: string;
-  readonly field?: string;
-}
+import { newStatus, type Status, type StatusCause } from '../../kernel/errors/errors.ts';
 
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 const OPERATIONS: readonly string[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
@@ -58,7 +51,7 @@ export type Verdict =
       readonly allowed: false;
       readonly code?: number;
       readonly message: string;
-      readonly causes?: readonly WireCause[];
+      readonly causes?: readonly StatusCause[];
     };
 
 export interface AdmissionReviewResponse {
@@ -67,7 +60,7 @@ export interface AdmissionReviewResponse {
   readonly response: {
     readonly uid: string;
     readonly allowed: boolean;
-    readonly status?: { code: number; message: string; reason: string; details?: { causes: WireCause[] } };
+    readonly status?: { code: number; message: string; reason: string; details?: { causes: StatusCause[] } };
     readonly patch?: string;
     readonly patchType?: 'JSONPatch';
     readonly warnings?: string[];

@@ -56,8 +56,9 @@ export type StatusReason =
   | 'Unknown'
   | '';
 
+/** metav1.StatusCause as it travels: the cause type (FieldValueInvalid, …) is named `reason` on the wire. */
 export interface StatusCause {
-  type?: string;
+  reason?: string;
   message?: string;
   field?: string;
 }
