@@ -351,6 +351,38 @@ describe('the api on node local', () => {
     expect(text).toContain(MARKER);
   }, 300_000);
 
+  it('relays VNC through kube-apiserver, and passes preserveSession on to the handler', async () => {
+    const vnc = new URL(subresource('virtualmachineinstances', 'a', 'vnc'), admin.server);
+    vnc.protocol = 'wss:';
+    const open = (url: URL): Promise<WebSocket | number> =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(url, ['plain.kubevirt.io'], {
+          ca: admin.ca,
+          cert: admin.cert,
+          key: admin.key,
+        });
+        ws.once('open', () => {
+          resolve(ws);
+        });
+        ws.once('unexpected-response', (_req, res) => {
+          resolve(res.statusCode ?? 0);
+        });
+        ws.once('error', reject);
+      });
+    const first = await open(vnc);
+    if (typeof first === 'number') throw new Error(`VNC refused with ${first}`);
+    const greeting = await new Promise<string>((resolve) =>
+      first.once('message', (d: Buffer) => {
+        resolve(d.toString());
+      }),
+    );
+    expect(greeting).toMatch(/^RFB 003\.00\d/);
+    const kept = new URL(vnc);
+    kept.searchParams.set('preserveSession', 'true');
+    expect(await open(kept)).toBe(503);
+    first.close(1000);
+  }, 120_000);
+
   it('lets a user with RBAC for virtualmachines/addvolume add a volume, and refuses one without it', async () => {
     const body = JSON.stringify({
       name: 'hp',

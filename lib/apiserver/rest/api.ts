@@ -127,7 +127,11 @@ export function restApi(o: RestApiOptions): SubresourceApi {
         return;
       }
       const scoped = log.with({ namespace: r.namespace, name: r.name, user: call.identity?.user });
-      await proxyStream(streamContext, { kind, address: at, path: plan.call.path }, upgrade, scoped);
+      // VNC's preserveSession goes on to the handler, which keeps an open session when it is asked to.
+      const keep = kind === 'vnc' ? call.query.get('preserveSession') : null;
+      const path =
+        keep === null ? plan.call.path : `${plan.call.path}?preserveSession=${encodeURIComponent(keep)}`;
+      await proxyStream(streamContext, { kind, address: at, path }, upgrade, scoped);
     },
   };
 }
