@@ -12,7 +12,6 @@
  * The api and the webhook proxy run in this process; the handler is the host process of the suite.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { request } from 'node:https';
 import { WebSocket } from 'ws';
 import {
   VIRTUAL_MACHINE_INSTANCES,
@@ -27,6 +26,7 @@ import { loadRestConfig, type GroupVersionResource, type RestConfig } from '../.
 import { memoryLogger, nopLogger } from '../../lib/kernel/log/log.ts';
 import { newRegistry } from '../../lib/kernel/metrics/registry.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
+import { httpsCall } from '../../lib/kernel/tls/testing/https.ts';
 import { makeTestPki, pemOf, type TestPem } from '../../lib/kernel/tls/testing/pki.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../lib/rename/index.ts';
 import { rewriterMetrics } from '../../lib/rewriter/proxy/metrics.ts';
@@ -97,33 +97,20 @@ interface Answer {
 }
 
 /** A request to kube-apiserver as the admin, or as `user` (impersonated: kube-apiserver authenticates as that user). */
-function kubeCall(method: string, path: string, o: { user?: string; body?: string } = {}): Promise<Answer> {
-  const url = new URL(path, admin.server);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method,
-        agent: false,
-        ca: admin.ca,
-        cert: admin.cert,
-        key: admin.key,
-        headers: {
-          ...(o.user !== undefined && { 'Impersonate-User': o.user }),
-          ...(o.body !== undefined && { 'content-type': 'application/json' }),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(o.body);
+async function kubeCall(
+  method: string,
+  path: string,
+  o: { user?: string; body?: string } = {},
+): Promise<Answer> {
+  const a = await httpsCall(new URL(path, admin.server), {
+    method,
+    ca: admin.ca,
+    cert: admin.cert,
+    key: admin.key,
+    ...(o.user !== undefined && { headers: { 'Impersonate-User': o.user } }),
+    ...(o.body !== undefined && { body: o.body }),
   });
+  return { status: a.status, text: a.text };
 }
 
 const subresource = (resource: string, name: string, sub: string): string =>

@@ -9,7 +9,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { dirname } from 'node:path';
 import { certPaths } from '../../e2e/testenv/certs.ts';
 import { testCluster, type TestCluster } from '../../e2e/testenv/cluster.ts';
@@ -19,6 +18,7 @@ import { vm as vmFixture } from '../api/testing/objects.ts';
 import type { GroupVersionResource } from '../kernel/kube/index.ts';
 import { memoryLogger } from '../kernel/log/log.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
+import { httpsCall } from '../kernel/tls/testing/https.ts';
 import { makeTestPki, pemOf, type TestPem } from '../kernel/tls/testing/pki.ts';
 import { rewritingClient } from '../rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
@@ -48,39 +48,21 @@ interface Answer {
   readonly allow?: string;
 }
 
-function call(
+async function call(
   method: string,
   path: string,
   o: { client?: TestPem; headers?: Record<string, string>; body?: string } = {},
 ): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path,
-        agent: false,
-        ca: pemOf(pki, 'ca').cert,
-        ...(o.client !== undefined && { cert: o.client.cert, key: o.client.key }),
-        headers: { ...o.headers, ...(o.body !== undefined && { 'content-type': 'application/json' }) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const allow = res.headers.allow;
-          resolve({
-            status: res.statusCode ?? 0,
-            text: Buffer.concat(chunks).toString('utf8'),
-            ...(allow !== undefined && { allow }),
-          });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(o.body);
+  const a = await httpsCall(new URL(`https://127.0.0.1:${port}${path}`), {
+    method,
+    ca: pemOf(pki, 'ca').cert,
+    cert: o.client?.cert,
+    key: o.client?.key,
+    ...(o.headers !== undefined && { headers: o.headers }),
+    ...(o.body !== undefined && { body: o.body }),
   });
+  const allow = a.headers.allow;
+  return { status: a.status, text: a.text, ...(allow !== undefined && { allow }) };
 }
 
 const asUser = (user: string): Record<string, string> => ({
