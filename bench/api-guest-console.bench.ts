@@ -1,0 +1,302 @@
+/**
+ * `npm run bench -- api`, on the local cluster: the console path a user takes — a websocket to kube-apiserver,
+ * the aggregation layer to the api, mutual TLS to the handler's console server, the launcher's serial socket —
+ * against a direct connection to that same socket on the node, to a real guest (the example VM under TCG) in
+ * one run. Throughput: the guest's shell writes BYTES to its serial port (so the guest's UART under TCG is the
+ * ceiling, not the path); round trip: one key typed and its echo seen. The two paths take turns (the console
+ * admits one session); medians. It takes the local stack as the tests do (brought up if down, left as found).
+ */
+import { connect } from 'node:net';
+import { WebSocket } from 'ws';
+import {
+  VIRTUAL_MACHINE_INSTANCES,
+  VIRTUAL_MACHINES,
+  type VirtualMachineInstance,
+} from '../lib/api/index.ts';
+import type { Pod } from '../lib/api/core/pod.ts';
+import { NAMESPACES, PODS } from '../lib/kernel/kube/index.ts';
+import { waitFor } from '../lib/kernel/testing/wait.ts';
+import { dialPath, launcherOnNode } from '../lib/rpc/index.ts';
+import { MARKER } from '../e2e/guests/guests.ts';
+import { handlerConsole, startApiStack, type ApiStack } from '../e2e/local/testing/api-stack.ts';
+import { useLocalCluster } from '../e2e/local/testing/cluster.ts';
+import { controllerHere, spawnHandler, stopHandler } from '../e2e/local/testing/roles.ts';
+import {
+  exampleVm,
+  kubeletPodsDir,
+  prepareForVirt,
+  readSerial,
+  virtClients,
+  type VirtClients,
+} from '../e2e/local/virt.ts';
+import { newNamespaceName } from '../e2e/testenv/handle.ts';
+import { median, percentile } from './stats.ts';
+import type { BenchContext, BenchRow } from './table.ts';
+
+const ROUNDS = 3;
+const BYTES = 256 * 1024;
+const KEYS = 20;
+const KiB = 1024;
+/** Typed by the bench: the guest prints the sum, so the echo of the command never matches it. */
+const DONE = 'E42D';
+const VM = 'console';
+
+/** What one console connection said since the last reset, and when it last said anything. */
+class Feed {
+  private text = '';
+  private bytes = 0;
+  lastAt = performance.now();
+  private wake: (() => void) | undefined;
+
+  push(chunk: Buffer): void {
+    this.bytes += chunk.length;
+    this.text = (this.text + chunk.toString('latin1')).slice(-4096);
+    this.lastAt = performance.now();
+    this.wake?.();
+  }
+
+  reset(): void {
+    this.text = '';
+    this.bytes = 0;
+  }
+
+  /** The bytes since the reset once `test` holds for the text since then; rejects after timeoutMs. */
+  async until(test: (text: string) => boolean, timeoutMs: number): Promise<number> {
+    const end = performance.now() + timeoutMs;
+    while (!test(this.text)) {
+      const left = end - performance.now();
+      if (left <= 0)
+        throw new Error(`no expected console output within ${timeoutMs} ms: …${this.text.slice(-200)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    return this.bytes;
+  }
+
+  /** Waits until nothing arrived for quietMs (the replayed history and the prompt are through), then resets. */
+  async settle(quietMs = 400): Promise<void> {
+    await waitFor(() => performance.now() - this.lastAt > quietMs, 'the console quiet', {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+    });
+    this.reset();
+  }
+}
+
+/** One console connection, either path. */
+interface Line {
+  readonly feed: Feed;
+  send(text: string): void;
+  close(): Promise<void>;
+}
+
+function directLine(path: string): Promise<Line> {
+  const dial = dialPath(path);
+  const socket = connect(dial.path);
+  const feed = new Feed();
+  socket.on('data', (c: Buffer) => {
+    feed.push(c);
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('error', reject);
+    socket.once('connect', () => {
+      resolve({
+        feed,
+        send: (t) => socket.write(t),
+        close: async () => {
+          socket.destroy();
+          dial.release();
+          await new Promise((r) => setTimeout(r, 200));
+        },
+      });
+    });
+  });
+}
+
+function apiLine(stack: ApiStack, name: string): Promise<Line> {
+  const url = new URL(stack.subresource('virtualmachineinstances', name, 'console'), stack.admin.server);
+  url.protocol = 'wss:';
+  const { ca, cert, key } = stack.admin;
+  const ws = new WebSocket(url, ['plain.kubevirt.io'], { ca, cert, key, perMessageDeflate: false });
+  const feed = new Feed();
+  ws.on('message', (c: Buffer) => {
+    feed.push(c);
+  });
+  return new Promise((resolve, reject) => {
+    ws.once('unexpected-response', (_req, res) => {
+      reject(new Error(`console refused: HTTP ${res.statusCode}`));
+    });
+    ws.once('error', reject);
+    ws.once('open', () => {
+      resolve({
+        feed,
+        send: (t) => {
+          ws.send(Buffer.from(t));
+        },
+        close: async () => {
+          const closed = new Promise((r) => ws.once('close', r));
+          ws.close(1000);
+          await closed;
+          // The handler releases the session once its side closed too.
+          await new Promise((r) => setTimeout(r, 500));
+        },
+      });
+    });
+  });
+}
+
+interface Measured {
+  /** KiB/s of console output while the guest wrote BYTES. */
+  readonly rate: number;
+  /** ms from a key sent to its echo. */
+  readonly rtts: number[];
+}
+
+async function measure(line: Line): Promise<Measured> {
+  const { feed } = line;
+  const send = (t: string): void => {
+    line.send(t);
+  };
+  await feed.settle();
+  const t0 = performance.now();
+  send(`head -c ${BYTES} /dev/zero | tr '\\000' x; echo E$((6*7))D\n`);
+  const bytes = await feed.until((t) => t.includes(DONE), 120_000);
+  const rate = bytes / KiB / ((performance.now() - t0) / 1000);
+  if (bytes < BYTES) throw new Error(`only ${bytes} of ${BYTES} bytes reached the client`);
+  await feed.settle();
+  const rtts: number[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    feed.reset();
+    const t = performance.now();
+    send('a');
+    await feed.until((s) => s.includes('a'), 10_000);
+    rtts.push(performance.now() - t);
+  }
+  send('\x15'); // Ctrl+U: the typed line is dropped
+  await feed.settle();
+  return { rate, rtts };
+}
+
+/** The example VM Running, its guest at its shell prompt: the node path of its serial socket. */
+async function startGuest(clients: VirtClients, ns: string, dir: string): Promise<string> {
+  await clients.kv.create(VIRTUAL_MACHINES, await exampleVm(ns, VM));
+  const vmi = await waitFor(
+    async () => {
+      const v = await clients.kv
+        .get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, VM, { namespace: ns })
+        .catch(() => undefined);
+      return v?.status?.phase === 'Running' && v;
+    },
+    'the VMI Running',
+    { timeoutMs: 240_000, intervalMs: 500 },
+  );
+  const pods = await clients.kv.list<Pod>(PODS, {
+    namespace: ns,
+    labelSelector: `vm.kubevirt.io/name=${VM}`,
+  });
+  const podUid = pods.items[0]?.metadata.uid ?? '';
+  const vmiUid = vmi.metadata.uid ?? '';
+  await readSerial({ podUid, vmiUid, until: MARKER, timeoutMs: 180_000 }, dir);
+  return launcherOnNode(kubeletPodsDir(dir), podUid).serialSocket(vmiUid);
+}
+
+type PathName = 'direct' | 'api';
+
+/** ROUNDS of each path in turn (the console admits one session at a time). */
+async function rounds(
+  ctx: BenchContext,
+  open: Record<PathName, () => Promise<Line>>,
+): Promise<Record<PathName, Measured[]>> {
+  const runs: Record<PathName, Measured[]> = { direct: [], api: [] };
+  const said = (m: Measured | undefined): string =>
+    `${m?.rate.toFixed(0) ?? '?'} KiB/s, echo ${median(m?.rtts ?? []).toFixed(1)} ms`;
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const path of ['direct', 'api'] as const) {
+      const line = await open[path]();
+      try {
+        runs[path].push(await measure(line));
+      } finally {
+        await line.close();
+      }
+    }
+    ctx.log(
+      `guest console round ${r + 1}: direct ${said(runs.direct.at(-1))}; via kube-apiserver ${said(runs.api.at(-1))}`,
+    );
+  }
+  return runs;
+}
+
+function rows(runs: Record<PathName, Measured[]>): BenchRow[] {
+  const rate = (k: PathName): number => median(runs[k].map((m) => m.rate));
+  const rtt = (k: PathName, p: number): number =>
+    percentile(
+      runs[k].flatMap((m) => m.rtts),
+      p,
+    );
+  const note = `${BYTES / KiB} KiB written by the guest, median of ${ROUNDS}`;
+  const keys = `${KEYS * ROUNDS} keys`;
+  return [
+    { name: 'guest console → client, direct socket', value: rate('direct'), unit: 'KiB/s', note },
+    {
+      name: 'guest console → client, kube-apiserver + api + handler',
+      value: rate('api'),
+      unit: 'KiB/s',
+      note,
+    },
+    {
+      name: 'guest console, kube-apiserver path / direct throughput',
+      value: rate('api') / rate('direct'),
+      unit: 'ratio',
+      note: 'target ≥ 0.5',
+    },
+    { name: 'guest console key echo, direct, p50', value: rtt('direct', 50), unit: 'ms', note: keys },
+    { name: 'guest console key echo, direct, p99', value: rtt('direct', 99), unit: 'ms' },
+    {
+      name: 'guest console key echo, kube-apiserver path, p50',
+      value: rtt('api', 50),
+      unit: 'ms',
+      note: keys,
+    },
+    { name: 'guest console key echo, kube-apiserver path, p99', value: rtt('api', 99), unit: 'ms' },
+  ];
+}
+
+export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
+  const c = await useLocalCluster();
+  const clients = virtClients(c.kubeconfig, 'kubevirt-ts/bench-api-guest');
+  const ns = newNamespaceName('bench-console');
+  await prepareForVirt(clients);
+  await clients.direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  const controller = controllerHere(c.kubeconfig, ns);
+  const side = await handlerConsole(c.dir, 'api-bench-pki');
+  const handler = spawnHandler(c.kubeconfig, c.dir, side.flags);
+  let stack: ApiStack | undefined;
+  try {
+    const api = await startApiStack({
+      kubeconfig: c.kubeconfig,
+      ns,
+      direct: clients.direct,
+      handler: side,
+      webhooks: false,
+    });
+    stack = api;
+    const socket = await startGuest(clients, ns, c.dir);
+    return rows(await rounds(ctx, { direct: () => directLine(socket), api: () => apiLine(api, VM) }));
+  } finally {
+    await clients.kv.delete(VIRTUAL_MACHINES, VM, { namespace: ns }).catch(() => undefined);
+    const gone = async (): Promise<boolean> =>
+      (await clients.kv.list(PODS, { namespace: ns })).items.length === 0;
+    await waitFor(gone, 'Pods gone', { timeoutMs: 120_000 }).catch(() => undefined);
+    await stack?.stop();
+    await stopHandler(handler);
+    await controller.stop();
+    await clients.direct.delete(NAMESPACES, ns).catch(() => undefined);
+    await clients.close();
+    await c.release();
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * How the local cluster reaches an api: an APIService for v1.subresources.kubevirt.io backed by a Service whose
+ * EndpointSlice holds the api's address on the node (an APIService cannot name a URL, Endpoints refuse loopback,
+ * and with --enable-aggregator-routing kube-apiserver dials the endpoint itself), and KubeVirt's admission
+ * webhooks registered by URL (at the rewriter's webhook proxy, so they see kubevirt.io names), scoped to one
+ * namespace so that tests in their own namespaces never meet a webhook whose server is gone. Used by `./dev run`
+ * and by the tests' api stack.
+ */
+import {
+  INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+  INTERNAL_VIRTUAL_MACHINE_INSTANCES,
+  INTERNAL_VIRTUAL_MACHINES,
+} from '../../lib/api/internal-gvr.ts';
+import type { GroupVersionResource, HttpKubeClient, KubeObject } from '../../lib/kernel/kube/index.ts';
+import { NETWORK } from './layout.ts';
+
+/** A resource by its apiVersion (`group/version`, or `v1` for the core group). */
+export function gvr(
+  apiVersion: string,
+  resource: string,
+  kind: string,
+  namespaced: boolean,
+): GroupVersionResource {
+  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  return { group: group ?? '', version: version ?? '', resource, kind, namespaced };
+}
+const API_SERVICES = gvr('apiregistration.k8s.io/v1', 'apiservices', 'APIService', false);
+const SERVICES = gvr('v1', 'services', 'Service', true);
+const ENDPOINT_SLICES = gvr('discovery.k8s.io/v1', 'endpointslices', 'EndpointSlice', true);
+const REGISTRATION = 'admissionregistration.k8s.io/v1';
+const VALIDATING = gvr(
+  REGISTRATION,
+  'validatingwebhookconfigurations',
+  'ValidatingWebhookConfiguration',
+  false,
+);
+const MUTATING = gvr(REGISTRATION, 'mutatingwebhookconfigurations', 'MutatingWebhookConfiguration', false);
+export const APISERVICE = 'v1.subresources.kubevirt.io';
+
+interface Hook {
+  readonly name: string;
+  readonly path: string;
+  readonly resource: GroupVersionResource;
+  readonly operations: readonly string[];
+}
+
+const CREATE_UPDATE = ['CREATE', 'UPDATE'];
+const VM = INTERNAL_VIRTUAL_MACHINES;
+const VMI = INTERNAL_VIRTUAL_MACHINE_INSTANCES;
+const MIGRATION = INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS;
+
+/** The webhooks of KubeVirt's virt-api that the api serves, by kind of configuration. */
+export const WEBHOOKS: Record<'validating' | 'mutating', readonly Hook[]> = {
+  validating: [
+    {
+      name: 'virtualmachine-validator.kubevirt.io',
+      path: '/virtualmachines-validate',
+      resource: VM,
+      operations: CREATE_UPDATE,
+    },
+    {
+      name: 'virtualmachineinstances-create-validator.kubevirt.io',
+      path: '/virtualmachineinstances-validate-create',
+      resource: VMI,
+      operations: ['CREATE'],
+    },
+    {
+      name: 'virtualmachineinstances-update-validator.kubevirt.io',
+      path: '/virtualmachineinstances-validate-update',
+      resource: VMI,
+      operations: ['UPDATE'],
+    },
+    {
+      name: 'migration-create-validator.kubevirt.io',
+      path: '/migration-validate-create',
+      resource: MIGRATION,
+      operations: ['CREATE'],
+    },
+    {
+      name: 'migration-update-validator.kubevirt.io',
+      path: '/migration-validate-update',
+      resource: MIGRATION,
+      operations: ['UPDATE'],
+    },
+  ],
+  mutating: [
+    {
+      name: 'virtualmachines-mutator.kubevirt.io',
+      path: '/virtualmachines-mutate',
+      resource: VM,
+      operations: CREATE_UPDATE,
+    },
+    {
+      name: 'virtualmachineinstances-mutator.kubevirt.io',
+      path: '/virtualmachineinstances-mutate',
+      resource: VMI,
+      operations: CREATE_UPDATE,
+    },
+  ],
+};
+
+export interface ApiRegistration {
+  /** Where the Service and EndpointSlice live. */
+  readonly namespace: string;
+  /** The api's port on the node address. */
+  readonly port: number;
+  /** The CA (PEM) of the api's and the webhook proxy's serving certificates. */
+  readonly caPem: string;
+  /** Register the webhooks of `only` (all when undefined) at this base URL, for objects in `scope` only. */
+  readonly webhooks?: {
+    readonly configName: string;
+    readonly baseUrl: string;
+    readonly scope: string;
+    readonly only?: readonly string[];
+  };
+}
+
+function webhookConfiguration(
+  kind: 'validating' | 'mutating',
+  w: NonNullable<ApiRegistration['webhooks']>,
+  caBundle: string,
+): KubeObject & { webhooks: unknown[] } {
+  const hooks = WEBHOOKS[kind].filter((h) => w.only === undefined || w.only.includes(h.path));
+  return {
+    apiVersion: REGISTRATION,
+    kind: kind === 'validating' ? 'ValidatingWebhookConfiguration' : 'MutatingWebhookConfiguration',
+    metadata: { name: w.configName },
+    webhooks: hooks.map((h) => ({
+      name: h.name,
+      admissionReviewVersions: ['v1'],
+      sideEffects: 'None',
+      failurePolicy: 'Fail',
+      timeoutSeconds: 10,
+      clientConfig: { url: `${w.baseUrl}${h.path}`, caBundle },
+      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': w.scope } },
+      rules: [
+        {
+          apiGroups: [h.resource.group],
+          apiVersions: [h.resource.version],
+          resources: [h.resource.resource],
+          operations: h.operations,
+        },
+      ],
+    })),
+  };
+}
+
+const ignoreMissing = (): undefined => undefined;
+
+/** Replaces whatever an earlier run registered with this api's Service, EndpointSlice, APIService and webhooks. */
+export async function registerApi(direct: HttpKubeClient, r: ApiRegistration): Promise<void> {
+  const caBundle = Buffer.from(r.caPem).toString('base64');
+  await unregisterApi(direct, r);
+  await direct.create(SERVICES, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'virt-api', namespace: r.namespace },
+    spec: { ports: [{ name: 'https', port: 443, targetPort: r.port, protocol: 'TCP' }] },
+  });
+  await direct.create(ENDPOINT_SLICES, {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    metadata: {
+      name: 'virt-api-node',
+      namespace: r.namespace,
+      labels: { 'kubernetes.io/service-name': 'virt-api' },
+    },
+    addressType: 'IPv4',
+    endpoints: [{ addresses: [NETWORK.nodeIp], conditions: { ready: true } }],
+    ports: [{ name: 'https', port: r.port, protocol: 'TCP' }],
+  });
+  await direct.create(API_SERVICES, {
+    apiVersion: 'apiregistration.k8s.io/v1',
+    kind: 'APIService',
+    metadata: { name: APISERVICE },
+    spec: {
+      group: 'subresources.kubevirt.io',
+      version: 'v1',
+      service: { namespace: r.namespace, name: 'virt-api', port: 443 },
+      caBundle,
+      groupPriorityMinimum: 1000,
+      versionPriority: 15,
+    },
+  });
+  if (r.webhooks === undefined) return;
+  await direct.create(VALIDATING, webhookConfiguration('validating', r.webhooks, caBundle));
+  await direct.create(MUTATING, webhookConfiguration('mutating', r.webhooks, caBundle));
+}
+
+/** Removes what registerApi made (missing objects are fine). */
+export async function unregisterApi(
+  direct: HttpKubeClient,
+  r: Pick<ApiRegistration, 'namespace' | 'webhooks'>,
+): Promise<void> {
+  await direct.delete(API_SERVICES, APISERVICE).catch(ignoreMissing);
+  await direct.delete(SERVICES, 'virt-api', { namespace: r.namespace }).catch(ignoreMissing);
+  await direct.delete(ENDPOINT_SLICES, 'virt-api-node', { namespace: r.namespace }).catch(ignoreMissing);
+  if (r.webhooks === undefined) return;
+  await direct.delete(VALIDATING, r.webhooks.configName).catch(ignoreMissing);
+  await direct.delete(MUTATING, r.webhooks.configName).catch(ignoreMissing);
+}
