@@ -1,7 +1,9 @@
 /**
  * The virtualization roles `./dev run` runs as host processes against the local cluster (fast to restart
- * while developing; the operator will install them into the cluster from the image later): the rewriter, the
- * controller and the handler of node `local` (after the node-labeller ran once), each from this checkout (`cmd/main.ts <role>` under the project's Node and tsx), detached,
+ * while developing; the operator will install them into the cluster from the image later): the rewriter (with
+ * its webhook proxy in front of the api), the api on the node's address, two controller replicas electing one
+ * leader, and the handler of node `local` with its console server on the node's address (after the
+ * node-labeller ran once), each from this checkout (`cmd/main.ts <role>` under the project's Node and tsx), detached,
  * with its log under the stack's logs dir, tracked by PID in `<stack>/host-roles.json` and stopped by PID (the
  * cluster's `down` stops them first, so nothing keeps writing to a cluster going away).
  */
@@ -11,7 +13,9 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isRunning, startProcess, stopProcess } from '../testenv/process.ts';
-import { IMAGES, layout, NODE_NAME, type Layout } from './layout.ts';
+import { IMAGES, layout, NETWORK, NODE_NAME, type Layout } from './layout.ts';
+import type { ApiRegistration } from './virt-registration.ts';
+import { ensureVirtCerts, HANDLER_SERVER_NAME, virtCertPaths } from './virt-pki.ts';
 
 /** Where `virt launcher node-labeller` writes the node's facts for the handler. */
 export const labellerDir = (L: Layout): string => join(L.dir, 'node-labeller');
@@ -22,9 +26,32 @@ const NODE = process.execPath;
 const TSX = join(REPO, 'node_modules/tsx/dist/loader.mjs');
 
 export const REWRITER_LISTEN = '127.0.0.1:23915';
+/** Where the API server reaches the rewriter's webhook proxy. */
+export const WEBHOOK_PROXY_PORT = 23918;
+/** The api's and the handler console server's ports on the node's address. */
+export const API_PORT = 23916;
+export const CONSOLE_SERVER_PORT = 23917;
+/** The namespace of the api's Service and the controllers' leader Lease. */
+export const VIRT_NAMESPACE = 'kubevirt-ts';
+/** How kube-apiserver reaches the api of `./dev run`; its webhooks admit the example VM's namespace only. */
+export function devRunRegistration(caPem: string): ApiRegistration {
+  return {
+    namespace: VIRT_NAMESPACE,
+    port: API_PORT,
+    caPem,
+    webhooks: {
+      configName: 'kubevirt-ts-dev-run',
+      baseUrl: `https://127.0.0.1:${WEBHOOK_PROXY_PORT}`,
+      scope: 'default',
+    },
+  };
+}
+export const DEV_RUN_REGISTRATION = devRunRegistration('');
+/** The user the roles run as here (the admin kubeconfig's certificate), which the api treats as its own. */
+const ROLES_USER = 'admin';
 
 export interface HostRole {
-  readonly name: 'rewriter' | 'controller' | 'handler';
+  readonly name: 'rewriter' | 'api' | 'controller' | 'controller-2' | 'handler';
   readonly args: readonly string[];
   readonly logFile: string;
   pid: number;
@@ -41,26 +68,50 @@ export function handlerArgs(L: Layout): string[] {
 
 function roleSpecs(kubeconfig: string, L: Layout): HostRole[] {
   const logs = L.logs;
+  const pki = virtCertPaths(L.dir);
   const role = (name: HostRole['name'], args: string[]): HostRole => ({
     name,
-    args: ['--import', TSX, join(REPO, 'cmd/main.ts'), name, '--kubeconfig', kubeconfig, ...args],
+    args: [
+      '--import',
+      TSX,
+      join(REPO, 'cmd/main.ts'),
+      name.replace(/-\d+$/, ''),
+      '--kubeconfig',
+      kubeconfig,
+      ...args,
+    ],
     logFile: join(logs, `${name}.log`),
     pid: 0,
   });
+  const node = NETWORK.nodeIp;
+  const controller = [
+    ...['--launcher-image', IMAGES.virt, '--allow-emulation', 'true'],
+    ...['--leader-elect', 'true', '--namespace', VIRT_NAMESPACE, '--health-port', '0'],
+  ];
   return [
-    role('rewriter', ['--listen', REWRITER_LISTEN, '--metrics-listen', '127.0.0.1:0']),
-    role('controller', [
-      '--launcher-image',
-      IMAGES.virt,
-      '--allow-emulation',
-      'true',
-      '--leader-elect',
-      'false',
-      '--health-port',
-      '0',
+    role('rewriter', [
+      ...['--listen', REWRITER_LISTEN, '--metrics-listen', '127.0.0.1:0'],
+      ...['--webhook-listen', `127.0.0.1:${WEBHOOK_PROXY_PORT}`],
+      ...['--webhook-cert', pki.webhookServing.cert, '--webhook-key', pki.webhookServing.key],
+      ...['--webhook-upstream', `https://${node}:${API_PORT}`, '--webhook-upstream-ca', pki.ca.cert],
     ]),
+    role('api', [
+      ...['--listen-address', node, '--port', String(API_PORT), '--health-port', '0'],
+      ...['--tls-cert-file', pki.apiServing.cert, '--tls-private-key-file', pki.apiServing.key],
+      ...['--console-server-port', String(CONSOLE_SERVER_PORT), '--handler-ca-file', pki.ca.cert],
+      ...['--handler-client-cert-file', pki.apiHandlerClient.cert],
+      ...['--handler-client-key-file', pki.apiHandlerClient.key],
+      ...['--handler-server-name', HANDLER_SERVER_NAME, '--own-service-accounts', ROLES_USER],
+    ]),
+    role('controller', controller),
+    role('controller-2', controller),
     // As the DaemonSet's privileged Pod would: root, the node's kubelet pods dir, the node-labeller's output.
-    role('handler', handlerArgs(L)),
+    role('handler', [
+      ...handlerArgs(L),
+      ...['--console-server-address', node, '--console-server-port', String(CONSOLE_SERVER_PORT)],
+      ...['--tls-cert-file', pki.handlerServing.cert, '--tls-key-file', pki.handlerServing.key],
+      ...['--client-ca-file', pki.ca.cert],
+    ]),
   ];
 }
 
@@ -99,6 +150,7 @@ async function runNodeLabeller(L: Layout): Promise<void> {
 
 export async function startHostRoles(kubeconfig: string, dir?: string): Promise<HostRole[]> {
   await runNodeLabeller(layout(dir));
+  await ensureVirtCerts(layout(dir).dir);
   const known = await readHostRoles(dir);
   const roles = roleSpecs(kubeconfig, layout(dir)).map((spec) => {
     const prev = known.find((r) => r.name === spec.name);

@@ -2,11 +2,13 @@
  * `./dev run [up|status|down]`, the README's run command: the local single-node Kubernetes with the
  * virtualization roles that are built, and the example VM.
  * - up (default): the cluster (e2e/local, idempotent), the CRDs, node `local` schedulable, the node-labeller,
- *   the rewriter, the controller and the handler as host processes, then the example VM
+ *   the rewriter, the api, two controllers and the handler as host processes (host-roles.ts), the api
+ *   registered with the aggregation layer and its webhooks (virt-registration.ts), then the example VM
  *   (manifests/examples/vm-tiny.yaml, namespace default), with progress until it is Running, and the last lines
  *   of its serial console; prints what runs, what is not built yet, and the KUBECONFIG line. The cluster stays up.
  * - status: what runs (exit 3 when something does not); down: everything stopped, the host as it was.
  */
+import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import {
   VIRTUAL_MACHINE_INSTANCES,
@@ -15,12 +17,22 @@ import {
 } from '../../lib/api/index.ts';
 import type { Pod } from '../../lib/api/core/pod.ts';
 import { errorMessage, isAlreadyExists } from '../../lib/kernel/errors/errors.ts';
-import { PODS } from '../../lib/kernel/kube/index.ts';
+import { loadRestConfig, NAMESPACES, PODS } from '../../lib/kernel/kube/index.ts';
 import { createLogger } from '../../lib/kernel/log/log.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { defaultStackDir, down, status, up } from './cluster.ts';
-import { readHostRoles, REWRITER_LISTEN, roleRunning, startHostRoles } from './host-roles.ts';
-import { exampleVm, prepareForVirt, readSerial, virtClients, type VirtClients } from './virt.ts';
+import {
+  devRunRegistration,
+  readHostRoles,
+  REWRITER_LISTEN,
+  roleRunning,
+  startHostRoles,
+  VIRT_NAMESPACE,
+} from './host-roles.ts';
+import { APISERVICE, registerApi } from './virt-registration.ts';
+import { virtCertPaths } from './virt-pki.ts';
+import { readConsoleThroughApi } from './api-console.ts';
+import { exampleVm, prepareForVirt, virtClients, type VirtClients } from './virt.ts';
 
 /** What the example guest prints on its serial console once it is up (e2e/guests). */
 const GUEST_MARKER = 'KUBEVIRT-TS-GUEST-READY';
@@ -51,36 +63,51 @@ async function waitRunning(c: VirtClients, name: string): Promise<{ pod: Pod; vm
   );
 }
 
-async function exampleVmUp(c: VirtClients, dir: string): Promise<void> {
+/** The api behind kube-apiserver (subresources.kubevirt.io/v1 answering), its webhooks for namespace default. */
+async function apiRegistered(c: VirtClients, dir: string): Promise<void> {
+  await registerApi(c.direct, devRunRegistration(await readFile(virtCertPaths(dir).ca.cert, 'utf8')));
+  await waitFor(
+    () =>
+      c.direct.request({ method: 'GET', path: '/apis/subresources.kubevirt.io/v1' }).then(
+        () => true,
+        () => false,
+      ),
+    'subresources.kubevirt.io/v1 served through kube-apiserver',
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
+  say(`api: served as ${APISERVICE} through kube-apiserver; its webhooks admit namespace ${NS}`);
+}
+
+async function exampleVmUp(c: VirtClients, kubeconfig: string): Promise<void> {
   await c.kv.create(VIRTUAL_MACHINES, await exampleVm(NS)).catch((err: unknown) => {
     if (!isAlreadyExists(err)) throw err;
   });
   say(`example VM ${NS}/tiny created; waiting for it to run`);
-  const { pod, vmi } = await waitRunning(c, 'tiny');
+  const { pod } = await waitRunning(c, 'tiny');
   say(`example VM: Running on node local in Pod ${pod.metadata.name ?? ''}; its serial console says:`);
-  const serial = await readSerial(
-    {
-      podUid: pod.metadata.uid ?? '',
-      vmiUid: vmi.metadata.uid ?? '',
-      until: GUEST_MARKER,
-      timeoutMs: 60_000,
-    },
-    dir,
-  );
-  for (const line of serial
-    .split(/\r?\n/)
-    .filter((l) => l.trim() !== '')
-    .slice(-3))
-    say(`  | ${line}`);
+  const admin = loadRestConfig({ kubeconfig, inCluster: false, userAgent: 'kubevirt-ts/dev-run' });
+  const serial = await readConsoleThroughApi(admin, {
+    namespace: NS,
+    name: 'tiny',
+    until: GUEST_MARKER,
+    timeoutMs: 60_000,
+  });
+  // Up to the marker's line (a session replays what came after it too), without terminal escapes.
+  const upToMarker = serial.slice(0, serial.indexOf('\n', serial.lastIndexOf(GUEST_MARKER)));
+  // eslint-disable-next-line no-control-regex
+  const plain = upToMarker.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+  const lines = plain.split(/\r?\n/).filter((l) => l.trim() !== '');
+  for (const line of lines.slice(-3)) say(`  | ${line}`);
+  say('(read through kube-apiserver, the api and the handler). Attach to it with:');
+  say(`  KUBECONFIG=${kubeconfig} bin/virtctl-ts console tiny   (Ctrl+] leaves)`);
 }
 
 const SUMMARY = [
   'Real here: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, containerd 2, the kubelet and',
-  `kube-proxy of node local; the controller, the handler and the rewriter (kubevirt.io proxy on ${REWRITER_LISTEN})`,
-  'on the host; the launcher in its Pod from the project image, with its own libvirt and QEMU (TCG).',
-  'The handler registers its device plugins with the kubelet; its console server is off here (no api yet to use',
-  'it). Not built yet: the api (subresources, webhooks: no console through the API server), the operator,',
-  'pr-helper, and virtctl-ts commands besides version.',
+  `kube-proxy of node local; on the host: the rewriter (kubevirt.io proxy on ${REWRITER_LISTEN}, webhook proxy),`,
+  'the api behind kube-apiserver (subresources.kubevirt.io, webhooks), two controllers (one leader) and the',
+  'handler (device plugins registered with the kubelet, console server); the launcher in its Pod from the',
+  'project image, with its own libvirt and QEMU (TCG). Not built yet: the operator and pr-helper.',
 ];
 
 async function upCmd(o: { dir: string }): Promise<void> {
@@ -95,9 +122,15 @@ async function upCmd(o: { dir: string }): Promise<void> {
   try {
     await prepareForVirt(c);
     say('CRDs installed; node local marked schedulable');
+    await c.direct
+      .create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: VIRT_NAMESPACE } })
+      .catch((err: unknown) => {
+        if (!isAlreadyExists(err)) throw err;
+      });
     for (const r of await startHostRoles(cluster.kubeconfig, o.dir))
       say(`${r.name}: pid ${r.pid}, log ${r.logFile}`);
-    await exampleVmUp(c, o.dir);
+    await apiRegistered(c, o.dir);
+    await exampleVmUp(c, cluster.kubeconfig);
   } finally {
     await c.close();
   }

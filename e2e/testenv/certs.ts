@@ -55,7 +55,7 @@ async function openssl(args: string[]): Promise<void> {
   }
 }
 
-async function selfSignedCa(p: KeyPair, cn: string): Promise<void> {
+export async function selfSignedCa(p: KeyPair, cn: string): Promise<void> {
   await openssl([
     'req',
     '-x509',
@@ -71,13 +71,13 @@ async function selfSignedCa(p: KeyPair, cn: string): Promise<void> {
   ]);
 }
 
-interface LeafOptions {
+export interface LeafOptions {
   subject: string;
   usage: 'serverAuth' | 'clientAuth';
   sans?: string;
 }
 
-async function leaf(p: KeyPair, ca: KeyPair, o: LeafOptions): Promise<void> {
+export async function leaf(p: KeyPair, ca: KeyPair, o: LeafOptions): Promise<void> {
   const ext = [
     '-addext',
     'basicConstraints=critical,CA:FALSE',

@@ -5,7 +5,13 @@
  */
 import { createLogger } from '../../../lib/kernel/log/log.ts';
 import { down, status, up } from '../cluster.ts';
-import { stopHostRoles } from '../host-roles.ts';
+import { DEV_RUN_REGISTRATION, stopHostRoles } from '../host-roles.ts';
+import { unregisterApi } from '../virt-registration.ts';
+import {
+  HttpKubeClient,
+  loadRestConfig,
+  type HttpKubeClient as Client,
+} from '../../../lib/kernel/kube/index.ts';
 import { Api } from '../kube.ts';
 import { defaultStackDir } from '../layout.ts';
 
@@ -19,6 +25,17 @@ export interface TestCluster {
   release(): Promise<void>;
 }
 
+async function withDirectClient(kubeconfig: string, f: (c: Client) => Promise<void>): Promise<void> {
+  const c = new HttpKubeClient(
+    loadRestConfig({ kubeconfig, inCluster: false, userAgent: 'kubevirt-ts/local-test' }),
+  );
+  try {
+    await f(c);
+  } finally {
+    await c.destroy();
+  }
+}
+
 export async function useLocalCluster(): Promise<TestCluster> {
   const given = process.env[CLUSTER_DIR_ENV];
   const dir = given !== undefined && given !== '' ? given : defaultStackDir();
@@ -28,6 +45,8 @@ export async function useLocalCluster(): Promise<TestCluster> {
   // The tests run their own controller and handler: those `./dev run` left would act on the same VMs.
   const stopped = await stopHostRoles(dir);
   if (stopped.length > 0) log.warning('stopped the host roles of ./dev run for the tests', { stopped });
+  // Its api is gone with them: an APIService nobody serves would hold up the deletion of the tests' namespaces.
+  await withDirectClient(r.kubeconfig, (c) => unregisterApi(c, DEV_RUN_REGISTRATION));
   return {
     dir,
     kubeconfig: r.kubeconfig,
