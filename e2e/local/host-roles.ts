@@ -33,7 +33,10 @@ export const API_PORT = 23916;
 export const CONSOLE_SERVER_PORT = 23917;
 /** The namespace of the api's Service and the controllers' leader Lease. */
 export const VIRT_NAMESPACE = 'kubevirt-ts';
-/** How kube-apiserver reaches the api of `./dev run`; its webhooks admit the example VM's namespace only. */
+/** The label of the namespaces whose objects the webhooks of `./dev run` admit (`default` and the e2e scenarios'). */
+export const DEV_RUN_ADMISSION = ['virt.kubevirt-ts.io/admission', 'dev-run'] as const;
+
+/** How kube-apiserver reaches the api of `./dev run`; its webhooks admit the namespaces labelled DEV_RUN_ADMISSION. */
 export function devRunRegistration(caPem: string): ApiRegistration {
   return {
     namespace: VIRT_NAMESPACE,
@@ -42,7 +45,7 @@ export function devRunRegistration(caPem: string): ApiRegistration {
     webhooks: {
       configName: 'kubevirt-ts-dev-run',
       baseUrl: `https://127.0.0.1:${WEBHOOK_PROXY_PORT}`,
-      scope: 'default',
+      scope: DEV_RUN_ADMISSION,
     },
   };
 }

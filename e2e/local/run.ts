@@ -8,7 +8,6 @@
  *   of its serial console; prints what runs, what is not built yet, and the KUBECONFIG line. The cluster stays up.
  * - status: what runs (exit 3 when something does not); down: everything stopped, the host as it was.
  */
-import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import {
   VIRTUAL_MACHINE_INSTANCES,
@@ -17,22 +16,15 @@ import {
 } from '../../lib/api/index.ts';
 import type { Pod } from '../../lib/api/core/pod.ts';
 import { errorMessage, isAlreadyExists } from '../../lib/kernel/errors/errors.ts';
-import { loadRestConfig, NAMESPACES, PODS } from '../../lib/kernel/kube/index.ts';
+import { loadRestConfig, PODS } from '../../lib/kernel/kube/index.ts';
 import { createLogger } from '../../lib/kernel/log/log.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { defaultStackDir, down, status, up } from './cluster.ts';
-import {
-  devRunRegistration,
-  readHostRoles,
-  REWRITER_LISTEN,
-  roleRunning,
-  startHostRoles,
-  VIRT_NAMESPACE,
-} from './host-roles.ts';
-import { APISERVICE, registerApi } from './virt-registration.ts';
-import { virtCertPaths } from './virt-pki.ts';
 import { readConsoleThroughApi } from './api-console.ts';
-import { exampleVm, prepareForVirt, virtClients, type VirtClients } from './virt.ts';
+import { defaultStackDir, down, status, up } from './cluster.ts';
+import { DEV_RUN_ADMISSION, readHostRoles, REWRITER_LISTEN, roleRunning } from './host-roles.ts';
+import { APISERVICE } from './virt-registration.ts';
+import { admitted, startVirtStack } from './virt-stack.ts';
+import { exampleVm, virtClients, type VirtClients } from './virt.ts';
 
 /** What the example guest prints on its serial console once it is up (e2e/guests). */
 const GUEST_MARKER = 'KUBEVIRT-TS-GUEST-READY';
@@ -61,21 +53,6 @@ async function waitRunning(c: VirtClients, name: string): Promise<{ pod: Pod; vm
     'the example VM to be Running',
     { timeoutMs: 180_000, intervalMs: 250 },
   );
-}
-
-/** The api behind kube-apiserver (subresources.kubevirt.io/v1 answering), its webhooks for namespace default. */
-async function apiRegistered(c: VirtClients, dir: string): Promise<void> {
-  await registerApi(c.direct, devRunRegistration(await readFile(virtCertPaths(dir).ca.cert, 'utf8')));
-  await waitFor(
-    () =>
-      c.direct.request({ method: 'GET', path: '/apis/subresources.kubevirt.io/v1' }).then(
-        () => true,
-        () => false,
-      ),
-    'subresources.kubevirt.io/v1 served through kube-apiserver',
-    { timeoutMs: 60_000, intervalMs: 500 },
-  );
-  say(`api: served as ${APISERVICE} through kube-apiserver; its webhooks admit namespace ${NS}`);
 }
 
 async function exampleVmUp(c: VirtClients, kubeconfig: string): Promise<void> {
@@ -120,16 +97,11 @@ async function upCmd(o: { dir: string }): Promise<void> {
   say(`local cluster: ${state} (${seconds(Date.now() - t0)})`);
   const c = virtClients(cluster.kubeconfig, 'kubevirt-ts/dev-run');
   try {
-    await prepareForVirt(c);
-    say('CRDs installed; node local marked schedulable');
-    await c.direct
-      .create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: VIRT_NAMESPACE } })
-      .catch((err: unknown) => {
-        if (!isAlreadyExists(err)) throw err;
-      });
-    for (const r of await startHostRoles(cluster.kubeconfig, o.dir))
+    for (const r of await startVirtStack(c, cluster.kubeconfig, o.dir))
       say(`${r.name}: pid ${r.pid}, log ${r.logFile}`);
-    await apiRegistered(c, o.dir);
+    say(`api: served as ${APISERVICE} through kube-apiserver; CRDs installed, node local schedulable`);
+    await admitted(c, NS);
+    say(`webhooks: admit namespace ${NS} (label ${DEV_RUN_ADMISSION.join('=')})`);
     await exampleVmUp(c, cluster.kubeconfig);
   } finally {
     await c.close();

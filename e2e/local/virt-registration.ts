@@ -2,8 +2,8 @@
  * How the local cluster reaches an api: an APIService for v1.subresources.kubevirt.io backed by a Service whose
  * EndpointSlice holds the api's address on the node (an APIService cannot name a URL, Endpoints refuse loopback,
  * and with --enable-aggregator-routing kube-apiserver dials the endpoint itself), and KubeVirt's admission
- * webhooks registered by URL (at the rewriter's webhook proxy, so they see kubevirt.io names), scoped to one
- * namespace so that tests in their own namespaces never meet a webhook whose server is gone. Used by `./dev run`
+ * webhooks registered by URL (at the rewriter's webhook proxy, so they see kubevirt.io names), scoped to the
+ * namespaces with a label, so that tests in their own namespaces never meet a webhook whose server is gone. Used by `./dev run`
  * and by the tests' api stack.
  */
 import {
@@ -106,11 +106,11 @@ export interface ApiRegistration {
   readonly port: number;
   /** The CA (PEM) of the api's and the webhook proxy's serving certificates. */
   readonly caPem: string;
-  /** Register the webhooks of `only` (all when undefined) at this base URL, for objects in `scope` only. */
+  /** Register the webhooks of `only` (all when undefined) at this base URL, for namespaces with the label `scope`. */
   readonly webhooks?: {
     readonly configName: string;
     readonly baseUrl: string;
-    readonly scope: string;
+    readonly scope: readonly [key: string, value: string];
     readonly only?: readonly string[];
   };
 }
@@ -132,7 +132,7 @@ function webhookConfiguration(
       failurePolicy: 'Fail',
       timeoutSeconds: 10,
       clientConfig: { url: `${w.baseUrl}${h.path}`, caBundle },
-      namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': w.scope } },
+      namespaceSelector: { matchLabels: { [w.scope[0]]: w.scope[1] } },
       rules: [
         {
           apiGroups: [h.resource.group],

@@ -136,7 +136,7 @@ export async function startApiStack(o: ApiStackOptions): Promise<ApiStack> {
       webhooks: {
         configName: `kvts-api-test-${o.ns}`,
         baseUrl: `https://127.0.0.1:${webhookPort}`,
-        scope: o.ns,
+        scope: ['kubernetes.io/metadata.name', o.ns],
         // The test's controller and handler write as the admin, which this api does not count as its own.
         only: ['/virtualmachines-validate', '/virtualmachines-mutate'],
       },

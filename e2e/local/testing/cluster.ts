@@ -5,13 +5,8 @@
  */
 import { createLogger } from '../../../lib/kernel/log/log.ts';
 import { down, status, up } from '../cluster.ts';
-import { DEV_RUN_REGISTRATION, stopHostRoles } from '../host-roles.ts';
-import { unregisterApi } from '../virt-registration.ts';
-import {
-  HttpKubeClient,
-  loadRestConfig,
-  type HttpKubeClient as Client,
-} from '../../../lib/kernel/kube/index.ts';
+import { stopVirtStack } from '../virt-stack.ts';
+import { virtClients } from '../virt.ts';
 import { Api } from '../kube.ts';
 import { defaultStackDir } from '../layout.ts';
 
@@ -25,17 +20,6 @@ export interface TestCluster {
   release(): Promise<void>;
 }
 
-async function withDirectClient(kubeconfig: string, f: (c: Client) => Promise<void>): Promise<void> {
-  const c = new HttpKubeClient(
-    loadRestConfig({ kubeconfig, inCluster: false, userAgent: 'kubevirt-ts/local-test' }),
-  );
-  try {
-    await f(c);
-  } finally {
-    await c.destroy();
-  }
-}
-
 export async function useLocalCluster(): Promise<TestCluster> {
   const given = process.env[CLUSTER_DIR_ENV];
   const dir = given !== undefined && given !== '' ? given : defaultStackDir();
@@ -43,10 +27,10 @@ export async function useLocalCluster(): Promise<TestCluster> {
   const ours = (await status(dir))?.ready !== true;
   const r = await up({ dir, log });
   // The tests run their own controller and handler: those `./dev run` left would act on the same VMs.
-  const stopped = await stopHostRoles(dir);
+  // Their api goes with them: an APIService nobody serves would hold up the deletion of the tests' namespaces.
+  const c = virtClients(r.kubeconfig, 'kubevirt-ts/local-test');
+  const stopped = await stopVirtStack(c, dir).finally(() => c.close());
   if (stopped.length > 0) log.warning('stopped the host roles of ./dev run for the tests', { stopped });
-  // Its api is gone with them: an APIService nobody serves would hold up the deletion of the tests' namespaces.
-  await withDirectClient(r.kubeconfig, (c) => unregisterApi(c, DEV_RUN_REGISTRATION));
   return {
     dir,
     kubeconfig: r.kubeconfig,
