@@ -103,7 +103,17 @@ export function scenario(prefix: string): Scenario {
   }, 1_200_000);
   afterAll(async () => {
     if (clients !== undefined) {
-      await clients.direct.delete(NAMESPACES, ns).catch(() => undefined);
+      // The roles finish the VMs' finalizers: the namespace is gone before they stop.
+      const direct = clients.direct;
+      await direct.delete(NAMESPACES, ns).catch(() => undefined);
+      const gone = (): Promise<boolean> =>
+        direct.get(NAMESPACES, ns).then(
+          () => false,
+          () => true,
+        );
+      await waitFor(gone, `namespace ${ns} gone`, { timeoutMs: 240_000, intervalMs: 1000 }).catch(
+        () => undefined,
+      );
       if (c !== undefined) await stopVirtStack(clients, c.dir);
       await clients.close();
     }
