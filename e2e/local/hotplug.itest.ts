@@ -5,7 +5,6 @@
  * attaches it live, the status says Ready with its target, and the guest reads the disk's first bytes. Taking the
  * volume out of the spec detaches it, the handler unmounts it, and the guest no longer has the device.
  */
-import { open } from 'node:fs/promises';
 import { describe, expect, it } from '@jest/globals';
 import {
   VIRTUAL_MACHINE_INSTANCES,
@@ -13,14 +12,12 @@ import {
   type VolumeStatus,
 } from '../../lib/api/index.ts';
 import type { Pod } from '../../lib/api/core/pod.ts';
-import type { PersistentVolume } from '../../lib/api/core/pv.ts';
-import type { PersistentVolumeClaim } from '../../lib/api/core/pvc.ts';
-import { PERSISTENT_VOLUME_CLAIMS, PERSISTENT_VOLUMES, PODS } from '../../lib/kernel/kube/index.ts';
+import { PODS } from '../../lib/kernel/kube/index.ts';
 import { readMountPoints } from '../../lib/kernel/host/mounts.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { HOTPLUG_DISKS_VOLUME, podVolumeOnNode } from '../../lib/rpc/index.ts';
 import { MARKER } from '../guests/guests.ts';
-import { STORAGE_CLASS } from './storage.ts';
+import { claimWithDisk } from './testing/claims.ts';
 import { virtSuite } from './testing/suite.ts';
 import { agentVm, kubeletPodsDir, readSerial } from './virt.ts';
 
@@ -40,40 +37,6 @@ async function agentVmi(): Promise<VirtualMachineInstance> {
 
 const getVmi = (): Promise<VirtualMachineInstance> =>
   s.clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, NAME, { namespace: s.ns });
-
-/** A bound claim whose hostPath volume holds a 16 MiB disk.img starting with DISK_MARKER. */
-async function claimWithDisk(): Promise<void> {
-  const claim: PersistentVolumeClaim = {
-    apiVersion: 'v1',
-    kind: 'PersistentVolumeClaim',
-    metadata: { name: CLAIM, namespace: s.ns },
-    spec: {
-      storageClassName: STORAGE_CLASS,
-      accessModes: ['ReadWriteOnce'],
-      volumeMode: 'Filesystem',
-      resources: { requests: { storage: '1Gi' } },
-    },
-  };
-  await s.clients.direct.create(PERSISTENT_VOLUME_CLAIMS, claim);
-  const bound = await waitFor(
-    async () => {
-      const c = await s.clients.direct.get<PersistentVolumeClaim>(PERSISTENT_VOLUME_CLAIMS, CLAIM, {
-        namespace: s.ns,
-      });
-      return c.status?.phase === 'Bound' && c;
-    },
-    'the claim to bind',
-    { timeoutMs: 60_000 },
-  );
-  const pv = await s.clients.direct.get<PersistentVolume>(PERSISTENT_VOLUMES, bound.spec?.volumeName ?? '');
-  const dir = pv.spec?.hostPath?.path ?? '';
-  expect(dir).not.toBe('');
-  // What an importer would have written: a raw disk image, here 16 MiB with the marker at its start.
-  const disk = await open(`${dir}/disk.img`, 'w');
-  await disk.write(`${DISK_MARKER}\n`);
-  await disk.truncate(16 * 2 ** 20);
-  await disk.close();
-}
 
 const hotplugStatus = (v: VirtualMachineInstance): VolumeStatus | undefined =>
   v.status?.volumeStatus?.find((x) => x.name === 'hp');
@@ -98,7 +61,7 @@ describe('hotplug on node local', () => {
     const podUid = pods.items[0]?.metadata.uid ?? '';
     const serial = { podUid, vmiUid: vmi.metadata.uid ?? '', timeoutMs: 10_000 };
     await readSerial({ ...serial, until: MARKER, timeoutMs: 120_000 }, s.c.dir);
-    await claimWithDisk();
+    await claimWithDisk(s.clients.direct, s.ns, CLAIM, DISK_MARKER);
 
     // Hotplug: the volume and its disk on the SCSI bus, added to the VMI spec (what virtctl addvolume asks for).
     await s.clients.kv.patch(
