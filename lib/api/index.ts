@@ -130,6 +130,7 @@ export * from './quantity.ts';
 export * from './disk-targets.ts';
 export * from './hotplug.ts';
 export * from './volume-requests.ts';
+export * from './resource-claim-requests.ts';
 export * from './access-credentials.ts';
 export * from './defaults/cluster.ts';
 export { defaultDiskBus, HOST_PASSTHROUGH } from './defaults/arch.ts';

@@ -4,8 +4,9 @@
  * configuration read from kube-system/extension-apiserver-authentication, a forged X-Remote-User without a
  * certificate refused with 401, a user without RBAC for virtualmachines/addvolume refused with 403 by the
  * SubjectAccessReview and let through once a Role allows it, addvolume and removevolume written to the VM's
- * status.volumeRequests, the Deckhouse mode (a certificate from --client-ca-file and X-Remote-User), discovery,
- * and a validating webhook answering KubeVirt's message with the field.
+ * status.volumeRequests, the Deckhouse fork's addresourceclaim and removeresourceclaim written to the VM's
+ * status.resourceClaimRequests, the Deckhouse mode (a certificate from --client-ca-file and X-Remote-User),
+ * discovery, and a validating webhook answering KubeVirt's message with the field.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
@@ -14,7 +15,15 @@ import { certPaths } from '../../e2e/testenv/certs.ts';
 import { testCluster, type TestCluster } from '../../e2e/testenv/cluster.ts';
 import { VIRTUAL_MACHINES, type VirtualMachine } from '../api/index.ts';
 import { INTERNAL_VIRTUAL_MACHINES } from '../api/internal-gvr.ts';
-import { vm as vmFixture } from '../api/testing/objects.ts';
+import { onSpec, vm as vmFixture } from '../api/testing/objects.ts';
+import {
+  addClaim,
+  draDevice,
+  removeClaim,
+  templateClaim,
+  withHostDevice,
+  withResourceClaim,
+} from '../api/testing/resource-claims.ts';
 import type { GroupVersionResource } from '../kernel/kube/index.ts';
 import { memoryLogger } from '../kernel/log/log.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
@@ -76,6 +85,23 @@ const addVolume = JSON.stringify({
   disk: { disk: { bus: 'scsi' } },
   volumeSource: { persistentVolumeClaim: { claimName: 'claim-1' } },
 });
+
+/** A Role allowing `user` to update these virtualmachines subresources, and its binding. */
+async function grant(user: string, resources: string[]): Promise<void> {
+  await cluster.direct.create(ROLES, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name: user, namespace: cluster.ns },
+    rules: [{ apiGroups: ['subresources.kubevirt.io'], resources, verbs: ['update'] }],
+  });
+  await cluster.direct.create(ROLE_BINDINGS, {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name: user, namespace: cluster.ns },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: user },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
+  });
+}
 
 beforeAll(async () => {
   cluster = await testCluster('api', { userAgent: 'kubevirt-ts/api-itest' });
@@ -208,6 +234,61 @@ describe('the api role with the real kube-apiserver', () => {
       body: addVolume,
     });
     expect(again.status).toBe(409);
+  }, 60_000);
+
+  it('writes addresourceclaim and removeresourceclaim to status.resourceClaimRequests (Deckhouse fork)', async () => {
+    await grant('carol', ['virtualmachines/addresourceclaim', 'virtualmachines/removeresourceclaim']);
+    // A VM whose template has a hotplugged claim to remove; its status as the VM controller would write it.
+    const kv = rewritingClient(cluster.direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
+    const vm2 = vmFixture(
+      onSpec(withResourceClaim(templateClaim('gpu0')), withHostDevice(draDevice('gpu0'))),
+      (v) => (v.metadata = { name: 'vm2', namespace: cluster.ns }),
+    );
+    await kv.create(VIRTUAL_MACHINES, vm2);
+    await kv.patch(
+      VIRTUAL_MACHINES,
+      'vm2',
+      { status: { printableStatus: 'Stopped' } },
+      { namespace: cluster.ns, type: 'merge', subresource: 'status' },
+    );
+    const put = (sub: string, body: unknown): Promise<Answer> =>
+      call('PUT', vmPath('vm2', sub), {
+        client: frontProxy,
+        headers: asUser('carol'),
+        body: JSON.stringify(body),
+      });
+    const requests = async (): Promise<unknown> =>
+      (await cluster.direct.get<VirtualMachine>(INTERNAL_VIRTUAL_MACHINES, 'vm2', { namespace: cluster.ns }))
+        .status?.resourceClaimRequests;
+    // What Deckhouse's virtualization-api sends (add_resourceclaim.go): the claim and the host device named alike.
+    const add = {
+      name: 'gpu1',
+      hostDevice: { name: 'gpu1', claimName: 'gpu1', requestName: 'gpu' },
+      resourceClaim: { name: 'gpu1', resourceClaimTemplateName: 'gpu1-template', hotpluggable: true },
+    };
+    const added = await waitFor(
+      async () => {
+        const a = await put('addresourceclaim', add);
+        return a.status !== 403 && a;
+      },
+      'carol allowed',
+      { timeoutMs: 30_000, intervalMs: 1000 },
+    );
+    expect(added).toEqual({ status: 202, text: '' });
+    expect(await requests()).toEqual([addClaim('gpu1')]);
+    expect(await put('removeresourceclaim', { name: 'gpu0' })).toEqual({ status: 202, text: '' });
+    expect(await requests()).toEqual([addClaim('gpu1'), removeClaim('gpu0')]);
+    const nameless = await put('addresourceclaim', { ...add, name: '' });
+    expect(nameless.status).toBe(400);
+    expect(JSON.parse(nameless.text)).toMatchObject({
+      kind: 'Status',
+      code: 400,
+      reason: 'BadRequest',
+      message: 'AddResourceClaimOptions requires name to be set',
+    });
+    const dry = await put('addresourceclaim', { ...add, name: 'gpu2', dryRun: ['All'] });
+    expect(dry).toEqual({ status: 202, text: '' });
+    expect(await requests()).toEqual([addClaim('gpu1'), removeClaim('gpu0')]);
   }, 60_000);
 
   it('takes a Deckhouse virtualization-api certificate from --client-ca-file with X-Remote-User', async () => {

@@ -54,6 +54,26 @@ describe('decodeOptions: what Go decodes', () => {
     ['enum values are not checked', 'addvolume', { disk: { cache: 'bogus' } }, { disk: { cache: 'bogus' } }],
     ['a null disk is no disk', 'addvolume', { name: 'v', disk: null }, { name: 'v' }],
     [
+      'add resource claim options: the inline claim request and pod claim (fork)',
+      'addresourceclaim',
+      {
+        name: 'g',
+        hostDevice: { claimName: 'g', requestName: 'r' },
+        resourceClaim: { resourceClaimTemplateName: 't', hotpluggable: true },
+      },
+      {
+        name: 'g',
+        hostDevice: { claimName: 'g', requestName: 'r' },
+        resourceClaim: { resourceClaimTemplateName: 't', hotpluggable: true },
+      },
+    ],
+    [
+      'a null claim name is none',
+      'addresourceclaim',
+      { hostDevice: { claimName: null } },
+      { hostDevice: {} },
+    ],
+    [
       'two spellings of a struct field merge',
       'addvolume',
       { disk: { serial: 's' }, Disk: { tag: 't' } },

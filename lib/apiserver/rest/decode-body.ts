@@ -5,9 +5,11 @@
  * unmarshalFailed and the parser's words. Pure.
  */
 import type {
+  AddResourceClaimOptions,
   Disk,
   HotplugVolumeSource,
   PauseOptions,
+  RemoveResourceClaimOptions,
   RemoveVolumeOptions,
   RestartOptions,
   StartOptions,
@@ -15,8 +17,10 @@ import type {
 } from '../../api/index.ts';
 import { goDecode, type GoType } from './go-json.ts';
 import {
+  ADD_RESOURCE_CLAIM_OPTIONS,
   ADD_VOLUME_OPTIONS,
   PAUSE_OPTIONS,
+  REMOVE_RESOURCE_CLAIM_OPTIONS,
   REMOVE_VOLUME_OPTIONS,
   RESTART_OPTIONS,
   START_OPTIONS,
@@ -37,6 +41,15 @@ export interface DecodedAddVolumeOptions {
 }
 export type DecodedRemoveVolumeOptions = Partial<RemoveVolumeOptions>;
 
+/** What AddResourceClaimOptions decodes to before its checks: any field may be missing, the names included. */
+export interface DecodedAddResourceClaimOptions {
+  name?: string;
+  hostDevice?: Partial<AddResourceClaimOptions['hostDevice']>;
+  resourceClaim?: Partial<AddResourceClaimOptions['resourceClaim']>;
+  dryRun?: string[];
+}
+export type DecodedRemoveResourceClaimOptions = Partial<RemoveResourceClaimOptions>;
+
 interface Decoded {
   start: StartOptions;
   stop: StopOptions;
@@ -45,6 +58,8 @@ interface Decoded {
   unpause: PauseOptions;
   addvolume: DecodedAddVolumeOptions;
   removevolume: DecodedRemoveVolumeOptions;
+  addresourceclaim: DecodedAddResourceClaimOptions;
+  removeresourceclaim: DecodedRemoveResourceClaimOptions;
 }
 
 const TYPES: { readonly [K in keyof Decoded]: Extract<GoType, { kind: 'struct' }> } = {
@@ -55,6 +70,8 @@ const TYPES: { readonly [K in keyof Decoded]: Extract<GoType, { kind: 'struct' }
   unpause: UNPAUSE_OPTIONS,
   addvolume: ADD_VOLUME_OPTIONS,
   removevolume: REMOVE_VOLUME_OPTIONS,
+  addresourceclaim: ADD_RESOURCE_CLAIM_OPTIONS,
+  removeresourceclaim: REMOVE_RESOURCE_CLAIM_OPTIONS,
 };
 
 /**

@@ -58,6 +58,12 @@ export {
   type SubresourceResource,
   type SubresourceVersion,
 } from './routes.ts';
+export {
+  addResourceClaimRequest,
+  removeResourceClaimRequest,
+  RESOURCE_CLAIM_HOTPLUG_NOT_ENABLED,
+} from './resource-claim-options.ts';
+export { planVmiResourceClaim, planVmResourceClaim, type ResourceClaimChange } from './resource-claims.ts';
 export { statusOf, type SubresourceStatus } from './status.ts';
 export { planRestart } from './vm-restart.ts';
 export { type VmRequest } from './vm-request.ts';

@@ -1,7 +1,9 @@
 /**
  * The Go shapes of the subresource bodies (kubevirt staging/src/kubevirt.io/api/core/v1 types.go StartOptions,
  * StopOptions, RestartOptions, PauseOptions, UnpauseOptions, AddVolumeOptions, RemoveVolumeOptions; schema.go Disk,
- * HotplugVolumeSource and their members, with the Deckhouse fork's containerDisk source, tag v1.6.2), as
+ * HotplugVolumeSource and their members, with the Deckhouse fork's containerDisk source, tag v1.6.2; the fork's
+ * AddResourceClaimOptions and RemoveResourceClaimOptions, as deckhouse/3p-kubevirt rest/resourceclaims.go reads
+ * them: HostDevice with its inline ClaimRequest, ResourceClaim with its inline core v1 PodResourceClaim), as
  * go-json.ts needs them: JSON field names, Go types as Go prints them, and which fields are pointers. Embedded
  * structs (TypeMeta, DiskDevice, core v1 PersistentVolumeClaimVolumeSource) have their fields listed in place, as
  * encoding/json promotes them. Pure data.
@@ -90,3 +92,22 @@ export const PAUSE_OPTIONS = struct('v1.PauseOptions', { ...typeMeta, dryRun });
 export const UNPAUSE_OPTIONS = struct('v1.UnpauseOptions', { ...typeMeta, dryRun });
 export const ADD_VOLUME_OPTIONS = struct('v1.AddVolumeOptions', { name: str, disk, volumeSource, dryRun });
 export const REMOVE_VOLUME_OPTIONS = struct('v1.RemoveVolumeOptions', { name: str, dryRun });
+
+const strPtr: GoType = { kind: 'string', ptr: true };
+const hostDevice = struct(
+  'v1.HostDevice',
+  { name: str, deviceName: str, claimName: strPtr, requestName: strPtr, tag: str },
+  true,
+);
+const resourceClaim = struct(
+  'v1.ResourceClaim',
+  { name: str, resourceClaimName: strPtr, resourceClaimTemplateName: strPtr, hotpluggable: bool },
+  true,
+);
+export const ADD_RESOURCE_CLAIM_OPTIONS = struct('v1.AddResourceClaimOptions', {
+  name: str,
+  hostDevice,
+  resourceClaim,
+  dryRun,
+});
+export const REMOVE_RESOURCE_CLAIM_OPTIONS = struct('v1.RemoveResourceClaimOptions', { name: str, dryRun });

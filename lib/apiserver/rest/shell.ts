@@ -19,6 +19,7 @@ import type { SubresourceReply } from '../subresource-api.ts';
 import { callHandler, type HandlerAddress, type HandlerTls } from '../stream/dial.ts';
 import { handlerAddress, type NodeAddresses } from '../stream/locate.ts';
 import {
+  addResourceClaimRequest,
   addVolumeRequest,
   badRequest,
   handlerFailure,
@@ -31,8 +32,11 @@ import {
   planStop,
   planVmiCommand,
   planVmiQuery,
+  planVmiResourceClaim,
   planVmiVolume,
+  planVmResourceClaim,
   planVmVolume,
+  removeResourceClaimRequest,
   removeVolumeRequest,
   statusOf,
   unexpectedReturnCode,
@@ -79,7 +83,10 @@ function unserved(sub: string): SubresourceReply {
   if (sub === 'console' || sub === 'vnc') return refusalReply(badRequest('a websocket upgrade is required'));
   if (sub === 'portforward')
     return notBuilt('portforward', 'it needs the VM network, which this build lacks');
-  return notBuilt(sub, 'this build serves console, vnc, lifecycle, volume and guest agent subresources');
+  return notBuilt(
+    sub,
+    'this build serves console, vnc, lifecycle, volume, resource claim and guest agent subresources',
+  );
 }
 
 function parseBody(body: string): unknown {
@@ -132,6 +139,7 @@ export class RestShell {
     if (vmSide && Object.hasOwn(VM_LIFECYCLE, sub))
       return this.lifecycle(r, sub as keyof typeof VM_LIFECYCLE, body);
     if (sub === 'addvolume' || sub === 'removevolume') return this.volume(r, sub, body);
+    if (sub === 'addresourceclaim' || sub === 'removeresourceclaim') return this.resourceClaim(r, sub, body);
     if (!vmSide && COMMANDS.includes(sub)) return this.command(r, sub as VmiCommand, body, raw);
     if (!vmSide && QUERIES.includes(sub)) return this.query(r, sub as VmiQuery);
     return unserved(sub);
@@ -158,6 +166,25 @@ export class RestShell {
       r.resource === 'virtualmachines'
         ? planVmVolume({ name: r.name, object: await this.vm(r.namespace, r.name), request, gates: GATES })
         : planVmiVolume({ name: r.name, object: await this.vmi(r.namespace, r.name), request, gates: GATES });
+    return isRefusal(plan) ? refusalReply(plan) : this.carryOut(r, plan, undefined);
+  }
+
+  /** The Deckhouse fork's DRA host device hotplug, the same way as a volume (resource-claims.ts). */
+  private async resourceClaim(
+    r: SubresourceTarget,
+    sub: 'addresourceclaim' | 'removeresourceclaim',
+    body: unknown,
+  ): Promise<SubresourceReply> {
+    const request =
+      sub === 'addresourceclaim'
+        ? addResourceClaimRequest(body, GATES)
+        : removeResourceClaimRequest(body, GATES);
+    if (isRefusal(request)) return refusalReply(request);
+    const { namespace, name } = r;
+    const plan =
+      r.resource === 'virtualmachines'
+        ? planVmResourceClaim({ name, object: await this.vm(namespace, name), request })
+        : planVmiResourceClaim({ name, object: await this.vmi(namespace, name), request });
     return isRefusal(plan) ? refusalReply(plan) : this.carryOut(r, plan, undefined);
   }
 

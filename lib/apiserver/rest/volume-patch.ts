@@ -8,26 +8,18 @@
  *   remove drops the volume and disk of that name;
  * - on a VM's status: `test` + `replace` (or `add`) of status.volumeRequests with the request appended; a pending
  *   add of the same name is dropped by a remove; a second add, an add while a remove is pending, or a second
- *   remove are refused with KubeVirt's texts.
+ *   remove are refused with KubeVirt's texts (status-requests.ts, shared with the resource claim requests).
  * The requests are applied as the VM controller applies them (lib/api/volume-requests.ts). Pure.
  */
 import type {
   VirtualMachine,
   VirtualMachineInstanceSpec,
   VirtualMachineVolumeRequest,
-  Volume,
 } from '../../api/index.ts';
 import { applyVolumeRequest } from '../../api/volume-requests.ts';
+import { listsPatch } from './list-patch.ts';
 import type { JsonPatchOp } from './patch-plan.ts';
-
-/** The volumes and disks with the request applied (lib/api/volume-requests.ts; the spec is not touched). */
-function appliedLists(
-  spec: VirtualMachineInstanceSpec,
-  req: VirtualMachineVolumeRequest,
-): { volumes: Volume[]; disks: NonNullable<VirtualMachineInstanceSpec['domain']['devices']['disks']> } {
-  const out = applyVolumeRequest(spec, req);
-  return { volumes: out.volumes ?? [], disks: out.domain.devices.disks ?? [] };
-}
+import { statusRequestsPatch, type RequestKind } from './status-requests.ts';
 
 /** test + replace/add of the volumes and disks of the spec at `prefix` ('' for a VMI, '/spec/template'). */
 export function specVolumePatch(
@@ -35,60 +27,28 @@ export function specVolumePatch(
   spec: VirtualMachineInstanceSpec,
   req: VirtualMachineVolumeRequest,
 ): JsonPatchOp[] {
-  const volumePath = `${prefix}/spec/volumes`;
-  const diskPath = `${prefix}/spec/domain/devices/disks`;
-  const oldVolumes = spec.volumes;
-  const oldDisks = spec.domain.devices.disks;
-  const next = appliedLists(spec, req);
-  const setOp = (old: readonly unknown[] | undefined): 'replace' | 'add' =>
-    old !== undefined && old.length > 0 ? 'replace' : 'add';
-  return [
-    { op: 'test', path: volumePath, value: oldVolumes ?? null },
-    { op: 'test', path: diskPath, value: oldDisks ?? null },
-    { op: setOp(oldVolumes), path: volumePath, value: next.volumes },
-    { op: setOp(oldDisks), path: diskPath, value: next.disks },
-  ];
+  const out = applyVolumeRequest(spec, req);
+  return listsPatch([
+    { path: `${prefix}/spec/volumes`, old: spec.volumes, next: out.volumes ?? [] },
+    {
+      path: `${prefix}/spec/domain/devices/disks`,
+      old: spec.domain.devices.disks,
+      next: out.domain.devices.disks ?? [],
+    },
+  ]);
 }
 
-function withAdd(
-  current: readonly VirtualMachineVolumeRequest[],
-  req: VirtualMachineVolumeRequest,
-  name: string,
-): VirtualMachineVolumeRequest[] | string {
-  for (const r of current) {
-    if (r.addVolumeOptions?.name === name) return `add volume request for volume [${name}] already exists`;
-    if (r.removeVolumeOptions?.name === name) {
-      return `unable to add volume since a remove volume request for volume [${name}] already exists and is still being processed`;
-    }
-  }
-  return [...current, req];
-}
-
-function withRemove(
-  current: readonly VirtualMachineVolumeRequest[],
-  req: VirtualMachineVolumeRequest,
-  name: string,
-): VirtualMachineVolumeRequest[] | string {
-  if (current.some((r) => r.removeVolumeOptions?.name === name)) {
-    return `a remove volume request for volume [${name}] already exists and is still being processed`;
-  }
-  return [...current.filter((r) => r.addVolumeOptions?.name !== name), req];
-}
+const VOLUME_REQUESTS: RequestKind<VirtualMachineVolumeRequest> = {
+  path: '/status/volumeRequests',
+  noun: 'volume',
+  addName: (r) => r.addVolumeOptions?.name,
+  removeName: (r) => r.removeVolumeOptions?.name,
+};
 
 /** test + replace/add of status.volumeRequests with the request taken in, or the conflict text. */
 export function volumeRequestsPatch(
   vm: Pick<VirtualMachine, 'status'>,
   req: VirtualMachineVolumeRequest,
 ): JsonPatchOp[] | string {
-  const current = vm.status?.volumeRequests;
-  const addName = req.addVolumeOptions?.name;
-  const removeName = req.removeVolumeOptions?.name ?? '';
-  const next =
-    addName !== undefined ? withAdd(current ?? [], req, addName) : withRemove(current ?? [], req, removeName);
-  if (typeof next === 'string') return next;
-  const path = '/status/volumeRequests';
-  return [
-    { op: 'test', path, value: current ?? null },
-    { op: current !== undefined && current.length > 0 ? 'replace' : 'add', path, value: next },
-  ];
+  return statusRequestsPatch(VOLUME_REQUESTS, vm.status?.volumeRequests, req);
 }
