@@ -3,6 +3,7 @@ import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts'
 import { alreadyExists, conflict, forbidden } from '../../kernel/kube/testing/recording-client.ts';
 import { harness, type Harness } from '../testing/harness.ts';
 import {
+  onSpec,
   T0,
   vm,
   vmDeleting,
@@ -14,6 +15,14 @@ import {
   withStopRequest,
   withStrategy,
 } from '../../api/testing/objects.ts';
+import {
+  addClaim,
+  draDevice,
+  removeClaim,
+  templateClaim,
+  withHostDevice,
+  withResourceClaim,
+} from '../../api/testing/resource-claims.ts';
 import { VmController } from './controller.ts';
 import { vmiHandlerForVms } from './handlers.ts';
 
@@ -284,6 +293,45 @@ describe('VmController', () => {
     });
     // The template now reflects the request: it is dropped from the status.
     expect(body(2)).toMatchObject({ status: { volumeRequests: null } });
+  });
+
+  it('resource claim requests (Deckhouse fork) go into the template and the running VMI, then are dropped', async () => {
+    load(
+      vm((v) => (v.status = { resourceClaimRequests: [addClaim('gpu1')] })),
+      vmi(withPhase('Running')),
+    );
+    await run();
+    expect(h.client.log).toEqual([
+      'patch virtualmachines default/testvm',
+      'patch virtualmachineinstances default/testvm',
+      'patch virtualmachines default/testvm status',
+    ]);
+    const claims = [{ name: 'gpu1', resourceClaimTemplateName: 'gpu1-template', hotpluggable: true }];
+    const hostDevices = [draDevice('gpu1')];
+    expect(body(0)).toMatchObject({
+      spec: { template: { spec: { resourceClaims: claims, domain: { devices: { hostDevices } } } } },
+    });
+    expect(body(1)).toMatchObject({ spec: { resourceClaims: claims, domain: { devices: { hostDevices } } } });
+    expect(body(2)).toMatchObject({ status: { resourceClaimRequests: null } });
+  });
+
+  it('a resource claim remove leaves a stopped VM only in the template, and the request once done', async () => {
+    load(
+      vm(
+        withStrategy('Halted'),
+        onSpec(withResourceClaim(templateClaim('gpu1')), withHostDevice(draDevice('gpu1'))),
+        (v) => (v.status = { printableStatus: 'Stopped', resourceClaimRequests: [removeClaim('gpu1')] }),
+      ),
+    );
+    await run();
+    expect(h.client.log).toEqual([
+      'patch virtualmachines default/testvm',
+      'patch virtualmachines default/testvm status',
+    ]);
+    expect(body(0)).toMatchObject({
+      spec: { template: { spec: { resourceClaims: [], domain: { devices: { hostDevices: [] } } } } },
+    });
+    expect(body(1)).toMatchObject({ status: { resourceClaimRequests: null } });
   });
 
   it('a deleted VM: expectations are dropped', async () => {

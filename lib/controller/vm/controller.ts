@@ -1,10 +1,11 @@
 /**
  * The VM controller's reconcile (kubevirt vm.go execute/sync/updateStatus), level-triggered on the VM key:
  * everything is read from the informer caches; one pass adds or drops the VM finalizer, carries out the run
- * decision (create or delete the VMI, switch Halted to Always on a Start request), applies volume requests to
- * the template and the running VMI, writes the status through /status when it changed, and releases a final
- * VMI. Writes are merge patches with the resourceVersion precondition, creations and deletions are guarded by
- * expectations, so a slow cache never yields a second VMI (the VMI's name is the VM's, too).
+ * decision (create or delete the VMI, switch Halted to Always on a Start request), applies volume requests and
+ * the Deckhouse fork's resource claim requests to the template and the running VMI, writes the status through
+ * /status when it changed, and releases a final VMI. Writes are merge patches with the resourceVersion
+ * precondition, creations and deletions are guarded by expectations, so a slow cache never yields a second VMI
+ * (the VMI's name is the VM's, too).
  */
 import { FINALIZERS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../api/index.ts';
 import type { VirtualMachine, VirtualMachineInstance, VirtualMachineStatus } from '../../api/index.ts';
@@ -24,7 +25,7 @@ import type { SyncFailure } from '../../api/conditions.ts';
 import { decideRun, type RunDecision } from './run-strategy.ts';
 import { hasStartRequest } from './state-change.ts';
 import { computeVmStatus } from './vm-status.ts';
-import { applyVolumeRequests } from './volume-requests.ts';
+import { applyHotplugRequests, hasHotplugRequests } from './hotplug-requests.ts';
 import { newVmiFromVm, VM_GVK } from './vmi-from-vm.ts';
 
 export interface VmControllerOptions {
@@ -99,7 +100,7 @@ export class VmController {
     const d = this.decide(st);
     if (d.failure === undefined && !st.foreign) {
       await this.act(st, d, ctx);
-      await this.syncVolumeRequests(st);
+      await this.syncHotplugRequests(st);
     }
     if (d.failure !== undefined) st.failure = d.failure;
     await this.writeStatus(st, d);
@@ -237,13 +238,16 @@ export class VmController {
     );
   }
 
-  /** status.volumeRequests go into the template and into a live VMI (once expectations are met). */
-  private async syncVolumeRequests(st: SyncState): Promise<void> {
-    const reqs = st.vm.status?.volumeRequests;
-    if (reqs === undefined || reqs.length === 0 || !this.expectations.satisfiedExpectations(st.key)) return;
+  /**
+   * status.volumeRequests and status.resourceClaimRequests go into the template and into a live VMI (once
+   * expectations are met).
+   */
+  private async syncHotplugRequests(st: SyncState): Promise<void> {
+    const status = st.vm.status;
+    if (!hasHotplugRequests(status) || !this.expectations.satisfiedExpectations(st.key)) return;
     if (st.vm.metadata.deletionTimestamp !== undefined) return;
     const template = st.vm.spec.template.spec;
-    const diff = mergeDiff(template, applyVolumeRequests(template, reqs));
+    const diff = mergeDiff(template, applyHotplugRequests(template, status));
     if (diff !== undefined) {
       st.vm = await mergePatch(this.o.client, VIRTUAL_MACHINES, {
         obj: st.vm,
@@ -254,7 +258,7 @@ export class VmController {
     }
     const vmi = st.vmi;
     if (vmi === undefined || vmi.metadata.deletionTimestamp !== undefined || isFinal(vmi)) return;
-    const vmiDiff = mergeDiff(vmi.spec, applyVolumeRequests(vmi.spec, reqs));
+    const vmiDiff = mergeDiff(vmi.spec, applyHotplugRequests(vmi.spec, status));
     if (vmiDiff !== undefined) {
       st.vmi = await mergePatch(this.o.client, VIRTUAL_MACHINE_INSTANCES, {
         obj: vmi,
@@ -271,7 +275,8 @@ export class VmController {
     if (st.createdVmi === true && !consumedStart) return;
     const status = this.desiredStatus(st);
     if (consumedStart) setRequests(status, status.stateChangeRequests?.slice(1));
-    if (runDecision.addStartRequest) setRequests(status, [...(status.stateChangeRequests ?? []), { action: 'Start' }]);
+    if (runDecision.addStartRequest)
+      setRequests(status, [...(status.stateChangeRequests ?? []), { action: 'Start' }]);
     const current = st.vm.status ?? {};
     if (deepEqual(current, status)) return;
     const diff = mergeDiff(current, status) as Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
 import {
+  onSpec,
   T0,
   vm,
   vmi,
@@ -12,6 +13,14 @@ import {
   withVmiCondition,
   withVmiUid,
 } from '../../api/testing/objects.ts';
+import {
+  addClaim,
+  draDevice,
+  removeClaim,
+  templateClaim,
+  withHostDevice,
+  withResourceClaim,
+} from '../../api/testing/resource-claims.ts';
 import { computeVmStatus, type VmStatusInput } from './vm-status.ts';
 
 const NOW = '2026-01-01T00:00:00Z';
@@ -174,6 +183,23 @@ describe('computeVmStatus', () => {
     expect(computeVmStatus(input(v, undefined)).volumeRequests).toEqual([
       { removeVolumeOptions: { name: 'hp' } },
     ]);
+  });
+
+  it('drops resource claim requests the template reflects (by host device), keeps the others', () => {
+    const v = vm(onSpec(withResourceClaim(templateClaim('gpu1')), withHostDevice(draDevice('gpu1'))), (x) => {
+      x.status = {
+        resourceClaimRequests: [addClaim('gpu1'), addClaim('gpu2'), removeClaim('gpu1'), removeClaim('gone')],
+      };
+    });
+    expect(computeVmStatus(input(v, undefined)).resourceClaimRequests).toEqual([
+      addClaim('gpu2'),
+      removeClaim('gpu1'),
+    ]);
+  });
+
+  it('leaves resource claim requests out once all are done', () => {
+    const v = vm((x) => (x.status = { resourceClaimRequests: [removeClaim('gone')] }));
+    expect(computeVmStatus(input(v, undefined))).not.toHaveProperty('resourceClaimRequests');
   });
 
   it('does not touch its input', () => {

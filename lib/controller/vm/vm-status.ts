@@ -1,8 +1,8 @@
 /**
  * The VM status one sync leads to (kubevirt vm.go updateStatus): created/ready, the run strategy acted on, done
- * volume and state-change requests dropped, start failures counted, conditions (Ready copied from the VMI,
- * Failure from the sync, the VMI's other conditions mirrored) and printableStatus. Pure: the caller writes only
- * when the result differs from the current status.
+ * volume, resource claim (Deckhouse fork) and state-change requests dropped, start failures counted, conditions
+ * (Ready copied from the VMI, Failure from the sync, the VMI's other conditions mirrored) and printableStatus.
+ * Pure: the caller writes only when the result differs from the current status.
  */
 import { runStrategyOf } from '../../api/index.ts';
 import type {
@@ -18,6 +18,7 @@ import { nextStartFailure } from './backoff.ts';
 import { printableStatus, type VolumeFacts } from './printable-status.ts';
 import type { SyncFailure } from '../../api/conditions.ts';
 import { isFirstStateChangeDone } from './state-change.ts';
+import { pendingResourceClaimRequests } from './resource-claim-requests.ts';
 import { pendingVolumeRequests } from './volume-requests.ts';
 
 export interface VmStatusInput {
@@ -112,6 +113,7 @@ export function computeVmStatus(input: VmStatusInput): VirtualMachineStatus {
   status.created = vmi !== undefined;
   status.ready = findCondition(vmi?.status?.conditions, 'Ready')?.status === 'True';
   setOptional(status, 'volumeRequests', nonEmpty(pendingVolumeRequests(vm)));
+  setOptional(status, 'resourceClaimRequests', nonEmpty(pendingResourceClaimRequests(vm)));
   if (isFirstStateChangeDone(vm, vmi)) {
     setOptional(status, 'stateChangeRequests', nonEmpty(status.stateChangeRequests?.slice(1)));
   }

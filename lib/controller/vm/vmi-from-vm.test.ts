@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { vm, withStartRequest } from '../../api/testing/objects.ts';
+import { onSpec, vm, withStartRequest } from '../../api/testing/objects.ts';
+import {
+  addClaim,
+  draDevice,
+  removeClaim,
+  templateClaim,
+  withHostDevice,
+  withResourceClaim,
+} from '../../api/testing/resource-claims.ts';
 import { legacyFirmwareUuid, newVmiFromVm } from './vmi-from-vm.ts';
 
 describe('legacyFirmwareUuid', () => {
@@ -85,6 +93,17 @@ describe('newVmiFromVm', () => {
       { name: 'hp', persistentVolumeClaim: { claimName: 'c', hotpluggable: true } },
     ]);
     expect(spec.domain.devices.disks).toEqual([{ name: 'hp', disk: { bus: 'scsi' } }]);
+  });
+
+  it('applies pending resource claim requests (Deckhouse fork) to the new VMI, after the volume requests', () => {
+    const v = vm(
+      onSpec(withResourceClaim(templateClaim('gpu0')), withHostDevice(draDevice('gpu0'))),
+      (x) => (x.status = { resourceClaimRequests: [addClaim('gpu1'), removeClaim('gpu0')] }),
+    );
+    const spec = newVmiFromVm(v).spec;
+    expect(spec.resourceClaims).toEqual([templateClaim('gpu1')]);
+    expect(spec.domain.devices.hostDevices).toEqual([draDevice('gpu1')]);
+    expect(v.spec.template.spec.domain.devices.hostDevices).toEqual([draDevice('gpu0')]);
   });
 
   it('does not share objects with the VM', () => {

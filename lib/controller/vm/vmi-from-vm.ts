@@ -1,8 +1,8 @@
 /**
  * The VMI a VM starts (kubevirt vm.go setupVMIFromVM and startVMI): named after the VM, the template's labels
  * and annotations, the VM's generation in kubevirt.io/vm-generation, the VM controller's finalizer, a
- * controller reference to the VM, startStrategy Paused for a paused Start request, pending volume requests
- * applied, and a firmware UUID that stays the same across restarts.
+ * controller reference to the VM, startStrategy Paused for a paused Start request, pending volume and resource
+ * claim requests applied (hotplug-requests.ts), and a firmware UUID that stays the same across restarts.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -15,7 +15,7 @@ import {
 import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
 import { newControllerRef } from '../../kernel/controller/owner.ts';
 import { hasStartPausedRequest } from './state-change.ts';
-import { applyVolumeRequests } from './volume-requests.ts';
+import { applyHotplugRequests } from './hotplug-requests.ts';
 
 export const VM_GVK = { group: KUBEVIRT_GROUP, version: KUBEVIRT_VERSION, kind: 'VirtualMachine' } as const;
 
@@ -52,7 +52,7 @@ function vmiMetadata(vm: VirtualMachine): VirtualMachineInstance['metadata'] {
 }
 
 export function newVmiFromVm(vm: VirtualMachine): VirtualMachineInstance {
-  const spec = applyVolumeRequests(vm.spec.template.spec, vm.status?.volumeRequests);
+  const spec = applyHotplugRequests(vm.spec.template.spec, vm.status);
   if (hasStartPausedRequest(vm)) spec.startStrategy = 'Paused';
   const firmware = (spec.domain.firmware ??= {});
   if ((firmware.uuid ?? '') === '') firmware.uuid = legacyFirmwareUuid(vm.metadata.name ?? '');
