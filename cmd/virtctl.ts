@@ -1,47 +1,25 @@
 /**
- * virtctl-ts: the CLI a person runs from a laptop with a kubeconfig. Commands whose implementation has not
- * landed refuse to run (exit 2) and say so.
+ * virtctl-ts: the CLI a person runs with a kubeconfig (lib/virtctl holds the commands). SIGINT and SIGTERM
+ * abort what is in flight (console and vnc end cleanly, the rest exit 130), a second one exits at once; the exit
+ * code is the run's (`virtctl-ts --help` lists them).
  */
-import { Command } from 'commander';
-import { versionLine } from '../lib/version/version.ts';
-import { NOT_IMPLEMENTED_EXIT } from './roles.ts';
+import { runVirtctl } from '../lib/virtctl/program.ts';
 
-const COMMANDS: ReadonlyArray<readonly [string, string]> = [
-  ['start <vm>', 'start a virtual machine'],
-  ['stop <vm>', 'stop a virtual machine'],
-  ['restart <vm>', 'restart a virtual machine'],
-  ['console <vmi>', 'connect to the serial console'],
-  ['vnc <vmi>', 'open a VNC connection'],
-  ['port-forward <vmi> <ports...>', 'forward local ports to the guest'],
-  ['addvolume <vm>', 'hotplug a volume'],
-  ['removevolume <vm>', 'unplug a hotplugged volume'],
-  ['freeze <vmi>', 'freeze guest filesystems'],
-  ['unfreeze <vmi>', 'thaw guest filesystems'],
-];
-
-const program = new Command('virtctl-ts')
-  .description('control KubeVirt virtual machines through the Kubernetes API')
-  .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG, ~/.kube/config)')
-  .option('-n, --namespace <ns>', 'namespace of the object')
-  .showHelpAfterError('(run `virtctl-ts --help` for the commands)')
-  .exitOverride((err) => process.exit(err.exitCode));
-
-program
-  .command('version')
-  .description('print the client version and git commit')
-  .action(() => {
-    console.log(`virtctl-ts ${versionLine()}`);
+const stop = new AbortController();
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort();
   });
-
-for (const [usage, description] of COMMANDS) {
-  const name = usage.split(' ')[0] ?? usage;
-  program
-    .command(usage)
-    .description(description)
-    .action(() => {
-      console.error(`virtctl-ts ${name} is not implemented yet`);
-      process.exit(NOT_IMPLEMENTED_EXIT);
-    });
 }
 
-await program.parseAsync();
+const code = await runVirtctl(process.argv.slice(2), {
+  io: {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    signal: stop.signal,
+  },
+});
+process.exit(code);

@@ -1,0 +1,61 @@
+/**
+ * Opens a subresource websocket (console, vnc) through the API server with subprotocol plain.kubevirt.io.
+ * Resolves with the open socket; a refused upgrade rejects with the server's Status (as a StatusError), no
+ * answer with KV_ERR_TRANSPORT, both wrapped in RequestFailed like the JSON calls.
+ */
+import type { IncomingMessage } from 'node:http';
+import { WebSocket } from 'ws';
+import { KvError, StatusError, errorMessage } from '../kernel/errors/errors.ts';
+import { statusFromBody } from '../kernel/kube/http-transport.ts';
+import type { VirtctlClient } from './client.ts';
+import { RequestFailed } from './failures.ts';
+
+export const PLAIN_SUBPROTOCOL = 'plain.kubevirt.io';
+
+function readBody(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => {
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    res.on('error', () => {
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+  });
+}
+
+export async function dialSubresource(
+  client: VirtctlClient,
+  path: string,
+  query?: Readonly<Record<string, string>>,
+): Promise<WebSocket> {
+  const request = { method: 'GET' as const, path };
+  const ws = new WebSocket(
+    client.websocketUrl(path, query),
+    [PLAIN_SUBPROTOCOL],
+    await client.websocketOptions(),
+  );
+  return new Promise((resolve, reject) => {
+    const fail = (err: unknown): void => {
+      ws.removeAllListeners();
+      ws.on('error', () => undefined);
+      reject(new RequestFailed(request, client.server, err));
+    };
+    ws.once('open', () => {
+      ws.removeAllListeners();
+      resolve(ws);
+    });
+    ws.once('unexpected-response', (req, res) => {
+      ws.removeAllListeners('error');
+      ws.on('error', () => undefined);
+      void readBody(res).then((text) => {
+        req.destroy();
+        fail(new StatusError(statusFromBody(res.statusCode ?? 0, text)));
+      });
+    });
+    ws.once('error', (err) => {
+      fail(new KvError('KV_ERR_TRANSPORT', `GET ${path}: ${errorMessage(err)}`, { cause: err }));
+    });
+  });
+}
