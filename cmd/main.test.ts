@@ -79,16 +79,16 @@ describe('virt entrypoint', () => {
 });
 
 describe('virtctl-ts', () => {
-  it('prints its version', async () => {
-    const r = await run('virtctl-ts', ['version']);
+  it('prints its client version as virtctl does, without a cluster', async () => {
+    const r = await run('virtctl-ts', ['version', '--client']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^virtctl-ts \d+\.\d+\.\d+ \(commit /);
+    expect(r.stdout).toMatch(/^Client Version: version\.Info\{GitVersion:"\d+\.\d+\.\d+", GitCommit:"/);
   });
 
-  it('refuses a command that is not built yet, with exit 2', async () => {
-    const r = await run('virtctl-ts', ['console', 'myvmi']);
+  it('refuses the one command that is not built yet, port-forward, with exit 2 and the reason', async () => {
+    const r = await run('virtctl-ts', ['port-forward', 'vmi/x', '22']);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe('virtctl-ts console is not implemented yet');
+    expect(r.stderr).toMatch(/^virtctl-ts port-forward is not implemented yet: /);
   });
 });
 
