@@ -23,3 +23,19 @@ export {
   validateMigrationUpdate,
   type MigrationCreateContext,
 } from './migration.ts';
+export { readKubeVirt, type KubeVirtView } from './kubevirt-cr-read.ts';
+export {
+  blocksUninstall,
+  kubeVirtCreateRefusal,
+  kubeVirtUpdateWarnings,
+  uninstallRefusal,
+  validateKubeVirtUpdate,
+  type KubeVirtUpdateContext,
+  type UninstallBlocker,
+} from './kubevirt-cr.ts';
+export {
+  placementChecks,
+  placementProbe,
+  type PlacementCheck,
+  type PlacementProbe,
+} from './kubevirt-cr-placement.ts';
