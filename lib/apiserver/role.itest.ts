@@ -6,7 +6,8 @@
  * SubjectAccessReview and let through once a Role allows it, addvolume and removevolume written to the VM's
  * status.volumeRequests, the Deckhouse fork's addresourceclaim and removeresourceclaim written to the VM's
  * status.resourceClaimRequests, the Deckhouse mode (a certificate from --client-ca-file and X-Remote-User),
- * discovery, and a validating webhook answering KubeVirt's message with the field.
+ * discovery, a validating webhook answering KubeVirt's message with the field, and the KubeVirt CR update
+ * webhook trying a workloads placement as a dry-run DaemonSet.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import {
   withHostDevice,
   withResourceClaim,
 } from '../api/testing/resource-claims.ts';
+import { kubevirtCr, withSpec } from '../api/validation/testing/kubevirts.ts';
 import type { GroupVersionResource } from '../kernel/kube/index.ts';
 import { memoryLogger } from '../kernel/log/log.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
@@ -336,5 +338,37 @@ describe('the api role with the real kube-apiserver', () => {
     const response = (JSON.parse(review.text) as { response: Record<string, unknown> }).response;
     expect(response).toMatchObject({ uid: 'r1', allowed: false, status: { code: 422 } });
     expect(JSON.stringify(response)).toContain('"field":"spec.running"');
+  }, 30_000);
+});
+
+describe('the KubeVirt CR webhooks served by the api', () => {
+  it('dry-runs a changed workloads placement against kube-apiserver: a bad toleration is denied', async () => {
+    const update = async (workloads: unknown): Promise<Record<string, unknown>> => {
+      const kv = (change: Parameters<typeof kubevirtCr>[0]): unknown =>
+        kubevirtCr((k) => (k.metadata.namespace = cluster.ns), change);
+      const a = await call('POST', '/kubevirt-validate-update', {
+        body: JSON.stringify({
+          apiVersion: 'admission.k8s.io/v1',
+          kind: 'AdmissionReview',
+          request: {
+            uid: 'kv1',
+            operation: 'UPDATE',
+            userInfo: { username: 'admin' },
+            resource: { group: 'kubevirt.io', version: 'v1', resource: 'kubevirts' },
+            object: kv(withSpec('workloads', workloads)),
+            oldObject: kv(() => undefined),
+          },
+        }),
+      });
+      expect(a.status).toBe(200);
+      return (JSON.parse(a.text) as { response: Record<string, unknown> }).response;
+    };
+    const ok = await update({ nodePlacement: { nodeSelector: { 'kubernetes.io/os': 'linux' } } });
+    expect(ok).toEqual({ uid: 'kv1', allowed: true });
+    const bad = await update({ nodePlacement: { tolerations: [{ key: 'a', operator: 'Bogus' }] } });
+    expect(bad).toMatchObject({ uid: 'kv1', allowed: false, status: { code: 422, reason: 'Invalid' } });
+    const message = (bad['status'] as { message: string }).message;
+    expect(message).toContain('DaemonSet.apps "placement-validation-webhook" is invalid');
+    expect(message).toContain('spec.template.spec.tolerations[0].operator');
   }, 30_000);
 });

@@ -42,6 +42,7 @@ import { startApiServer } from './server.ts';
 import type { HandlerTls } from './stream/dial.ts';
 import type { RelaySession } from './stream/relay.ts';
 import { admitters, type AdmissionLookup } from './webhooks/admitters.ts';
+import { clusterKubeVirtLookup } from './webhooks/kubevirt-lookup.ts';
 
 const AUTH_CONFIGMAP = { namespace: 'kube-system', name: 'extension-apiserver-authentication' };
 const AUTH_REFRESH_MS = 60_000;
@@ -78,9 +79,15 @@ async function readAuth(client: KubeClient, clientCa: CaBundle | undefined): Pro
 
 /**
  * The VMIs and migrations the VM and migration rules read, from informers over the whole cluster (KubeVirt's
- * virt-api keeps the same caches), so a review never waits on a request to the cluster.
+ * virt-api keeps the same caches), so a review never waits on a request to the cluster. The KubeVirt CR
+ * webhooks read the rest when they need it (kubevirt-lookup.ts).
  */
-function cachedLookup(client: KubeClient, ctx: RoleContext, log: Logger): AdmissionLookup {
+function cachedLookup(
+  clients: { client: KubeClient; direct: KubeClient },
+  ctx: RoleContext,
+  log: Logger,
+): AdmissionLookup {
+  const { client } = clients;
   const stop = new AbortController();
   const vmis = new SharedInformer<VirtualMachineInstance>({ client, gvr: VIRTUAL_MACHINE_INSTANCES, log });
   const migrations = new SharedInformer<VirtualMachineInstanceMigration>({
@@ -99,6 +106,7 @@ function cachedLookup(client: KubeClient, ctx: RoleContext, log: Logger): Admiss
     () => (vmis.hasSynced() && migrations.hasSynced()) || 'caches not synced',
   );
   return {
+    ...clusterKubeVirtLookup({ ...clients, vmiCount: () => vmis.store.listKeys().length }),
     vmi: (namespace, name): Promise<VirtualMachineInstance | undefined> =>
       Promise.resolve(vmis.store.get(`${namespace}/${name}`)),
     migrations: (namespace): Promise<VirtualMachineInstanceMigration[]> =>
@@ -128,7 +136,7 @@ async function start(o: ApiRoleOptions, ctx: RoleContext): Promise<RoleWork> {
       clock,
       uuid: randomUUID,
       isOwnServiceAccount: (user) => own.has(user),
-      lookup: cachedLookup(client, ctx, o.log),
+      lookup: cachedLookup({ client, direct }, ctx, o.log),
     }),
     subresources: restApi({ client, handlers: o.handlers, metrics, sessions, clock, log: o.log }),
     metrics,

@@ -15,7 +15,14 @@ const table = admitters({
   uuid: () => '11111111-2222-4333-8444-555555555555',
   isOwnServiceAccount: (u) =>
     u === 'system:serviceaccount:d8-virtualization:kubevirt-internal-virtualization-controller',
-  lookup: { vmi: () => Promise.resolve(undefined), migrations: () => Promise.resolve([]) },
+  lookup: {
+    vmi: () => Promise.resolve(undefined),
+    migrations: () => Promise.resolve([]),
+    kubevirts: () => Promise.resolve([]),
+    anyVmi: () => Promise.resolve(false),
+    anyVm: () => Promise.resolve(false),
+    dryRunCreate: () => Promise.resolve(undefined),
+  },
 });
 const review = (operation: string, object: unknown, oldObject?: unknown): string =>
   JSON.stringify({

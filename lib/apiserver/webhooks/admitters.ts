@@ -2,7 +2,9 @@
  * The admission webhooks the api serves, by KubeVirt's paths (kubevirt pkg/virt-operator/resource/generate/
  * components/webhooks.go): the mutators of mutate.ts and the validators of lib/api/validation, with the
  * Deckhouse feature gates. The objects arrive with kubevirt.io names (the rewriter's webhook proxy restores
- * them). The VM and migration rules need the VMI (and the namespace's migrations): `lookup` reads them.
+ * them). The VM and migration rules need the VMI (and the namespace's migrations): `lookup` reads them. The
+ * KubeVirt CR webhooks (kubevirt-admitters.ts) are virt-operator's in KubeVirt; the api serves them until the
+ * operator role exists.
  */
 import type {
   VirtualMachine,
@@ -21,6 +23,7 @@ import {
 } from '../../api/validation/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { Admitter } from './admit.ts';
+import { kubevirtAdmitters, type KubeVirtLookup } from './kubevirt-admitters.ts';
 import { mutateVm, mutateVmi, type MutateContext } from './mutate.ts';
 import { deniedWith, type AdmissionRequest, type Verdict } from './review.ts';
 
@@ -32,9 +35,12 @@ export const WEBHOOK_PATHS = {
   vmiValidateUpdate: '/virtualmachineinstances-validate-update',
   migrationValidateCreate: '/migration-validate-create',
   migrationValidateUpdate: '/migration-validate-update',
+  kubevirtValidateCreate: '/kubevirt-validate-create',
+  kubevirtValidateUpdate: '/kubevirt-validate-update',
+  kubevirtValidateDelete: '/kubevirt-validate-delete',
 } as const;
 
-export interface AdmissionLookup {
+export interface AdmissionLookup extends KubeVirtLookup {
   vmi(namespace: string, name: string): Promise<VirtualMachineInstance | undefined>;
   migrations(namespace: string): Promise<VirtualMachineInstanceMigration[]>;
 }
@@ -98,6 +104,7 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
     ]);
     return deniedWith(validateMigrationCreate(m, { ...base, vmi: target, migrations }));
   };
+  const kubevirt = kubevirtAdmitters(o.lookup);
   return {
     [WEBHOOK_PATHS.vmMutate]: { kind: 'VirtualMachine', admit: (req) => mutateVm(req, mutation(req)) },
     [WEBHOOK_PATHS.vmiMutate]: {
@@ -134,5 +141,8 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
           ),
         ),
     },
+    [WEBHOOK_PATHS.kubevirtValidateCreate]: kubevirt.create,
+    [WEBHOOK_PATHS.kubevirtValidateUpdate]: kubevirt.update,
+    [WEBHOOK_PATHS.kubevirtValidateDelete]: kubevirt.delete,
   };
 }

@@ -1,0 +1,253 @@
+// The KubeVirt CR webhooks end to end without IO: AdmissionReview bodies in, AdmissionReview out, with a fake
+// lookup that records what the admitters read.
+import { describe, expect, it } from '@jest/globals';
+import { DEFAULT_CLUSTER_DEFAULTS } from '../../api/defaults/cluster.ts';
+import type { KubeVirt } from '../../api/index.ts';
+import type { PlacementProbe } from '../../api/validation/index.ts';
+import { kubevirtCr, withConfig, withSpec } from '../../api/validation/testing/kubevirts.ts';
+import { FakeClock } from '../../kernel/clock.ts';
+import { handleAdmission } from './admit.ts';
+import { admitters, WEBHOOK_PATHS, type AdmissionLookup } from './admitters.ts';
+import type { AdmissionReviewResponse } from './review.ts';
+
+interface World {
+  kubevirts?: KubeVirt[];
+  vmis?: boolean;
+  vms?: boolean;
+  dryRun?: (probe: PlacementProbe) => string | undefined;
+  fail?: string;
+}
+
+function setup(world: World = {}): { table: ReturnType<typeof admitters>; reads: string[] } {
+  const reads: string[] = [];
+  const read = <T>(what: string, value: T): Promise<T> => {
+    reads.push(what);
+    return world.fail === undefined ? Promise.resolve(value) : Promise.reject(new Error(world.fail));
+  };
+  const lookup: AdmissionLookup = {
+    vmi: () => Promise.resolve(undefined),
+    migrations: () => Promise.resolve([]),
+    kubevirts: (namespace) => read(`kubevirts ${namespace ?? '*'}`, world.kubevirts ?? []),
+    anyVmi: () => read('vmis', world.vmis ?? false),
+    anyVm: () => read('vms', world.vms ?? false),
+    dryRunCreate: (namespace, probe) =>
+      read(`dry-run ${probe.kind} ${namespace}`, world.dryRun?.(probe) ?? undefined),
+  };
+  const table = admitters({
+    defaults: DEFAULT_CLUSTER_DEFAULTS,
+    clock: new FakeClock(),
+    uuid: () => '11111111-2222-4333-8444-555555555555',
+    isOwnServiceAccount: () => false,
+    lookup,
+  });
+  return { table, reads };
+}
+
+const review = (request: Record<string, unknown>): string =>
+  JSON.stringify({
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    request: {
+      uid: 'u1',
+      userInfo: { username: 'admin' },
+      resource: { group: 'kubevirt.io', version: 'v1', resource: 'kubevirts' },
+      ...request,
+    },
+  });
+
+async function post(
+  table: ReturnType<typeof admitters>,
+  path: string,
+  request: Record<string, unknown>,
+): Promise<AdmissionReviewResponse['response']> {
+  const a = await handleAdmission(table, path, review(request));
+  if (a.code !== 200) throw new Error(`answered ${a.code}`);
+  return a.body.response;
+}
+
+const blocking = kubevirtCr(withSpec('uninstallStrategy', 'BlockUninstallIfWorkloadsExist'));
+const uninstall = (what: string): string =>
+  `Rejecting the uninstall request, since there are still ${what} present. Either delete all KubeVirt related workloads or change the uninstall strategy before uninstalling KubeVirt.`;
+
+describe('/kubevirt-validate-create', () => {
+  it('admits the first KubeVirt CR and refuses another with KubeVirt’s 400', async () => {
+    const first = setup();
+    const create = { operation: 'CREATE', object: kubevirtCr() };
+    expect(await post(first.table, WEBHOOK_PATHS.kubevirtValidateCreate, create)).toEqual({
+      uid: 'u1',
+      allowed: true,
+    });
+    expect(first.reads).toEqual(['kubevirts *']);
+    const second = setup({ kubevirts: [kubevirtCr()] });
+    expect(await post(second.table, WEBHOOK_PATHS.kubevirtValidateCreate, create)).toEqual({
+      uid: 'u1',
+      allowed: false,
+      status: { code: 400, reason: 'BadRequest', message: 'Kubevirt is already created' },
+    });
+  });
+
+  it('answers a failed list with its message, as KubeVirt does', async () => {
+    const { table } = setup({ fail: 'connection refused' });
+    const r = await post(table, WEBHOOK_PATHS.kubevirtValidateCreate, {
+      operation: 'CREATE',
+      object: kubevirtCr(),
+    });
+    expect(r).toMatchObject({ allowed: false, status: { code: 400, message: 'connection refused' } });
+  });
+});
+
+describe('/kubevirt-validate-update', () => {
+  const update = (object: KubeVirt, oldObject: KubeVirt = kubevirtCr()): Record<string, unknown> => ({
+    operation: 'UPDATE',
+    object,
+    oldObject,
+  });
+
+  it('refuses with every cause, joined into the message, fields as KubeVirt names them', async () => {
+    const { table } = setup();
+    const bad = kubevirtCr(
+      withConfig('tlsConfiguration', { minTLSVersion: 'VersionTLS12', ciphers: ['RC4'] }),
+      withSpec('infra', { replicas: 0 }),
+    );
+    const r = await post(table, WEBHOOK_PATHS.kubevirtValidateUpdate, update(bad));
+    expect(r).toEqual({
+      uid: 'u1',
+      allowed: false,
+      status: {
+        code: 422,
+        reason: 'Invalid',
+        message: "RC4 is not a valid cipher, infra replica count can't be 0",
+        details: {
+          causes: [
+            {
+              reason: 'FieldValueNotSupported',
+              message: 'RC4 is not a valid cipher',
+              field: 'spec.configuration.tlsConfiguration.ciphers#0',
+            },
+            { reason: 'FieldValueInvalid', message: "infra replica count can't be 0" },
+          ],
+        },
+      },
+    });
+  });
+
+  it('dry-runs a changed workloads placement as a DaemonSet in the CR’s namespace; a refusal is a cause', async () => {
+    const placement = { tolerations: [{ operator: 'Bogus' }] };
+    const { table, reads } = setup({
+      dryRun: (probe) =>
+        probe.kind === 'DaemonSet'
+          ? 'DaemonSet.apps "placement-validation-webhook" is invalid: spec.template.spec.tolerations[0].operator: Unsupported value: "Bogus"'
+          : undefined,
+    });
+    const r = await post(
+      table,
+      WEBHOOK_PATHS.kubevirtValidateUpdate,
+      update(kubevirtCr(withSpec('workloads', { nodePlacement: placement }))),
+    );
+    expect(reads).toEqual(['dry-run DaemonSet d8-virtualization']);
+    expect(r.allowed).toBe(false);
+    expect(r.status?.details?.causes).toEqual([
+      {
+        reason: 'FieldValueInvalid',
+        message:
+          'DaemonSet.apps "placement-validation-webhook" is invalid: spec.template.spec.tolerations[0].operator: Unsupported value: "Bogus"',
+      },
+    ]);
+  });
+
+  it('admits with the warnings of newly listed inactive gates and the deprecated mediated devices field', async () => {
+    const { table, reads } = setup();
+    const next = kubevirtCr(
+      (kv) => kv.spec.configuration?.developerConfiguration?.featureGates?.push('Macvtap'),
+      withConfig('mediatedDevicesConfiguration', { mediatedDevicesTypes: ['nvidia-222'] }),
+    );
+    expect(await post(table, WEBHOOK_PATHS.kubevirtValidateUpdate, update(next))).toEqual({
+      uid: 'u1',
+      allowed: true,
+      warnings: [
+        'Macvtap network binding is discontinued since v1.3. Please refer to Kubevirt user guide for alternatives.',
+        'spec.configuration.mediatedDevicesConfiguration.mediatedDevicesTypes is deprecated, use mediatedDeviceTypes',
+      ],
+    });
+    expect(reads).toEqual([]);
+  });
+
+  it('answers 400 with Go’s text for what json.Unmarshal refuses, and for another resource', async () => {
+    const { table } = setup();
+    const odd = kubevirtCr(
+      withSpec('certificateRotateStrategy', { selfSigned: { ca: { duration: '7days' } } }),
+    );
+    expect(await post(table, WEBHOOK_PATHS.kubevirtValidateUpdate, update(odd))).toMatchObject({
+      allowed: false,
+      status: { code: 400, message: 'time: unknown unit "days" in duration "7days"' },
+    });
+    const elsewhere = await post(table, WEBHOOK_PATHS.kubevirtValidateUpdate, {
+      ...update(kubevirtCr()),
+      resource: { group: 'kubevirt.io', version: 'v1', resource: 'virtualmachines' },
+    });
+    expect(elsewhere).toMatchObject({
+      allowed: false,
+      status: { code: 400, message: "expect resource to be '{kubevirt.io v1 kubevirts}'" },
+    });
+  });
+});
+
+describe('/kubevirt-validate-delete', () => {
+  const remove = (oldObject: KubeVirt | null, name = 'kubevirt'): Record<string, unknown> => ({
+    operation: 'DELETE',
+    name,
+    namespace: 'd8-virtualization',
+    object: null,
+    oldObject,
+  });
+
+  interface Expected {
+    readonly refusal?: string;
+    /** What the admitter read, in order. */
+    readonly reads: string[];
+  }
+  it.each<[string, World, KubeVirt, Expected]>([
+    ['RemoveWorkloads: no workload is read', { vmis: true }, kubevirtCr(), { reads: [] }],
+    [
+      'blocked, with VMIs',
+      { vmis: true, vms: true },
+      blocking,
+      { refusal: uninstall('Virtual Machine Instances'), reads: ['vmis'] },
+    ],
+    [
+      'blocked, with VMs only',
+      { vms: true },
+      blocking,
+      { refusal: uninstall('Virtual Machines'), reads: ['vmis', 'vms'] },
+    ],
+    ['blocked, nothing left', {}, blocking, { reads: ['vmis', 'vms'] }],
+    [
+      'blocked, but not Deployed',
+      { vmis: true },
+      { ...blocking, status: { phase: 'Deploying' } },
+      { reads: [] },
+    ],
+  ])('%s', async (_name, world, kv, { refusal, reads }) => {
+    const s = setup(world);
+    const r = await post(s.table, WEBHOOK_PATHS.kubevirtValidateDelete, remove(kv));
+    expect(r).toEqual(
+      refusal === undefined
+        ? { uid: 'u1', allowed: true }
+        : { uid: 'u1', allowed: false, status: { code: 400, reason: 'BadRequest', message: refusal } },
+    );
+    expect(s.reads).toEqual(reads);
+  });
+
+  it('reads the KubeVirt CR from the cluster when the request has no old object', async () => {
+    const found = setup({ kubevirts: [blocking], vmis: true });
+    const r = await post(found.table, WEBHOOK_PATHS.kubevirtValidateDelete, remove(null));
+    expect(r.status?.message).toBe(uninstall('Virtual Machine Instances'));
+    expect(found.reads).toEqual(['kubevirts d8-virtualization', 'vmis']);
+    const missing = setup({ kubevirts: [blocking] });
+    const gone = await post(missing.table, WEBHOOK_PATHS.kubevirtValidateDelete, remove(null, 'other'));
+    expect(gone).toMatchObject({
+      allowed: false,
+      status: { code: 400, message: 'kubevirts.kubevirt.io "other" not found' },
+    });
+  });
+});
