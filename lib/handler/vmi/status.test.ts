@@ -93,20 +93,26 @@ describe('computeHandlerStatus', () => {
     expect(out.status?.conditions).toEqual([{ type: 'AgentConnected', status: 'True', lastProbeTime: NOW }]);
   });
 
-  it('removes AgentConnected when the agent goes away, and a thawed freeze status stays', () => {
-    const before = vmi({
-      phase: 'Running',
-      fsFreezeStatus: 'frozen',
-      conditions: [{ type: 'AgentConnected', status: 'True' }],
-    });
+  it('removes AgentConnected when the agent goes away', () => {
+    const before = vmi({ phase: 'Running', conditions: [{ type: 'AgentConnected', status: 'True' }] });
+    const out = compute({ vmi: before, domain: domain('Running', 'Unpaused') });
+    expect(out.status?.conditions).toEqual([]);
+  });
+
+  // KubeVirt's updateFSFreezeStatus: frozen is shown, thawed clears the field, a domain that does not say keeps it.
+  it.each([
+    ['frozen', undefined, 'frozen'],
+    ['thawed', 'frozen', undefined],
+    ['', 'frozen', 'frozen'],
+    ['', undefined, undefined],
+  ] as const)('the domain saying %j turns fsFreezeStatus %j into %j', (said, was, want) => {
     const out = compute({
-      vmi: before,
+      vmi: vmi({ phase: 'Running', ...(was !== undefined && { fsFreezeStatus: was }) }),
       domain: domain('Running', 'Unpaused', (x) => {
-        x.Status.FSFreezeStatus.Status = 'thawed';
+        x.Status.FSFreezeStatus.Status = said;
       }),
     });
-    expect(out.status?.conditions).toEqual([]);
-    expect(out.status?.fsFreezeStatus).toBe('thawed');
+    expect(out.status?.fsFreezeStatus).toBe(want);
   });
 
   it.each([

@@ -65,9 +65,10 @@ function guestFacts(status: Status, domain: DomainJson): void {
       id: os.Id,
     };
   }
+  // As KubeVirt: thawed clears the field, a domain that does not say leaves it as it was.
   const freeze = domain.Status.FSFreezeStatus.Status;
-  if (freeze === '') delete status.fsFreezeStatus;
-  else status.fsFreezeStatus = freeze;
+  if (freeze === 'thawed') delete status.fsFreezeStatus;
+  else if (freeze !== '') status.fsFreezeStatus = freeze;
   const machine = domain.Spec.OS?.Type.Machine ?? '';
   if (machine !== '') status.machine = { type: machine };
   const mem = domain.Spec.Memory;
