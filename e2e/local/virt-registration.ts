@@ -7,6 +7,7 @@
  * and by the tests' api stack.
  */
 import {
+  INTERNAL_KUBEVIRTS,
   INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
   INTERNAL_VIRTUAL_MACHINE_INSTANCES,
   INTERNAL_VIRTUAL_MACHINES,
@@ -48,8 +49,9 @@ const CREATE_UPDATE = ['CREATE', 'UPDATE'];
 const VM = INTERNAL_VIRTUAL_MACHINES;
 const VMI = INTERNAL_VIRTUAL_MACHINE_INSTANCES;
 const MIGRATION = INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS;
+const KUBEVIRT = INTERNAL_KUBEVIRTS;
 
-/** The webhooks of KubeVirt's virt-api that the api serves, by kind of configuration. */
+/** The webhooks the api serves (virt-api's, and the KubeVirt CR's until the operator exists), by kind. */
 export const WEBHOOKS: Record<'validating' | 'mutating', readonly Hook[]> = {
   validating: [
     {
@@ -81,6 +83,20 @@ export const WEBHOOKS: Record<'validating' | 'mutating', readonly Hook[]> = {
       path: '/migration-validate-update',
       resource: MIGRATION,
       operations: ['UPDATE'],
+    },
+    // KubeVirt's operator serves these; the api does until the operator role exists. Deckhouse proxies update and
+    // delete only (its KubeVirt CR is created by the module), so create is not registered here either.
+    {
+      name: 'kubevirt-update-validator.kubevirt.io',
+      path: '/kubevirt-validate-update',
+      resource: KUBEVIRT,
+      operations: ['UPDATE'],
+    },
+    {
+      name: 'kubevirt-delete-validator.kubevirt.io',
+      path: '/kubevirt-validate-delete',
+      resource: KUBEVIRT,
+      operations: ['DELETE'],
     },
   ],
   mutating: [
