@@ -8,7 +8,7 @@
  */
 import { KvError } from '../../kernel/errors/errors.ts';
 import { parseGoDuration } from '../subresources/go-duration.ts';
-import { goDurationError } from './go-strconv.ts';
+import { goDurationError } from '../../kernel/go/strconv.ts';
 
 type Json = Readonly<Record<string, unknown>>;
 

@@ -19,7 +19,7 @@
 import { child, invalid, notSupported, type Causes } from './causes.ts';
 import { gateEnabled } from './context.ts';
 import { semanticEqual } from './equality.ts';
-import { goQuote, parseGoFloat } from './go-strconv.ts';
+import { goQuote, parseGoFloat } from '../../kernel/go/strconv.ts';
 import type { PlacementCheck } from './kubevirt-cr-placement.ts';
 import type { KubeVirtView, SelfSignedView } from './kubevirt-cr-read.ts';
 import { TLS_CIPHER_NAMES } from './tls-ciphers.ts';

@@ -3,6 +3,7 @@
  * (kubevirt pkg/virt-handler/rest, tag v1.6.2: go-restful WriteError writes the error's text as the body), and
  * how a launcher failure reads (kubevirt pkg/virt-handler/cmd-client/client.go handleError). Pure.
  */
+import { goQuote } from '../../kernel/go/strconv.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { CmdResult } from '../../rpc/index.ts';
 
@@ -46,34 +47,6 @@ export function consoleInUse(namespace: string, name: string, releaseSeconds: nu
       `Active console connection. Request denied: VMI ${namespace}/${name} has a console session open; ` +
       `close it first (one whose client went away is released within ${releaseSeconds} s)`,
   };
-}
-
-const ESCAPES: Readonly<Record<string, string>> = {
-  '\x07': '\\a',
-  '\b': '\\b',
-  '\f': '\\f',
-  '\n': '\\n',
-  '\r': '\\r',
-  '\t': '\\t',
-  '\v': '\\v',
-  '\\': '\\\\',
-  '"': '\\"',
-};
-
-/** Go's %q of a string: double quotes, Go escapes, printable characters kept. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const esc = ESCAPES[ch];
-    const cp = ch.codePointAt(0) ?? 0;
-    if (esc !== undefined) out += esc;
-    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else if (/\p{C}/u.test(ch))
-      out +=
-        cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
-  return `${out}"`;
 }
 
 /** The launcher answered success=false. */

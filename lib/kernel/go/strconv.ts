@@ -1,7 +1,7 @@
 /**
- * The bits of Go's strconv and time packages whose output KubeVirt puts in its admission messages: `%q` of a
- * string (strconv.Quote), strconv.ParseFloat(s, 64) with its error text, and the text of time.ParseDuration's
- * errors. Pure.
+ * The bits of Go's strconv and time packages whose output KubeVirt puts in its messages (admission refusals, the
+ * handler's launcher errors): `%q` of a string (strconv.Quote), strconv.ParseFloat(s, 64) with its error text, and
+ * the text of time.ParseDuration's errors. Pure.
  */
 
 const SHORT_ESCAPES: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { goDurationError, goQuote, parseGoFloat, timeQuote } from './go-strconv.ts';
+import { goDurationError, goQuote, parseGoFloat, timeQuote } from './strconv.ts';
 
 describe('goQuote (strconv.Quote)', () => {
   it.each<[string, string]>([
@@ -65,5 +65,19 @@ describe('goDurationError (time.ParseDuration)', () => {
     ['9999999999999h', 'time: invalid duration "9999999999999h"'],
   ])('%j', (s, message) => {
     expect(goDurationError(s)).toBe(message);
+  });
+});
+
+describe('goQuote, as the handler quotes a launcher error', () => {
+  it.each<[string, string]>([
+    ['plain', '"plain"'],
+    ['say "hi"', '"say \\"hi\\""'],
+    ['a\\b', '"a\\\\b"'],
+    ['line\nnext\ttab\r', '"line\\nnext\\ttab\\r"'],
+    ['bell\x07 nul\x00 del\x7f', '"bell\\a nul\\x00 del\\x7f"'],
+    ['héllo ✓', '"héllo ✓"'],
+    ['zero\u200bwidth', '"zero\\u200bwidth"'],
+  ])('goQuote(%j) is %s', (s, quoted) => {
+    expect(goQuote(s)).toBe(quoted);
   });
 });
