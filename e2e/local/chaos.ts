@@ -5,7 +5,7 @@
  * starts whichever is not running. The PID is checked against /proc before it is signalled.
  */
 import { KvError } from '../../lib/kernel/errors/errors.ts';
-import { isRunning } from '../testenv/process.ts';
+import { isRunning, stopProcess } from '../testenv/process.ts';
 import { readHostRoles, roleRunning, startHostRoles, type HostRole } from './host-roles.ts';
 import { layout } from './layout.ts';
 import { startLocal } from './procs.ts';
@@ -13,12 +13,7 @@ import { readLocalState, writeLocalState, type Component } from './state.ts';
 
 async function killed(pid: number, bin: string, what: string): Promise<void> {
   if (!isRunning(pid, bin)) throw new KvError('KV_ERR_CONFIG', `${what} (pid ${pid}) is not running`);
-  process.kill(pid, 'SIGKILL');
-  const deadline = Date.now() + 10_000;
-  while (isRunning(pid, bin)) {
-    if (Date.now() > deadline) throw new KvError('KV_ERR_TIMEOUT', `${what} (pid ${pid}) outlived SIGKILL`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await stopProcess(pid, bin, { signal: 'SIGKILL' });
 }
 
 /** kill -9 of a node process, started again at once; resolves with its new PID (not yet healthy). */

@@ -7,8 +7,7 @@
  */
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { KeyPair } from '../testenv/certs.ts';
-import { run } from './exec.ts';
+import { leaf, type KeyPair, type LeafOptions } from '../testenv/certs.ts';
 import { NETWORK, NODE_NAME } from './layout.ts';
 
 export interface NodeCerts {
@@ -20,13 +19,7 @@ export interface NodeCerts {
   kubeProxy: KeyPair;
 }
 
-interface Leaf {
-  subject: string;
-  usage: 'serverAuth' | 'clientAuth';
-  sans?: string;
-}
-
-export const LEAVES: Record<keyof NodeCerts, Leaf> = {
+export const LEAVES: Record<keyof NodeCerts, LeafOptions> = {
   kubeletClient: { subject: `/O=system:nodes/CN=system:node:${NODE_NAME}`, usage: 'clientAuth' },
   kubeletServing: {
     subject: `/CN=${NODE_NAME}`,
@@ -66,22 +59,11 @@ export function nodeCertPaths(pki: string): NodeCerts {
   };
 }
 
-async function exists(p: string): Promise<boolean> {
+export async function exists(p: string): Promise<boolean> {
   return access(p).then(
     () => true,
     () => false,
   );
-}
-
-async function sign(p: KeyPair, ca: KeyPair, leaf: Leaf): Promise<void> {
-  const args = ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-  args.push('-keyout', p.key, '-out', p.cert, '-days', '3650', '-subj', leaf.subject);
-  args.push('-CA', ca.cert, '-CAkey', ca.key);
-  args.push('-addext', 'basicConstraints=critical,CA:FALSE');
-  args.push('-addext', 'keyUsage=critical,digitalSignature,keyEncipherment');
-  args.push('-addext', `extendedKeyUsage=${leaf.usage}`);
-  if (leaf.sans !== undefined) args.push('-addext', `subjectAltName=${leaf.sans}`);
-  await run('openssl', args);
 }
 
 /** Signs every missing certificate of the set with the cluster CA. */
@@ -92,7 +74,7 @@ export async function ensureNodeCerts(pki: string, ca: KeyPair): Promise<NodeCer
   await Promise.all(
     keys.map(async (k) => {
       if ((await exists(certs[k].cert)) && (await exists(certs[k].key))) return;
-      await sign(certs[k], ca, LEAVES[k]);
+      await leaf(certs[k], ca, LEAVES[k]);
     }),
   );
   return certs;

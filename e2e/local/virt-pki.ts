@@ -5,10 +5,11 @@
  * rewriter's webhook proxy), the handler console server's (CN virt-handler, which the api checks), the api's
  * client certificate for it, and the webhook proxy's serving certificate. An existing complete set is reused.
  */
-import { access, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { leaf, selfSignedCa, type KeyPair, type LeafOptions } from '../testenv/certs.ts';
 import { NETWORK } from './layout.ts';
+import { exists } from './pki.ts';
 
 export interface VirtCerts {
   readonly ca: KeyPair;
@@ -47,12 +48,6 @@ export function virtCertPaths(stackDir: string): VirtCerts {
     webhookServing: pair('webhook-serving'),
   };
 }
-
-const exists = (p: string): Promise<boolean> =>
-  access(p).then(
-    () => true,
-    () => false,
-  );
 
 /** The set, made (all of it, with a new CA) when any file is missing. */
 export async function ensureVirtCerts(stackDir: string): Promise<VirtCerts> {
