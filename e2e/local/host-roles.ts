@@ -36,6 +36,9 @@ export const VIRT_NAMESPACE = 'kubevirt-ts';
 /** The label of the namespaces whose objects the webhooks of `./dev run` admit (`default` and the e2e scenarios'). */
 export const DEV_RUN_ADMISSION = ['virt.kubevirt-ts.io/admission', 'dev-run'] as const;
 
+/** The webhook configurations of `./dev run` (validating and mutating). */
+export const DEV_RUN_WEBHOOKS = 'kubevirt-ts-dev-run';
+
 /** How kube-apiserver reaches the api of `./dev run`; its webhooks admit the namespaces labelled DEV_RUN_ADMISSION. */
 export function devRunRegistration(caPem: string): ApiRegistration {
   return {
@@ -43,13 +46,12 @@ export function devRunRegistration(caPem: string): ApiRegistration {
     port: API_PORT,
     caPem,
     webhooks: {
-      configName: 'kubevirt-ts-dev-run',
+      configName: DEV_RUN_WEBHOOKS,
       baseUrl: `https://127.0.0.1:${WEBHOOK_PROXY_PORT}`,
       scope: DEV_RUN_ADMISSION,
     },
   };
 }
-export const DEV_RUN_REGISTRATION = devRunRegistration('');
 /** The user the roles run as here (the admin kubeconfig's certificate), which the api treats as its own. */
 const ROLES_USER = 'admin';
 

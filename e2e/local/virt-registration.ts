@@ -13,6 +13,7 @@ import {
   INTERNAL_VIRTUAL_MACHINES,
 } from '../../lib/api/internal-gvr.ts';
 import type { GroupVersionResource, HttpKubeClient, KubeObject } from '../../lib/kernel/kube/index.ts';
+import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { NETWORK } from './layout.ts';
 
 /** A resource by its apiVersion (`group/version`, or `v1` for the core group). */
@@ -163,10 +164,13 @@ function webhookConfiguration(
 
 const ignoreMissing = (): undefined => undefined;
 
-/** Replaces whatever an earlier run registered with this api's Service, EndpointSlice, APIService and webhooks. */
+/**
+ * Replaces whatever an earlier run registered with this api's Service, EndpointSlice, APIService and webhooks;
+ * resolves once kube-apiserver serves subresources.kubevirt.io/v1 from it (the APIService Available).
+ */
 export async function registerApi(direct: HttpKubeClient, r: ApiRegistration): Promise<void> {
   const caBundle = Buffer.from(r.caPem).toString('base64');
-  await unregisterApi(direct, r);
+  await unregisterApi(direct, { namespace: r.namespace, webhookConfig: r.webhooks?.configName });
   await direct.create(SERVICES, {
     apiVersion: 'v1',
     kind: 'Service',
@@ -198,20 +202,30 @@ export async function registerApi(direct: HttpKubeClient, r: ApiRegistration): P
       versionPriority: 15,
     },
   });
-  if (r.webhooks === undefined) return;
-  await direct.create(VALIDATING, webhookConfiguration('validating', r.webhooks, caBundle));
-  await direct.create(MUTATING, webhookConfiguration('mutating', r.webhooks, caBundle));
+  if (r.webhooks !== undefined) {
+    await direct.create(VALIDATING, webhookConfiguration('validating', r.webhooks, caBundle));
+    await direct.create(MUTATING, webhookConfiguration('mutating', r.webhooks, caBundle));
+  }
+  const served = (): Promise<boolean> =>
+    direct.request({ method: 'GET', path: '/apis/subresources.kubevirt.io/v1' }).then(
+      () => true,
+      () => false,
+    );
+  await waitFor(served, 'subresources.kubevirt.io/v1 served through kube-apiserver', {
+    timeoutMs: 60_000,
+    intervalMs: 500,
+  });
 }
 
 /** Removes what registerApi made (missing objects are fine). */
 export async function unregisterApi(
   direct: HttpKubeClient,
-  r: Pick<ApiRegistration, 'namespace' | 'webhooks'>,
+  r: { readonly namespace: string; readonly webhookConfig?: string | undefined },
 ): Promise<void> {
   await direct.delete(API_SERVICES, APISERVICE).catch(ignoreMissing);
   await direct.delete(SERVICES, 'virt-api', { namespace: r.namespace }).catch(ignoreMissing);
   await direct.delete(ENDPOINT_SLICES, 'virt-api-node', { namespace: r.namespace }).catch(ignoreMissing);
-  if (r.webhooks === undefined) return;
-  await direct.delete(VALIDATING, r.webhooks.configName).catch(ignoreMissing);
-  await direct.delete(MUTATING, r.webhooks.configName).catch(ignoreMissing);
+  if (r.webhookConfig === undefined) return;
+  await direct.delete(VALIDATING, r.webhookConfig).catch(ignoreMissing);
+  await direct.delete(MUTATING, r.webhookConfig).catch(ignoreMissing);
 }

@@ -1,16 +1,15 @@
 /**
  * The virtualization roles on the local cluster as `./dev run` runs them and the e2e scenarios meet them: the CRDs,
  * node `local` schedulable, the namespace of the api's Service and the controllers' Lease, the host roles
- * (host-roles.ts), and the api registered with kube-apiserver and answering there. `admitted` puts a namespace
- * under the webhooks; `stopVirtStack` undoes the roles and the registration.
+ * (host-roles.ts), and the api registered with kube-apiserver and answering there (virt-registration.ts).
+ * `admitted` puts a namespace under the webhooks; `stopVirtStack` undoes the roles and the registration.
  */
 import { readFile } from 'node:fs/promises';
 import { isAlreadyExists } from '../../lib/kernel/errors/errors.ts';
 import { NAMESPACES } from '../../lib/kernel/kube/index.ts';
-import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import {
   DEV_RUN_ADMISSION,
-  DEV_RUN_REGISTRATION,
+  DEV_RUN_WEBHOOKS,
   devRunRegistration,
   startHostRoles,
   stopHostRoles,
@@ -42,21 +41,12 @@ export async function startVirtStack(c: VirtClients, kubeconfig: string, dir: st
     });
   const roles = await startHostRoles(kubeconfig, dir);
   await registerApi(c.direct, devRunRegistration(await readFile(virtCertPaths(dir).ca.cert, 'utf8')));
-  await waitFor(
-    () =>
-      c.direct.request({ method: 'GET', path: '/apis/subresources.kubevirt.io/v1' }).then(
-        () => true,
-        () => false,
-      ),
-    'subresources.kubevirt.io/v1 served through kube-apiserver',
-    { timeoutMs: 60_000, intervalMs: 500 },
-  );
   return roles;
 }
 
 /** The roles stopped and their api unregistered (an APIService nobody serves holds up namespace deletion). */
 export async function stopVirtStack(c: VirtClients, dir: string): Promise<string[]> {
   const stopped = await stopHostRoles(dir);
-  await unregisterApi(c.direct, DEV_RUN_REGISTRATION);
+  await unregisterApi(c.direct, { namespace: VIRT_NAMESPACE, webhookConfig: DEV_RUN_WEBHOOKS });
   return stopped;
 }

@@ -38,11 +38,7 @@ export interface HandlerConsole {
 export async function handlerConsole(dir: string, name: string): Promise<HandlerConsole> {
   const pki = await makeConsolePki();
   const port = await freePort(NODE_IP);
-  const flags = [
-    ...(await consoleServerFlags(dir, name, pki)),
-    ...['--console-server-address', NODE_IP, '--console-server-port', String(port)],
-  ];
-  return { pki, port, flags };
+  return { pki, port, flags: await consoleServerFlags(dir, name, pki, { address: NODE_IP, port }) };
 }
 
 export interface ApiStackOptions {
@@ -68,6 +64,8 @@ export interface Answer {
   readonly status: number;
   readonly text: string;
 }
+
+const webhookConfig = (ns: string): string => `kvts-api-test-${ns}`;
 
 /** The api role running, served through kube-apiserver (and its webhooks registered when asked). */
 export async function startApiStack(o: ApiStackOptions): Promise<ApiStack> {
@@ -134,7 +132,7 @@ export async function startApiStack(o: ApiStackOptions): Promise<ApiStack> {
     caPem: pemOf(pki, 'ca').cert,
     ...(o.webhooks && {
       webhooks: {
-        configName: `kvts-api-test-${o.ns}`,
+        configName: webhookConfig(o.ns),
         baseUrl: `https://127.0.0.1:${webhookPort}`,
         scope: ['kubernetes.io/metadata.name', o.ns],
         // The test's controller and handler write as the admin, which this api does not count as its own.
@@ -143,7 +141,7 @@ export async function startApiStack(o: ApiStackOptions): Promise<ApiStack> {
     }),
   });
   const stop = async (): Promise<void> => {
-    await unregisterApi(o.direct, registration(0));
+    await unregisterApi(o.direct, { namespace: o.ns, webhookConfig: webhookConfig(o.ns) });
     await proxy?.close();
     stopApi.abort();
     await api;
@@ -167,12 +165,6 @@ export async function startApiStack(o: ApiStackOptions): Promise<ApiStack> {
       });
     }
     await registerApi(o.direct, registration(proxy?.port ?? 0));
-    // The aggregation layer sees the APIService Available once it reached the api.
-    await waitFor(
-      async () => (await call('GET', '/apis/subresources.kubevirt.io/v1')).status === 200,
-      'subresources.kubevirt.io/v1 served through kube-apiserver',
-      { timeoutMs: 60_000, intervalMs: 500 },
-    );
   } catch (err) {
     await stop();
     throw err;

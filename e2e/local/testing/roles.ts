@@ -96,18 +96,23 @@ export function handlerPort(h: HandlerProcess, msg = 'health server listening'):
 }
 
 /**
- * Handler flags for its console server on loopback, any port, with the run's certificates written under
- * `<dir>/<name>` (the client CA stands in for the api's).
+ * Handler flags for its console server (on loopback and any port unless `at` says otherwise), with the run's
+ * certificates written under `<dir>/<name>` (the client CA stands in for the api's).
  */
-export async function consoleServerFlags(dir: string, name: string, pki: ConsolePki): Promise<string[]> {
-  const at = join(dir, name);
-  mkdirSync(at, { recursive: true });
-  const files = { 'ca.pem': pki.ca.cert, 'cert.pem': pki.server.cert, 'key.pem': pki.server.key };
-  for (const [file, pem] of Object.entries(files)) await writeFile(join(at, file), pem, { mode: 0o600 });
+export async function consoleServerFlags(
+  dir: string,
+  name: string,
+  pki: ConsolePki,
+  at: { address: string; port: number } = { address: '127.0.0.1', port: 0 },
+): Promise<string[]> {
+  const files = join(dir, name);
+  mkdirSync(files, { recursive: true });
+  const pems = { 'ca.pem': pki.ca.cert, 'cert.pem': pki.server.cert, 'key.pem': pki.server.key };
+  for (const [file, pem] of Object.entries(pems)) await writeFile(join(files, file), pem, { mode: 0o600 });
   return [
-    ...['--console-server-port', '0', '--console-server-address', '127.0.0.1'],
-    ...['--client-ca-file', join(at, 'ca.pem'), '--tls-cert-file', join(at, 'cert.pem')],
-    ...['--tls-key-file', join(at, 'key.pem')],
+    ...['--console-server-port', String(at.port), '--console-server-address', at.address],
+    ...['--client-ca-file', join(files, 'ca.pem'), '--tls-cert-file', join(files, 'cert.pem')],
+    ...['--tls-key-file', join(files, 'key.pem')],
   ];
 }
 
