@@ -12,6 +12,7 @@ import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { MARKER } from '../guests/guests.ts';
 import { claimWithDisk } from '../local/testing/claims.ts';
 import { agentVm } from '../local/virt.ts';
+import { EXIT } from '../../lib/virtctl/exit-codes.ts';
 import { scenario } from './stack.ts';
 import { ESCAPE, userKubeconfig, virtctl, type Run } from './virtctl.ts';
 
@@ -113,6 +114,7 @@ describe('a VM driven by virtctl-ts', () => {
     const kubeconfig = await userKubeconfig(s.c.kubeconfig, 'mallory', join(s.c.dir, 'e2e-users'));
     const r = await virtctl(kubeconfig, s.ns).run('console', VM);
     expect(r.code).not.toBe(0);
+    expect(r.code).toBe(EXIT.forbidden);
     expect(r.stderr).toContain('virtualmachineinstances/console');
   }, 120_000);
 });
