@@ -13,7 +13,9 @@ APT_PACKAGES=(openssl ca-certificates git curl util-linux
   e2fsprogs lz4 xz-utils zstd
   # The local cluster (e2e/local): runc and the CNI plugins for containerd 2, iptables/nftables/nfacct for
   # kube-proxy and its cleanup, buildah + debootstrap for the image, gcc for the static pause.
-  runc containernetworking-plugins iptables nftables nfacct buildah debootstrap gcc libc6-dev)
+  runc containernetworking-plugins iptables nftables nfacct buildah debootstrap gcc libc6-dev
+  # zsh, to test the zsh completion virtctl-ts writes.
+  zsh)
 
 log() { printf '[install] %s\n' "$*" >&2; }
 
