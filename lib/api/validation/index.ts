@@ -17,7 +17,7 @@ export { validateVmiCreate, type VmiCreateContext } from './vmi-create.ts';
 export { validateVmiUpdate, type VmiUpdateContext } from './vmi-update.ts';
 export { validateVmiMetadata, RESTRICTED_VMI_LABELS } from './vmi-metadata.ts';
 export { validateVm, type VmContext } from './vm.ts';
-export type { RunningVmi } from './vm-volume-requests.ts';
+export type { RunningVmi } from './vm-pending-requests.ts';
 export {
   validateMigrationCreate,
   validateMigrationUpdate,

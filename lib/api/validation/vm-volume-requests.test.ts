@@ -5,7 +5,7 @@ import type { AdmissionCause } from './causes.ts';
 import { ctxWith, inv, ns, raw, validSpec } from './testing/fixtures.ts';
 import { validVm } from './testing/vms.ts';
 import { validateVm, type VmContext } from './vm.ts';
-import type { RunningVmi } from './vm-volume-requests.ts';
+import type { RunningVmi } from './vm-pending-requests.ts';
 
 const F = 'Status.volumeRequests';
 const ctx: VmContext = { ...ctxWith(), isKubevirtServiceAccount: true };

@@ -3,7 +3,8 @@
  * a VM being deleted passes; the template is checked with KubeVirt's VMI defaults applied to a copy
  * (SetDefaultVirtualMachineInstanceSpec); on create, discontinued gates and slirp are refused first; then the
  * VM spec (template metadata and spec, DataVolume templates, run strategy, live-update limits), the storage
- * checks, and the volume requests. KubeVirt stops at the first failing step; so does this.
+ * checks, the volume requests, and the Deckhouse fork's resource claim requests. KubeVirt stops at the first
+ * failing step; so does this.
  *
  * Left out: instance types and preferences (KubeVirt applies them before validating; Deckhouse does not use
  * them), and the deprecation warnings KubeVirt returns with an allowed VM. A defaulting failure (a VM with no
@@ -19,7 +20,9 @@ import { clusterOf, type ValidationContext } from './context.ts';
 import { discontinuedGateCauses } from './feature-gates.ts';
 import { vmStorageCauses } from './vm-storage.ts';
 import { dataVolumeTemplateCauses, liveUpdateCauses, runStrategyCauses } from './vm-spec.ts';
-import { volumeRequestCauses, type RunningVmi } from './vm-volume-requests.ts';
+import { claimRequestCauses } from './vm-claim-requests.ts';
+import type { RunningVmi } from './vm-pending-requests.ts';
+import { volumeRequestCauses } from './vm-volume-requests.ts';
 import { validateVmiMetadata } from './vmi-metadata.ts';
 import { networkCreation } from './vmi-network.ts';
 import { validateVmiSpec } from './vmi-spec.ts';
@@ -71,5 +74,6 @@ export function validateVm(vm: Vm, oldVm: Vm | undefined, ctx: VmContext): Cause
     () => specCauses(vm, template, ctx),
     () => vmStorageCauses(vm, oldVm, ctx.requestNamespace ?? ''),
     () => volumeRequestCauses(vm.spec.template.spec, vm.status?.volumeRequests, ctx.runningVmi, ctx),
+    () => claimRequestCauses(vm.spec.template.spec, vm.status?.resourceClaimRequests, ctx.runningVmi, ctx),
   );
 }
