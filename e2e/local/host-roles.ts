@@ -9,9 +9,11 @@
  */
 import { execFile } from 'node:child_process';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sleep } from '../../lib/kernel/testing/wait.ts';
 import { isRunning, startProcess, stopProcess } from '../testenv/process.ts';
 import { IMAGES, layout, NETWORK, NODE_NAME, type Layout } from './layout.ts';
 import type { ApiRegistration } from './virt-registration.ts';
@@ -25,7 +27,8 @@ const execFileAsync = promisify(execFile);
 const NODE = process.execPath;
 const TSX = join(REPO, 'node_modules/tsx/dist/loader.mjs');
 
-export const REWRITER_LISTEN = '127.0.0.1:23915';
+export const REWRITER_PORT = 23915;
+export const REWRITER_LISTEN = `127.0.0.1:${REWRITER_PORT}`;
 /** Where the API server reaches the rewriter's webhook proxy. */
 export const WEBHOOK_PROXY_PORT = 23918;
 /** The api's and the handler console server's ports on the node's address. */
@@ -138,7 +141,6 @@ export async function readHostRoles(dir?: string): Promise<HostRole[]> {
 
 export const roleRunning = (r: HostRole): boolean => isRunning(r.pid, NODE);
 
-/** Starts each role that does not run yet; resolves with all of them once each has run for a moment. */
 /** The node-labeller's facts for the handler (KubeVirt runs it as the handler Pod's init container). */
 async function runNodeLabeller(L: Layout): Promise<void> {
   const args = [
@@ -153,11 +155,50 @@ async function runNodeLabeller(L: Layout): Promise<void> {
   await execFileAsync(NODE, args, { cwd: REPO });
 }
 
+/** Where a role accepts connections once it is up (the controllers serve nothing the stack reaches). */
+function listensOn(name: HostRole['name']): [host: string, port: number][] {
+  if (name === 'rewriter')
+    return [
+      ['127.0.0.1', REWRITER_PORT],
+      ['127.0.0.1', WEBHOOK_PROXY_PORT],
+    ];
+  if (name === 'api') return [[NETWORK.nodeIp, API_PORT]];
+  if (name === 'handler') return [[NETWORK.nodeIp, CONSOLE_SERVER_PORT]];
+  return [];
+}
+
+const accepts = (host: string, port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = createConnection({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => {
+      resolve(false);
+    });
+  });
+
+/** The addresses of these roles that do not accept connections yet, named. */
+async function notListening(roles: readonly HostRole[]): Promise<string[]> {
+  const addresses = roles.flatMap((r) => listensOn(r.name).map(([host, port]) => ({ r, host, port })));
+  const up = await Promise.all(addresses.map((a) => accepts(a.host, a.port)));
+  return addresses.filter((_, i) => up[i] !== true).map((a) => `${a.r.name} on ${a.host}:${a.port}`);
+}
+
+const LISTEN_TIMEOUT_MS = 120_000;
+
+/**
+ * Starts each role that does not run yet; resolves with all of them once each accepts connections where it
+ * serves (kube-apiserver calls the webhook proxy as soon as the webhooks are registered). A role that exits (a
+ * bad flag, no cluster) fails it at once, naming its log.
+ */
 export async function startHostRoles(kubeconfig: string, dir?: string): Promise<HostRole[]> {
-  await runNodeLabeller(layout(dir));
-  await ensureVirtCerts(layout(dir).dir);
+  const L = layout(dir);
+  await runNodeLabeller(L);
+  await ensureVirtCerts(L.dir);
   const known = await readHostRoles(dir);
-  const roles = roleSpecs(kubeconfig, layout(dir)).map((spec) => {
+  const roles = roleSpecs(kubeconfig, L).map((spec) => {
     const prev = known.find((r) => r.name === spec.name);
     return prev !== undefined && roleRunning(prev) ? prev : spec;
   });
@@ -166,12 +207,20 @@ export async function startHostRoles(kubeconfig: string, dir?: string): Promise<
     r.pid = await startProcess({ bin: NODE, args: [...r.args], logFile: r.logFile, detached: true });
     await save(dir, roles);
   }
-  // A role that exits at once (a bad flag, no cluster) shows it within a second.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const dead = roles.filter((r) => !roleRunning(r));
-  if (dead.length > 0)
-    throw new Error(`${dead.map((r) => r.name).join(', ')} exited; see ${dead[0]?.logFile}`);
-  return roles;
+  const deadline = Date.now() + LISTEN_TIMEOUT_MS;
+  await sleep(1000); // a role that exits at once shows it within a second, even one that listens nowhere
+  for (;;) {
+    const dead = roles.filter((r) => !roleRunning(r));
+    if (dead.length > 0)
+      throw new Error(`${dead.map((r) => r.name).join(', ')} exited; see ${dead[0]?.logFile}`);
+    const waiting = await notListening(roles);
+    if (waiting.length === 0) return roles;
+    if (Date.now() > deadline)
+      throw new Error(
+        `${waiting.join(', ')}: not listening after ${LISTEN_TIMEOUT_MS / 1000} s; see ${L.logs}`,
+      );
+    await sleep(250);
+  }
 }
 
 /** Stops every role this stack started (by PID), controller first. */

@@ -14,6 +14,7 @@ import { NAMESPACES, PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { newNamespaceName } from '../testenv/handle.ts';
 import { useLocalCluster, type TestCluster } from '../local/testing/cluster.ts';
+import { readHostRoles, roleRunning } from '../local/host-roles.ts';
 import { admitted, startVirtStack, stopVirtStack } from '../local/virt-stack.ts';
 import { kubeletPodsDir, virtClients, type VirtClients } from '../local/virt.ts';
 
@@ -32,6 +33,16 @@ export interface Scenario {
 
 /** The QEMU domain name of a VMI (`<namespace>_<name>`), as its process's command line shows it. */
 const domainName = (ns: string, name: string): string => `${ns}_${name}`;
+
+/** A role that died under a scenario is a failure to explain: the last lines of its log, on stderr. */
+async function reportExitedRoles(dir: string): Promise<void> {
+  for (const r of (await readHostRoles(dir)).filter((role) => !roleRunning(role))) {
+    const tail = (await readFile(r.logFile, 'utf8').catch(() => '')).trimEnd().split('\n').slice(-20);
+    process.stderr.write(
+      `host role ${r.name} (pid ${r.pid}) had exited; the end of ${r.logFile}:\n${tail.join('\n')}\n`,
+    );
+  }
+}
 
 async function qemuCommandLines(): Promise<string[]> {
   const out: string[] = [];
@@ -114,7 +125,10 @@ export function scenario(prefix: string): Scenario {
       await waitFor(gone, `namespace ${ns} gone`, { timeoutMs: 240_000, intervalMs: 1000 }).catch(
         () => undefined,
       );
-      if (c !== undefined) await stopVirtStack(clients, c.dir);
+      if (c !== undefined) {
+        await reportExitedRoles(c.dir);
+        await stopVirtStack(clients, c.dir);
+      }
       await clients.close();
     }
     await c?.release();
