@@ -3,9 +3,12 @@
  * the aggregation layer to the api, mutual TLS to the handler's console server, the launcher's serial socket —
  * against a direct connection to that same socket on the node, to a real guest (the example VM under TCG) in
  * one run. Throughput: the guest's shell writes BYTES to its serial port (so the guest's UART under TCG is the
- * ceiling, not the path); round trip: one key typed and its echo seen. The two paths take turns (the console
- * admits one session); medians. It takes the local stack as the tests do (brought up if down, left as found).
+ * ceiling, not the path); round trip: one key typed and its echo seen. A third path is `virtctl-ts console`
+ * (the CLI a person runs: the same kube-apiserver path plus its process, fed through stdin and stdout). The
+ * paths take turns (the console admits one session); medians. It runs the roles as `./dev run` does (e2e/local/virt-stack.ts) and takes the
+ * local stack as the tests do (brought up if down, left as found).
  */
+import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { WebSocket } from 'ws';
 import {
@@ -14,21 +17,15 @@ import {
   type VirtualMachineInstance,
 } from '../lib/api/index.ts';
 import type { Pod } from '../lib/api/core/pod.ts';
-import { NAMESPACES, PODS } from '../lib/kernel/kube/index.ts';
+import { loadRestConfig, NAMESPACES, PODS, type RestConfig } from '../lib/kernel/kube/index.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';
 import { dialPath, launcherOnNode } from '../lib/rpc/index.ts';
 import { MARKER } from '../e2e/guests/guests.ts';
-import { handlerConsole, startApiStack, type ApiStack } from '../e2e/local/testing/api-stack.ts';
+import { consoleUrl } from '../e2e/local/api-console.ts';
 import { useLocalCluster } from '../e2e/local/testing/cluster.ts';
-import { controllerHere, spawnHandler, stopHandler } from '../e2e/local/testing/roles.ts';
-import {
-  exampleVm,
-  kubeletPodsDir,
-  prepareForVirt,
-  readSerial,
-  virtClients,
-  type VirtClients,
-} from '../e2e/local/virt.ts';
+import { admitted, startVirtStack, stopVirtStack } from '../e2e/local/virt-stack.ts';
+import { exampleVm, kubeletPodsDir, readSerial, virtClients, type VirtClients } from '../e2e/local/virt.ts';
+import { ESCAPE, VIRTCTL } from '../e2e/scenarios/virtctl.ts';
 import { newNamespaceName } from '../e2e/testenv/handle.ts';
 import { median, percentile } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
@@ -78,9 +75,13 @@ class Feed {
     return this.bytes;
   }
 
-  /** Waits until nothing arrived for quietMs (the replayed history and the prompt are through), then resets. */
-  async settle(quietMs = 400): Promise<void> {
-    await waitFor(() => performance.now() - this.lastAt > quietMs, 'the console quiet', {
+  /**
+   * Waits until nothing arrived for quietMs since the call (the replayed history and the prompt are through: a
+   * client that took long to connect has had no output yet), then resets.
+   */
+  async settle(quietMs = 500): Promise<void> {
+    const from = performance.now();
+    await waitFor(() => performance.now() - Math.max(this.lastAt, from) > quietMs, 'the console quiet', {
       timeoutMs: 10_000,
       intervalMs: 50,
     });
@@ -118,10 +119,9 @@ function directLine(path: string): Promise<Line> {
   });
 }
 
-function apiLine(stack: ApiStack, name: string): Promise<Line> {
-  const url = new URL(stack.subresource('virtualmachineinstances', name, 'console'), stack.admin.server);
-  url.protocol = 'wss:';
-  const { ca, cert, key } = stack.admin;
+function apiLine(admin: RestConfig, ns: string, name: string): Promise<Line> {
+  const { ca, cert, key } = admin;
+  const url = consoleUrl(admin, ns, name);
   const ws = new WebSocket(url, ['plain.kubevirt.io'], { ca, cert, key, perMessageDeflate: false });
   const feed = new Feed();
   ws.on('message', (c: Buffer) => {
@@ -144,6 +144,38 @@ function apiLine(stack: ApiStack, name: string): Promise<Line> {
           await closed;
           // The handler releases the session once its side closed too.
           await new Promise((r) => setTimeout(r, 500));
+        },
+      });
+    });
+  });
+}
+
+/** `virtctl-ts console` as a person runs it (the same kube-apiserver path), fed through its stdin and stdout. */
+function virtctlLine(kubeconfig: string, ns: string, name: string): Promise<Line> {
+  const child = spawn(VIRTCTL, ['--kubeconfig', kubeconfig, '-n', ns, 'console', name], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const feed = new Feed();
+  child.stdout.on('data', (c: Buffer) => {
+    feed.push(c);
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  let stderr = '';
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    void exited.then((code) => {
+      reject(new Error(`virtctl-ts console exited ${code}: ${stderr.slice(-300)}`));
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!stderr.includes('Successfully connected')) return;
+      resolve({
+        feed,
+        send: (t) => child.stdin.write(t),
+        close: async () => {
+          child.stdin.write(ESCAPE);
+          const code = await exited;
+          if (code !== 0) throw new Error(`virtctl-ts console left with ${code}: ${stderr.slice(-300)}`);
         },
       });
     });
@@ -205,18 +237,19 @@ async function startGuest(clients: VirtClients, ns: string, dir: string): Promis
   return launcherOnNode(kubeletPodsDir(dir), podUid).serialSocket(vmiUid);
 }
 
-type PathName = 'direct' | 'api';
+type PathName = 'direct' | 'api' | 'virtctl';
+const PATHS: readonly PathName[] = ['direct', 'api', 'virtctl'];
 
 /** ROUNDS of each path in turn (the console admits one session at a time). */
 async function rounds(
   ctx: BenchContext,
   open: Record<PathName, () => Promise<Line>>,
 ): Promise<Record<PathName, Measured[]>> {
-  const runs: Record<PathName, Measured[]> = { direct: [], api: [] };
+  const runs: Record<PathName, Measured[]> = { direct: [], api: [], virtctl: [] };
   const said = (m: Measured | undefined): string =>
     `${m?.rate.toFixed(0) ?? '?'} KiB/s, echo ${median(m?.rtts ?? []).toFixed(1)} ms`;
   for (let r = 0; r < ROUNDS; r++) {
-    for (const path of ['direct', 'api'] as const) {
+    for (const path of PATHS) {
       const line = await open[path]();
       try {
         runs[path].push(await measure(line));
@@ -225,7 +258,7 @@ async function rounds(
       }
     }
     ctx.log(
-      `guest console round ${r + 1}: direct ${said(runs.direct.at(-1))}; via kube-apiserver ${said(runs.api.at(-1))}`,
+      `guest console round ${r + 1}: direct ${said(runs.direct.at(-1))}; via kube-apiserver ${said(runs.api.at(-1))}; virtctl-ts ${said(runs.virtctl.at(-1))}`,
     );
   }
   return runs;
@@ -263,39 +296,51 @@ function rows(runs: Record<PathName, Measured[]>): BenchRow[] {
       note: keys,
     },
     { name: 'guest console key echo, kube-apiserver path, p99', value: rtt('api', 99), unit: 'ms' },
+    {
+      name: 'guest console → client, virtctl-ts console',
+      value: rate('virtctl'),
+      unit: 'KiB/s',
+      note,
+    },
+    {
+      name: 'guest console key echo, virtctl-ts console, p50',
+      value: rtt('virtctl', 50),
+      unit: 'ms',
+      note: keys,
+    },
+    { name: 'guest console key echo, virtctl-ts console, p99', value: rtt('virtctl', 99), unit: 'ms' },
   ];
 }
 
 export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
   const c = await useLocalCluster();
   const clients = virtClients(c.kubeconfig, 'kubevirt-ts/bench-api-guest');
+  const admin = loadRestConfig({
+    kubeconfig: c.kubeconfig,
+    inCluster: false,
+    userAgent: 'kubevirt-ts/bench',
+  });
   const ns = newNamespaceName('bench-console');
-  await prepareForVirt(clients);
-  await clients.direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
-  const controller = controllerHere(c.kubeconfig, ns);
-  const side = await handlerConsole(c.dir, 'api-bench-pki');
-  const handler = spawnHandler(c.kubeconfig, c.dir, side.flags);
-  let stack: ApiStack | undefined;
   try {
-    const api = await startApiStack({
-      kubeconfig: c.kubeconfig,
-      ns,
-      direct: clients.direct,
-      handler: side,
-      webhooks: false,
-    });
-    stack = api;
+    await startVirtStack(clients, c.kubeconfig, c.dir);
+    await admitted(clients, ns);
     const socket = await startGuest(clients, ns, c.dir);
-    return rows(await rounds(ctx, { direct: () => directLine(socket), api: () => apiLine(api, VM) }));
+    return rows(
+      await rounds(ctx, {
+        direct: () => directLine(socket),
+        api: () => apiLine(admin, ns, VM),
+        virtctl: () => virtctlLine(c.kubeconfig, ns, VM),
+      }),
+    );
   } finally {
-    await clients.kv.delete(VIRTUAL_MACHINES, VM, { namespace: ns }).catch(() => undefined);
-    const gone = async (): Promise<boolean> =>
-      (await clients.kv.list(PODS, { namespace: ns })).items.length === 0;
-    await waitFor(gone, 'Pods gone', { timeoutMs: 120_000 }).catch(() => undefined);
-    await stack?.stop();
-    await stopHandler(handler);
-    await controller.stop();
     await clients.direct.delete(NAMESPACES, ns).catch(() => undefined);
+    const gone = (): Promise<boolean> =>
+      clients.direct.get(NAMESPACES, ns).then(
+        () => false,
+        () => true,
+      );
+    await waitFor(gone, `namespace ${ns} gone`, { timeoutMs: 180_000 }).catch(() => undefined);
+    await stopVirtStack(clients, c.dir);
     await clients.close();
     await c.release();
   }

@@ -12,7 +12,7 @@ import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { certPaths, leaf } from '../testenv/certs.ts';
 import { componentKubeconfig } from '../local/kubeconfigs.ts';
 
-const VIRTCTL = fileURLToPath(new URL('../../bin/virtctl-ts', import.meta.url));
+export const VIRTCTL = fileURLToPath(new URL('../../bin/virtctl-ts', import.meta.url));
 /** Ctrl+], virtctl's escape from the console. */
 export const ESCAPE = '\x1d';
 
