@@ -207,19 +207,22 @@ describe('the handler on node local', () => {
     );
     expect(refused?.status).toBeUndefined();
     expect(refused?.code).toMatch(/^(ERR_SSL_TLSV13_ALERT_CERTIFICATE_REQUIRED|ECONNRESET)$/);
-    // The kubelet took the plugins' registrations: the devices are in the Node's capacity.
-    const node = await waitFor(
+    // The kubelet took the plugins' registrations: the devices are in the Node's capacity. (An earlier handler's
+    // plugins, gone when it stopped, leave their resources at "0" until these register.)
+    let capacity: Record<string, string> | undefined;
+    await waitFor(
       async () => {
         const n = await s.clients.kv.get<KubeObject & { status?: { capacity?: Record<string, string> } }>(
           NODES,
           NODE_NAME,
         );
-        return n.status?.capacity?.[TUN_DEVICE] !== undefined && n;
+        capacity = n.status?.capacity;
+        return capacity?.[TUN_DEVICE] === '1k' && capacity[KVM_DEVICE] === '1k';
       },
-      'the tun device in the node capacity',
+      () => `the tun and kvm devices at 1k in the node capacity (capacity ${JSON.stringify(capacity)})`,
       { timeoutMs: 60_000 },
     );
-    expect(node.status?.capacity).toMatchObject({ [TUN_DEVICE]: '1k', [KVM_DEVICE]: '1k' });
+    expect(capacity).toMatchObject({ [TUN_DEVICE]: '1k', [KVM_DEVICE]: '1k' });
   }, 120_000);
 
   it('freezes and thaws the guest filesystems over REST, seen in the VMI status', async () => {
