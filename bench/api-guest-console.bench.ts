@@ -17,14 +17,21 @@ import {
   type VirtualMachineInstance,
 } from '../lib/api/index.ts';
 import type { Pod } from '../lib/api/core/pod.ts';
-import { loadRestConfig, NAMESPACES, PODS, type RestConfig } from '../lib/kernel/kube/index.ts';
+import { loadRestConfig, PODS, type RestConfig } from '../lib/kernel/kube/index.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';
 import { dialPath, launcherOnNode } from '../lib/rpc/index.ts';
 import { MARKER } from '../e2e/guests/guests.ts';
 import { consoleUrl } from '../e2e/local/api-console.ts';
 import { useLocalCluster } from '../e2e/local/testing/cluster.ts';
 import { admitted, startVirtStack, stopVirtStack } from '../e2e/local/virt-stack.ts';
-import { exampleVm, kubeletPodsDir, readSerial, virtClients, type VirtClients } from '../e2e/local/virt.ts';
+import {
+  deleteNamespace,
+  exampleVm,
+  kubeletPodsDir,
+  readSerial,
+  virtClients,
+  type VirtClients,
+} from '../e2e/local/virt.ts';
 import { ESCAPE, VIRTCTL } from '../e2e/scenarios/virtctl.ts';
 import { newNamespaceName } from '../e2e/testenv/handle.ts';
 import { median, percentile } from './stats.ts';
@@ -333,13 +340,7 @@ export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
       }),
     );
   } finally {
-    await clients.direct.delete(NAMESPACES, ns).catch(() => undefined);
-    const gone = (): Promise<boolean> =>
-      clients.direct.get(NAMESPACES, ns).then(
-        () => false,
-        () => true,
-      );
-    await waitFor(gone, `namespace ${ns} gone`, { timeoutMs: 180_000 }).catch(() => undefined);
+    await deleteNamespace(clients, ns, 180_000);
     await stopVirtStack(clients, c.dir);
     await clients.close();
     await c.release();

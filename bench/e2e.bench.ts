@@ -12,14 +12,19 @@
  */
 import { VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../lib/api/index.ts';
 import type { Pod } from '../lib/api/core/pod.ts';
-import { NAMESPACES, PODS } from '../lib/kernel/kube/index.ts';
-import { waitFor } from '../lib/kernel/testing/wait.ts';
+import { PODS } from '../lib/kernel/kube/index.ts';
 import { newCmdClient, type LauncherClient } from '../lib/rpc/index.ts';
 import type { DomainJson } from '../lib/rpc/domain-json.ts';
 import { useLocalCluster } from '../e2e/local/testing/cluster.ts';
 import { readHostRoles } from '../e2e/local/host-roles.ts';
 import { admitted, startVirtStack, stopVirtStack } from '../e2e/local/virt-stack.ts';
-import { exampleVm, launcherSocketPath, virtClients, type VirtClients } from '../e2e/local/virt.ts';
+import {
+  deleteNamespace,
+  exampleVm,
+  launcherSocketPath,
+  virtClients,
+  type VirtClients,
+} from '../e2e/local/virt.ts';
 import { newNamespaceName } from '../e2e/testenv/handle.ts';
 import { percentile, procStat } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
@@ -203,10 +208,7 @@ export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
     ctx.log(`e2e: ${VMIS} VMIs Running`);
     return rows([...stages.values()], await peak);
   } finally {
-    await clients.direct.delete(NAMESPACES, ns).catch(() => undefined);
-    const gone = async (): Promise<boolean> =>
-      (await clients.kv.list(PODS, { namespace: ns })).items.length === 0;
-    await waitFor(gone, 'the Pods gone', { timeoutMs: 300_000 }).catch(() => undefined);
+    await deleteNamespace(clients, ns, 300_000);
     await stopVirtStack(clients, c.dir);
     await clients.close();
     await c.release();

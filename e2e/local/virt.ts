@@ -9,7 +9,14 @@ import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { ANNOTATIONS, LABELS, type VirtualMachine } from '../../lib/api/index.ts';
-import { HttpKubeClient, loadRestConfig, NODES, type KubeClient } from '../../lib/kernel/kube/index.ts';
+import {
+  HttpKubeClient,
+  loadRestConfig,
+  NAMESPACES,
+  NODES,
+  type KubeClient,
+} from '../../lib/kernel/kube/index.ts';
+import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { installCrds } from '../../lib/operator/apply/install-crds.ts';
 import { rewritingClient } from '../../lib/rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../lib/rename/index.ts';
@@ -53,6 +60,21 @@ export async function prepareForVirt(c: VirtClients): Promise<void> {
       type: 'merge',
     },
   );
+}
+
+/**
+ * Deletes a test namespace and waits (up to timeoutMs, then gives up quietly) until it is gone. Call it while the
+ * roles still run: they finish the VMs' and VMIs' finalizers, and a namespace deleted after they stopped stays
+ * Terminating until a controller runs again.
+ */
+export async function deleteNamespace(c: VirtClients, ns: string, timeoutMs = 240_000): Promise<void> {
+  await c.direct.delete(NAMESPACES, ns).catch(() => undefined);
+  const gone = (): Promise<boolean> =>
+    c.direct.get(NAMESPACES, ns).then(
+      () => false,
+      () => true,
+    );
+  await waitFor(gone, `namespace ${ns} gone`, { timeoutMs, intervalMs: 1000 }).catch(() => undefined);
 }
 
 /** The example VM (manifests/examples/vm-tiny.yaml) in namespace ns, under name. */

@@ -10,13 +10,13 @@ import { afterAll, beforeAll } from '@jest/globals';
 import { VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../../lib/api/index.ts';
 import type { Pod } from '../../lib/api/core/pod.ts';
 import { readMountPoints } from '../../lib/kernel/host/mounts.ts';
-import { NAMESPACES, PODS } from '../../lib/kernel/kube/index.ts';
+import { PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { newNamespaceName } from '../testenv/handle.ts';
 import { useLocalCluster, type TestCluster } from '../local/testing/cluster.ts';
 import { readHostRoles, roleRunning } from '../local/host-roles.ts';
 import { admitted, startVirtStack, stopVirtStack } from '../local/virt-stack.ts';
-import { kubeletPodsDir, virtClients, type VirtClients } from '../local/virt.ts';
+import { deleteNamespace, kubeletPodsDir, virtClients, type VirtClients } from '../local/virt.ts';
 
 export interface Scenario {
   readonly c: TestCluster;
@@ -114,17 +114,7 @@ export function scenario(prefix: string): Scenario {
   }, 1_200_000);
   afterAll(async () => {
     if (clients !== undefined) {
-      // The roles finish the VMs' finalizers: the namespace is gone before they stop.
-      const direct = clients.direct;
-      await direct.delete(NAMESPACES, ns).catch(() => undefined);
-      const gone = (): Promise<boolean> =>
-        direct.get(NAMESPACES, ns).then(
-          () => false,
-          () => true,
-        );
-      await waitFor(gone, `namespace ${ns} gone`, { timeoutMs: 240_000, intervalMs: 1000 }).catch(
-        () => undefined,
-      );
+      await deleteNamespace(clients, ns);
       if (c !== undefined) {
         await reportExitedRoles(c.dir);
         await stopVirtStack(clients, c.dir);

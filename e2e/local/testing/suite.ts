@@ -6,7 +6,7 @@
 import { afterAll, beforeAll } from '@jest/globals';
 import { NAMESPACES } from '../../../lib/kernel/kube/index.ts';
 import { newNamespaceName } from '../../testenv/handle.ts';
-import { prepareForVirt, virtClients, type VirtClients } from '../virt.ts';
+import { deleteNamespace, prepareForVirt, virtClients, type VirtClients } from '../virt.ts';
 import { useLocalCluster, type TestCluster } from './cluster.ts';
 import { controllerHere, spawnHandler, stopHandler, type HandlerProcess, type Running } from './roles.ts';
 
@@ -61,9 +61,10 @@ export function virtSuite(prefix: string, o: VirtSuiteOptions): VirtSuite {
   }, 1_200_000);
 
   afterAll(async () => {
+    // While the controller (and the handler) still run, so that they finish what the namespace holds.
+    if (clients !== undefined) await deleteNamespace(clients, ns, 120_000);
     if (suite.handler !== undefined) await stopHandler(suite.handler);
     await controller?.stop();
-    await clients?.direct.delete(NAMESPACES, ns).catch(() => undefined);
     await clients?.close();
     await c?.release();
   }, 300_000);
