@@ -198,14 +198,16 @@ describe('the api on node local', () => {
     // VM controller is applying the previous test's volume request to this VMI's spec at the same time; the
     // patch's `test` refuses to write over that, and a client tries again on such a conflict.
     let last: Answer | undefined;
-    const accepted = await waitFor(
-      async () => {
-        last = await kubeCall('PUT', vmiPath, { body });
-        return last.status !== 409 && last.status !== 422 && last;
-      },
-      () => `addvolume past the conflicts (last: ${last?.status ?? 0} ${last?.text ?? ''})`,
-      { timeoutMs: 60_000, intervalMs: 1000 },
-    );
+    const pastConflicts = (path: string, b: string): Promise<Answer> =>
+      waitFor(
+        async () => {
+          last = await kubeCall('PUT', path, { body: b });
+          return last.status !== 409 && last.status !== 422 && last;
+        },
+        () => `${path} past the conflicts (last: ${last?.status ?? 0} ${last?.text ?? ''})`,
+        { timeoutMs: 25_000, intervalMs: 1000 },
+      );
+    const accepted = await pastConflicts(vmiPath, body);
     expect(accepted).toEqual({ status: 202, text: '' });
     const added = await spec();
     expect(added.volumes?.find((v) => v.name === 'hp-vmi')?.persistentVolumeClaim).toEqual({
@@ -213,9 +215,10 @@ describe('the api on node local', () => {
       hotpluggable: true,
     });
     expect(added.domain.devices.disks?.find((d) => d.name === 'hp-vmi')?.disk).toEqual({ bus: 'scsi' });
-    const removed = await kubeCall('PUT', subresource('virtualmachineinstances', 'a', 'removevolume'), {
-      body: JSON.stringify({ name: 'hp-vmi' }),
-    });
+    const removed = await pastConflicts(
+      subresource('virtualmachineinstances', 'a', 'removevolume'),
+      JSON.stringify({ name: 'hp-vmi' }),
+    );
     expect(removed).toEqual({ status: 202, text: '' });
     expect((await spec()).volumes?.some((v) => v.name === 'hp-vmi')).toBe(false);
   }, 60_000);
