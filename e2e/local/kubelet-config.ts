@@ -97,12 +97,13 @@ export function shieldFile(dir: string, key: string): string {
 /**
  * The shell run by `unshare -m --propagation unchanged` before it execs the kubelet: /proc is made private
  * in the new namespace (so nothing below propagates to the host), then each tunable is shadowed.
+ * `-n` keeps mount(8) from writing /run/mount/utab, whose lock the host's own mounts share.
  * Positional parameters: $@ is the kubelet command line.
  */
 export function shieldScript(dir: string): string {
-  const lines = ['set -e', 'mount --make-private /proc'];
+  const lines = ['set -e', 'mount -n --make-private /proc'];
   for (const key of Object.keys(KUBELET_TUNABLES)) {
-    lines.push(`mount --bind ${shieldFile(dir, key)} /proc/sys/${key}`);
+    lines.push(`mount -n --bind ${shieldFile(dir, key)} /proc/sys/${key}`);
   }
   lines.push('exec "$@"');
   return lines.join('\n');

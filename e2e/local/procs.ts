@@ -3,7 +3,8 @@
  * signal), each detached with its log under the stack's logs dir, and waiting for each to be healthy.
  */
 import { realClock } from '../../lib/kernel/clock.ts';
-import { isRunning, startProcess, stopProcess } from '../testenv/process.ts';
+import { KvError } from '../../lib/kernel/errors/errors.ts';
+import { describeProcess, isRunning, startProcess, stopProcess } from '../testenv/process.ts';
 import { waitUntilReady } from '../testenv/ready.ts';
 import type { LocalProcess } from './state.ts';
 
@@ -13,18 +14,30 @@ export async function startLocal(p: LocalProcess): Promise<number> {
   return p.pid;
 }
 
-/** Waits for probe; the PID must show the expected binary once it has exec'd (the kubelet via unshare). */
+/**
+ * Waits for probe. A spawn wrapper (the kubelet's unshare and shield script) runs first under the same PID: while
+ * that PID lives and has not exec'd the expected binary yet, it is still starting, however loaded the host is.
+ */
 export async function waitHealthy(
   what: string,
   p: LocalProcess,
   probe: () => Promise<boolean>,
   timeoutMs: number,
 ): Promise<void> {
+  const started = realClock.now();
   if (p.spawn !== undefined) {
-    const deadline = realClock.now() + 5_000;
-    while (!isRunning(p.pid, p.bin) && realClock.now() < deadline) await realClock.sleep(20);
+    while (isRunning(p.pid) && !isRunning(p.pid, p.bin) && realClock.now() - started < timeoutMs) {
+      await realClock.sleep(20);
+    }
   }
-  await waitUntilReady(probe, { what, pid: p.pid, bin: p.bin, logFile: p.logFile, timeoutMs });
+  if (isRunning(p.pid) && !isRunning(p.pid, p.bin)) {
+    throw new KvError(
+      'KV_ERR_TIMEOUT',
+      `${what}: pid ${p.pid} had not exec'd ${p.bin} within ${timeoutMs} ms (${describeProcess(p.pid)})`,
+    );
+  }
+  const left = Math.max(0, timeoutMs - (realClock.now() - started));
+  await waitUntilReady(probe, { what, pid: p.pid, bin: p.bin, logFile: p.logFile, timeoutMs: left });
 }
 
 export function running(p: LocalProcess | undefined): boolean {

@@ -25,7 +25,15 @@ export async function useLocalCluster(): Promise<TestCluster> {
   const dir = given !== undefined && given !== '' ? given : defaultStackDir();
   const log = createLogger({ component: 'local-cluster-test' });
   const ours = (await status(dir))?.ready !== true;
-  const r = await up({ dir, log });
+  // An up that fails half-way is taken down again when this file began it, so the next file starts clean.
+  const r = await up({ dir, log }).catch(async (err: unknown) => {
+    if (ours) {
+      await down({ dir, log }).catch((e: unknown) => {
+        log.error('down after a failed up', { err: String(e) });
+      });
+    }
+    throw err;
+  });
   // The tests run their own controller and handler: those `./dev run` left would act on the same VMs.
   // Their api goes with them: an APIService nobody serves would hold up the deletion of the tests' namespaces.
   const c = virtClients(r.kubeconfig, 'kubevirt-ts/local-test');
@@ -36,7 +44,11 @@ export async function useLocalCluster(): Promise<TestCluster> {
     kubeconfig: r.kubeconfig,
     api: await Api.fromKubeconfig(r.kubeconfig),
     release: async () => {
-      if (ours) await down({ dir, log });
+      if (ours) {
+        await down({ dir, log }).catch((e: unknown) => {
+          log.error('down after a failed up', { err: String(e) });
+        });
+      }
     },
   };
 }
