@@ -8,24 +8,30 @@ import { KvError } from '../../lib/kernel/errors/errors.ts';
 import { isRunning, stopProcess } from '../testenv/process.ts';
 import { readHostRoles, roleRunning, startHostRoles, type HostRole } from './host-roles.ts';
 import { layout } from './layout.ts';
-import { startLocal } from './procs.ts';
-import { readLocalState, writeLocalState, type Component } from './state.ts';
+import { startNodeProcess } from './restart.ts';
+import { readLocalState } from './state.ts';
 
 async function killed(pid: number, bin: string, what: string): Promise<void> {
   if (!isRunning(pid, bin)) throw new KvError('KV_ERR_CONFIG', `${what} (pid ${pid}) is not running`);
   await stopProcess(pid, bin, { signal: 'SIGKILL' });
 }
 
-/** kill -9 of a node process, started again at once; resolves with its new PID (not yet healthy). */
-export async function killNodeProcess(component: Component, dir?: string): Promise<number> {
+/**
+ * kill -9 of the kubelet or containerd, started again at once; resolves with its new PID once it serves, so the
+ * next fault does not meet a node process still starting (a kubelet that finds CRI not initialized exits).
+ */
+export async function killNodeProcess(
+  component: 'kubelet' | 'containerd',
+  dir?: string,
+  timeoutMs = 120_000,
+): Promise<number> {
   const L = layout(dir);
   const s = await readLocalState(L.state);
   const p = s?.processes[component];
   if (s === undefined || p === undefined) throw new KvError('KV_ERR_CONFIG', `no ${component} in ${L.state}`);
   await killed(p.pid, p.bin, component);
-  const pid = await startLocal(p);
-  await writeLocalState(L.state, s);
-  return pid;
+  await startNodeProcess(component, s, L, timeoutMs);
+  return p.pid;
 }
 
 /** kill -9 of a host role, then every role that is not running started again. */

@@ -59,7 +59,7 @@ export async function ensureContainerd(c: StepContext): Promise<void> {
   c.s.processes.containerd = p;
   await startLocal(p);
   await save(c);
-  await waitHealthy('containerd', p, () => containerdUp(c.bins.ctr, ctrd.socket), c.readyTimeoutMs);
+  await waitHealthy('containerd', p, () => containerdUp(ctrd.socket), c.readyTimeoutMs);
   c.timings['start: containerd'] = realClock.now() - t;
 }
 

@@ -16,6 +16,7 @@ import type { Pod } from '../../lib/api/core/pod.ts';
 import { PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { killHostRole, killNodeProcess } from '../local/chaos.ts';
+import { status } from '../local/cluster.ts';
 import { readHostRoles, VIRT_NAMESPACE } from '../local/host-roles.ts';
 import { layout } from '../local/layout.ts';
 import { pidsWhere } from '../local/testing/procs.ts';
@@ -115,6 +116,8 @@ describe('chaos', () => {
       uids = after;
     }
     await waitFor(apiAnswers, 'the api answering through kube-apiserver', { timeoutMs: 60_000 });
+    // The node processes serve again too: a VM that keeps running says nothing of a kubelet that died.
+    expect((await status(s.c.dir))?.ready).toBe(true);
     expect((await readHostRoles(s.c.dir)).map((r) => r.name).sort()).toEqual([
       'api',
       'controller',
