@@ -26,15 +26,12 @@ export async function waitHealthy(
 ): Promise<void> {
   const started = realClock.now();
   if (p.spawn !== undefined) {
-    while (isRunning(p.pid) && !isRunning(p.pid, p.bin) && realClock.now() - started < timeoutMs) {
-      await realClock.sleep(20);
+    const wrapping = (): boolean => isRunning(p.pid) && !isRunning(p.pid, p.bin);
+    while (wrapping() && realClock.now() - started < timeoutMs) await realClock.sleep(20);
+    if (wrapping()) {
+      const why = `pid ${p.pid} had not exec'd ${p.bin} within ${timeoutMs} ms (${describeProcess(p.pid)})`;
+      throw new KvError('KV_ERR_TIMEOUT', `${what}: ${why}`);
     }
-  }
-  if (isRunning(p.pid) && !isRunning(p.pid, p.bin)) {
-    throw new KvError(
-      'KV_ERR_TIMEOUT',
-      `${what}: pid ${p.pid} had not exec'd ${p.bin} within ${timeoutMs} ms (${describeProcess(p.pid)})`,
-    );
   }
   const left = Math.max(0, timeoutMs - (realClock.now() - started));
   await waitUntilReady(probe, { what, pid: p.pid, bin: p.bin, logFile: p.logFile, timeoutMs: left });

@@ -44,11 +44,7 @@ export async function useLocalCluster(): Promise<TestCluster> {
     kubeconfig: r.kubeconfig,
     api: await Api.fromKubeconfig(r.kubeconfig),
     release: async () => {
-      if (ours) {
-        await down({ dir, log }).catch((e: unknown) => {
-          log.error('down after a failed up', { err: String(e) });
-        });
-      }
+      if (ours) await down({ dir, log });
     },
   };
 }
