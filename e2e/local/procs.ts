@@ -4,7 +4,7 @@
  */
 import { realClock } from '../../lib/kernel/clock.ts';
 import { KvError } from '../../lib/kernel/errors/errors.ts';
-import { describeProcess, isRunning, startProcess, stopProcess } from '../testenv/process.ts';
+import { describeProcess, execs, isRunning, startProcess, stopProcess } from '../testenv/process.ts';
 import { waitUntilReady } from '../testenv/ready.ts';
 import type { LocalProcess } from './state.ts';
 
@@ -16,7 +16,7 @@ export async function startLocal(p: LocalProcess): Promise<number> {
 
 /**
  * Waits for probe. A spawn wrapper (the kubelet's unshare and shield script) runs first under the same PID: while
- * that PID lives and has not exec'd the expected binary yet, it is still starting, however loaded the host is.
+ * that PID lives and does not run the expected binary yet, it is still starting, however loaded the host is.
  */
 export async function waitHealthy(
   what: string,
@@ -25,16 +25,21 @@ export async function waitHealthy(
   timeoutMs: number,
 ): Promise<void> {
   const started = realClock.now();
-  if (p.spawn !== undefined) {
-    const wrapping = (): boolean => isRunning(p.pid) && !isRunning(p.pid, p.bin);
-    while (wrapping() && realClock.now() - started < timeoutMs) await realClock.sleep(20);
-    if (wrapping()) {
+  if (p.spawn !== undefined) await waitExec(what, p, timeoutMs);
+  const left = Math.max(0, timeoutMs - (realClock.now() - started));
+  await waitUntilReady(probe, { what, pid: p.pid, bin: p.bin, logFile: p.logFile, timeoutMs: left });
+}
+
+/** Returns once p's PID runs p.bin or has ended (waitUntilReady then says it exited, with its log). */
+async function waitExec(what: string, p: LocalProcess, timeoutMs: number): Promise<void> {
+  const deadline = realClock.now() + timeoutMs;
+  while (isRunning(p.pid) && !execs(p.pid, p.bin)) {
+    if (realClock.now() >= deadline) {
       const why = `pid ${p.pid} had not exec'd ${p.bin} within ${timeoutMs} ms (${describeProcess(p.pid)})`;
       throw new KvError('KV_ERR_TIMEOUT', `${what}: ${why}`);
     }
+    await realClock.sleep(20);
   }
-  const left = Math.max(0, timeoutMs - (realClock.now() - started));
-  await waitUntilReady(probe, { what, pid: p.pid, bin: p.bin, logFile: p.logFile, timeoutMs: left });
 }
 
 export function running(p: LocalProcess | undefined): boolean {

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeProcess, isRunning, startProcess, stopProcess } from './process.ts';
+import { describeProcess, execs, isRunning, startProcess, stopProcess } from './process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kv-process-'));
 afterAll(() => {
@@ -45,7 +45,9 @@ describe('child processes by PID', () => {
     await stopProcess(pid, '/bin/not-sh');
     expect(isRunning(pid, '/bin/not-sh')).toBe(false);
     expect(isRunning(pid, '/bin/sh')).toBe(true);
+    expect([execs(pid, '/bin/sh'), execs(pid, '/bin/not-sh')]).toEqual([true, false]);
     await stopProcess(pid, '/bin/sh', { signal: 'SIGKILL' });
+    expect(execs(pid, '/bin/sh')).toBe(false);
     expect(isRunning(pid)).toBe(false);
   });
 

@@ -74,6 +74,15 @@ export function isRunning(pid: number, bin?: string): boolean {
   return bin === undefined ? alive(pid) : !gone(pid, bin);
 }
 
+/**
+ * True only once /proc shows pid running bin. Unlike isRunning, an empty or unreadable command line does not count:
+ * it reads empty for an instant while a wrapper execs, so a wait for the exec must see the binary itself.
+ */
+export function execs(pid: number, bin: string): boolean {
+  const argv = alive(pid) ? cmdline(pid) : undefined;
+  return argv !== undefined && runs(argv, bin);
+}
+
 /** What /proc says of pid, for a failure message: its state and argv[0], or that it is gone. */
 export function describeProcess(pid: number): string {
   const stat = procStat(pid);
