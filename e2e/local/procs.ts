@@ -4,7 +4,14 @@
  */
 import { realClock } from '../../lib/kernel/clock.ts';
 import { KvError } from '../../lib/kernel/errors/errors.ts';
-import { describeProcess, execs, isRunning, startProcess, stopProcess } from '../testenv/process.ts';
+import {
+  describeProcess,
+  execs,
+  isRunning,
+  startProcess,
+  stopProcess,
+  wrapperOf,
+} from '../testenv/process.ts';
 import { waitUntilReady } from '../testenv/ready.ts';
 import type { LocalProcess } from './state.ts';
 
@@ -46,8 +53,11 @@ export function running(p: LocalProcess | undefined): boolean {
   return p !== undefined && isRunning(p.pid, p.bin);
 }
 
+/** Stops p by PID, also while it is still in its start wrapper (which would exec p.bin after any check of bin). */
 export async function stopLocal(p: LocalProcess | undefined, graceMs = 10_000): Promise<void> {
   if (p === undefined || p.pid === 0) return;
+  const wrapper = p.spawn === undefined ? undefined : wrapperOf(p.pid, [p.spawn.cmd, ...p.spawn.args], p.bin);
+  if (wrapper !== undefined) await stopProcess(p.pid, wrapper, { signal: 'SIGKILL' });
   await stopProcess(p.pid, p.bin, { graceMs });
   p.pid = 0;
 }

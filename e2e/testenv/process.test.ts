@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeProcess, execs, isRunning, startProcess, stopProcess } from './process.ts';
+import { describeProcess, execs, isRunning, startProcess, stopProcess, wrapperOf } from './process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kv-process-'));
 afterAll(() => {
@@ -49,6 +49,17 @@ describe('child processes by PID', () => {
     await stopProcess(pid, '/bin/sh', { signal: 'SIGKILL' });
     expect(execs(pid, '/bin/sh')).toBe(false);
     expect(isRunning(pid)).toBe(false);
+  });
+
+  it('knows a start wrapper by its command line, a tail of the spawned one, until it runs the binary', async () => {
+    const script = `echo ready; ${LOOP}`;
+    const { pid } = await shell('wrapper', script);
+    const line = ['unshare', '-m', '--', '/bin/sh', '-c', script];
+    expect(wrapperOf(pid, line, '/bin/kubelet')).toBe('/bin/sh');
+    expect(wrapperOf(pid, ['unshare', '/bin/sh', '-c', 'other'], '/bin/kubelet')).toBeUndefined();
+    expect(wrapperOf(pid, line, '/bin/sh')).toBeUndefined();
+    await stopProcess(pid, '/bin/sh', { signal: 'SIGKILL' });
+    expect(wrapperOf(pid, line, '/bin/kubelet')).toBeUndefined();
   });
 
   it('fails with the log path when the binary cannot start', async () => {

@@ -53,15 +53,17 @@ function alive(pid: number): boolean {
   return state !== 'Z' && state !== 'X';
 }
 
-/** The command line of pid; [] while it is exiting (its memory, and so its cmdline, is gone). */
+/** The command line of pid (no trailing empty argument); [] while it is exiting or for an instant in an exec. */
 function cmdline(pid: number): string[] | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    return text === '' ? [] : text.split('\0');
+    return text === '' ? [] : text.replace(/\0$/, '').split('\0');
   } catch {
     return undefined;
   }
 }
+
+const liveArgv = (pid: number): string[] | undefined => (alive(pid) ? cmdline(pid) : undefined);
 
 /** bin is argv[0], or argv[1] for an interpreted script (`#!/bin/sh` runs as `/bin/sh bin ...`). */
 const runs = (argv: string[], bin: string): boolean => argv[0] === bin || argv[1] === bin;
@@ -79,8 +81,21 @@ export function isRunning(pid: number, bin?: string): boolean {
  * it reads empty for an instant while a wrapper execs, so a wait for the exec must see the binary itself.
  */
 export function execs(pid: number, bin: string): boolean {
-  const argv = alive(pid) ? cmdline(pid) : undefined;
+  const argv = liveArgv(pid);
   return argv !== undefined && runs(argv, bin);
+}
+
+/**
+ * argv[0] of pid while it is a start wrapper on its way to bin: it runs a tail of the spawned line (`unshare … /bin/sh
+ * -c script kubelet /bin/kubelet …` shows first as itself, then as `/bin/sh -c script …`) and not yet bin. Else
+ * undefined.
+ */
+export function wrapperOf(pid: number, line: readonly string[], bin: string): string | undefined {
+  const argv = liveArgv(pid);
+  if (argv === undefined || argv.length === 0 || argv.length > line.length || runs(argv, bin))
+    return undefined;
+  const tail = line.slice(line.length - argv.length);
+  return argv.every((a, i) => a === tail[i]) ? argv[0] : undefined;
 }
 
 /** What /proc says of pid, for a failure message: its state and argv[0], or that it is gone. */
