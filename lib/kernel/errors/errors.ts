@@ -16,7 +16,8 @@ export type ErrorCode =
   | 'KV_ERR_INVALID'
   | 'KV_ERR_LIBVIRT'
   | 'KV_ERR_LAUNCHER'
-  | 'KV_ERR_HOTPLUG';
+  | 'KV_ERR_HOTPLUG'
+  | 'KV_ERR_UNSAFE_PATH';
 
 export class KvError extends Error {
   readonly code: ErrorCode;

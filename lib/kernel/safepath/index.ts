@@ -1,0 +1,13 @@
+/** Safe paths: resolve under a trusted root without following symlinks, act by descriptor (safepath.ts). */
+export {
+  components,
+  isSafeName,
+  openBeneath,
+  SafeHandle,
+  UnsafePathError,
+  withHandle,
+  type PathKind,
+  type UnsafeReason,
+} from './safepath.ts';
+export { bindMount, isMountPoint, unmountLazy } from './mount.ts';
+export { connectBeneath } from './socket.ts';
