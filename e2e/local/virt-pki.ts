@@ -3,10 +3,12 @@
  * all signed by their own CA (Deckhouse's `virtualization-ca`; not the cluster CA, which signs every cluster
  * client): the api's serving certificate (the node address the aggregation layer dials, and loopback for the
  * rewriter's webhook proxy), the handler console server's (CN virt-handler, which the api checks), the api's
- * client certificate for it, and the webhook proxy's serving certificate. An existing complete set is reused.
+ * client certificate for it, the webhook proxy's serving certificate and the client certificate it shows the api
+ * (CN kube-api-rewriter, the api's default webhook caller). An existing complete set is reused.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { WEBHOOK_CLIENT_CN } from '../../lib/apiserver/auth/index.ts';
 import { leaf, selfSignedCa, type KeyPair, type LeafOptions } from '../testenv/certs.ts';
 import { NETWORK } from './layout.ts';
 import { exists } from './pki.ts';
@@ -17,6 +19,7 @@ export interface VirtCerts {
   readonly handlerServing: KeyPair;
   readonly apiHandlerClient: KeyPair;
   readonly webhookServing: KeyPair;
+  readonly webhookClient: KeyPair;
 }
 
 /** The CN the api expects of the handler's console server certificate (its --handler-server-name). */
@@ -35,6 +38,7 @@ const LEAVES: Record<Exclude<keyof VirtCerts, 'ca'>, LeafOptions> = {
   },
   apiHandlerClient: { subject: '/CN=virt-api', usage: 'clientAuth' },
   webhookServing: { subject: '/CN=virt-webhooks', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
+  webhookClient: { subject: `/CN=${WEBHOOK_CLIENT_CN}`, usage: 'clientAuth' },
 };
 
 export function virtCertPaths(stackDir: string): VirtCerts {
@@ -46,6 +50,7 @@ export function virtCertPaths(stackDir: string): VirtCerts {
     handlerServing: pair('handler-serving'),
     apiHandlerClient: pair('api-handler-client'),
     webhookServing: pair('webhook-serving'),
+    webhookClient: pair('webhook-client'),
   };
 }
 
