@@ -195,12 +195,15 @@ describe('console server TLS', () => {
     await version('..v1', pki);
     await symlink('..v1', join(secret, '..data'));
     for (const f of ['ca.crt', 'tls.crt', 'tls.key']) await symlink(join('..data', f), join(secret, f));
-    const files = { caFile: join(secret, 'ca.crt'), certFile: join(secret, 'tls.crt') };
-    const tls = { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key, ...files };
-    const { dial, lines } = await start({
-      tls: { ...tls, keyFile: join(secret, 'tls.key') },
-      tlsReloadIntervalMs: 50,
-    });
+    const tls: ConsoleTls = {
+      ...{ ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key },
+      ...{
+        caFile: join(secret, 'ca.crt'),
+        certFile: join(secret, 'tls.crt'),
+        keyFile: join(secret, 'tls.key'),
+      },
+    };
+    const { dial, lines } = await start({ tls, tlsReloadIntervalMs: 50 });
     const served = (client: Pem): Promise<string> => servedFingerprint(server?.port ?? 0, client);
     expect(await served(pki.client)).toBe(fingerprint(pki.server));
     const open = new StreamReader(await openStream(dial(), console1));
