@@ -64,25 +64,24 @@ export function rateLimitFromEnv(env: NodeJS.ProcessEnv, f: KubeFlagValues): Kub
 function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
   if (isIP(f.listenAddress) === 0)
     throw new KvError('KV_ERR_CONFIG', `--listen-address ${f.listenAddress}: not an IP address`);
+  const serving = {
+    cert: required('--tls-cert-file', f.tlsCertFile),
+    key: required('--tls-private-key-file', f.tlsPrivateKeyFile),
+  };
   const tls = pemPairFlags(
-    { flag: '--tls-cert-file', file: required('--tls-cert-file', f.tlsCertFile) },
-    { flag: '--tls-private-key-file', file: required('--tls-private-key-file', f.tlsPrivateKeyFile) },
+    { flag: '--tls-cert-file', file: serving.cert },
+    { flag: '--tls-private-key-file', file: serving.key },
   );
+  const handlerClient = {
+    cert: required('--handler-client-cert-file', f.handlerClientCertFile),
+    key: required('--handler-client-key-file', f.handlerClientKeyFile),
+    ca: required('--handler-ca-file', f.handlerCaFile),
+  };
   const client = pemPairFlags(
-    {
-      flag: '--handler-client-cert-file',
-      file: required('--handler-client-cert-file', f.handlerClientCertFile),
-    },
-    {
-      flag: '--handler-client-key-file',
-      file: required('--handler-client-key-file', f.handlerClientKeyFile),
-    },
+    { flag: '--handler-client-cert-file', file: handlerClient.cert },
+    { flag: '--handler-client-key-file', file: handlerClient.key },
   );
-  const handlerCa = pemFlag(
-    '--handler-ca-file',
-    required('--handler-ca-file', f.handlerCaFile),
-    checkCertificates,
-  );
+  const handlerCa = pemFlag('--handler-ca-file', handlerClient.ca, checkCertificates);
   const clientCa = pemFlag('--client-ca-file', f.clientCaFile, checkCertificates);
   const own = f.ownServiceAccounts.split(',').map((s) => s.trim());
   return {
@@ -102,6 +101,7 @@ function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
         ...(f.handlerServerName !== undefined && { serverName: f.handlerServerName }),
       },
     },
+    tlsFiles: { serving, handlerClient },
     ownServiceAccounts: own.filter((s) => s !== ''),
     healthPort: f.healthPort,
   };

@@ -3,7 +3,8 @@
  * subresources.kubevirt.io API (server.ts), and the health server (`/healthz`, `/readyz`, `/metrics`). Who may
  * send identity headers is read from `kube-system/extension-apiserver-authentication` (the request-header CA
  * and its allowed names) and, for the Deckhouse virtualization-api mode, from `--client-ca-file`; the
- * ConfigMap is read again every minute, so a rotated front-proxy CA is picked up. Requests to the cluster go
+ * ConfigMap is read again every minute, so a rotated front-proxy CA is picked up; the api's own certificate files
+ * are read again every few seconds (tls-reload.ts). Requests to the cluster go
  * through the rename rules, limited by the client's QPS and burst (the fork's VIRT_API_RATE_LIMITER_QPS /
  * _BURST). On SIGTERM the server stops accepting and ends the open sessions with a close frame.
  */
@@ -39,10 +40,11 @@ import { CaBundle, parseRequestHeaderConfig, SarAuthorizer, type AuthConfig } fr
 import { newApiMetrics } from './metrics.ts';
 import { restApi } from './rest/api.ts';
 import { startApiServer } from './server.ts';
-import type { HandlerTls } from './stream/dial.ts';
+import { ReloadableHandlerTls, type HandlerTls } from './stream/dial.ts';
 import type { RelaySession } from './stream/relay.ts';
 import { admitters, type AdmissionLookup } from './webhooks/admitters.ts';
 import { clusterKubeVirtLookup } from './webhooks/kubevirt-lookup.ts';
+import { watchApiTls, type ApiTlsFiles } from './tls-reload.ts';
 
 const AUTH_CONFIGMAP = { namespace: 'kube-system', name: 'extension-apiserver-authentication' };
 const AUTH_REFRESH_MS = 60_000;
@@ -56,6 +58,10 @@ export interface ApiRoleOptions {
   readonly clientCa?: string;
   /** The handlers' console servers: their port, and the TLS the api dials them with. */
   readonly handlers: { readonly port: number; readonly tls: HandlerTls };
+  /** Where tls and handlers.tls were read from, watched for rotation; a part without files stays as given. */
+  readonly tlsFiles?: ApiTlsFiles;
+  /** How often those files are read (default DEFAULT_PEM_POLL_MS). */
+  readonly tlsReloadIntervalMs?: number;
   /** Names of the module's own service accounts (status changes on VMIs are theirs only). */
   readonly ownServiceAccounts: readonly string[];
   readonly healthPort: number;
@@ -125,6 +131,7 @@ async function start(o: ApiRoleOptions, ctx: RoleContext): Promise<RoleWork> {
   const metrics = newApiMetrics(registry, clock);
   const sessions = new Set<RelaySession>();
   const own = new Set(o.ownServiceAccounts);
+  const handlers = { port: o.handlers.port, tls: new ReloadableHandlerTls(o.handlers.tls) };
   const server = await startApiServer({
     port: o.port,
     ...(o.host !== undefined && { host: o.host }),
@@ -138,13 +145,15 @@ async function start(o: ApiRoleOptions, ctx: RoleContext): Promise<RoleWork> {
       isOwnServiceAccount: (user) => own.has(user),
       lookup: cachedLookup({ client, direct }, ctx, o.log),
     }),
-    subresources: restApi({ client, handlers: o.handlers, metrics, sessions, clock, log: o.log }),
+    subresources: restApi({ client, handlers, metrics, sessions, clock, log: o.log }),
     metrics,
     sessions,
     clock,
     log: o.log,
   });
   ctx.defer(() => server.close());
+  const { tls, tlsFiles: files, tlsReloadIntervalMs: intervalMs, log } = o;
+  watchApiTls({ files, server, serving: tls, handlerTls: handlers.tls, log, intervalMs }, ctx);
   return {
     run: async (signal): Promise<void> => {
       const refresh = async (): Promise<void> => {
