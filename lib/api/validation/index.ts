@@ -9,7 +9,6 @@ export {
   DECKHOUSE_FEATURE_GATES,
   DEFAULT_EMULATED_MACHINES,
   GATES,
-  deckhouseContext,
   type ValidationContext,
 } from './context.ts';
 export {
