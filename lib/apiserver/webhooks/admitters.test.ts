@@ -1,6 +1,6 @@
 // The admitters with the cluster's KubeVirt CR and the requester's identity: the gates and settings come from
-// the CR (KubeVirt's defaults without one), and a VMI update from virt-handler's service account is held to
-// the node its token is bound to.
+// the CR (KubeVirt's defaults without one), a VMI created by a user starts from an empty status, and a VMI
+// update from virt-handler's service account is held to the node its token is bound to.
 import { describe, expect, it } from '@jest/globals';
 import type { KubeVirt, VirtualMachineInstance } from '../../api/index.ts';
 import { validSpec } from '../../api/validation/testing/fixtures.ts';
@@ -152,6 +152,37 @@ describe('the KubeVirt CR configures admission', () => {
     expect(await create()).toBe(true);
     current.current = cr(gates(), (kv) => (kv.metadata.resourceVersion = '9'));
     expect(await create()).toBe(false);
+  });
+});
+
+describe('a status sent with a VMI create', () => {
+  const forged = newVmi((v) => {
+    v.status = {
+      phase: 'Running',
+      nodeName: 'other-node',
+      volumeStatus: [{ name: 'root', target: 'vda', hotplugVolume: { attachPodName: 'tenant-b-pod' } }],
+    };
+  });
+  const statusAfter = async (user: UserInfo, object: VirtualMachineInstance): Promise<unknown> => {
+    const a = await admit(undefined, WEBHOOK_PATHS.vmiMutate, { operation: 'CREATE', user, object });
+    return a.patch.find((op) => op.path === '/status')?.value;
+  };
+
+  it("from a user: cleared, only the mutator's own status is kept", async () => {
+    const clean = await statusAfter(
+      ALICE,
+      newVmi(() => undefined),
+    );
+    expect(clean).toMatchObject({ phase: 'Pending', runtimeUser: 107 });
+    expect(await statusAfter(ALICE, forged)).toEqual(clean);
+  });
+
+  it('from our own service account: kept, with the defaults laid on', async () => {
+    expect(await statusAfter({ username: CONTROLLER }, forged)).toMatchObject({
+      phase: 'Pending',
+      nodeName: 'other-node',
+      volumeStatus: forged.status?.volumeStatus,
+    });
   });
 });
 
