@@ -76,7 +76,7 @@ const CONFIG_CHECKS: readonly ((c: Json) => string | undefined)[] = [
 ];
 
 /** Why KubeVirt refuses this configuration, if it does. */
-export function configProblem(c: KubeVirtConfiguration): string | undefined {
+function configProblem(c: KubeVirtConfiguration): string | undefined {
   for (const check of CONFIG_CHECKS) {
     const problem = check(c);
     if (problem !== undefined) return problem;

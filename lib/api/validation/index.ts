@@ -11,12 +11,7 @@ export {
   GATES,
   type ValidationContext,
 } from './context.ts';
-export {
-  configuringKubeVirt,
-  DEFAULT_VALIDATION_CONTEXT,
-  readClusterConfig,
-  type ClusterConfigReading,
-} from './cluster-config.ts';
+export { configuringKubeVirt, DEFAULT_VALIDATION_CONTEXT, readClusterConfig } from './cluster-config.ts';
 export { validateVmiSpec } from './vmi-spec.ts';
 export { validateVmiCreate, type VmiCreateContext } from './vmi-create.ts';
 export { validateVmiUpdate, type VmiUpdateContext } from './vmi-update.ts';
