@@ -234,7 +234,14 @@ describe('NodeRestriction: a VMI update from virt-handler', () => {
         refusal: 'Node restriction, virt-handler is not allowed to set target node',
       },
     ],
-    ['without the gate (no CR)', { user: handlerOn('node-a'), node: 'node-b' }],
+    [
+      "another node's VMI without the gate (no CR): held to its node all the same",
+      {
+        user: handlerOn('node-a'),
+        node: 'node-b',
+        refusal: 'Node restriction, virt-handler is only allowed to modify VMIs it owns',
+      },
+    ],
     [
       'the controller is not held to a node',
       { kv: restricted, user: { username: CONTROLLER }, node: 'node-b' },
