@@ -34,12 +34,20 @@ export interface InformerOptions {
   resyncPeriodMs: number;
   /** Namespaced resources are watched in this namespace only, when set. */
   namespace?: string;
+  /** Pods are watched in every namespace even when namespace is set (tests of Pods outside it). */
+  podsInAllNamespaces?: boolean;
 }
 
 export function controllerInformers(opts: InformerOptions): ControllerInformers {
   const factory = new InformerFactory();
-  const cluster = { client: opts.client, clock: opts.clock, log: opts.log, resyncPeriodMs: opts.resyncPeriodMs };
+  const cluster = {
+    client: opts.client,
+    clock: opts.clock,
+    log: opts.log,
+    resyncPeriodMs: opts.resyncPeriodMs,
+  };
   const ns = { ...cluster, ...(opts.namespace !== undefined && { namespace: opts.namespace }) };
+  const podScope = opts.podsInAllNamespaces === true ? cluster : ns;
   return {
     factory,
     vms: factory.informerFor(
@@ -59,7 +67,7 @@ export function controllerInformers(opts: InformerOptions): ControllerInformers 
       'launcher-pods',
       () =>
         new SharedInformer<Pod>({
-          ...ns,
+          ...podScope,
           gvr: PODS,
           labelSelector: APP_LABEL,
           indexers: { ...vmiIndexers, [BY_NODE]: fieldIndex('spec.nodeName') },

@@ -26,7 +26,7 @@ import { isRunning, isScheduled, isScheduling, isUnprocessed } from '../../api/v
 import { mergePatch } from '../../kernel/controller/merge-patch.ts';
 import type { SyncFailure } from '../../api/conditions.ts';
 import { AttachmentPodSync } from './attachment-sync.ts';
-import { BY_VMI_UID } from './indexers.ts';
+import { podsOfVmi } from './indexers.ts';
 import { newLauncherPod, type LauncherPodConfig } from './launcher-pod.ts';
 import type { VmiMetrics } from './metrics.ts';
 import { memoryOverheadBytes } from './overhead.ts';
@@ -37,7 +37,7 @@ import { computeVolumeStatus, type VolumeEvent } from './volume-status.ts';
 export interface VmiControllerOptions {
   client: KubeClient;
   vmis: StoreReader<VirtualMachineInstance>;
-  /** Launcher and attachment Pods, indexed by BY_VMI_UID and BY_OWNER_POD_UID. */
+  /** Launcher and attachment Pods, indexed by vmiIndexers. */
   pods: StoreReader<Pod>;
   vms: StoreReader<VirtualMachine>;
   /** PersistentVolumeClaims, keyed ns/name. */
@@ -105,7 +105,7 @@ export class VmiController {
     ) {
       return undefined;
     }
-    const pods = this.opts.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '');
+    const pods = podsOfVmi(this.opts.pods, vmi);
     const sync = await this.sync(key, vmi, pods, ctx);
     await this.writeStatus(key, vmi, sync);
     if (sync.retry !== undefined) {
