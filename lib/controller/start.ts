@@ -31,6 +31,8 @@ export interface StartControllersOptions {
   namespace?: string;
   /** Watch Pods in every namespace even with namespace set (tests of Pods outside it). */
   podsInAllNamespaces?: boolean;
+  /** The namespace of the KubeVirt CR (the controller's own); default namespace, else every namespace. */
+  configNamespace?: string;
   /** Workers per controller. */
   workers: number;
   log: Logger;
@@ -76,6 +78,7 @@ export function startControllers(opts: StartControllersOptions): RunningControll
     resyncPeriodMs: opts.resyncPeriodMs ?? DEFAULT_RESYNC_MS,
     ...(opts.namespace !== undefined && { namespace: opts.namespace }),
     ...(opts.podsInAllNamespaces !== undefined && { podsInAllNamespaces: opts.podsInAllNamespaces }),
+    ...(opts.configNamespace !== undefined && { configNamespace: opts.configNamespace }),
   });
   const queueMetrics = workQueueMetricsFor(opts.registry);
   const queue = (name: string): WorkQueue => new WorkQueue<string>({ name, clock, metrics: queueMetrics });
@@ -98,6 +101,7 @@ export function startControllers(opts: StartControllersOptions): RunningControll
     pods: inf.pods.store,
     vms: inf.vms.store,
     pvcs: inf.pvcs.store,
+    kubevirts: inf.kubevirts.store,
     clock,
     recorder: recorder('virtualmachineinstance-controller'),
     launcher: opts.launcher,

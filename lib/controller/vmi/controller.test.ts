@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { KubeVirt, VirtualMachineInstance } from '../../api/index.ts';
 import type { Pod } from '../../api/core/pod.ts';
 import { harness, vmiController, type Harness } from '../testing/harness.ts';
 import { alreadyExists, forbidden } from '../../kernel/kube/testing/recording-client.ts';
@@ -162,6 +162,41 @@ describe('VmiController', () => {
     });
     expect(h.recorder.events.map((e) => `${e.type} ${e.reason}`)).toEqual(['Warning FailedCreate']);
     expect(c.podExpectations.satisfiedExpectations(KEY)).toBe(true);
+  });
+
+  it('a host device the KubeVirt CR does not permit: no Pod, Synchronized False, retried', async () => {
+    h.kubevirts.add({
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'KubeVirt',
+      metadata: { name: 'config', namespace: 'd8-virtualization', uid: 'kv-uid' },
+      spec: {
+        configuration: {
+          permittedHostDevices: {
+            pciHostDevices: [{ pciVendorSelector: '10de:1eb8', resourceName: 'nvidia.com/T4' }],
+          },
+        } as NonNullable<KubeVirt['spec']['configuration']>,
+      },
+    });
+    const withDevice = (deviceName: string) => (x: VirtualMachineInstance) => {
+      x.spec.domain.devices.hostDevices = [{ name: 'h', deviceName }];
+    };
+    h.vmis.add(vmi(withDevice('nvidia.com/A100')));
+    await expect(run()).rejects.toThrow(/not permitted/);
+    expect(h.client.log).toEqual(['patch virtualmachineinstances default/testvm']);
+    const message =
+      'failed to render launch manifest: HostDevice nvidia.com/A100 is not permitted in permittedHostDevices configuration';
+    expect(body(0)).toMatchObject({
+      status: {
+        conditions: expect.arrayContaining([
+          expect.objectContaining({ type: 'Synchronized', status: 'False', reason: 'FailedCreate', message }),
+        ]),
+      },
+    });
+
+    h.vmis.add(vmi(withDevice('nvidia.com/T4'), (x) => (x.metadata.resourceVersion = '21')));
+    await run();
+    const pod = h.client.actions.find((a) => a.verb === 'create')?.body as Pod | undefined;
+    expect(pod?.spec.containers[0]?.resources).toMatchObject({ limits: { 'nvidia.com/T4': '1' } });
   });
 
   it('Pod AlreadyExists (stale cache): no error, waits for the cache', async () => {

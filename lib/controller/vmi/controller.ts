@@ -8,7 +8,7 @@
  */
 import { PODS } from '../../kernel/kube/resources.ts';
 import { VIRTUAL_MACHINE_INSTANCES } from '../../api/index.ts';
-import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { ControllerExpectations, UIDTrackingExpectations } from '../../kernel/controller/expectations.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
@@ -27,7 +27,9 @@ import { mergePatch } from '../../kernel/controller/merge-patch.ts';
 import type { SyncFailure } from '../../api/conditions.ts';
 import { AttachmentPodSync } from './attachment-sync.ts';
 import { podsOfVmi } from './indexers.ts';
+import { clusterKubeVirt } from '../cluster-config.ts';
 import { newLauncherPod, type LauncherPodConfig } from './launcher-pod.ts';
+import { permittedHostDevicesOf } from './permitted-host-devices.ts';
 import type { VmiMetrics } from './metrics.ts';
 import { memoryOverheadBytes } from './overhead.ts';
 import { computeVmiStatus } from './vmi-status.ts';
@@ -42,6 +44,8 @@ export interface VmiControllerOptions {
   vms: StoreReader<VirtualMachine>;
   /** PersistentVolumeClaims, keyed ns/name. */
   pvcs: StoreReader<PersistentVolumeClaim>;
+  /** KubeVirt CRs: the cluster's permittedHostDevices. None: every device is permitted. */
+  kubevirts?: StoreReader<KubeVirt>;
   clock: Clock;
   recorder: EventRecorder;
   launcher: LauncherPodConfig;
@@ -175,10 +179,13 @@ export class VmiController {
     try {
       const owned = structuredClone(vmi);
       this.setVolumeStatus(owned, undefined, []);
-      manifest = newLauncherPod(owned, this.opts.launcher);
+      const kubevirt = clusterKubeVirt(this.opts.kubevirts?.list() ?? []);
+      const permittedHostDevices = permittedHostDevicesOf(kubevirt);
+      manifest = newLauncherPod(owned, { ...this.opts.launcher, permittedHostDevices });
     } catch (err) {
+      // Retried with backoff, as KubeVirt's sync error: the cause may be the cluster's settings.
       const message = `failed to render launch manifest: ${errorMessage(err)}`;
-      return { pod: undefined, pods, failure: { reason: 'FailedCreate', message } };
+      return { pod: undefined, pods, failure: { reason: 'FailedCreate', message }, retry: err };
     }
     this.podExpectations.expectCreations(key, 1);
     try {
