@@ -44,12 +44,7 @@ export interface InformerOptions {
 
 export function controllerInformers(opts: InformerOptions): ControllerInformers {
   const factory = new InformerFactory();
-  const cluster = {
-    client: opts.client,
-    clock: opts.clock,
-    log: opts.log,
-    resyncPeriodMs: opts.resyncPeriodMs,
-  };
+  const cluster = { client: opts.client, clock: opts.clock, log: opts.log, resyncPeriodMs: opts.resyncPeriodMs };
   const ns = { ...cluster, ...(opts.namespace !== undefined && { namespace: opts.namespace }) };
   const podScope = opts.podsInAllNamespaces === true ? cluster : ns;
   const configNamespace = opts.configNamespace ?? opts.namespace;

@@ -2,9 +2,10 @@
  * The VMI controller's reconcile (kubevirt vmi/vmi.go execute and lifecycle.go sync/updateStatus), on the VMI
  * key, from the informer caches: a VMI being deleted gets its Pods deleted; an unprocessed VMI without a Pod
  * gets its launcher Pod (newLauncherPod, guarded by expectations and a deterministic name; rendered with the
- * volume status its claims imply, so block claims become devices); a VMI with a Pod gets its attachment Pods
- * for hotplugged volumes (attachment-sync.ts). Then the status the Pods imply, volumeStatus included once a
- * Pod exists, is written as one merge patch with the resourceVersion precondition, only when it changed.
+ * volume status its claims imply, so block claims become devices, and checked against the KubeVirt CR's
+ * permittedHostDevices); a VMI with a Pod gets its attachment Pods for hotplugged volumes (attachment-sync.ts).
+ * Then the status the Pods imply, volumeStatus included once a Pod exists, is written as one merge patch with
+ * the resourceVersion precondition, only when it changed.
  */
 import { PODS } from '../../kernel/kube/resources.ts';
 import { VIRTUAL_MACHINE_INSTANCES } from '../../api/index.ts';
