@@ -11,3 +11,4 @@ export {
 } from './safepath.ts';
 export { bindMount, isMountPoint, unmountLazy } from './mount.ts';
 export { connectBeneath } from './socket.ts';
+export { listenUnixSocket, type UnixSocketOptions } from './listen.ts';
