@@ -163,7 +163,8 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
     poller.stop();
   });
   const server = newCmdServer(cmdHandlers({ manager, guest, log }));
-  await listenUnix(server, layout.launcherSocket);
+  // Only the launcher's user (and root: the handler) may reach the Cmd socket.
+  await listenUnix(server, layout.launcherSocket, { mode: 0o600 });
   log.info('launcher ready', { socket: layout.launcherSocket, emulation: host.emulation });
   const run = async (signal: AbortSignal): Promise<void> => {
     await Promise.race([untilAborted(signal), lost]);
