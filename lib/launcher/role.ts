@@ -42,11 +42,15 @@ export interface LauncherOptions {
 const ARCH = 'x86_64';
 const MACHINE = 'q35';
 
-/** Whether files in dir can be opened with O_DIRECT (tmpfs cannot): decides cache=none. */
+/**
+ * Whether files in dir can be opened with O_DIRECT (tmpfs cannot): decides cache=none. The directory is the
+ * daemons' user's: the probe file is new (O_EXCL) and never a link's target (O_NOFOLLOW).
+ */
 export async function supportsDirectIo(dir: string): Promise<boolean> {
   const probe = join(dir, `.direct-io-probe-${process.pid}`);
+  const flags = fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW | fsConstants.O_WRONLY;
   try {
-    const fh = await open(probe, fsConstants.O_CREAT | fsConstants.O_WRONLY | fsConstants.O_DIRECT, 0o600);
+    const fh = await open(probe, flags | fsConstants.O_DIRECT, 0o600);
     await fh.close();
     return true;
   } catch {
