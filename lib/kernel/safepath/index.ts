@@ -11,5 +11,5 @@ export {
 } from './safepath.ts';
 export { bindMount, isMountPoint, unmountLazy } from './mount.ts';
 export { connectBeneath } from './socket.ts';
-export { MAX_PATH_ELEMENTS, resolveBeneath, resolveLinks, type ReadLinkAt } from './resolve.ts';
+export { resolveBeneath, resolveLinks, type ReadLinkAt } from './resolve.ts';
 export { mkdirBeneath, replaceFileIn, walkBeneath } from './tree.ts';

@@ -6,10 +6,10 @@
  */
 import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
-import { openBeneath, UnsafePathError } from './safepath.ts';
+import { openBeneath, UnsafePathError, type PathKind } from './safepath.ts';
 
 /** KubeVirt's bound on the path elements one resolution may look at (links included). */
-export const MAX_PATH_ELEMENTS = 256;
+const MAX_PATH_ELEMENTS = 256;
 
 /** The target of the symlink at `parts`, or undefined when it is no symlink; rejects when it is missing. */
 export type ReadLinkAt = (parts: readonly string[]) => Promise<string | undefined>;
@@ -49,10 +49,13 @@ export async function resolveLinks(rel: string, readLinkAt: ReadLinkAt): Promise
 }
 
 /**
- * The components of `rel` below the trusted `root`, with every symlink resolved relative to `root`; the result
- * is checked to open without following any symlink.
+ * The components of `rel` below the trusted `root`, with every symlink resolved relative to `root`, and the
+ * kind of what they name (checked by opening it without following any symlink).
  */
-export async function resolveBeneath(root: string, rel: string): Promise<string[]> {
+export async function resolveBeneath(
+  root: string,
+  rel: string,
+): Promise<{ parts: string[]; kind: PathKind }> {
   const readLinkAt: ReadLinkAt = async (parts) => {
     const p = path.join(root, ...parts);
     try {
@@ -65,6 +68,7 @@ export async function resolveBeneath(root: string, rel: string): Promise<string[
     }
   };
   const parts = await resolveLinks(rel, readLinkAt);
-  await (await openBeneath(root, parts, ['directory', 'file', 'block', 'socket'])).close();
-  return parts;
+  const h = await openBeneath(root, parts, ['directory', 'file', 'block', 'socket']);
+  await h.close();
+  return { parts, kind: h.kind };
 }

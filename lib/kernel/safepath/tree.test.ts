@@ -153,7 +153,10 @@ describe('resolveBeneath', () => {
     await writeFile(join(root, 'images/real.img'), 'inside');
     await symlink('/images/real.img', join(root, 'disk/disk.img'));
     await symlink(join(outside, 'secret'), join(root, 'disk/host.img'));
-    expect(await resolveBeneath(root, 'disk/disk.img')).toEqual(['images', 'real.img']);
+    expect(await resolveBeneath(root, 'disk/disk.img')).toEqual({
+      parts: ['images', 'real.img'],
+      kind: 'file',
+    });
     // The host path `<outside>/secret` does not exist inside the tree.
     expect(await reason(resolveBeneath(root, 'disk/host.img'))).toBe('not-found');
   });

@@ -165,13 +165,8 @@ export async function writeIso(image: IsoImage, dir: SafeHandle, identity: Ident
       }
     });
   } catch (err) {
-    throw new KvError(
-      'KV_ERR_CONFIG',
-      `cannot write the ISO image ${image.isoPath} of volume ${image.volume}`,
-      {
-        cause: err,
-      },
-    );
+    const what = `the ISO image ${image.isoPath} of volume ${image.volume}`;
+    throw new KvError('KV_ERR_CONFIG', `cannot write ${what}`, { cause: err });
   } finally {
     // Empty by now; whatever else the name may hold (a swap) is left alone.
     await rmdir(`${dir.procPath}/${name}`).catch(() => undefined);

@@ -88,11 +88,6 @@ export class SerialRelay {
     return this.upstream !== undefined;
   }
 
-  /** Console clients connected now. */
-  get clientCount(): number {
-    return this.clients.size;
-  }
-
   /** Connects to QEMU's serial socket (retrying until it appears); starts a fresh history. */
   async attach(upstreamPath: string, timeoutMs = 10_000): Promise<void> {
     this.detach();

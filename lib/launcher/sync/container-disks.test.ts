@@ -79,7 +79,7 @@ describe('findContainerDiskImages', () => {
       'a link out of the image to a host file',
       6,
       undefined,
-      /spec\.volumes\[6\]\.containerDisk: \/disk\/disk\.img is no file inside the image/,
+      /spec\.volumes\[6\]\.containerDisk: \/disk\/disk\.img is not a file inside the image/,
     ],
     [
       'a given path through a link out of the image',

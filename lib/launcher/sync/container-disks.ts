@@ -9,29 +9,14 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { VirtualMachineInstance } from '../../api/index.ts';
-import { KvError } from '../../kernel/errors/errors.ts';
-import {
-  openBeneath,
-  resolveBeneath,
-  UnsafePathError,
-  withHandle,
-  type PathKind,
-} from '../../kernel/safepath/index.ts';
+import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
+import { resolveBeneath, UnsafePathError, type PathKind } from '../../kernel/safepath/index.ts';
 import type { PodLayout } from '../../rpc/index.ts';
 
 const DEFAULT_DIR = 'disk';
 
 function fail(index: number, message: string, cause?: unknown): KvError {
   return new KvError('KV_ERR_CONFIG', `spec.volumes[${index}].containerDisk: ${message}`, { cause });
-}
-
-/** `rel` inside the image at `base`, its symlinks resolved there; the kind of what it names. */
-async function inImage(base: string, rel: string): Promise<{ parts: string[]; kind: PathKind }> {
-  const parts = await resolveBeneath(base, rel);
-  const kind = await withHandle(openBeneath(base, parts, ['directory', 'file', 'block', 'socket']), (h) =>
-    Promise.resolve(h.kind),
-  );
-  return { parts, kind };
 }
 
 function notFound(err: unknown): boolean {
@@ -41,11 +26,11 @@ function notFound(err: unknown): boolean {
 async function givenPath(base: string, index: number, p: string): Promise<string> {
   let found: { parts: string[]; kind: PathKind };
   try {
-    found = await inImage(base, p);
+    found = await resolveBeneath(base, p);
   } catch (err) {
     const looked = path.join(base, path.posix.normalize(`/${p}`));
     if (notFound(err)) throw fail(index, `path ${p} is not in the image (looked for ${looked})`, err);
-    throw fail(index, `path ${p}: ${(err as Error).message}`, err);
+    throw fail(index, `path ${p}: ${errorMessage(err)}`, err);
   }
   if (found.kind !== 'file') throw fail(index, `path ${p} in the image is not a file`);
   return path.join(base, ...found.parts);
@@ -54,7 +39,7 @@ async function givenPath(base: string, index: number, p: string): Promise<string
 async function onlyFile(base: string, index: number): Promise<string> {
   let dir: string[];
   try {
-    const found = await inImage(base, DEFAULT_DIR);
+    const found = await resolveBeneath(base, DEFAULT_DIR);
     if (found.kind !== 'directory') throw new UnsafePathError('not-found', DEFAULT_DIR, 'not a directory');
     dir = found.parts;
   } catch (err) {
@@ -70,7 +55,7 @@ async function onlyFile(base: string, index: number): Promise<string> {
   try {
     return await givenPath(base, index, [...dir, first].join('/'));
   } catch (err) {
-    throw fail(index, `/${DEFAULT_DIR}/${first} is no file inside the image (a link out of it?)`, err);
+    throw fail(index, `/${DEFAULT_DIR}/${first} is not a file inside the image`, err);
   }
 }
 

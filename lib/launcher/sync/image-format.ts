@@ -19,11 +19,11 @@ import { QEMU_IMG } from './prestart.ts';
 const run = promisify(execFile);
 export const PRLIMIT = '/usr/bin/prlimit';
 /** KubeVirt's `ulimit -t 10` around qemu-img info. */
-export const QEMU_IMG_CPU_SECONDS = 10;
+const QEMU_IMG_CPU_SECONDS = 10;
 /** KubeVirt's `ulimit -v` around qemu-img info: virt-config DefaultDiskVerificationMemoryLimitBytes. */
 export const QEMU_IMG_ADDRESS_SPACE_BYTES = 2000 * 1024 * 1024;
 /** Bytes of an image's start that formatOfHeader looks at. */
-export const HEADER_BYTES = 512;
+const HEADER_BYTES = 512;
 
 type Verdict = ImageFormat | { readonly problem: string };
 
