@@ -1,9 +1,11 @@
 /**
  * Unix-socket plumbing for gRPC (kubevirt pkg/util/net/grpc/grpc.go CreateSocket/DialSocket):
- * remove a stale socket, mkdir -p the parent, check the sun_path limit, then bind.
+ * remove a stale socket, mkdir -p the parent, check the sun_path limit, then bind; a socket only its owner
+ * may reach is made with that mode from the start.
  */
 import { closeSync, constants as fsConstants, openSync } from 'node:fs';
 import { mkdir, lstat, unlink } from 'node:fs/promises';
+import { createServer, type Server as NetServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { ServerCredentials, type Server } from '@grpc/grpc-js';
 import { realClock, type Clock } from '../kernel/clock.ts';
@@ -81,17 +83,70 @@ async function removeStaleSocket(socketPath: string): Promise<void> {
   await unlink(socketPath);
 }
 
-/** Binds `server` to `socketPath`, replacing a stale socket left by a previous run. */
-export async function listenUnix(server: Server, socketPath: string): Promise<void> {
+/** Our own listeners (and their connections) of servers bound with a mode: shutdownServer closes them. */
+interface OwnListener {
+  readonly listener: NetServer;
+  readonly connections: Set<Socket>;
+}
+const ownListeners = new WeakMap<Server, OwnListener[]>();
+
+function bindError(socketPath: string, err: Error): KvError {
+  return new KvError('KV_ERR_TRANSPORT', `cannot listen on ${socketPath}: ${err.message}`, { cause: err });
+}
+
+/**
+ * Listens on `socketPath` with a socket made with `mode`: bind(2) applies the process umask, which is set to
+ * mode's complement around the listen call (Node binds synchronously within it), so no client can connect
+ * before the mode holds, as one could between a bind and a chmod. grpc-js serves the connections.
+ */
+async function listenWithMode(server: Server, socketPath: string, mode: number): Promise<void> {
+  const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
+  const connections = new Set<Socket>();
+  const listener = createServer((c) => {
+    connections.add(c);
+    c.once('close', () => connections.delete(c));
+    injector.injectConnection(c);
+  });
+  await new Promise<void>((resolve, reject) => {
+    const fail = (err: Error): void => {
+      reject(bindError(socketPath, err));
+    };
+    listener.once('error', fail);
+    const umask = process.umask(0o777 & ~mode);
+    try {
+      listener.listen(socketPath, () => {
+        listener.off('error', fail);
+        // A failed accept (EMFILE) costs that one connection; the listener goes on.
+        listener.on('error', () => undefined);
+        resolve();
+      });
+    } finally {
+      process.umask(umask);
+    }
+  });
+  ownListeners.set(server, [...(ownListeners.get(server) ?? []), { listener, connections }]);
+}
+
+/**
+ * Binds `server` to `socketPath`, replacing a stale socket left by a previous run. With `mode` (e.g. 0o600),
+ * the socket has that mode the moment it exists, whatever the process umask.
+ */
+export async function listenUnix(
+  server: Server,
+  socketPath: string,
+  o: { mode?: number } = {},
+): Promise<void> {
   const target = unixTarget(socketPath);
   await mkdir(path.dirname(socketPath), { recursive: true });
   await removeStaleSocket(socketPath);
+  if (o.mode !== undefined) {
+    await listenWithMode(server, socketPath, o.mode);
+    return;
+  }
   await new Promise<void>((resolve, reject) => {
     server.bindAsync(target, ServerCredentials.createInsecure(), (err) => {
       if (err !== null) {
-        reject(
-          new KvError('KV_ERR_TRANSPORT', `cannot listen on ${socketPath}: ${err.message}`, { cause: err }),
-        );
+        reject(bindError(socketPath, err));
         return;
       }
       resolve();
@@ -101,15 +156,31 @@ export async function listenUnix(server: Server, socketPath: string): Promise<vo
 }
 
 /** Stops accepting calls and waits for the running ones; cancels them after `graceMs`. */
-export function shutdownServer(server: Server, graceMs: number, clock: Clock = realClock): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = clock.after(graceMs, () => {
-      server.forceShutdown();
-    });
+export async function shutdownServer(
+  server: Server,
+  graceMs: number,
+  clock: Clock = realClock,
+): Promise<void> {
+  const own = ownListeners.get(server) ?? [];
+  ownListeners.delete(server);
+  const timer = clock.after(graceMs, () => {
+    server.forceShutdown();
+    for (const o of own) for (const c of o.connections) c.destroy();
+  });
+  const closed = own.map(
+    (o) =>
+      new Promise<void>((resolve) => {
+        o.listener.close(() => {
+          resolve();
+        });
+      }),
+  );
+  const drained = new Promise<void>((resolve) => {
     server.tryShutdown(() => {
-      timer.cancel();
       resolve();
       return;
     });
   });
+  await Promise.all([drained, ...closed]);
+  timer.cancel();
 }

@@ -12,3 +12,5 @@ export {
 export { bindMount, isMountPoint, unmountLazy } from './mount.ts';
 export { connectBeneath } from './socket.ts';
 export { listenUnixSocket, type UnixSocketOptions } from './listen.ts';
+export { resolveBeneath, resolveLinks, type ReadLinkAt } from './resolve.ts';
+export { mkdirBeneath, replaceFileIn, walkBeneath } from './tree.ts';
