@@ -43,9 +43,13 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  // Whatever a failed test left mounted under the temp dir comes off before it goes.
-  for (const p of (await readMountPoints()).filter((m) => m.startsWith(`${t}/`)).reverse())
-    execFileSync('umount', ['--lazy', p]);
+  // Whatever a failed test left mounted under the temp dir (stacked mounts too) comes off before it goes.
+  for (
+    let left = await mountsUnderTemp(), i = 0;
+    left.length > 0 && i < 100;
+    left = await mountsUnderTemp(), i++
+  )
+    for (const p of left.reverse()) execFileSync('umount', ['--lazy', p]);
   await rm(t, { recursive: true, force: true });
 });
 
