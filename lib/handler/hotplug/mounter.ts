@@ -129,7 +129,13 @@ export class HotplugMounter {
       const lookup = new HotplugLookup({ ...this.o, vmi, launcherPodUid });
       for (const w of plan.mount) {
         const why = await this.tryMount({ vmi, w, dir, lookup });
-        if (why !== undefined) refused.set(w.volume, refusal(w.volume, w.block, why));
+        if (why === undefined) continue;
+        refused.set(w.volume, refusal(w.volume, w.block, why));
+        this.o.log.warning('hotplug volume refused', {
+          name: vmi.metadata.name,
+          volume: w.volume,
+          reason: why,
+        });
       }
       for (const entry of plan.unmount) await this.unmount(vmi, dir, entry);
       return { mounted: new Set((await this.mountedIn(dir)).keys()), refused };
