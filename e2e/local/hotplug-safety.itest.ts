@@ -25,7 +25,7 @@ import type { PersistentVolumeClaim } from '../../lib/api/core/pvc.ts';
 import { EVENTS, NAMESPACES, PERSISTENT_VOLUME_CLAIMS, PODS } from '../../lib/kernel/kube/index.ts';
 import type { KubeObject } from '../../lib/kernel/kube/types.ts';
 import { mountCount } from '../../lib/kernel/host/mounts.ts';
-import { waitFor } from '../../lib/kernel/testing/wait.ts';
+import { sleep, waitFor } from '../../lib/kernel/testing/wait.ts';
 import { HOTPLUG_DISKS_VOLUME, podVolumeOnNode } from '../../lib/rpc/index.ts';
 import { STORAGE_CLASS } from './storage.ts';
 import { ownClaimWithDisk, removeOwnVolume, type OwnVolume } from './testing/claims.ts';
@@ -126,19 +126,38 @@ async function removeVolume(volume: string, target: string): Promise<void> {
   );
 }
 
-/** Waits for the refusal on the VMI: the event, and the volume's reason, never mounted meanwhile. */
+/** What a watch over a volume saw: the most mounts at its target, and every phase and target it had. */
+interface Seen {
+  mounts: number;
+  phases: Set<string>;
+  targets: Set<string>;
+}
+
+async function look(volume: string, target: string, seen: Seen): Promise<VolumeStatus | undefined> {
+  seen.mounts = Math.max(seen.mounts, await mountCount(target));
+  const st = statusOf(await getVmi(), volume);
+  if (st?.phase !== undefined) seen.phases.add(st.phase);
+  if ((st?.target ?? '') !== '') seen.targets.add(st?.target ?? '');
+  return st;
+}
+
+const newSeen = (): Seen => ({ mounts: 0, phases: new Set(), targets: new Set() });
+
+/** Waits for the refusal on the VMI (the event, and the volume's reason); nothing may be mounted meanwhile. */
 async function refusal(volume: string, target: string): Promise<{ event: string; status: VolumeStatus }> {
-  return waitFor(
+  const seen = newSeen();
+  const got = await waitFor(
     async () => {
-      expect(await mountCount(target)).toBe(0);
-      const st = statusOf(await getVmi(), volume);
-      expect(['MountedToPod', 'Ready']).not.toContain(st?.phase);
+      const st = await look(volume, target, seen);
       const event = (await hotplugFailed(volume))[0];
       return st?.reason === 'HotplugFailed' && event !== undefined && { event, status: st };
     },
     `the refusal of ${volume} on the VMI`,
     { timeoutMs: 120_000, intervalMs: 500 },
   );
+  expect(seen.mounts).toBe(0);
+  expect([...seen.phases].filter((p) => p === 'MountedToPod' || p === 'Ready')).toEqual([]);
+  return got;
 }
 
 beforeAll(async () => {
@@ -214,16 +233,19 @@ describe('hotplug safety on node local', () => {
     );
     const target = join(hotplugDir(), 'hp-ok.img');
     await setVolume('hp-ok', 'ok-claim');
-    await waitFor(async () => statusOf(await getVmi(), 'hp-ok')?.phase === 'Ready', 'the volume Ready', {
+    const seen = newSeen();
+    await waitFor(async () => (await look('hp-ok', target, seen))?.phase === 'Ready', 'the volume Ready', {
       timeoutMs: 180_000,
       intervalMs: 500,
     });
+    expect(seen.mounts).toBe(1);
+    // The handler resyncs a running VMI every 15 s: a minute is four passes over a mounted volume.
     const counts: number[] = [];
-    for (let i = 0; i < 13; i++) {
-      if (i > 0) await new Promise((r) => setTimeout(r, 5000));
+    for (let i = 0; i < 60; i++) {
+      await sleep(1000);
       counts.push(await mountCount(target));
     }
-    expect(counts).toEqual(Array.from({ length: 13 }, () => 1));
+    expect(counts).toEqual(Array.from({ length: 60 }, () => 1));
     expect(await readFile(target, 'utf8')).toBe('DISK');
     await removeVolume('hp-ok', target);
     expect(await mountCount(target)).toBe(0);
@@ -268,11 +290,10 @@ describe('hotplug safety on node local', () => {
       persistentVolumeClaimInfo: { claimName: 'steal', volumeMode: 'Filesystem' },
     });
     // The refusal: the node's HotplugFailed event, or the control plane dropping the attachment it never made.
+    const seen = newSeen();
     const said = await waitFor(
       async () => {
-        expect(await mountCount(target)).toBe(0);
-        const st = statusOf(await getVmi(), 'hp-steal');
-        expect(st?.target ?? '').toBe('');
+        const st = await look('hp-steal', target, seen);
         const events = await hotplugFailed('hp-steal');
         const dropped = st?.hotplugVolume?.attachPodUID !== forged;
         return (events.length > 0 || dropped) && { events, status: st };
@@ -282,10 +303,11 @@ describe('hotplug safety on node local', () => {
     );
     for (const e of said.events) expect(e).toMatch(/^failed to mount filesystem hotplug volume hp-steal: /);
     // A while longer, in case a later sync mounted it after all.
-    for (let i = 0; i < 6; i++) {
-      await new Promise((r) => setTimeout(r, 5000));
-      expect(await mountCount(target)).toBe(0);
+    for (let i = 0; i < 30; i++) {
+      await sleep(1000);
+      await look('hp-steal', target, seen);
     }
+    expect({ mounts: seen.mounts, targets: [...seen.targets] }).toEqual({ mounts: 0, targets: [] });
     expect(await fileFacts(victimDisk)).toEqual(before);
     await removeVolume('hp-steal', target);
   }, 400_000);
