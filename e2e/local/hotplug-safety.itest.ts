@@ -11,6 +11,7 @@
  *   victim's file unchanged, the refusal on the VMI.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { lstat, mkdtemp, readFile, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -24,7 +25,7 @@ import type { Pod } from '../../lib/api/core/pod.ts';
 import type { PersistentVolumeClaim } from '../../lib/api/core/pvc.ts';
 import { EVENTS, NAMESPACES, PERSISTENT_VOLUME_CLAIMS, PODS } from '../../lib/kernel/kube/index.ts';
 import type { KubeObject } from '../../lib/kernel/kube/types.ts';
-import { mountCount } from '../../lib/kernel/host/mounts.ts';
+import { mountCount, readMountPoints } from '../../lib/kernel/host/mounts.ts';
 import { sleep, waitFor } from '../../lib/kernel/testing/wait.ts';
 import { HOTPLUG_DISKS_VOLUME, podVolumeOnNode } from '../../lib/rpc/index.ts';
 import { STORAGE_CLASS } from './storage.ts';
@@ -36,6 +37,27 @@ const NAME = 'hps-vmi';
 const HOST_TEXT = 'a file of the node, not the tenant’s';
 let work = '';
 let podsLink = '';
+let podUid = '';
+let hostFile = '';
+
+/** Mount points below dir (stacked ones once each time they are listed). */
+async function mountsBelow(dir: string): Promise<string[]> {
+  return (await readMountPoints()).filter((p) => p.startsWith(`${dir}/`));
+}
+
+/** Takes off whatever a handler mounted that it should not have (a regression), stacked mounts included. */
+async function unmountLeftovers(): Promise<void> {
+  const dirs = [work, podUid === '' ? '' : hotplugDir()].filter((d) => d !== '');
+  for (let i = 0; i < 100; i++) {
+    const left = (await Promise.all(dirs.map(mountsBelow))).flat();
+    if (left.length === 0) return;
+    for (const p of left.reverse()) execFileSync('umount', ['--lazy', p]);
+  }
+}
+
+// Before the suite's own afterAll (hooks run in the order declared), so that no such mount keeps the kubelet
+// from removing the launcher Pod while the namespace goes.
+afterAll(unmountLeftovers);
 
 const s = virtSuite('hpsafe', {
   handler: true,
@@ -48,12 +70,11 @@ const s = virtSuite('hpsafe', {
 });
 const victimNs = `${s.ns}-victim`;
 const volumes: OwnVolume[] = [];
-let podUid = '';
-let hostFile = '';
 
 // After the suite's own afterAll (hooks run in the order declared): the namespace, the handler and the suite's
 // clients are gone, so this one has its own.
 afterAll(async () => {
+  await unmountLeftovers();
   const c = virtClients(s.c.kubeconfig, 'kubevirt-ts/hpsafe-itest-cleanup');
   try {
     await deleteNamespace(c, victimNs, 120_000);
