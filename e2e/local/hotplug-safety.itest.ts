@@ -36,7 +36,6 @@ import { agentVm, deleteNamespace, kubeletPodsDir, virtClients } from './virt.ts
 const NAME = 'hps-vmi';
 const HOST_TEXT = 'a file of the node, not the tenant’s';
 let work = '';
-let podsLink = '';
 let podUid = '';
 let hostFile = '';
 
@@ -63,7 +62,7 @@ const s = virtSuite('hpsafe', {
   handler: true,
   handlerFlags: async (dir) => {
     work = await mkdtemp(join(tmpdir(), 'kvts-hpsafe-'));
-    podsLink = join(work, 'pods-link');
+    const podsLink = join(work, 'pods-link');
     await symlink(kubeletPodsDir(dir), podsLink);
     return ['--kubelet-pods-dir', podsLink];
   },
