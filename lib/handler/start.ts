@@ -117,7 +117,12 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     clock,
     recorder,
     config: o.config ?? DEFAULT_CLUSTER_CONFIG,
-    hotplug: new HotplugMounter({ client: o.client, kubeletPodsDir: o.kubeletPodsDir, log }),
+    hotplug: await HotplugMounter.start({
+      client: o.client,
+      node: o.node,
+      kubeletPodsDir: o.kubeletPodsDir,
+      log,
+    }),
     ...(o.resyncMs !== undefined && { resyncMs: o.resyncMs }),
   });
   keyOf = (uid): string | undefined => controller.keyOf(uid);
