@@ -11,3 +11,4 @@ export {
 } from './safepath.ts';
 export { bindMount, isMountPoint, unmountLazy } from './mount.ts';
 export { connectBeneath } from './socket.ts';
+export { listenBeneath, type ListenBeneathOptions, type ListeningBeneath } from './listen.ts';
