@@ -50,10 +50,9 @@ async function start(o: HandlerRoleOptions, ctx: RoleContext): Promise<RoleWork>
   ctx.defer(() => direct.destroy());
   const client = rewritingClient(direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
   const stop = new AbortController();
-  const running = await startHandler({
+  const running = startHandler({
     client,
     node: o.node,
-    root: o.root,
     kubeletPodsDir: o.kubeletPodsDir,
     workers: o.workers,
     log: o.log,
