@@ -1,8 +1,8 @@
 /**
  * The handler's VMI side on one node, wired: an informer over the VMIs labelled `kubevirt.io/nodeName=<node>`
- * (KubeVirt's selector: CRDs have no field selectors), a Notify server in each launcher Pod, the launcher clients, the hotplug mounter, the VMI
- * controller on its own work queue (`virt-handler-vm`), and the per-VMI `kubevirt_vmi_*` metrics read from the
- * launchers on each scrape. Everything stops when the signal aborts: queue drained, informer stopped, Notify
+ * (KubeVirt's selector: CRDs have no field selectors), a Notify server in each launcher Pod, the launcher
+ * clients, the hotplug mounter, the VMI controller on its own work queue (`virt-handler-vm`), and the per-VMI
+ * `kubevirt_vmi_*` metrics read from the launchers on each scrape. Everything stops when the signal aborts: queue drained, informer stopped, Notify
  * closed, clients closed. Tests run this in-process; the role adds health, device plugins, the console server
  * and the heartbeat around it.
  */

@@ -50,7 +50,7 @@ export type SocketAt = string | PodPath;
  */
 export async function openSocket(at: SocketAt): Promise<SafeHandle> {
   if (typeof at !== 'string') return openBeneath(at.root, at.rel, ['socket']);
-  if (!path.isAbsolute(at)) checkSocketPath(at);
+  if (!path.isAbsolute(at)) throw new KvError('KV_ERR_CONFIG', `unix socket path must be absolute: ${at}`);
   return openBeneath(path.dirname(at), [path.basename(at)], ['socket']);
 }
 

@@ -5,8 +5,8 @@
  * KV@HEAD; without it the newest VNC session wins as in v1.6.2, the older one closed with 1001); its socket
  * (400); then the session slot, the unix socket dialled without following a symlink (400 when what is there is
  * refused, 500 when it does not answer: answered before the upgrade, where KubeVirt can only drop the upgraded
- * connection), and the websocket upgrade. Refusals before the upgrade are plain HTTP answers
- * on the raw connection.
+ * connection), and the websocket upgrade. Refusals before the upgrade are plain HTTP answers on the raw
+ * connection.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
