@@ -4,7 +4,7 @@
  * (its content, owner and mode recorded to compare) and a socket that counts the connections it gets.
  */
 import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { podVolumeOnNode } from '../../rpc/index.ts';
@@ -48,8 +48,11 @@ export async function hostTargets(): Promise<HostTargets> {
   const file = join(dir, 'secret');
   await writeFile(file, 'host secret\n', { mode: 0o600 });
   let connections = 0;
+  const open = new Set<Socket>();
   const server: Server = createServer((c) => {
     connections++;
+    open.add(c);
+    c.on('error', () => undefined).on('close', () => open.delete(c));
     c.end('host socket\n');
   });
   const socket = join(dir, 'host.sock');
@@ -65,6 +68,8 @@ export async function hostTargets(): Promise<HostTargets> {
       return { content: await readFile(file, 'utf8'), uid: st.uid, gid: st.gid, mode: st.mode & 0o7777 };
     },
     cleanup: async (): Promise<void> => {
+      // Whatever reached it (a client that does not hang up) is cut, so the server closes.
+      for (const c of open) c.destroy();
       await new Promise<void>((resolve) =>
         server.close(() => {
           resolve();
