@@ -72,6 +72,12 @@ describe('LauncherClients in the launcher Pod', () => {
     expect(await (await clients.client(vmi))?.ping()).toEqual({ success: true, message: '' });
   });
 
+  it('dials once when asked together, so no client (and no socket handle) is left unclosed', async () => {
+    const [a, b] = await Promise.all([clients.client(vmi), clients.client(vmi)]);
+    expect(a).toBeDefined();
+    expect(b).toBe(a);
+  });
+
   it('marks an unresponsive launcher with an empty marker of its own making', async () => {
     expect(await clients.probe(vmi)).toMatchObject({ initialized: true, unresponsive: false });
     await launcher.stop();

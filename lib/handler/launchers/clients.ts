@@ -47,6 +47,7 @@ interface Entry {
   failingSince?: number;
   /** Why the socket was last refused (logged once per reason). */
   refused?: string;
+  connecting?: Promise<LauncherClient | undefined>;
 }
 
 /** The UID of the VMI's launcher Pod on this node (the newest active Pod listed for it), if any. */
@@ -83,15 +84,29 @@ export class LauncherClients {
   }
 
   /** The VMI's launcher client, connected; undefined while its socket is not there or it does not answer. */
-  async client(vmi: VirtualMachineInstance): Promise<LauncherClient | undefined> {
+  client(vmi: VirtualMachineInstance): Promise<LauncherClient | undefined> {
     const e = this.entry(vmi);
-    if (e === undefined || e.unresponsive) return undefined;
-    if (e.client !== undefined) return e.client;
+    if (e === undefined || e.unresponsive) return Promise.resolve(undefined);
+    if (e.client !== undefined) return Promise.resolve(e.client);
+    // One dial at a time: the sync, the console and a metrics scrape may ask together.
+    e.connecting ??= this.connect(vmi, e).finally(() => {
+      delete e.connecting;
+    });
+    return e.connecting;
+  }
+
+  private async connect(vmi: VirtualMachineInstance, e: Entry): Promise<LauncherClient | undefined> {
     try {
-      e.client = await newCmdClient(e.paths.launcherSocket);
+      const client = await newCmdClient(e.paths.launcherSocket);
+      if (this.entries.get(vmi.metadata.uid ?? '') !== e) {
+        // Forgotten or replaced meanwhile: nobody would close it.
+        client.close();
+        return undefined;
+      }
+      e.client = client;
       e.initialized = true;
       delete e.refused;
-      return e.client;
+      return client;
     } catch (err) {
       if (err instanceof UnsafePathError) await this.unusable(vmi, e, err);
       else

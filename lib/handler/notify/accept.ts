@@ -16,11 +16,11 @@ export interface NotifyEndpoint {
   readonly vmiUid: string;
 }
 
-export type Verdict =
+type Verdict =
   | { readonly accept: true; readonly vmi: VirtualMachineInstance }
   | { readonly accept: false; readonly reason: string };
 
-export interface VerdictInput {
+interface VerdictInput {
   readonly endpoint: NotifyEndpoint;
   readonly node: string;
   /** The node's cached VMI named `namespace/name` of the endpoint, if any. */

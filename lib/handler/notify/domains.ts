@@ -10,7 +10,7 @@ import type { DomainJson } from '../../rpc/index.ts';
 import { domainAlive } from '../vmi/decide.ts';
 
 /** Far above the kubelet's default of 110 Pods per node: reached only if VMIs are never forgotten. */
-export const DEFAULT_NOTIFIED_CAP = 1024;
+const DEFAULT_NOTIFIED_CAP = 1024;
 
 export class NotifiedDomains {
   private readonly last = new Map<string, DomainJson>();
