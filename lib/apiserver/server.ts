@@ -4,8 +4,9 @@
  * (through the aggregation layer, or straight from the Deckhouse virtualization-api), where every request but
  * the information endpoints is authenticated by its client certificate (auth/), authorized by a
  * SubjectAccessReview, and then served by `subresources`. Every answer
- * is counted by route and code. Closing stops accepting, ends the open stream sessions with a close frame
- * (1001) and waits for the connections to go.
+ * is counted by route and code. Its serving pair and its client trust are each replaced for new connections
+ * (reloadTls, reloadAuth) without touching the other. Closing stops accepting, ends the open stream sessions with
+ * a close frame (1001) and waits for the connections to go.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -44,6 +45,8 @@ export interface ApiServerOptions {
 export interface ApiServer {
   readonly port: number;
   reloadAuth(auth: AuthConfig): void;
+  /** Serves new connections with this certificate and key (rotated files), keeping the client trust. */
+  reloadTls(tls: ApiServerOptions['tls']): void;
   close(): Promise<void>;
 }
 
@@ -168,11 +171,16 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   });
   const port = (server.address() as AddressInfo).port;
   log.info('api listening', { port });
+  let serving = o.tls;
   return {
     port,
     reloadAuth: (auth): void => {
       ctx.current = auth;
-      server.setSecureContext({ cert: o.tls.cert, key: o.tls.key, ca: trustedCaPems(auth) });
+      server.setSecureContext({ cert: serving.cert, key: serving.key, ca: trustedCaPems(auth) });
+    },
+    reloadTls: (tls): void => {
+      server.setSecureContext({ cert: tls.cert, key: tls.key, ca: trustedCaPems(ctx.current) });
+      serving = tls;
     },
     close: async (): Promise<void> => {
       const closed = new Promise<void>((resolve) => {

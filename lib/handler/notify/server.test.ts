@@ -131,7 +131,7 @@ describe('the Notify endpoint in a launcher Pod', () => {
         level: 'warning',
         pod: POD,
         path: socketPath(),
-        reason: `${socketPath()} is a symbolic link: refusing to replace it with a socket`,
+        reason: `${socketPath()} is a symbolic link`,
       }),
     ]);
     // Tried again on the next sync, logged once per reason.

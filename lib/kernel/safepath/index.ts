@@ -11,4 +11,10 @@ export {
 } from './safepath.ts';
 export { bindMount, isMountPoint, unmountLazy } from './mount.ts';
 export { connectBeneath } from './socket.ts';
-export { listenBeneath, type ListenBeneathOptions, type ListeningBeneath } from './listen.ts';
+export {
+  listenBeneath,
+  listenUnixSocket,
+  type ListenBeneathOptions,
+  type ListeningBeneath,
+  type UnixSocketOptions,
+} from './listen.ts';

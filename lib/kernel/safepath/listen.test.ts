@@ -1,102 +1,91 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { createConnection, createServer, type Server } from 'node:net';
+import { lstat, mkdtemp, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { realClock } from '../clock.ts';
-import { connectBeneath, listenBeneath, UnsafePathError, type ListeningBeneath } from './index.ts';
+import { listenUnixSocket, UnsafePathError } from './index.ts';
 
-let root = '';
-let outside = '';
+let dir = '';
+const servers: Server[] = [];
+
+function server(): Server {
+  const s = createServer((c) => c.end('answer'));
+  servers.push(s);
+  return s;
+}
+
+function answer(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const c = connect(path);
+    let text = '';
+    c.setEncoding('utf8');
+    c.on('data', (d: string) => (text += d));
+    c.once('end', () => {
+      resolve(text);
+    });
+    c.once('error', reject);
+  });
+}
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'safepath-listen-'));
-  outside = await mkdtemp(join(tmpdir(), 'safepath-listen-outside-'));
-  await mkdir(join(root, 'd'));
-  await writeFile(join(outside, 'secret'), 'host file', { mode: 0o600 });
+  dir = await mkdtemp(join(tmpdir(), 'safepath-listen-'));
 });
 
 afterEach(async () => {
-  await rm(root, { recursive: true, force: true });
-  await rm(outside, { recursive: true, force: true });
+  await Promise.all(servers.splice(0).map((s) => new Promise((resolve) => s.close(resolve))));
+  await rm(dir, { recursive: true, force: true });
 });
 
-/** A net server answering 'hi', bound by listenBeneath at `rel`. */
-function listenAt(rel: string | readonly string[], mode = 0o666): Promise<ListeningBeneath> {
-  return listenBeneath(root, rel, {
-    mode,
-    listen: (at) => {
-      const server: Server = createServer((c) => c.end('hi'));
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(at, () => {
-          resolve(
-            () =>
-              new Promise<void>((done) =>
-                server.close(() => {
-                  done();
-                }),
-              ),
-          );
-        });
-      });
-    },
-  });
-}
-
-async function reason(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'listening';
-  } catch (err) {
-    return err instanceof UnsafePathError ? err.reason : `other: ${String(err)}`;
-  }
-}
-
-describe('listenBeneath', () => {
-  it('binds below the root with the mode asked for, and the socket goes with the server', async () => {
-    const l = await listenAt('d/s.sock');
-    const st = await lstat(join(root, 'd/s.sock'));
-    expect([st.isSocket(), st.mode & 0o777]).toEqual([true, 0o666]);
-    const got = await new Promise<string>((resolve) => {
-      createConnection(join(root, 'd/s.sock')).once('data', (b: Buffer) => {
-        resolve(b.toString());
-      });
-    });
-    expect(got).toBe('hi');
-    expect(l.path).toBe(join(root, 'd/s.sock'));
-    await l.close();
-    await expect(lstat(join(root, 'd/s.sock'))).rejects.toMatchObject({ code: 'ENOENT' });
+describe('listenUnixSocket', () => {
+  it('creates the socket 0600 whatever the umask, and leaves the umask as it was', async () => {
+    const before = process.umask(0);
+    try {
+      await listenUnixSocket(server(), { path: join(dir, 'api.sock') });
+      expect(process.umask(0)).toBe(0);
+    } finally {
+      process.umask(before);
+    }
+    const st = await stat(join(dir, 'api.sock'));
+    expect([st.isSocket(), st.mode & 0o777, st.uid]).toEqual([true, 0o600, process.getuid?.()]);
+    expect(await answer(join(dir, 'api.sock'))).toBe('answer');
   });
 
-  it('replaces a stale socket, refuses a symlink or a file there and leaves it alone', async () => {
-    const script = `require('net').createServer().listen(process.argv[1], () => process.exit(0))`;
-    execFileSync(process.execPath, ['-e', script, join(root, 'd/stale.sock')]);
-    await (await listenAt('d/stale.sock', 0o600)).close();
-    await symlink(join(outside, 'secret'), join(root, 'd/link.sock'));
-    await writeFile(join(root, 'd/file.sock'), 'data');
-    expect(await reason(listenAt('d/link.sock'))).toBe('symlink');
-    expect(await reason(listenAt('d/file.sock'))).toBe('wrong-kind');
-    expect((await lstat(join(root, 'd/link.sock'))).isSymbolicLink()).toBe(true);
-    expect(await readFile(join(root, 'd/file.sock'), 'utf8')).toBe('data');
-    expect((await stat(join(outside, 'secret'))).mode & 0o777).toBe(0o600);
+  it('gives the socket a group and 0660 when asked', async () => {
+    await listenUnixSocket(server(), { path: join(dir, 'api.sock'), mode: 0o660, gid: 4242 });
+    const st = await stat(join(dir, 'api.sock'));
+    expect([st.mode & 0o777, st.gid]).toEqual([0o660, 4242]);
   });
 
-  it('refuses a symlinked directory on the way, and an empty path', async () => {
-    await symlink(outside, join(root, 'dirlink'));
-    expect(await reason(listenAt('dirlink/s.sock'))).toBe('symlink');
-    expect(await reason(listenAt(''))).toBe('bad-name');
-    await expect(lstat(join(outside, 's.sock'))).rejects.toMatchObject({ code: 'ENOENT' });
+  it('replaces a stale socket left by an earlier run', async () => {
+    const old = server();
+    await new Promise<void>((resolve) => old.listen(join(dir, 'old.sock'), resolve));
+    await rename(join(dir, 'old.sock'), join(dir, 'api.sock'));
+    await new Promise((resolve) => old.close(resolve));
+    expect((await lstat(join(dir, 'api.sock'))).isSocket()).toBe(true);
+    await listenUnixSocket(server(), { path: join(dir, 'api.sock') });
+    expect(await answer(join(dir, 'api.sock'))).toBe('answer');
   });
-});
 
-describe('connectBeneath', () => {
-  it('hands over a socket an error without a listener of the caller cannot crash', async () => {
-    const l = await listenAt('d/s.sock');
-    const s = await connectBeneath(root, 'd/s.sock', { clock: realClock, timeoutMs: 2000 });
-    expect(() => s.emit('error', new Error('late'))).not.toThrow();
-    s.destroy();
-    await l.close();
+  it.each([
+    ['a symlink to a file elsewhere', 'symlink'],
+    ['a regular file', 'wrong-kind'],
+  ])('refuses %s in the place of the socket and leaves it as it was', async (what, reason) => {
+    const target = join(dir, 'precious');
+    await writeFile(target, 'keep');
+    if (what.startsWith('a symlink')) await symlink(target, join(dir, 'api.sock'));
+    else await writeFile(join(dir, 'api.sock'), 'keep');
+    const err = await listenUnixSocket(server(), { path: join(dir, 'api.sock'), mode: 0o666 }).catch(
+      (e: unknown) => e,
+    );
+    expect(err instanceof UnsafePathError && err.reason).toBe(reason);
+    expect(await readFile(target, 'utf8')).toBe('keep');
+    expect((await stat(target)).mode & 0o777).not.toBe(0o666);
+  });
+
+  it('refuses a relative path and one over the sun_path limit, naming the limit', async () => {
+    await expect(listenUnixSocket(server(), { path: 'api.sock' })).rejects.toThrow(/must be absolute/);
+    await expect(listenUnixSocket(server(), { path: join(dir, 'x'.repeat(120)) })).rejects.toThrow(
+      /over the 107-byte limit/,
+    );
   });
 });
