@@ -59,7 +59,6 @@ async function start(o: HandlerRoleOptions, ctx: RoleContext): Promise<RoleWork>
   const running = await startHandler({
     client,
     node: o.node,
-    root: o.root,
     kubeletPodsDir: o.kubeletPodsDir,
     workers: o.workers,
     log: o.log,

@@ -52,7 +52,8 @@ const launcher: LifecycleLauncher = {
 const resolver: ConsoleResolver = {
   vmi: (ns, name) => [vmi, noLauncher].find((v) => v.metadata.namespace === ns && v.metadata.name === name),
   launcher: (v) => Promise.resolve(v === vmi ? launcher : noCommandSocket(v.metadata.uid ?? '', 500)),
-  socket: (v, kind) => (v === vmi ? join(dir, 'serial') : noUnixSocket(join(dir, `${kind}-missing`))),
+  socket: (v, kind) =>
+    v === vmi ? { root: dir, rel: ['serial'] } : noUnixSocket(join(dir, `${kind}-missing`)),
 };
 
 beforeAll(async () => {

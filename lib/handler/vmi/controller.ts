@@ -109,13 +109,6 @@ export class HandlerVmiController {
     this.stale = new StaleCacheGuard(o.clock);
   }
 
-  /** The key of a VMI by uid (Notify events name the uid): among those seen, or in the cache. */
-  keyOf(uid: string): string | undefined {
-    for (const [key, vmi] of this.known) if (vmi.metadata.uid === uid) return key;
-    const v = this.o.vmis.list().find((x) => x.metadata.uid === uid && this.mine(x));
-    return v === undefined ? undefined : `${v.metadata.namespace ?? ''}/${v.metadata.name ?? ''}`;
-  }
-
   private mine(vmi: VirtualMachineInstance): boolean {
     return vmi.status?.nodeName === this.o.node;
   }
@@ -139,7 +132,7 @@ export class HandlerVmiController {
   ): Promise<{ reach: LauncherReach; client: LauncherClient | undefined; domain: DomainJson | undefined }> {
     const paths = this.o.launchers.paths(vmi);
     // A finished VMI's launcher Pod may be gone with its directory: there is no launcher to hear from.
-    if (paths !== undefined && alive && !isFinal(vmi)) await this.o.notify.pipeFor(paths.notifySocket);
+    if (paths !== undefined && alive && !isFinal(vmi)) await this.o.notify.listenFor(vmi, paths);
     const reach = await this.o.launchers.probe(vmi);
     const client = await this.o.launchers.client(vmi);
     const domain =
@@ -340,7 +333,7 @@ export class HandlerVmiController {
   private finish(key: string, last: VirtualMachineInstance): void {
     const paths = this.o.launchers.paths(last);
     if (paths !== undefined) {
-      void this.o.notify.unpipe(paths.notifySocket);
+      void this.o.notify.stopFor(paths);
     }
     this.o.launchers.forget(last.metadata.uid ?? '');
     this.o.notified?.forget(last.metadata.uid ?? '');

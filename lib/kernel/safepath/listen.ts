@@ -1,14 +1,19 @@
 /**
  * Listening on a unix socket in a directory others may write (kubevirt pkg/util/net/grpc CreateSocket, with
- * pkg/safepath's no-follow rule): a stale socket is removed through its directory's descriptor, the new one is
- * born owner-only (the umask is narrowed for the bind, which Node makes synchronously), and a group or a wider
- * mode is set on the socket's own inode, never through a path a planted symlink could redirect.
+ * pkg/safepath's no-follow rule, and ListenUnixNoFollow). listenUnixSocket: in a trusted directory, the new
+ * socket born owner-only (the umask is narrowed for the bind, which Node makes synchronously), a group or a wider
+ * mode set on the socket's own inode. listenBeneath: in a directory below a trusted root that another party
+ * writes (a launcher Pod's emptyDir), opened without following symlinks, for any server (grpc-js too): bound
+ * through the directory's `/proc/self/fd/N/<name>` (so the path's length does not matter either), its mode set
+ * through an O_PATH|O_NOFOLLOW handle of what was bound, checked to be a socket. Either way a stale socket is
+ * removed through its directory's descriptor, anything else there is refused and left alone, and no mode is set
+ * through a path a planted symlink or a rename between the bind and the chmod could redirect.
  */
 import { unlink } from 'node:fs/promises';
 import type { Server } from 'node:net';
 import path from 'node:path';
 import { KvError } from '../errors/errors.ts';
-import { SafeHandle, components, withHandle } from './safepath.ts';
+import { SafeHandle, UnsafePathError, components, openBeneath, withHandle } from './safepath.ts';
 
 /** sun_path holds 108 bytes including the terminating NUL. */
 const UNIX_PATH_MAX = 107;
@@ -79,4 +84,59 @@ export async function listenUnixSocket(server: Server, o: UnixSocketOptions): Pr
       await socket.chmod(mode);
     });
   });
+}
+
+export interface ListenBeneathOptions {
+  /** The socket's mode (e.g. 0o666 for a peer running as another user). */
+  readonly mode: number;
+  /**
+   * Binds the server at `at` (a short `/proc/self/fd/N/<name>` path) and resolves once it listens, with the
+   * function that closes it. Node unlinks a socket's bound path on close, so the directory handle stays open
+   * until that function has resolved.
+   */
+  listen(at: string): Promise<() => Promise<void>>;
+}
+
+export interface ListeningBeneath {
+  /** For messages only. */
+  readonly path: string;
+  /** Closes the server, then the directory handle. */
+  close(): Promise<void>;
+}
+
+/** Listens on the socket at `rel` (its directories, then its name) below the trusted `root`. */
+export async function listenBeneath(
+  root: string,
+  rel: string | readonly string[],
+  o: ListenBeneathOptions,
+): Promise<ListeningBeneath> {
+  const parts = components(rel);
+  const name = parts.at(-1);
+  if (name === undefined)
+    throw new UnsafePathError('bad-name', root, 'an empty relative path names no socket');
+  const where = path.join(root, ...parts);
+  const dir = await openBeneath(root, parts.slice(0, -1), ['directory']);
+  try {
+    await removeStale(dir, name);
+    const closeServer = await o.listen(`${dir.procPath}/${name}`);
+    try {
+      await withHandle(dir.open([name], ['socket']), (socket) => socket.chmod(o.mode));
+    } catch (err) {
+      await closeServer();
+      throw err;
+    }
+    return {
+      path: where,
+      close: async (): Promise<void> => {
+        try {
+          await closeServer();
+        } finally {
+          await dir.close();
+        }
+      },
+    };
+  } catch (err) {
+    await dir.close();
+    throw err;
+  }
 }
