@@ -74,7 +74,7 @@ export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
   const resolver: ConsoleResolver = {
     vmi: () => vmi,
     launcher: () => Promise.resolve({ status: 500, message: 'no launcher in this bench' }),
-    socket: () => blast,
+    socket: () => ({ root: dir, rel: ['blast'] }),
   };
   const pki = await makeConsolePki();
   const handler = await startConsoleServer({

@@ -9,7 +9,6 @@
  * local stack as the tests do (brought up if down, left as found).
  */
 import { spawn } from 'node:child_process';
-import { connect } from 'node:net';
 import { WebSocket } from 'ws';
 import {
   VIRTUAL_MACHINE_INSTANCES,
@@ -19,7 +18,9 @@ import {
 import type { Pod } from '../lib/api/core/pod.ts';
 import { loadRestConfig, PODS, type RestConfig } from '../lib/kernel/kube/index.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';
-import { dialPath, launcherOnNode } from '../lib/rpc/index.ts';
+import { realClock } from '../lib/kernel/clock.ts';
+import { connectBeneath } from '../lib/kernel/safepath/index.ts';
+import { launcherOnNode, type PodPath } from '../lib/rpc/index.ts';
 import { MARKER } from '../e2e/guests/guests.ts';
 import { consoleUrl } from '../e2e/local/api-console.ts';
 import { useLocalCluster } from '../e2e/local/testing/cluster.ts';
@@ -103,27 +104,20 @@ interface Line {
   close(): Promise<void>;
 }
 
-function directLine(path: string): Promise<Line> {
-  const dial = dialPath(path);
-  const socket = connect(dial.path);
+async function directLine(at: PodPath): Promise<Line> {
+  const socket = await connectBeneath(at.root, at.rel, { clock: realClock, timeoutMs: 10_000 });
   const feed = new Feed();
   socket.on('data', (c: Buffer) => {
     feed.push(c);
   });
-  return new Promise((resolve, reject) => {
-    socket.once('error', reject);
-    socket.once('connect', () => {
-      resolve({
-        feed,
-        send: (t) => socket.write(t),
-        close: async () => {
-          socket.destroy();
-          dial.release();
-          await new Promise((r) => setTimeout(r, 200));
-        },
-      });
-    });
-  });
+  return {
+    feed,
+    send: (t) => socket.write(t),
+    close: async () => {
+      socket.destroy();
+      await new Promise((r) => setTimeout(r, 200));
+    },
+  };
 }
 
 function apiLine(admin: RestConfig, ns: string, name: string): Promise<Line> {
@@ -222,7 +216,7 @@ async function measure(line: Line): Promise<Measured> {
 }
 
 /** The example VM Running, its guest at its shell prompt: the node path of its serial socket. */
-async function startGuest(clients: VirtClients, ns: string, dir: string): Promise<string> {
+async function startGuest(clients: VirtClients, ns: string, dir: string): Promise<PodPath> {
   await clients.kv.create(VIRTUAL_MACHINES, await exampleVm(ns, VM));
   const vmi = await waitFor(
     async () => {

@@ -57,7 +57,7 @@ export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
   const resolver: ConsoleResolver = {
     vmi: () => vmi,
     launcher: () => Promise.resolve({ status: 500, message: 'no launcher in this bench' }),
-    socket: (_v, kind) => (kind === 'console' ? blast : echo),
+    socket: (_v, kind) => ({ root: dir, rel: [kind === 'console' ? 'blast' : 'echo'] }),
   };
   const pki = await makeConsolePki();
   const srv = await startConsoleServer({

@@ -2,7 +2,8 @@
  * The rewriter proxy against direct access to the same API server, side by side in one run. The proxy is the
  * real role (`virt rewriter`) in a child process; its memory is the child's resident set from /proc (peak
  * VmHWM, reset before each measured list). Objects are written straight to the API server with internal names,
- * so every read through the proxy is restored.
+ * so every read through the proxy is restored. Both sides send the same ServiceAccount token (the proxy's TCP
+ * port forwards only requests with their own credentials).
  *
  * - GET one VMI: p50/p99 latency (alternating direct/proxy calls).
  * - LIST 1,000 VMIs of about 5 KB, parsed by the client: p50/p99 latency (target: proxy p50 ≤ 1.25× direct).
@@ -25,6 +26,7 @@ import {
 import { benchVmi, launcherPod } from '../lib/rewriter/proxy/testing/bench-objects.ts';
 import { INT } from '../lib/rename/testing/objects.ts';
 import { startProxyProcess, type ProxyProcess } from '../lib/rewriter/proxy/testing/proxy-process.ts';
+import { clusterAdminToken, type AdminToken } from '../lib/rewriter/proxy/testing/service-account.ts';
 import { Upstream } from '../lib/rewriter/proxy/upstream.ts';
 import { newNamespaceName } from '../e2e/testenv/handle.ts';
 import type { BenchContext, BenchRow } from './table.ts';
@@ -123,6 +125,7 @@ async function streamPods(s: Side, ns: string): Promise<{ ms: number; bytes: num
       url: `/api/v1/namespaces/${ns}/pods`,
       headers: { accept: 'application/json' },
       signal: AbortSignal.timeout(300_000),
+      as: 'rewriter',
     });
     if (res.statusCode !== 200) throw new Error(`${s.name} pod list: HTTP ${res.statusCode}`);
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -179,17 +182,28 @@ export default async function rewriterBench(ctx: BenchContext): Promise<BenchRow
     pods: newNamespaceName('bench-rw-pods'),
   };
   let proxy: ProxyProcess | undefined;
+  let admin: AdminToken | undefined;
   const sides: Side[] = [];
   try {
     const rows = await setup(ctx, setupClient, ns);
+    admin = await clusterAdminToken(setupClient, ns.list, 'bench-client');
     proxy = await startProxyProcess(ctx.kubeconfigPath, (l) => {
       ctx.log(`proxy: ${l}`);
     });
+    const asAdmin: RestConfig = { ...config, token: admin.token };
+    delete asAdmin.cert;
+    delete asAdmin.key;
     sides.push(
-      sideOf('direct', config, INTERNAL_VIRTUAL_MACHINE_INSTANCES),
+      sideOf('direct', asAdmin, INTERNAL_VIRTUAL_MACHINE_INSTANCES),
       sideOf(
         'proxy',
-        { server: `http://127.0.0.1:${proxy.port}`, qps: 0, burst: 1, userAgent: 'bench' },
+        {
+          server: `http://127.0.0.1:${proxy.port}`,
+          token: admin.token,
+          qps: 0,
+          burst: 1,
+          userAgent: 'bench',
+        },
         VIRTUAL_MACHINE_INSTANCES,
       ),
     );
@@ -199,6 +213,7 @@ export default async function rewriterBench(ctx: BenchContext): Promise<BenchRow
     await Promise.all(sides.flatMap((s) => [s.client.destroy(), s.raw.destroy()]));
     const code = await proxy?.stop();
     if (code !== undefined && code !== 0) ctx.log(`the proxy exited with ${String(code)}`);
+    await admin?.remove().catch(() => undefined);
     for (const name of Object.values(ns)) await setupClient.delete(NAMESPACES, name).catch(() => undefined);
     await setupClient.destroy();
   }

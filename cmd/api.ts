@@ -21,6 +21,10 @@ import { parsed, port, verbosityOption } from './flags.ts';
 const OWN_SERVICE_ACCOUNTS = ['controller', 'handler', 'apiserver'].map(
   (c) => `system:serviceaccount:d8-virtualization:kubevirt-internal-virtualization-${c}`,
 );
+/** virt-handler's among them (KubeVirt's HandlerServiceAccountName, renamed by the fork). */
+const HANDLER_SERVICE_ACCOUNTS = [
+  'system:serviceaccount:d8-virtualization:kubevirt-internal-virtualization-handler',
+];
 
 interface ApiFlags extends KubeFlagValues {
   port: number;
@@ -37,6 +41,8 @@ interface ApiFlags extends KubeFlagValues {
   handlerClientKeyFile?: string;
   handlerServerName?: string;
   ownServiceAccounts: string;
+  handlerServiceAccounts: string;
+  namespace: string;
   healthPort: number;
   verbosity: number;
 }
@@ -91,26 +97,26 @@ function trustedClients(f: ApiFlags): Pick<ApiRoleOptions, 'clientCa' | 'webhook
 function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
   if (isIP(f.listenAddress) === 0)
     throw new KvError('KV_ERR_CONFIG', `--listen-address ${f.listenAddress}: not an IP address`);
+  const serving = {
+    cert: required('--tls-cert-file', f.tlsCertFile),
+    key: required('--tls-private-key-file', f.tlsPrivateKeyFile),
+  };
   const tls = pemPairFlags(
-    { flag: '--tls-cert-file', file: required('--tls-cert-file', f.tlsCertFile) },
-    { flag: '--tls-private-key-file', file: required('--tls-private-key-file', f.tlsPrivateKeyFile) },
+    { flag: '--tls-cert-file', file: serving.cert },
+    { flag: '--tls-private-key-file', file: serving.key },
   );
+  const handlerClient = {
+    cert: required('--handler-client-cert-file', f.handlerClientCertFile),
+    key: required('--handler-client-key-file', f.handlerClientKeyFile),
+    ca: required('--handler-ca-file', f.handlerCaFile),
+  };
   const client = pemPairFlags(
-    {
-      flag: '--handler-client-cert-file',
-      file: required('--handler-client-cert-file', f.handlerClientCertFile),
-    },
-    {
-      flag: '--handler-client-key-file',
-      file: required('--handler-client-key-file', f.handlerClientKeyFile),
-    },
+    { flag: '--handler-client-cert-file', file: handlerClient.cert },
+    { flag: '--handler-client-key-file', file: handlerClient.key },
   );
-  const handlerCa = pemFlag(
-    '--handler-ca-file',
-    required('--handler-ca-file', f.handlerCaFile),
-    checkCertificates,
-  );
+  const handlerCa = pemFlag('--handler-ca-file', handlerClient.ca, checkCertificates);
   const own = names(f.ownServiceAccounts);
+  const handlers = names(f.handlerServiceAccounts);
   return {
     config: loadRestConfig(
       kubeFlagsToConfigOptions(rateLimitFromEnv(process.env, f), { userAgent: 'kubevirt-ts/api' }),
@@ -128,7 +134,10 @@ function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
         ...(f.handlerServerName !== undefined && { serverName: f.handlerServerName }),
       },
     },
+    tlsFiles: { serving, handlerClient },
     ownServiceAccounts: own.filter((s) => s !== ''),
+    handlerServiceAccounts: handlers.filter((s) => s !== ''),
+    namespace: f.namespace,
     healthPort: f.healthPort,
   };
 }
@@ -172,6 +181,16 @@ export function apiCommand(): Command {
       '--own-service-accounts <users>',
       "comma-separated users whose VMI status changes are kept (the module's own service accounts)",
       OWN_SERVICE_ACCOUNTS.join(','),
+    )
+    .option(
+      '--handler-service-accounts <users>',
+      "comma-separated users that are virt-handler's (own ones too): NodeRestriction keeps each to its node's VMIs",
+      HANDLER_SERVICE_ACCOUNTS.join(','),
+    )
+    .option(
+      '--namespace <ns>',
+      'install namespace: its KubeVirt CR gives the feature gates',
+      'd8-virtualization',
     )
     .addOption(parsed('--health-port <port>', '/metrics, /healthz, /readyz port', port, 8186))
     .addOption(verbosityOption())

@@ -14,7 +14,7 @@ import {
 import type { KubeFlagValues } from '../lib/kernel/kube/index.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
-import { DEFAULT_CONSOLE_SERVER_PORT } from '../lib/handler/console/index.ts';
+import { DEFAULT_CLIENT_COMMON_NAME, DEFAULT_CONSOLE_SERVER_PORT } from '../lib/handler/console/index.ts';
 import { runHandlerRole, type HandlerRoleOptions } from '../lib/handler/role.ts';
 import { intIn, parsed, port, verbosityOption } from './flags.ts';
 
@@ -30,6 +30,7 @@ interface HandlerFlags extends KubeFlagValues {
   tlsCertFile?: string;
   tlsKeyFile?: string;
   clientCaFile?: string;
+  clientCommonName: string;
   workers: number;
   port: number;
   verbosity: number;
@@ -57,6 +58,7 @@ function consoleOptions(f: HandlerFlags): HandlerRoleOptions['console'] {
   return {
     port: f.consoleServerPort,
     host: f.consoleServerAddress,
+    requiredClientCommonName: f.clientCommonName,
     tls: {
       ca: Buffer.from(ca),
       cert: Buffer.from(cert),
@@ -115,9 +117,17 @@ export function handlerCommand(): Command {
       'address the console server listens on (every connection must bring a client certificate)',
       '0.0.0.0',
     )
-    .option('--tls-cert-file <file>', "the console server's certificate (PEM)")
+    .option(
+      '--tls-cert-file <file>',
+      "the console server's certificate (PEM; these three files are read again when they change)",
+    )
     .option('--tls-key-file <file>', "the console server's key (PEM)")
     .option('--client-ca-file <file>', "the CA that signs the api's client certificate (PEM)")
+    .option(
+      '--client-common-name <cn>',
+      "the common name the api's client certificate must carry ('' accepts any the CA signed)",
+      DEFAULT_CLIENT_COMMON_NAME,
+    )
     .addOption(parsed('--workers <n>', 'VMIs synced at once', intIn(1, 100), 3))
     .addOption(parsed('--port <port>', '/metrics, /healthz, /readyz port', port, 4100))
     .addOption(verbosityOption())

@@ -44,8 +44,9 @@ describe('virt entrypoint', () => {
       expect(r.stdout).toContain(flag);
     const help = r.stdout.replace(/\s+/g, ' ');
     expect(help).toContain(
-      "loopback only (127.0.0.0/8, ::1, localhost), since it sends the rewriter's own credentials",
+      'loopback only (127.0.0.0/8, ::1, localhost); it forwards only requests with their own Authorization (401 otherwise)',
     );
+    expect(help).toMatch(/--listen-unix <path> kube-api proxy on a unix socket too \(created 0600\)/);
     expect(help).toMatch(/--allow-remote-listen let --listen take a non-loopback address/);
   });
 

@@ -71,7 +71,7 @@ describe('virt rewriter', () => {
       level: 'error',
       msg: 'main failed',
       reason: expect.stringMatching(
-        /^KV_ERR_CONFIG: --listen 0\.0\.0\.0:0: not a loopback address; .*rewriter's own credentials.*--allow-remote-listen/,
+        /^KV_ERR_CONFIG: --listen 0\.0\.0\.0:0: not a loopback address; .*tokens of its clients would cross the network in clear text.*--allow-remote-listen/,
       ),
     });
     expect(r.lines[0]).not.toHaveProperty('stack');

@@ -1,12 +1,12 @@
 /** `virt rewriter`: the kube-api-rewriter role (flags → RewriterRoleOptions → runRewriterRole until SIGTERM). */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { addKubeFlags } from '../lib/kernel/kube/index.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
 import { rewriterRoleOptions, type RewriterFlags } from '../lib/rewriter/flags.ts';
 import { DEFAULT_MAX_BODY_BYTES } from '../lib/rewriter/proxy/index.ts';
 import { runRewriterRole } from '../lib/rewriter/role.ts';
-import { parsed, positiveInt, verbosityOption } from './flags.ts';
+import { parsed, positiveInt, verbosityOption, wholeNumber } from './flags.ts';
 
 export function rewriterCommand(): Command {
   const cmd = new Command('rewriter').description(
@@ -15,13 +15,23 @@ export function rewriterCommand(): Command {
   addKubeFlags(cmd)
     .option(
       '--listen <addr>',
-      "kube-api proxy address (plain HTTP): loopback only (127.0.0.0/8, ::1, localhost), since it sends the rewriter's own credentials for any client that sends none",
+      'kube-api proxy address (plain HTTP): loopback only (127.0.0.0/8, ::1, localhost); it forwards only requests with their own Authorization (401 otherwise)',
       '127.0.0.1:23915',
     )
     .option(
       '--allow-remote-listen',
-      "let --listen take a non-loopback address; every host that reaches it then acts with the rewriter's credentials",
+      "let --listen take a non-loopback address; its clients' tokens then cross the network in clear text",
       false,
+    )
+    .option(
+      '--listen-unix <path>',
+      'kube-api proxy on a unix socket too (created 0600), where a request without credentials runs as the rewriter: for the container the sidecar serves',
+    )
+    .addOption(
+      new Option(
+        '--listen-unix-group <gid>',
+        'make the --listen-unix socket 0660, owned by this group',
+      ).argParser(wholeNumber),
     )
     .option('--upstream <url>', 'API server URL (default: from kubeconfig or in-cluster)')
     .option('--upstream-ca <file>', 'CA bundle (PEM) for the API server')

@@ -8,10 +8,10 @@
  * cluster's `down` stops them first, so nothing keeps writing to a cluster going away).
  */
 import { execFile } from 'node:child_process';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { promisify } from 'node:util';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sleep } from '../../lib/kernel/testing/wait.ts';
 import { isRunning, startProcess, stopProcess } from '../testenv/process.ts';
@@ -29,6 +29,8 @@ const TSX = join(REPO, 'node_modules/tsx/dist/loader.mjs');
 
 export const REWRITER_PORT = 23915;
 export const REWRITER_LISTEN = `127.0.0.1:${REWRITER_PORT}`;
+/** The rewriter's kube-api socket (0600): a request without credentials runs there as the roles' user. */
+export const rewriterSocket = (L: Layout): string => join(L.dir, 'rewriter', 'kube-api.sock');
 /** Where the API server reaches the rewriter's webhook proxy. */
 export const WEBHOOK_PROXY_PORT = 23918;
 /** The api's and the handler console server's ports on the node's address. */
@@ -98,7 +100,7 @@ function roleSpecs(kubeconfig: string, L: Layout): HostRole[] {
   ];
   return [
     role('rewriter', [
-      ...['--listen', REWRITER_LISTEN, '--metrics-listen', '127.0.0.1:0'],
+      ...['--listen', REWRITER_LISTEN, '--listen-unix', rewriterSocket(L), '--metrics-listen', '127.0.0.1:0'],
       ...['--webhook-listen', `127.0.0.1:${WEBHOOK_PROXY_PORT}`],
       ...['--webhook-cert', pki.webhookServing.cert, '--webhook-key', pki.webhookServing.key],
       ...['--webhook-upstream', `https://${node}:${API_PORT}`, '--webhook-upstream-ca', pki.ca.cert],
@@ -201,6 +203,7 @@ export async function startHostRoles(kubeconfig: string, dir?: string): Promise<
   const L = layout(dir);
   await runNodeLabeller(L);
   await ensureVirtCerts(L.dir);
+  await mkdir(dirname(rewriterSocket(L)), { recursive: true, mode: 0o700 });
   const known = await readHostRoles(dir);
   const roles = roleSpecs(kubeconfig, L).map((spec) => {
     const prev = known.find((r) => r.name === spec.name);

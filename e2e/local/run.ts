@@ -21,7 +21,14 @@ import { createLogger } from '../../lib/kernel/log/log.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { readConsoleThroughApi } from './api-console.ts';
 import { defaultStackDir, down, status, up } from './cluster.ts';
-import { DEV_RUN_ADMISSION, readHostRoles, REWRITER_LISTEN, roleRunning } from './host-roles.ts';
+import {
+  DEV_RUN_ADMISSION,
+  readHostRoles,
+  REWRITER_LISTEN,
+  rewriterSocket,
+  roleRunning,
+} from './host-roles.ts';
+import { layout } from './layout.ts';
 import { APISERVICE } from './virt-registration.ts';
 import { admitted, startVirtStack } from './virt-stack.ts';
 import { exampleVm, virtClients, type VirtClients } from './virt.ts';
@@ -81,7 +88,7 @@ async function exampleVmUp(c: VirtClients, kubeconfig: string): Promise<void> {
 
 const SUMMARY = [
   'Real here: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, containerd 2, the kubelet and',
-  `kube-proxy of node local; on the host: the rewriter (kubevirt.io proxy on ${REWRITER_LISTEN}, webhook proxy),`,
+  'kube-proxy of node local; on the host: the rewriter (kubevirt.io proxy, webhook proxy),',
   'the api behind kube-apiserver (subresources.kubevirt.io, webhooks), two controllers (one leader) and the',
   'handler (device plugins registered with the kubelet, console server); the launcher in its Pod from the',
   'project image, with its own libvirt and QEMU (TCG). Not built yet: the operator and pr-helper.',
@@ -108,6 +115,13 @@ async function upCmd(o: { dir: string }): Promise<void> {
   }
   say('');
   for (const line of SUMMARY) say(line);
+  const socket = rewriterSocket(layout(o.dir));
+  say(
+    `kubevirt.io names: the rewriter on ${REWRITER_LISTEN} for a client with a token of its own, or as the`,
+  );
+  say(
+    `roles' user on its socket: curl --unix-socket ${socket} http://localhost/apis/kubevirt.io/v1/virtualmachines`,
+  );
   say(`done in ${seconds(Date.now() - t0)}; \`./dev run status\` and \`./dev run down\`.`);
   say(`export KUBECONFIG=${cluster.kubeconfig}`);
 }

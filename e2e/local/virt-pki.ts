@@ -3,13 +3,17 @@
  * all signed by their own CA (Deckhouse's `virtualization-ca`; not the cluster CA, which signs every cluster
  * client): the api's serving certificate (the node address the aggregation layer dials, and loopback for the
  * rewriter's webhook proxy), the handler console server's (CN virt-handler, which the api checks), the api's
- * client certificate for it, the webhook proxy's serving certificate and the client certificate it shows the api
- * (CN kube-api-rewriter, the api's default webhook caller). An existing complete set is reused.
+ * client certificate for it (KubeVirt's client name, which the handler requires), the webhook proxy's serving
+ * certificate and the client certificate it shows the api (CN kube-api-rewriter, the api's default webhook
+ * caller). An existing complete set is reused; a leaf whose subject is no longer the one asked for is issued
+ * again from the same CA (the roles read their rotated files, so running ones pick it up).
  */
-import { mkdir } from 'node:fs/promises';
+import { X509Certificate } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WEBHOOK_CLIENT_CN } from '../../lib/apiserver/auth/index.ts';
 import { leaf, selfSignedCa, type KeyPair, type LeafOptions } from '../testenv/certs.ts';
+import { DEFAULT_CLIENT_COMMON_NAME } from '../../lib/handler/console/index.ts';
 import { NETWORK } from './layout.ts';
 import { exists } from './pki.ts';
 
@@ -36,7 +40,7 @@ const LEAVES: Record<Exclude<keyof VirtCerts, 'ca'>, LeafOptions> = {
     usage: 'serverAuth',
     sans: `IP:${NETWORK.nodeIp}`,
   },
-  apiHandlerClient: { subject: '/CN=virt-api', usage: 'clientAuth' },
+  apiHandlerClient: { subject: `/CN=${DEFAULT_CLIENT_COMMON_NAME}`, usage: 'clientAuth' },
   webhookServing: { subject: '/CN=virt-webhooks', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
   webhookClient: { subject: `/CN=${WEBHOOK_CLIENT_CN}`, usage: 'clientAuth' },
 };
@@ -54,14 +58,26 @@ export function virtCertPaths(stackDir: string): VirtCerts {
   };
 }
 
-/** The set, made (all of it, with a new CA) when any file is missing. */
+const names = Object.keys(LEAVES) as (keyof typeof LEAVES)[];
+
+/** '/CN=a/O=b' as X509Certificate.subject writes it ('CN=a\nO=b'). */
+const subjectOf = (o: LeafOptions): string => o.subject.slice(1).split('/').join('\n');
+
+async function hasSubject(p: KeyPair, o: LeafOptions): Promise<boolean> {
+  return new X509Certificate(await readFile(p.cert)).subject === subjectOf(o);
+}
+
+/** The set, made (all of it, with a new CA) when any file is missing; a leaf with another subject made again. */
 export async function ensureVirtCerts(stackDir: string): Promise<VirtCerts> {
   const c = virtCertPaths(stackDir);
   const files = Object.values(c).flatMap((p: KeyPair) => [p.cert, p.key]);
-  if ((await Promise.all(files.map(exists))).every(Boolean)) return c;
+  if ((await Promise.all(files.map(exists))).every(Boolean)) {
+    const stale = await Promise.all(names.map(async (k) => !(await hasSubject(c[k], LEAVES[k]))));
+    await Promise.all(names.filter((_, i) => stale[i]).map((k) => leaf(c[k], c.ca, LEAVES[k])));
+    return c;
+  }
   await mkdir(join(stackDir, 'virt-pki'), { recursive: true, mode: 0o700 });
   await selfSignedCa(c.ca, 'kubevirt-ts-virtualization-ca');
-  const names = Object.keys(LEAVES) as (keyof typeof LEAVES)[];
   await Promise.all(names.map((k) => leaf(c[k], c.ca, LEAVES[k])));
   return c;
 }

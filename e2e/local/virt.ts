@@ -20,7 +20,7 @@ import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { installCrds } from '../../lib/operator/apply/install-crds.ts';
 import { rewritingClient } from '../../lib/rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../lib/rename/index.ts';
-import { dialPath, launcherOnNode, launcherSocketOnNode } from '../../lib/rpc/index.ts';
+import { launcherOnNode, launcherSocketOnNode, openSocket } from '../../lib/rpc/index.ts';
 import { layout, NODE_NAME } from './layout.ts';
 
 export const EXAMPLE_VM = fileURLToPath(new URL('../../manifests/examples/vm-tiny.yaml', import.meta.url));
@@ -112,8 +112,8 @@ export async function readSerial(
   o: { podUid: string; vmiUid: string; until: string | RegExp; timeoutMs: number; send?: string },
   dir?: string,
 ): Promise<string> {
-  const dial = dialPath(launcherOnNode(kubeletPodsDir(dir), o.podUid).serialSocket(o.vmiUid));
-  const socket = connect(dial.path);
+  const serial = await openSocket(launcherOnNode(kubeletPodsDir(dir), o.podUid).serialSocket(o.vmiUid));
+  const socket = connect(serial.procPath);
   const found = (text: string): boolean =>
     typeof o.until === 'string' ? text.includes(o.until) : o.until.test(text);
   try {
@@ -150,6 +150,6 @@ export async function readSerial(
     });
   } finally {
     socket.destroy();
-    dial.release();
+    await serial.close();
   }
 }

@@ -3,7 +3,8 @@
  * subresources.kubevirt.io API (server.ts), and the health server (`/healthz`, `/readyz`, `/metrics`). Who may
  * send identity headers is read from `kube-system/extension-apiserver-authentication` (the request-header CA
  * and its allowed names) and, for the Deckhouse virtualization-api mode, from `--client-ca-file`; the
- * ConfigMap is read again every minute, so a rotated front-proxy CA is picked up. Requests to the cluster go
+ * ConfigMap is read again every minute, so a rotated front-proxy CA is picked up; the api's own certificate files
+ * are read again every few seconds (tls-reload.ts). Requests to the cluster go
  * through the rename rules, limited by the client's QPS and burst (the fork's VIRT_API_RATE_LIMITER_QPS /
  * _BURST), each of three clients with its own limiter: the SubjectAccessReviews, the subresource calls, and the
  * webhooks' cluster IO (their caches, lookups and dry-run creates), so a flood of reviews never holds up a
@@ -31,12 +32,13 @@ import {
 import { rewritingClient } from '../rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
 import {
+  KUBEVIRTS,
   VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
   VIRTUAL_MACHINE_INSTANCES,
+  type KubeVirt,
   type VirtualMachineInstance,
   type VirtualMachineInstanceMigration,
 } from '../api/index.ts';
-import { DEFAULT_CLUSTER_DEFAULTS } from '../api/defaults/cluster.ts';
 import {
   namedTrust,
   parseRequestHeaderConfig,
@@ -47,13 +49,15 @@ import {
 import { newApiMetrics } from './metrics.ts';
 import { restApi } from './rest/api.ts';
 import { startApiServer } from './server.ts';
-import type { HandlerTls } from './stream/dial.ts';
+import { ReloadableHandlerTls, type HandlerTls } from './stream/dial.ts';
 import type { RelaySession } from './stream/relay.ts';
 import { admitters, type AdmissionLookup } from './webhooks/admitters.ts';
 import { clusterKubeVirtLookup } from './webhooks/kubevirt-lookup.ts';
+import { watchApiTls, type ApiTlsFiles } from './tls-reload.ts';
 
 const AUTH_CONFIGMAP = { namespace: 'kube-system', name: 'extension-apiserver-authentication' };
 const AUTH_REFRESH_MS = 60_000;
+const INSTALL_NAMESPACE = 'd8-virtualization';
 
 export interface ApiRoleOptions {
   readonly config: RestConfig;
@@ -66,8 +70,16 @@ export interface ApiRoleOptions {
   readonly webhookClients: TrustedClients;
   /** The handlers' console servers: their port, and the TLS the api dials them with. */
   readonly handlers: { readonly port: number; readonly tls: HandlerTls };
+  /** Where tls and handlers.tls were read from, watched for rotation; a part without files stays as given. */
+  readonly tlsFiles?: ApiTlsFiles;
+  /** How often those files are read (default DEFAULT_PEM_POLL_MS). */
+  readonly tlsReloadIntervalMs?: number;
   /** Names of the module's own service accounts (status changes on VMIs are theirs only). */
   readonly ownServiceAccounts: readonly string[];
+  /** Users that are virt-handler's service account, held to their node by NodeRestriction (own ones too). */
+  readonly handlerServiceAccounts?: readonly string[];
+  /** The install namespace, whose KubeVirt CR configures admission (default d8-virtualization). */
+  readonly namespace?: string;
   readonly healthPort: number;
   readonly healthHost?: string;
   readonly log: Logger;
@@ -93,32 +105,34 @@ async function readAuth(client: KubeClient, virtualization: NamedTrust | undefin
 }
 
 /**
- * The VMIs and migrations the VM and migration rules read, from informers over the whole cluster (KubeVirt's
- * virt-api keeps the same caches), so a review never waits on a request to the cluster. The KubeVirt CR
- * webhooks read the rest when they need it (kubevirt-lookup.ts).
+ * The VMIs and migrations the VM and migration rules read, from informers over the whole cluster, and the
+ * KubeVirt CRs of the install namespace (KubeVirt's virt-api keeps the same caches), so a review never waits on
+ * a request to the cluster. The KubeVirt CR webhooks read the rest when they need it (kubevirt-lookup.ts).
  */
 function cachedLookup(
   clients: { client: KubeClient; direct: KubeClient },
   ctx: RoleContext,
   log: Logger,
+  namespace: string,
 ): AdmissionLookup {
   const { client } = clients;
   const stop = new AbortController();
   const vmis = new SharedInformer<VirtualMachineInstance>({ client, gvr: VIRTUAL_MACHINE_INSTANCES, log });
+  const kubevirts = new SharedInformer<KubeVirt>({ client, gvr: KUBEVIRTS, namespace, log });
   const migrations = new SharedInformer<VirtualMachineInstanceMigration>({
     client,
     gvr: VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
     log,
     indexers: { namespace: (m): string[] => [m.metadata.namespace ?? ''] },
   });
-  const running = [vmis.run(stop.signal), migrations.run(stop.signal)];
+  const running = [vmis.run(stop.signal), migrations.run(stop.signal), kubevirts.run(stop.signal)];
   ctx.defer(async () => {
     stop.abort();
     await Promise.all(running);
   });
   ctx.readinessCheck(
     'admission-caches',
-    () => (vmis.hasSynced() && migrations.hasSynced()) || 'caches not synced',
+    () => (vmis.hasSynced() && migrations.hasSynced() && kubevirts.hasSynced()) || 'caches not synced',
   );
   return {
     ...clusterKubeVirtLookup({ ...clients, vmiCount: () => vmis.store.listKeys().length }),
@@ -126,6 +140,7 @@ function cachedLookup(
       Promise.resolve(vmis.store.get(`${namespace}/${name}`)),
     migrations: (namespace): Promise<VirtualMachineInstanceMigration[]> =>
       Promise.resolve(migrations.store.byIndex('namespace', namespace)),
+    installKubeVirts: () => kubevirts.store.list(),
   };
 }
 
@@ -154,7 +169,9 @@ async function start(o: ApiRoleOptions, ctx: RoleContext): Promise<RoleWork> {
   const registry = requireRegistry(ctx);
   const metrics = newApiMetrics(registry, clock);
   const sessions = new Set<RelaySession>();
-  const own = new Set(o.ownServiceAccounts);
+  const handlerUsers = new Set(o.handlerServiceAccounts);
+  const own = new Set([...o.ownServiceAccounts, ...handlerUsers]);
+  const handlers = { port: o.handlers.port, tls: new ReloadableHandlerTls(o.handlers.tls) };
   const server = await startApiServer({
     port: o.port,
     ...(o.host !== undefined && { host: o.host }),
@@ -163,19 +180,27 @@ async function start(o: ApiRoleOptions, ctx: RoleContext): Promise<RoleWork> {
     authorizer: new SarAuthorizer({ client: sarClient, clock }),
     webhookClients,
     admitters: admitters({
-      defaults: DEFAULT_CLUSTER_DEFAULTS,
       clock,
       uuid: randomUUID,
       isOwnServiceAccount: (user) => own.has(user),
-      lookup: cachedLookup({ client: webhookClient, direct: webhookDirect }, ctx, o.log),
+      isHandlerServiceAccount: (user) => handlerUsers.has(user),
+      lookup: cachedLookup(
+        { client: webhookClient, direct: webhookDirect },
+        ctx,
+        o.log,
+        o.namespace ?? INSTALL_NAMESPACE,
+      ),
+      log: o.log,
     }),
-    subresources: restApi({ client, handlers: o.handlers, metrics, sessions, clock, log: o.log }),
+    subresources: restApi({ client, handlers, metrics, sessions, clock, log: o.log }),
     metrics,
     sessions,
     clock,
     log: o.log,
   });
   ctx.defer(() => server.close());
+  const { tls, tlsFiles: files, tlsReloadIntervalMs: intervalMs, log } = o;
+  watchApiTls({ files, server, serving: tls, handlerTls: handlers.tls, log, intervalMs }, ctx);
   return {
     run: async (signal): Promise<void> => {
       const refresh = async (): Promise<void> => {

@@ -6,8 +6,9 @@
  * every request but the information endpoints is authenticated by its client certificate (auth/) and
  * authorized by a SubjectAccessReview before anything else is answered (a 404 or 405 included), then served by
  * `subresources`. Paths are read from the request line as sent (no URL normalization). Every answer is counted
- * by route and code. Closing stops accepting, ends the open stream sessions with a close frame (1001) and waits
- * for the connections to go.
+ * by route and code. Its serving pair and its client trust are each replaced for new connections (reloadTls,
+ * reloadAuth) without touching the other. Closing stops accepting, ends the open stream sessions with a close
+ * frame (1001) and waits for the connections to go.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -59,6 +60,8 @@ export interface ApiServerOptions {
 export interface ApiServer {
   readonly port: number;
   reloadAuth(auth: AuthConfig): void;
+  /** Serves new connections with this certificate and key (rotated files), keeping the client trust. */
+  reloadTls(tls: ApiServerOptions['tls']): void;
   close(): Promise<void>;
 }
 
@@ -213,11 +216,16 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   });
   const port = (server.address() as AddressInfo).port;
   log.info('api listening', { port });
+  let serving = o.tls;
   return {
     port,
     reloadAuth: (auth): void => {
       ctx.current = auth;
-      server.setSecureContext({ cert: o.tls.cert, key: o.tls.key, ca: caPems(auth) });
+      server.setSecureContext({ cert: serving.cert, key: serving.key, ca: caPems(auth) });
+    },
+    reloadTls: (tls): void => {
+      server.setSecureContext({ cert: tls.cert, key: tls.key, ca: caPems(ctx.current) });
+      serving = tls;
     },
     close: async (): Promise<void> => {
       const closed = new Promise<void>((resolve) => {

@@ -1,11 +1,11 @@
 /**
  * The shared informers of the controller role: VMs, VMIs (indexed by node label and by claim), launcher and
  * attachment Pods (label kubevirt.io, indexed by owning VMI, owning launcher Pod and node),
- * PersistentVolumeClaims (namespaced like the rest) and Nodes (cluster-wide). One watch per resource, shared
- * by every controller that reads it.
+ * PersistentVolumeClaims (namespaced like the rest), Nodes (cluster-wide) and the KubeVirt CR (in the
+ * controller's own namespace). One watch per resource, shared by every controller that reads it.
  */
-import { APP_LABEL, LABELS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../api/index.ts';
-import type { VirtualMachine, VirtualMachineInstance } from '../api/index.ts';
+import { APP_LABEL, KUBEVIRTS, LABELS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../api/index.ts';
+import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../api/index.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { InformerFactory } from '../kernel/informer/factory.ts';
 import { fieldIndex, labelIndex } from '../kernel/informer/index-funcs.ts';
@@ -25,6 +25,8 @@ export interface ControllerInformers {
   pods: SharedInformer<Pod>;
   pvcs: SharedInformer<PersistentVolumeClaim>;
   nodes: SharedInformer<KubeObject>;
+  /** KubeVirt CRs (the cluster's settings), in configNamespace. */
+  kubevirts: SharedInformer<KubeVirt>;
 }
 
 export interface InformerOptions {
@@ -34,12 +36,18 @@ export interface InformerOptions {
   resyncPeriodMs: number;
   /** Namespaced resources are watched in this namespace only, when set. */
   namespace?: string;
+  /** Pods are watched in every namespace even when namespace is set (tests of Pods outside it). */
+  podsInAllNamespaces?: boolean;
+  /** Where the KubeVirt CR is (the controller's own namespace); default namespace, else every namespace. */
+  configNamespace?: string;
 }
 
 export function controllerInformers(opts: InformerOptions): ControllerInformers {
   const factory = new InformerFactory();
   const cluster = { client: opts.client, clock: opts.clock, log: opts.log, resyncPeriodMs: opts.resyncPeriodMs };
   const ns = { ...cluster, ...(opts.namespace !== undefined && { namespace: opts.namespace }) };
+  const podScope = opts.podsInAllNamespaces === true ? cluster : ns;
+  const configNamespace = opts.configNamespace ?? opts.namespace;
   return {
     factory,
     vms: factory.informerFor(
@@ -59,7 +67,7 @@ export function controllerInformers(opts: InformerOptions): ControllerInformers 
       'launcher-pods',
       () =>
         new SharedInformer<Pod>({
-          ...ns,
+          ...podScope,
           gvr: PODS,
           labelSelector: APP_LABEL,
           indexers: { ...vmiIndexers, [BY_NODE]: fieldIndex('spec.nodeName') },
@@ -70,5 +78,14 @@ export function controllerInformers(opts: InformerOptions): ControllerInformers 
       () => new SharedInformer<PersistentVolumeClaim>({ ...ns, gvr: PERSISTENT_VOLUME_CLAIMS }),
     ),
     nodes: factory.informerFor('nodes', () => new SharedInformer<KubeObject>({ ...cluster, gvr: NODES })),
+    kubevirts: factory.informerFor(
+      'kubevirts',
+      () =>
+        new SharedInformer<KubeVirt>({
+          ...cluster,
+          ...(configNamespace !== undefined && { namespace: configNamespace }),
+          gvr: KUBEVIRTS,
+        }),
+    ),
   };
 }

@@ -16,7 +16,7 @@ import type { LauncherPodConfig } from './vmi/launcher-pod.ts';
 
 export interface ControllerRoleOptions {
   config: RestConfig;
-  /** Namespace and name of the leader Lease. */
+  /** Namespace and name of the leader Lease; the KubeVirt CR is read from the same namespace. */
   leaseNamespace: string;
   leaseName?: string;
   leaderElect: boolean;
@@ -53,6 +53,7 @@ function start(opts: ControllerRoleOptions, ctx: RoleContext): RoleWork {
       registry: requireRegistry(ctx),
       signal,
       launcher: opts.launcher,
+      configNamespace: opts.leaseNamespace,
       ...(opts.watchNamespace !== undefined && { namespace: opts.watchNamespace }),
     });
     await running.done;

@@ -29,6 +29,10 @@ export interface StartControllersOptions {
   client: KubeClient;
   /** Watch one namespace only (tests, benches); all namespaces when unset. Nodes are always cluster-wide. */
   namespace?: string;
+  /** Watch Pods in every namespace even with namespace set (tests of Pods outside it). */
+  podsInAllNamespaces?: boolean;
+  /** The namespace of the KubeVirt CR (the controller's own); default namespace, else every namespace. */
+  configNamespace?: string;
   /** Workers per controller. */
   workers: number;
   log: Logger;
@@ -73,6 +77,8 @@ export function startControllers(opts: StartControllersOptions): RunningControll
     log: opts.log,
     resyncPeriodMs: opts.resyncPeriodMs ?? DEFAULT_RESYNC_MS,
     ...(opts.namespace !== undefined && { namespace: opts.namespace }),
+    ...(opts.podsInAllNamespaces !== undefined && { podsInAllNamespaces: opts.podsInAllNamespaces }),
+    ...(opts.configNamespace !== undefined && { configNamespace: opts.configNamespace }),
   });
   const queueMetrics = workQueueMetricsFor(opts.registry);
   const queue = (name: string): WorkQueue => new WorkQueue<string>({ name, clock, metrics: queueMetrics });
@@ -95,6 +101,7 @@ export function startControllers(opts: StartControllersOptions): RunningControll
     pods: inf.pods.store,
     vms: inf.vms.store,
     pvcs: inf.pvcs.store,
+    kubevirts: inf.kubevirts.store,
     clock,
     recorder: recorder('virtualmachineinstance-controller'),
     launcher: opts.launcher,
@@ -114,7 +121,11 @@ export function startControllers(opts: StartControllersOptions): RunningControll
     (key: string): void => {
       q.add(key);
     };
-  const vmiToVm = new DelayedEnqueue(clock, opts.vmiEventDelayMs ?? DEFAULT_VMI_EVENT_DELAY_MS, add(queues.vm));
+  const vmiToVm = new DelayedEnqueue(
+    clock,
+    opts.vmiEventDelayMs ?? DEFAULT_VMI_EVENT_DELAY_MS,
+    add(queues.vm),
+  );
   opts.signal.addEventListener('abort', () => {
     vmiToVm.cancelAll();
   });
@@ -125,7 +136,15 @@ export function startControllers(opts: StartControllersOptions): RunningControll
 
   const metrics = controllerMetricsFor(opts.registry);
   const run = (name: string, q: WorkQueue, reconcile: Reconciler): Promise<void> =>
-    runController({ name, queue: q, workers: opts.workers, reconcile, log: opts.log, metrics, signal: opts.signal });
+    runController({
+      name,
+      queue: q,
+      workers: opts.workers,
+      reconcile,
+      log: opts.log,
+      metrics,
+      signal: opts.signal,
+    });
   const ready = inf.factory.waitForCacheSync(opts.signal);
   const done = ready.then(async (synced) => {
     if (!synced) for (const q of Object.values(queues)) q.shutDown();

@@ -39,7 +39,13 @@ export interface HandlerRoleOptions {
   /** Devices each plugin advertises (KubeVirt's --max-devices). */
   readonly maxDevices: number;
   /** The console server; off without its TLS material. */
-  readonly console?: { readonly port: number; readonly host: string; readonly tls: ConsoleTls };
+  readonly console?: {
+    readonly port: number;
+    readonly host: string;
+    readonly tls: ConsoleTls;
+    /** The CN the api's client certificate must carry ('' any; default KubeVirt's). */
+    readonly requiredClientCommonName?: string;
+  };
   readonly healthPort: number;
   readonly healthHost?: string;
   readonly log: Logger;
@@ -53,7 +59,6 @@ async function start(o: HandlerRoleOptions, ctx: RoleContext): Promise<RoleWork>
   const running = await startHandler({
     client,
     node: o.node,
-    root: o.root,
     kubeletPodsDir: o.kubeletPodsDir,
     workers: o.workers,
     log: o.log,
@@ -80,6 +85,9 @@ async function start(o: HandlerRoleOptions, ctx: RoleContext): Promise<RoleWork>
       port: o.console.port,
       host: o.console.host,
       tls: o.console.tls,
+      ...(o.console.requiredClientCommonName !== undefined && {
+        requiredClientCommonName: o.console.requiredClientCommonName,
+      }),
       resolver: nodeResolver({ vmis: running.vmis.store, launchers: running.launchers }),
       log: o.log,
       registry: requireRegistry(ctx),

@@ -1,11 +1,10 @@
 /**
  * The handler's VMI side on one node, wired: an informer over the VMIs labelled `kubevirt.io/nodeName=<node>`
- * (KubeVirt's selector: CRDs have no field selectors), the Notify server on `<root>/var/run/kubevirt/
- * domain-notify.sock` with a pipe into each launcher Pod, the launcher clients, the hotplug mounter, the VMI
- * controller on its own work queue (`virt-handler-vm`), and the per-VMI `kubevirt_vmi_*` metrics read from the
- * launchers on each scrape. Everything stops when the signal aborts: queue drained, informer stopped, Notify
- * closed, clients closed. Tests run this in-process; the role adds health, device plugins, the console server
- * and the heartbeat around it.
+ * (KubeVirt's selector: CRDs have no field selectors), a Notify server in each launcher Pod, the launcher
+ * clients, the hotplug mounter, the VMI controller on its own work queue (`virt-handler-vm`), and the per-VMI
+ * `kubevirt_vmi_*` metrics read from the launchers on each scrape. Everything stops when the signal aborts:
+ * queue drained, informer stopped, Notify closed, clients closed. Tests run this in-process; the role adds
+ * health, device plugins, the console server and the heartbeat around it.
  */
 import type { Registry } from 'prom-client';
 import { LABELS, VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../api/index.ts';
@@ -19,7 +18,6 @@ import type { KubeClient } from '../kernel/kube/types.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import { workQueueMetricsFor } from '../kernel/workqueue/metrics.ts';
 import { WorkQueue } from '../kernel/workqueue/queue.ts';
-import { podLayout } from '../rpc/index.ts';
 import { HotplugMounter } from './hotplug/mounter.ts';
 import { LauncherClients } from './launchers/clients.ts';
 import { registerVmiStats } from './metrics/vmi-stats.ts';
@@ -34,8 +32,6 @@ export interface StartHandlerOptions {
   /** Speaks kubevirt.io (a rewritingClient where the cluster stores the internal names). */
   readonly client: KubeClient;
   readonly node: string;
-  /** Prefix of the handler's own paths (its notify socket); '/' on a node. */
-  readonly root: string;
   /** The kubelet's pods dir as this process sees it. */
   readonly kubeletPodsDir: string;
   readonly workers: number;
@@ -84,26 +80,18 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
   });
   const recorder = new ApiEventRecorder({ client: o.client, component: 'virt-handler', clock, log });
   const notified = new NotifiedDomains();
-  // Notify may deliver before the controller exists: until then events have nothing to wake.
-  let keyOf: (uid: string) => string | undefined = () => undefined;
-  const notify = await startNotifyServer({
-    socketPath: podLayout(o.root).notifySocket,
+  // Each launcher Pod's endpoint passes on only what concerns its own VMI, as cached (notify/accept.ts).
+  const notify = startNotifyServer({
+    node: o.node,
+    vmis: vmis.store,
     log,
     events: {
-      domainEvent: (uid, _type, domain) => {
-        notified.note(uid, domain);
-        const key = keyOf(uid);
-        if (key !== undefined) queue.add(key);
+      domainEvent: (vmi, _type, domain) => {
+        notified.note(vmi.metadata.uid ?? '', domain);
+        queue.add(`${vmi.metadata.namespace ?? ''}/${vmi.metadata.name ?? ''}`);
       },
-      k8sEvent: (ev) => {
-        const vmi = vmis.store.list().find((v) => v.metadata.uid === ev.involvedObject?.uid);
-        if (vmi !== undefined)
-          recorder.event(
-            vmi,
-            ev.type === 'Warning' ? 'Warning' : 'Normal',
-            ev.reason ?? '',
-            ev.message ?? '',
-          );
+      k8sEvent: (vmi, ev) => {
+        recorder.event(vmi, ev.type === 'Warning' ? 'Warning' : 'Normal', ev.reason ?? '', ev.message ?? '');
       },
     },
   });
@@ -117,10 +105,14 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     clock,
     recorder,
     config: o.config ?? DEFAULT_CLUSTER_CONFIG,
-    hotplug: new HotplugMounter({ client: o.client, kubeletPodsDir: o.kubeletPodsDir, log }),
+    hotplug: await HotplugMounter.start({
+      client: o.client,
+      node: o.node,
+      kubeletPodsDir: o.kubeletPodsDir,
+      log,
+    }),
     ...(o.resyncMs !== undefined && { resyncMs: o.resyncMs }),
   });
-  keyOf = (uid): string | undefined => controller.keyOf(uid);
   registerVmiStats(
     o.registry,
     o.node,

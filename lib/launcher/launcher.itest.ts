@@ -4,7 +4,15 @@
 // finds (TCG on these machines: /dev/kvm is there but KVM cannot run a Linux guest).
 import { describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { chownSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chownSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -69,6 +77,8 @@ describe('launcher end to end', () => {
   it('syncs a kernel-boot VMI: events, serial marker, idempotent re-sync, in-band failures, SIGTERM', async () => {
     const l = await launch({ name: 'marker' });
     expect((await l.client.ping()).success).toBe(true);
+    // Only the launcher's user (and root: the handler) may reach the Cmd socket.
+    expect(lstatSync(l.paths.launcherSocket).mode & 0o777).toBe(0o600);
     expect((await l.client.getDomain()).payload).toBeUndefined();
     // No domain yet: empty lists, as KubeVirt answers them.
     expect(await guestLists(l.client)).toEqual({ users: [], filesystems: [] });

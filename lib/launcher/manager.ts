@@ -166,7 +166,10 @@ export class DomainManager {
     this.checkIdentity(vmi);
     const base = syncContext(this.o.host, options);
     const images = await findContainerDiskImages(vmi, base.layout);
-    const formats = await containerDiskFormats(vmi, images, base.containerDiskFormats);
+    const formats = await containerDiskFormats(vmi, images, {
+      known: base.containerDiskFormats,
+      identity: this.o.identity,
+    });
     const ctx = { ...base, containerDiskImages: images, containerDiskFormats: formats };
     const domain = toDomain(vmi, ctx);
     const xml = domainXml(domain);

@@ -4,6 +4,9 @@
  * libvirt) and sent on the handler's Notify socket as ADDED / MODIFIED / DELETED, one at a time and in
  * order. The handler may not listen yet, or may restart: the client is (re)connected on demand, and an event
  * that cannot be delivered after one reconnect is dropped with a warning (the handler also polls GetDomain).
+ * Since each event reports the domain as it is when sent, events that wait are coalesced: one send runs, and
+ * per domain only the newest event waits behind it, so a handler that is away for long costs no memory
+ * (KubeVirt bounds its queue at 10 and drops the newest instead). The launcher sends no Kubernetes events.
  */
 import type { Logger } from '../kernel/log/log.ts';
 import type { DomainEvent, DomainEventHub, EventSubscription } from '../libvirt/index.ts';
@@ -13,16 +16,29 @@ import type { DomainManager } from './manager.ts';
 
 export interface NotifierOptions {
   readonly socketPath: string;
-  readonly manager: DomainManager;
-  readonly hub: DomainEventHub;
+  readonly manager: Pick<DomainManager, 'domainName' | 'noteAgentState' | 'kubevirtState' | 'domainJson'>;
+  readonly hub: Pick<DomainEventHub, 'subscribe'>;
   readonly log: Logger;
   /** Freeze status for the domain's status ('' when unknown). */
   readonly fsFreezeStatus?: () => Promise<string>;
+  /** Per-call deadline of the Notify client (its default: 5 s). */
+  readonly deadlineMs?: number;
+}
+
+interface Lifecycle {
+  readonly event: string;
+  readonly detail: string;
+}
+
+/** What waits to be sent for a domain: the newest lifecycle event, or only "the current domain". */
+interface Pending {
+  readonly lifecycle: Lifecycle | undefined;
 }
 
 export class DomainNotifier {
   private client: NotifyClient | undefined;
-  private queue: Promise<void> = Promise.resolve();
+  private readonly pending = new Map<string, Pending>();
+  private draining: Promise<void> | undefined;
   private sub: EventSubscription | undefined;
   private closed = false;
   /** Events delivered so far (for logs and tests). */
@@ -45,33 +61,62 @@ export class DomainNotifier {
         ? { event: domainEvent.event, detail: domainEvent.detail }
         : { event: domainEvent.kind, detail: '' };
     this.o.log.v(2).info('domain event', { kind: domainEvent.kind, ...lifecycle });
-    this.enqueue(async () => {
-      const state = await this.o.manager.kubevirtState();
-      const exists = state !== NON_EXISTENT;
-      const fsFreezeStatus =
-        exists && this.o.fsFreezeStatus !== undefined ? await this.o.fsFreezeStatus() : '';
-      const domain = await this.o.manager.domainJson({ fsFreezeStatus }, state);
-      await this.send(watchEventFor(lifecycle, exists), domain ?? {});
-    });
+    this.enqueue(domainEvent.domain.name, { lifecycle });
   }
 
   /** Sends the current domain as MODIFIED (or DELETED when there is none), e.g. after a sync. */
   notifyCurrent(): void {
-    this.enqueue(async () => {
-      const state = await this.o.manager.kubevirtState();
-      const domain = await this.o.manager.domainJson(undefined, state);
-      await this.send(state === NON_EXISTENT ? 'DELETED' : 'MODIFIED', domain ?? {});
-    });
+    const name = this.o.manager.domainName;
+    // A waiting lifecycle event reports the current domain too, and later than now.
+    this.enqueue(name, this.pending.get(name) ?? { lifecycle: undefined });
   }
 
-  private enqueue(job: () => Promise<void>): void {
-    this.queue = this.queue.then(job).catch((err: unknown) => {
-      this.o.log.warning('domain event not delivered', { reason: err });
-    });
+  /** Events waiting behind the one being sent (at most one per domain). */
+  get queued(): number {
+    return this.pending.size;
+  }
+
+  private enqueue(domain: string, p: Pending): void {
+    this.pending.delete(domain);
+    this.pending.set(domain, p);
+    this.draining ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    for (
+      let first = this.pending.entries().next();
+      first.done !== true;
+      first = this.pending.entries().next()
+    ) {
+      const [domain, p] = first.value;
+      this.pending.delete(domain);
+      try {
+        await this.report(p);
+      } catch (err) {
+        this.o.log.warning('domain event not delivered', { reason: err });
+      }
+    }
+    this.draining = undefined;
+  }
+
+  private async report(p: Pending): Promise<void> {
+    const state = await this.o.manager.kubevirtState();
+    const exists = state !== NON_EXISTENT;
+    if (p.lifecycle === undefined) {
+      const domain = await this.o.manager.domainJson(undefined, state);
+      await this.send(exists ? 'MODIFIED' : 'DELETED', domain ?? {});
+      return;
+    }
+    const fsFreezeStatus = exists && this.o.fsFreezeStatus !== undefined ? await this.o.fsFreezeStatus() : '';
+    const domain = await this.o.manager.domainJson({ fsFreezeStatus }, state);
+    await this.send(watchEventFor(p.lifecycle, exists), domain ?? {});
   }
 
   private async connected(): Promise<NotifyClient> {
-    this.client ??= await newNotifyClient(this.o.socketPath);
+    this.client ??= await newNotifyClient(
+      this.o.socketPath,
+      this.o.deadlineMs === undefined ? {} : { deadlineMs: this.o.deadlineMs },
+    );
     return this.client;
   }
 
@@ -92,7 +137,7 @@ export class DomainNotifier {
 
   /** Waits for the events already queued, then stops listening. */
   async close(): Promise<void> {
-    await this.queue;
+    while (this.draining !== undefined) await this.draining;
     this.closed = true;
     await this.sub?.close().catch(() => undefined);
     this.client?.close();

@@ -6,7 +6,7 @@
  */
 import { constants as fsConstants } from 'node:fs';
 import { chmod, mkdir, open, rm } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { realClock, type Clock } from '../kernel/clock.ts';
 import { KvError } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';
@@ -14,7 +14,7 @@ import { runRole, untilAborted, type RoleContext, type RoleWork } from '../kerne
 import { DomainEventHub, getDomainCapabilities, LibvirtConnection } from '../libvirt/index.ts';
 import { listenUnix, newCmdServer, podLayout, shutdownServer, type PodLayout } from '../rpc/index.ts';
 import { cmdHandlers } from './cmd-handlers.ts';
-import { giveDirs } from './daemon/identity.ts';
+import { ownedDir } from './daemon/identity.ts';
 import { startLauncherLibvirt, type LauncherLibvirt } from './daemon/libvirt-daemon.ts';
 import { detectEmulation, type EmulationMode } from './emulation/emulation.ts';
 import { runKvmProbe } from './emulation/kvm-probe.ts';
@@ -42,11 +42,15 @@ export interface LauncherOptions {
 const ARCH = 'x86_64';
 const MACHINE = 'q35';
 
-/** Whether files in dir can be opened with O_DIRECT (tmpfs cannot): decides cache=none. */
+/**
+ * Whether files in dir can be opened with O_DIRECT (tmpfs cannot): decides cache=none. The directory is the
+ * daemons' user's: the probe file is new (O_EXCL) and never a link's target (O_NOFOLLOW).
+ */
 export async function supportsDirectIo(dir: string): Promise<boolean> {
   const probe = join(dir, `.direct-io-probe-${process.pid}`);
+  const flags = fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_NOFOLLOW | fsConstants.O_WRONLY;
   try {
-    const fh = await open(probe, fsConstants.O_CREAT | fsConstants.O_WRONLY | fsConstants.O_DIRECT, 0o600);
+    const fh = await open(probe, flags | fsConstants.O_DIRECT, 0o600);
     await fh.close();
     return true;
   } catch {
@@ -58,16 +62,25 @@ export async function supportsDirectIo(dir: string): Promise<boolean> {
 
 /**
  * Directories QEMU reads or writes, owned by the daemons' user where it must create files. The image volumes
- * (containerDisks, kernel boot) are left alone: in a Pod the kubelet mounts them read-only.
+ * (containerDisks, kernel boot) are left alone: in a Pod the kubelet mounts them read-only. The empty-disk
+ * directory lies in libvirt's runtime directory, which is the daemons' user's: it is made by descriptor.
  */
 async function prepareRoot(layout: PodLayout, lv: LauncherLibvirt): Promise<void> {
   if (layout.root !== '/') await chmod(layout.root, 0o755);
-  const writable = [layout.ephemeralDiskDir, layout.emptyDiskDir, layout.hotplugDiskDir];
   // Only what we create: in a Pod these are emptyDirs the kubelet made (not ours to chmod).
-  for (const d of [layout.privateDir, ...writable]) {
+  for (const d of [layout.privateDir, layout.ephemeralDiskDir, layout.hotplugDiskDir]) {
     if ((await mkdir(d, { recursive: true })) !== undefined) await chmod(d, 0o755);
   }
-  await giveDirs(writable, lv.identity);
+  const owned = [
+    { root: layout.ephemeralDiskDir, rel: '' },
+    { root: layout.hotplugDiskDir, rel: '' },
+    {
+      root: layout.libvirtRuntimeDir,
+      rel: relative(layout.libvirtRuntimeDir, layout.emptyDiskDir),
+      mode: 0o755,
+    },
+  ];
+  for (const d of owned) await (await ownedDir({ ...d, id: lv.identity })).close();
 }
 
 async function hostFacts(
@@ -154,7 +167,8 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
     poller.stop();
   });
   const server = newCmdServer(cmdHandlers({ manager, guest, log }));
-  await listenUnix(server, layout.launcherSocket);
+  // Only the launcher's user (and root: the handler) may reach the Cmd socket.
+  await listenUnix(server, layout.launcherSocket, { mode: 0o600 });
   log.info('launcher ready', { socket: layout.launcherSocket, emulation: host.emulation });
   const run = async (signal: AbortSignal): Promise<void> => {
     await Promise.race([untilAborted(signal), lost]);

@@ -57,9 +57,9 @@ describe('rewriter flags: --listen stays on loopback', () => {
       const err = refusal(flags({ listen }));
       expect(err.code).toBe('KV_ERR_CONFIG');
       expect(err.message).toBe(
-        `--listen ${listen}: not a loopback address; the kube-api proxy is plain HTTP and sends the ` +
-          "rewriter's own credentials for every client that sends none, so it listens on 127.0.0.0/8, ::1 " +
-          'or localhost only: use --listen 127.0.0.1:<port>, or pass --allow-remote-listen to accept other hosts',
+        `--listen ${listen}: not a loopback address; the kube-api proxy is plain HTTP, so the tokens of ` +
+          'its clients would cross the network in clear text: it listens on 127.0.0.0/8, ::1 or localhost ' +
+          'only: use --listen 127.0.0.1:<port>, or pass --allow-remote-listen to accept other hosts',
       );
     },
   );
@@ -93,6 +93,28 @@ describe('rewriter flags: --listen stays on loopback', () => {
       nopLogger,
     );
     expect(o.webhook?.upstreamClient).toEqual({ cert: tls.cert, key: tls.key });
+  });
+});
+
+describe('rewriter flags: --listen-unix', () => {
+  it.each<[string, Partial<RewriterFlags>, unknown]>([
+    ['no socket by default', {}, undefined],
+    ['0600 alone', { listenUnix: '/run/rw/kube-api.sock' }, { path: '/run/rw/kube-api.sock', mode: 0o600 }],
+    [
+      '0660 with a group',
+      { listenUnix: '/run/rw/kube-api.sock', listenUnixGroup: 107 },
+      { path: '/run/rw/kube-api.sock', mode: 0o660, gid: 107 },
+    ],
+  ])('%s', (_name, over, want) => {
+    expect(rewriterRoleOptions(flags(over), nopLogger).listenUnix).toEqual(want);
+  });
+
+  it.each<[Partial<RewriterFlags>, string]>([
+    [{ listenUnix: 'kube-api.sock' }, '--listen-unix kube-api.sock: give an absolute path'],
+    [{ listenUnixGroup: 107 }, '--listen-unix-group needs --listen-unix: pass the socket path too'],
+  ])('refuses %j', (over, message) => {
+    const err = refusal(flags(over));
+    expect([err.code, err.message]).toEqual(['KV_ERR_CONFIG', message]);
   });
 });
 

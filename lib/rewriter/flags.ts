@@ -1,10 +1,12 @@
 /**
  * `virt rewriter` flags → RewriterRoleOptions: the upstream API server from the kubeconfig or --upstream (the
  * --upstream-* and --client-* flags override either), PEM files read and checked, listen addresses parsed.
- * The kube-api proxy listens on loopback only unless --allow-remote-listen says otherwise: it is plain HTTP
- * and sends the rewriter's own credentials for a client that sends none. Every refusal is KV_ERR_CONFIG
- * naming the flag and the fix, never a file's content.
+ * The kube-api proxy listens on loopback only unless --allow-remote-listen says otherwise: it is plain HTTP, so
+ * the tokens its clients send would cross the network in clear text. --listen-unix adds the socket where a
+ * request without credentials runs as the rewriter (0600, or 0660 with --listen-unix-group). Every refusal is
+ * KV_ERR_CONFIG naming the flag and the fix, never a file's content.
  */
+import { isAbsolute } from 'node:path';
 import { KvError } from '../kernel/errors/errors.ts';
 import {
   DEFAULT_USER_AGENT,
@@ -19,12 +21,15 @@ import {
   type RestConfig,
 } from '../kernel/kube/index.ts';
 import type { Logger } from '../kernel/log/log.ts';
+import type { UnixSocketOptions } from '../kernel/safepath/index.ts';
 import { isLoopback, parseListenAddress, type ListenAddress } from './proxy/listen-address.ts';
 import type { RewriterRoleOptions } from './role.ts';
 
 export interface RewriterFlags extends KubeFlagValues {
   listen: string;
   allowRemoteListen: boolean;
+  listenUnix?: string;
+  listenUnixGroup?: number;
   upstream?: string;
   upstreamCa?: string;
   upstreamTokenFile?: string;
@@ -109,19 +114,34 @@ function kubeApiListen(f: RewriterFlags, log: Logger): ListenAddress {
   if (!f.allowRemoteListen) {
     throw new KvError(
       'KV_ERR_CONFIG',
-      `--listen ${f.listen}: not a loopback address; the kube-api proxy is plain HTTP and sends the ` +
-        "rewriter's own credentials for every client that sends none, so it listens on 127.0.0.0/8, ::1 " +
-        'or localhost only: use --listen 127.0.0.1:<port>, or pass --allow-remote-listen to accept other hosts',
+      `--listen ${f.listen}: not a loopback address; the kube-api proxy is plain HTTP, so the tokens of ` +
+        'its clients would cross the network in clear text: it listens on 127.0.0.0/8, ::1 or localhost ' +
+        'only: use --listen 127.0.0.1:<port>, or pass --allow-remote-listen to accept other hosts',
     );
   }
   log.warning('kube-api proxy accepts remote clients (--allow-remote-listen)', { listen: f.listen });
   return addr;
 }
 
+/** --listen-unix: 0600, or 0660 owned by --listen-unix-group (which needs --listen-unix). */
+function kubeApiSocket(f: RewriterFlags): UnixSocketOptions | undefined {
+  if (f.listenUnix === undefined) {
+    if (f.listenUnixGroup !== undefined)
+      throw new KvError('KV_ERR_CONFIG', '--listen-unix-group needs --listen-unix: pass the socket path too');
+    return undefined;
+  }
+  if (!isAbsolute(f.listenUnix))
+    throw new KvError('KV_ERR_CONFIG', `--listen-unix ${f.listenUnix}: give an absolute path`);
+  return f.listenUnixGroup === undefined
+    ? { path: f.listenUnix, mode: 0o600 }
+    : { path: f.listenUnix, mode: 0o660, gid: f.listenUnixGroup };
+}
+
 /** The role's options from its flags: PEM files read and checked, listen addresses parsed. */
 export function rewriterRoleOptions(rewriterFlags: RewriterFlags, log: Logger): RewriterRoleOptions {
   return {
     listen: kubeApiListen(rewriterFlags, log),
+    listenUnix: kubeApiSocket(rewriterFlags),
     config: upstreamConfig(rewriterFlags),
     metricsListen: parseListenAddress(rewriterFlags.metricsListen, '--metrics-listen'),
     webhook: webhookOptions(rewriterFlags),

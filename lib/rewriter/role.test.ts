@@ -1,29 +1,43 @@
 import { describe, expect, it } from '@jest/globals';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
 import { nopLogger } from '../kernel/log/log.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
-import { runRewriterRole, type ListeningPorts } from './role.ts';
+import { runRewriterRole, type ListeningPorts, type RewriterRoleOptions } from './role.ts';
 import { FakeUpstream, sendJson } from './proxy/testing/fake-upstream.ts';
-import { internalVmi, originalVmi } from '../rename/testing/objects.ts';
+import { IG, internalVmi, originalVmi } from '../rename/testing/objects.ts';
 
-async function get(url: string): Promise<{ status: number; body: string }> {
-  const res = await fetch(url);
+async function get(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  const res = await fetch(url, { headers });
   return { status: res.status, body: await res.text() };
 }
 
+const VMI = '/apis/kubevirt.io/v1/namespaces/ns/virtualmachineinstances/a';
+
 /** Runs the role against `server` until the test is done with it. */
-async function withRewriter(server: string, test: (p: ListeningPorts) => Promise<void>): Promise<void> {
+async function withRewriter(
+  server: string,
+  test: (p: ListeningPorts) => Promise<void>,
+  more: Partial<RewriterRoleOptions> = {},
+): Promise<void> {
   const ac = new AbortController();
   let ready: (p: ListeningPorts) => void = () => undefined;
   const listening = new Promise<ListeningPorts>((resolve) => (ready = resolve));
   const running = runRewriterRole(
     {
-      config: { server, qps: 0, burst: 1, userAgent: 'test' },
+      config: { server, token: 'rewriter-token', qps: 0, burst: 1, userAgent: 'test' },
       listen: { host: '127.0.0.1', port: 0 },
       metricsListen: { host: '127.0.0.1', port: 0 },
       maxBodyBytes: 1 << 20,
       log: nopLogger,
       probeIntervalMs: 20,
       onListening: ready,
+      ...more,
     },
     ac.signal,
   );
@@ -50,9 +64,7 @@ describe('runRewriterRole', () => {
     };
     try {
       await withRewriter(fake.url, async (p) => {
-        const vmi = await get(
-          `http://127.0.0.1:${p.kubeApi}/apis/kubevirt.io/v1/namespaces/ns/virtualmachineinstances/a`,
-        );
+        const vmi = await get(`http://127.0.0.1:${p.kubeApi}${VMI}`, { authorization: 'Bearer mine' });
         expect(JSON.parse(vmi.body)).toEqual(originalVmi({ name: 'a' }));
         expect(await get(`http://127.0.0.1:${p.metrics}/healthz`)).toEqual({ status: 200, body: 'ok' });
         await waitFor(
@@ -81,5 +93,40 @@ describe('runRewriterRole', () => {
       expect(r.status).toBe(503);
       expect(r.body).toMatch(/\[-\]upstream failed: the API server http:\/\/127\.0\.0\.1:1 is unreachable/);
     });
+  });
+
+  it('refuses a request without credentials on TCP, and serves it as the rewriter on its 0600 socket', async () => {
+    const fake = await FakeUpstream.start();
+    fake.handler = (req, res) => {
+      if (req.path === '/readyz') res.end('ok');
+      else sendJson(res, 200, internalVmi({ name: 'a' }));
+    };
+    const dir = await mkdtemp(join(tmpdir(), 'kv-rewriter-role-'));
+    const socketPath = join(dir, 'kube-api.sock');
+    const viaSocket = new Agent({ connect: { socketPath } });
+    try {
+      await withRewriter(
+        fake.url,
+        async (p) => {
+          expect((await get(`http://127.0.0.1:${p.kubeApi}${VMI}`)).status).toBe(401);
+          const proxied = (): string[] =>
+            fake.requests
+              .filter((r) => r.path !== '/readyz')
+              .map((r) => `${r.path} ${r.headers.authorization}`);
+          expect(proxied()).toEqual([]);
+          expect((await stat(socketPath)).mode & 0o777).toBe(0o600);
+          const res = await request(`http://localhost${VMI}`, { dispatcher: viaSocket });
+          expect(await res.body.json()).toEqual(originalVmi({ name: 'a' }));
+          expect(proxied()).toEqual([
+            `/apis/${IG}/v1/namespaces/ns/internalvirtualizationvirtualmachineinstances/a Bearer rewriter-token`,
+          ]);
+        },
+        { listenUnix: { path: socketPath } },
+      );
+    } finally {
+      await viaSocket.destroy();
+      await fake.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,17 +1,21 @@
 /**
- * The rewriter role (deckhouse kube-api-rewriter as a sidecar): the kube-api proxy, the webhook proxy (when a
- * webhook upstream is given), and the monitoring listener (/metrics with the kube_api_rewriter_* metrics,
- * /healthz, /readyz = the API server answers). Runs until the signal aborts, then closes every listener.
+ * The rewriter role (deckhouse kube-api-rewriter as a sidecar): the kube-api proxy on TCP (requests with their
+ * own credentials only) and, when asked, on a unix socket (one without credentials runs as the rewriter), the
+ * webhook proxy (when a webhook upstream is given), and the monitoring listener (/metrics with the
+ * kube_api_rewriter_* metrics, /healthz, /readyz = the API server answers). Runs until the signal aborts, then
+ * closes every listener.
  */
 import type { RestConfig } from '../kernel/kube/index.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import { requireRegistry, runRole, type RoleContext, type RoleWork } from '../kernel/runtime/role.ts';
+import type { UnixSocketOptions } from '../kernel/safepath/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES, type RewriteRules } from '../rename/index.ts';
+import type { CredentialLess } from './proxy/identity.ts';
 import { startKubeApiProxy } from './proxy/kube-api.ts';
 import type { ListenAddress } from './proxy/listen-address.ts';
 import { rewriterMetrics } from './proxy/metrics.ts';
 import { UpstreamProbe } from './proxy/probe.ts';
-import type { ProxyServer } from './proxy/serve.ts';
+import type { Endpoint, ProxyServer } from './proxy/serve.ts';
 import { Upstream } from './proxy/upstream.ts';
 import { startWebhookProxy } from './proxy/webhook.ts';
 
@@ -29,7 +33,10 @@ export interface WebhookRoleOptions {
 export interface RewriterRoleOptions {
   /** The API server behind the kube-api proxy. */
   readonly config: RestConfig;
+  /** The kube-api proxy on TCP: a request without credentials of its own gets 401. */
   readonly listen: ListenAddress;
+  /** The kube-api proxy on a unix socket too: there a request without credentials runs as the rewriter. */
+  readonly listenUnix?: UnixSocketOptions | undefined;
   readonly metricsListen: ListenAddress;
   readonly webhook?: WebhookRoleOptions | undefined;
   readonly maxBodyBytes: number;
@@ -63,9 +70,19 @@ async function start(o: RewriterRoleOptions, ctx: RoleContext): Promise<RoleWork
     ctx.defer(() => s.close());
     return s;
   };
-  const kubeApi = listening(
-    await startKubeApiProxy({ ...common, ...o.listen, upstream, log: o.log.with({ proxy: 'kube-api' }) }),
-  );
+  const kubeApiProxy = async (endpoint: Endpoint, credentialLess: CredentialLess): Promise<ProxyServer> =>
+    listening(
+      await startKubeApiProxy({
+        ...common,
+        endpoint,
+        credentialLess,
+        upstream,
+        log: o.log.with({ proxy: 'kube-api' }),
+      }),
+    );
+  // The socket first: once the TCP port accepts, both serve (./dev run waits for the port).
+  if (o.listenUnix !== undefined) await kubeApiProxy({ socket: o.listenUnix }, 'lend');
+  const kubeApi = await kubeApiProxy(o.listen, 'refuse');
   const w = o.webhook;
   const webhook =
     w === undefined

@@ -21,7 +21,7 @@ import {
   type CmdMethod,
   type DeadlineTiers,
 } from './deadlines.ts';
-import { dialPath, unixTarget } from './listen.ts';
+import { openSocket, unixTarget, type SocketAt } from './listen.ts';
 import { jsonBytes, parseJsonField, resultOf, type CmdResult } from './results.ts';
 import { callUnary, type RequestOf, type ResponseOf } from './unary.ts';
 import { CMD_VERSION, highestCompatibleVersion } from './version.ts';
@@ -32,7 +32,7 @@ export interface CmdClientOptions {
   readonly clock?: Clock;
 }
 
-/** What the client releases when it closes (the directory a long socket path was dialled through). */
+/** What the client releases when it closes (the handle of the socket it dials). */
 interface ClientResources {
   readonly onClose?: () => void;
 }
@@ -148,27 +148,30 @@ export class LauncherClient {
 }
 
 /**
- * Connects to the launcher at `socketPath` and negotiates the Cmd version (CmdInfo.Info within the
- * short deadline). Rejects with RpcTransportError when the launcher is not reachable, and with
- * RpcVersionError when it speaks no version we know; the channel is closed in both cases.
+ * Connects to the launcher's socket at `at` and negotiates the Cmd version (CmdInfo.Info within the short
+ * deadline). The socket is opened with O_PATH|O_NOFOLLOW and checked to be one (listen.ts openSocket), and
+ * grpc-js dials `/proc/self/fd/N` of that handle, which stays open until the client is closed: every reconnect
+ * reaches the same socket, never what a symlink planted at the path since names. Rejects with UnsafePathError
+ * when nothing usable is there (missing: reason `not-found`; a symlink or not a socket: refused), with
+ * RpcTransportError when the launcher does not answer, and with RpcVersionError when it speaks no version we
+ * know; the channel and the handle are closed in each case.
  */
-export async function newCmdClient(socketPath: string, opts: CmdClientOptions = {}): Promise<LauncherClient> {
-  const dial = dialPath(socketPath);
-  const client = new Client(unixTarget(dial.path), credentials.createInsecure());
+export async function newCmdClient(at: SocketAt, opts: CmdClientOptions = {}): Promise<LauncherClient> {
+  const socket = await openSocket(at);
+  const client = new Client(unixTarget(socket.procPath), credentials.createInsecure());
+  // Only once grpc-js has stopped: a later dial of /proc/self/fd/N would reach whatever N names then.
+  const release = (): void => {
+    socket.close().catch(() => undefined);
+  };
   try {
     const tiers = { ...DEFAULT_DEADLINES, ...opts.deadlines };
     const deadline = (opts.clock ?? realClock).now() + tiers.shortMs;
     const info = await callUnary(client, CmdInfoService.info, {}, { deadline });
     const version = highestCompatibleVersion('kubevirt.cmd.v1.Cmd', info.supportedCmdVersions, [CMD_VERSION]);
-    return new LauncherClient(client, version, {
-      ...opts,
-      onClose: (): void => {
-        dial.release();
-      },
-    });
+    return new LauncherClient(client, version, { ...opts, onClose: release });
   } catch (err) {
     client.close();
-    dial.release();
+    release();
     throw err;
   }
 }

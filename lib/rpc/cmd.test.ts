@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { status } from '@grpc/grpc-js';
 import { KvError } from '../kernel/errors/errors.ts';
@@ -224,9 +227,19 @@ describe('Cmd over a unix socket', () => {
     expect(await handlerAborted).toMatchObject({ code: 'KV_ERR_ABORTED' });
   });
 
-  it('fails with UNAVAILABLE when nobody listens', async () => {
+  it('fails with UNAVAILABLE when nobody listens on the socket, and says when there is none', async () => {
+    // A child binds the socket and exits without unlinking it, as a crashed launcher would.
+    await mkdir(dirname(sock), { recursive: true });
+    const script = `require('net').createServer().listen(process.argv[1], () => process.exit(0))`;
+    execFileSync(process.execPath, ['-e', script, sock]);
     const err = await transportError(newCmdClient(sock));
     expect(err.grpcCode).toBe(status.UNAVAILABLE);
+    await rm(sock);
+    await expect(newCmdClient(sock)).rejects.toMatchObject({
+      code: 'KV_ERR_UNSAFE_PATH',
+      reason: 'not-found',
+      message: `${sock} does not exist`,
+    });
   });
 });
 

@@ -11,8 +11,10 @@ export {
   HOTPLUG_DISKS_VOLUME,
   launcherOnNode,
   launcherSocketOnNode,
+  podPathText,
   podVolumeOnNode,
   type LauncherOnNode,
+  type PodPath,
   podLayout,
   type ConfigVolumeKind,
   type PodLayout,
@@ -20,11 +22,11 @@ export {
 export {
   UNIX_PATH_MAX,
   checkSocketPath,
-  dialPath,
   listenUnix,
+  openSocket,
   shutdownServer,
   unixTarget,
-  type DialPath,
+  type SocketAt,
 } from './listen.ts';
 export { RpcTransportError, RpcVersionError, isDisconnected, isUnimplemented } from './errors.ts';
 export { CMD_VERSION, NOTIFY_VERSION, highestCompatibleVersion } from './version.ts';

@@ -1,11 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { lstat, readFile, writeFile } from 'node:fs/promises';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { lstat, readFile, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { openBeneath } from '../kernel/safepath/index.ts';
+import { waitFor } from '../kernel/testing/wait.ts';
 import { failed, newCmdServer, ok } from './cmd-server.ts';
 import { newCmdClient } from './cmd-client.ts';
-import { UNIX_PATH_MAX, checkSocketPath, dialPath, listenUnix, unixTarget } from './listen.ts';
+import { UNIX_PATH_MAX, checkSocketPath, listenUnix, openSocket, unixTarget } from './listen.ts';
 import { serve, tempRoot, type TempRoot } from './testing/servers.ts';
 
 describe('checkSocketPath', () => {
@@ -109,7 +112,7 @@ describe('listenUnix', () => {
   });
 });
 
-describe('dialPath', () => {
+describe('openSocket and the cmd client dial', () => {
   let root: TempRoot;
   beforeEach(async () => {
     root = await tempRoot();
@@ -118,36 +121,71 @@ describe('dialPath', () => {
     await root.cleanup();
   });
 
-  it('keeps a path that fits', () => {
-    const d = dialPath('/run/x.sock');
-    expect(d.path).toBe('/run/x.sock');
-    d.release();
-  });
-
-  it('reaches a socket whose path is over the limit through its directory, until released', async () => {
+  it('reaches a socket whose path is over the limit through its handle, closed with the client', async () => {
     // As a node sees a launcher's socket: deep inside the kubelet's pods dir.
-    const dir = path.join(root.dir, 'pods', 'p'.repeat(40), 'volumes/kubernetes.io~empty-dir/sockets');
+    const rel = ['pods', 'p'.repeat(40), 'volumes', 'kubernetes.io~empty-dir', 'sockets'];
+    const dir = path.join(root.dir, ...rel);
     mkdirSync(dir, { recursive: true });
     const long = path.join(dir, 'launcher-sock');
     expect(Buffer.byteLength(long)).toBeGreaterThan(UNIX_PATH_MAX);
-    const bind = dialPath(long);
-    const s = await serve(newCmdServer({ ping: () => Promise.resolve(ok()) }), bind.path);
-    bind.release();
+    // Bound through the directory's handle, which stays open while the server listens.
+    const d = await openBeneath(root.dir, rel, ['directory']);
+    const s = await serve(newCmdServer({ ping: () => Promise.resolve(ok()) }), `${d.procPath}/launcher-sock`);
     expect(readdirSync(dir)).toEqual(['launcher-sock']);
     const fdsBefore = readdirSync('/proc/self/fd').length;
-    const client = await newCmdClient(long);
     try {
-      expect(await client.ping()).toEqual({ success: true, message: '' });
+      for (const at of [long, { root: root.dir, rel: [...rel, 'launcher-sock'] }]) {
+        const client = await newCmdClient(at);
+        expect(await client.ping()).toEqual({ success: true, message: '' });
+        client.close();
+      }
     } finally {
-      client.close();
       await s.stop();
+      await d.close();
     }
-    expect(readdirSync('/proc/self/fd').length).toBeLessThanOrEqual(fdsBefore);
+    await waitFor(() => readdirSync('/proc/self/fd').length <= fdsBefore, 'the socket handles closed');
   });
 
-  it('says which directory it could not open', () => {
-    const long = path.join('/nonexistent', 'x'.repeat(120), 'sock');
-    expect(() => dialPath(long)).toThrow(expect.objectContaining({ code: 'KV_ERR_TRANSPORT' }));
-    expect(existsSync('/nonexistent')).toBe(false);
+  it('refuses a symlink planted at the socket path: the socket it names never gets a connection', async () => {
+    const hostDir = await tempRoot();
+    let connections = 0;
+    const host = createServer((c) => {
+      connections++;
+      c.destroy();
+    });
+    await new Promise<void>((resolve) => host.listen(path.join(hostDir.dir, 'host.sock'), resolve));
+    mkdirSync(path.join(root.dir, 'sockets'));
+    await symlink(path.join(hostDir.dir, 'host.sock'), path.join(root.dir, 'sockets/launcher-sock'));
+    try {
+      for (const at of [
+        path.join(root.dir, 'sockets/launcher-sock'),
+        { root: root.dir, rel: ['sockets', 'launcher-sock'] },
+      ])
+        await expect(newCmdClient(at)).rejects.toMatchObject({
+          code: 'KV_ERR_UNSAFE_PATH',
+          reason: 'symlink',
+          message: `${path.join(root.dir, 'sockets/launcher-sock')} is a symbolic link`,
+        });
+      // A symlinked directory below the root is refused as well.
+      await symlink(path.join(root.dir, 'sockets'), path.join(root.dir, 'linked'));
+      await expect(newCmdClient({ root: root.dir, rel: ['linked', 'launcher-sock'] })).rejects.toMatchObject({
+        reason: 'symlink',
+      });
+      await new Promise((r) => setTimeout(r, 100));
+      expect(connections).toBe(0);
+    } finally {
+      host.close();
+      await hostDir.cleanup();
+    }
+  });
+
+  it('says what is missing, or what is there instead of a socket', async () => {
+    await writeFile(path.join(root.dir, 'file'), 'x');
+    await expect(openSocket(path.join(root.dir, 'none'))).rejects.toMatchObject({ reason: 'not-found' });
+    await expect(openSocket({ root: root.dir, rel: ['file'] })).rejects.toMatchObject({
+      reason: 'wrong-kind',
+      message: `${path.join(root.dir, 'file')} is a regular file, not a unix socket`,
+    });
+    await expect(openSocket('relative.sock')).rejects.toMatchObject({ code: 'KV_ERR_CONFIG' });
   });
 });

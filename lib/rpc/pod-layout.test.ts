@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { launcherOnNode, launcherSocketOnNode, POD_LAYOUT, podLayout } from './pod-layout.ts';
+import { launcherOnNode, launcherSocketOnNode, POD_LAYOUT, podLayout, podPathText } from './pod-layout.ts';
 
 describe('podLayout', () => {
   it.each([
@@ -77,11 +77,15 @@ describe('podLayout', () => {
     );
   });
 
-  it('finds the VMI serial and VNC sockets in the Pod private emptyDir', () => {
+  it('names each socket by its emptyDir, made by the kubelet, and the tenant-written names below it', () => {
     const n = launcherOnNode('/pods', 'p1');
-    expect(n.serialSocket('u1')).toBe('/pods/p1/volumes/kubernetes.io~empty-dir/private/u1/virt-serial0');
-    expect(n.vncSocket('u1')).toBe('/pods/p1/volumes/kubernetes.io~empty-dir/private/u1/virt-vnc');
-    expect(n.launcherSocket).toBe('/pods/p1/volumes/kubernetes.io~empty-dir/sockets/launcher-sock');
-    expect(n.notifySocket).toBe('/pods/p1/volumes/kubernetes.io~empty-dir/public/domain-notify.sock');
+    const volume = (v: string): string => `/pods/p1/volumes/kubernetes.io~empty-dir/${v}`;
+    expect(n.podUid).toBe('p1');
+    expect(n.serialSocket('u1')).toEqual({ root: volume('private'), rel: ['u1', 'virt-serial0'] });
+    expect(n.vncSocket('u1')).toEqual({ root: volume('private'), rel: ['u1', 'virt-vnc'] });
+    expect(n.launcherSocket).toEqual({ root: volume('sockets'), rel: ['launcher-sock'] });
+    expect(n.notifySocket).toEqual({ root: volume('public'), rel: ['domain-notify.sock'] });
+    expect(podPathText(n.serialSocket('u1'))).toBe(`${volume('private')}/u1/virt-serial0`);
+    expect(() => n.serialSocket('../x')).toThrow(expect.objectContaining({ code: 'KV_ERR_CONFIG' }));
   });
 });

@@ -120,39 +120,61 @@ export function podVolumeOnNode(kubeletPodsDir: string, podUid: string, volume: 
 }
 
 /**
+ * A path inside one of a launcher Pod's emptyDirs as the node sees it, in two parts: `root`, the emptyDir itself
+ * (`<kubeletPodsDir>/<podUid>/volumes/kubernetes.io~empty-dir/<volume>`, made by the kubelet), and `rel`, the
+ * names below it, which the launcher's container writes. Open it with lib/kernel/safepath (`openBeneath(root,
+ * rel, …)`, `connectBeneath`), never as one joined path: a symlink the tenant plants below the root is refused,
+ * not followed. Join it only for messages (podPathText).
+ */
+export interface PodPath {
+  readonly root: string;
+  readonly rel: readonly string[];
+}
+
+/** The path as one string, for messages and logs only: never act on it. */
+export function podPathText(p: PodPath): string {
+  return path.join(p.root, ...p.rel);
+}
+
+/**
  * What a node reaches of a launcher Pod (kubevirt pkg/virt-handler/cmd-client socket lookup by Pod UID; the
- * console server dials the VMI's serial and VNC sockets): every path is inside one of the Pod's emptyDirs
- * under the kubelet's pods directory. These paths exceed the unix socket limit under /var/lib/kubelet;
- * dial them with lib/rpc `dialPath`.
+ * console server dials the VMI's serial and VNC sockets): every path is inside one of the Pod's emptyDirs under
+ * the kubelet's pods directory, as a PodPath.
  */
 export interface LauncherOnNode {
-  readonly launcherSocket: string;
-  /** Where the launcher dials Notify (layout.notifySocket in the Pod); the handler listens there for it. */
-  readonly notifySocket: string;
-  serialSocket(vmiUid: string): string;
-  vncSocket(vmiUid: string): string;
+  readonly podUid: string;
+  /** The launcher's command socket, in the `sockets` emptyDir. */
+  readonly launcherSocket: PodPath;
+  /** Where the launcher dials Notify (layout.notifySocket in the Pod, the `public` emptyDir); the handler listens there for it. */
+  readonly notifySocket: PodPath;
+  serialSocket(vmiUid: string): PodPath;
+  vncSocket(vmiUid: string): PodPath;
+}
+
+/** The components of `inPod` below the Pod directory `volumeInPod` where the emptyDir is mounted. */
+function below(volumeInPod: string, inPod: string): string[] {
+  return path.relative(volumeInPod, inPod).split(path.sep);
 }
 
 export function launcherOnNode(kubeletPodsDir: string, podUid: string): LauncherOnNode {
-  const sockets = podVolumeOnNode(kubeletPodsDir, podUid, SOCKETS_VOLUME);
+  const volume = (name: string): string => podVolumeOnNode(kubeletPodsDir, podUid, name);
+  const sockets = volume(SOCKETS_VOLUME);
+  const share = volume(PUBLIC_VOLUME);
   // The private emptyDir is mounted at privateDir: the same layout under it, as podLayout gives.
-  const inPrivate = (inPod: string): string =>
-    path.join(
-      podVolumeOnNode(kubeletPodsDir, podUid, PRIVATE_VOLUME),
-      path.relative(POD_LAYOUT.privateDir, inPod),
-    );
+  const inPrivate = (inPod: string): PodPath => ({
+    root: volume(PRIVATE_VOLUME),
+    rel: below(POD_LAYOUT.privateDir, inPod),
+  });
   return {
-    launcherSocket: path.join(sockets, path.basename(POD_LAYOUT.launcherSocket)),
-    notifySocket: path.join(
-      podVolumeOnNode(kubeletPodsDir, podUid, PUBLIC_VOLUME),
-      path.relative(POD_LAYOUT.shareDir, POD_LAYOUT.notifySocket),
-    ),
+    podUid,
+    launcherSocket: { root: sockets, rel: below(POD_LAYOUT.socketsDir, POD_LAYOUT.launcherSocket) },
+    notifySocket: { root: share, rel: below(POD_LAYOUT.shareDir, POD_LAYOUT.notifySocket) },
     serialSocket: (vmiUid) => inPrivate(POD_LAYOUT.serialSocket(vmiUid)),
     vncSocket: (vmiUid) => inPrivate(POD_LAYOUT.vncSocket(vmiUid)),
   };
 }
 
-/** Where a node sees the command socket of the launcher Pod with this uid. */
+/** Where a node sees the command socket of the launcher Pod with this uid, joined (for a caller that trusts it). */
 export function launcherSocketOnNode(kubeletPodsDir: string, podUid: string): string {
-  return launcherOnNode(kubeletPodsDir, podUid).launcherSocket;
+  return podPathText(launcherOnNode(kubeletPodsDir, podUid).launcherSocket);
 }

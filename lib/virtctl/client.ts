@@ -2,13 +2,15 @@
  * The connection virtctl-ts makes from the kubeconfig alone (never the in-cluster service account): the API
  * server URL, the namespace (-n, else the context's, else default), JSON calls through the kernel's HTTP
  * client (its TLS, token and client certificate), and the same credentials for websockets. Every failure
- * leaves wrapped in RequestFailed with the request and the server URL, for describeError.
+ * leaves wrapped in RequestFailed with the request and the server URL (its userinfo dropped), for
+ * describeError.
  */
 import type { ClientOptions } from 'ws';
 import { HttpKubeClient, loadRestConfig, type KubeClient, type RestConfig } from '../kernel/kube/index.ts';
 import { FileTokenSource, staticTokenSource, type TokenSource } from '../kernel/kube/index.ts';
 import { realClock } from '../kernel/clock.ts';
 import { buildInfo } from '../version/version.ts';
+import { withoutUserinfo } from './server-url.ts';
 import type { ApiCall } from './api-call.ts';
 import { RequestFailed } from './failures.ts';
 
@@ -38,7 +40,7 @@ export class VirtctlClient {
     private readonly signal?: AbortSignal,
   ) {
     this.namespace = resolveNamespace(namespaceFlag, config.namespace);
-    this.server = config.server;
+    this.server = withoutUserinfo(config.server);
     this.kube = new HttpKubeClient(config);
     this.tokens =
       config.tokenFile !== undefined
@@ -50,6 +52,8 @@ export class VirtctlClient {
     flags: GlobalFlags,
     env: Readonly<Record<string, string | undefined>>,
     signal?: AbortSignal,
+    /** Each kubeconfig warning, as one sentence (an unverified server, a token over plain http). */
+    warn: (text: string) => void = () => undefined,
   ): VirtctlClient {
     const config = loadRestConfig({
       kubeconfig: flags.kubeconfig,
@@ -57,6 +61,9 @@ export class VirtctlClient {
       inCluster: false,
       env,
       userAgent: `virtctl-ts/${buildInfo().version}`,
+      onWarning: (w) => {
+        warn(w.text);
+      },
     });
     return new VirtctlClient(config, flags.namespace, signal);
   }

@@ -11,6 +11,7 @@ import { describeError } from './describe-error.ts';
 import { EXIT, exitCodeHelp } from './exit-codes.ts';
 import type { CliIo } from './io.ts';
 import { runVersion } from './run-version.ts';
+import { withoutUserinfo } from './server-url.ts';
 import { Session } from './session.ts';
 
 export const PROGRAM = 'virtctl-ts';
@@ -62,7 +63,7 @@ export async function runVirtctl(argv: readonly string[], deps: RunDeps): Promis
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     const d = describeError(err, { namespace: s.namespace });
-    s.io.stderr.write(`${d.text}\n`);
+    s.io.stderr.write(`${withoutUserinfo(d.text)}\n`);
     return d.exit;
   } finally {
     await s.close();

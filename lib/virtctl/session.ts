@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import type { Clock } from '../kernel/clock.ts';
 import { VirtctlClient, type GlobalFlags } from './client.ts';
-import type { CliIo } from './io.ts';
+import { writeLine, type CliIo } from './io.ts';
+import { withoutUserinfo } from './server-url.ts';
 import { KubevirtReader } from './kubevirt-reader.ts';
 
 export class Session {
@@ -21,7 +22,15 @@ export class Session {
 
   client(cmd: Command): VirtctlClient {
     if (this.made === undefined) {
-      this.made = VirtctlClient.fromFlags(cmd.optsWithGlobals<GlobalFlags>(), this.io.env, this.io.signal);
+      const warn = (text: string): void => {
+        writeLine(this.io.stderr, `Warning: ${withoutUserinfo(text)}`);
+      };
+      this.made = VirtctlClient.fromFlags(
+        cmd.optsWithGlobals<GlobalFlags>(),
+        this.io.env,
+        this.io.signal,
+        warn,
+      );
       this.namespace = this.made.namespace;
     }
     return this.made;

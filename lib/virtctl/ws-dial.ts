@@ -1,7 +1,8 @@
 /**
  * Opens a subresource websocket (console, vnc) through the API server with subprotocol plain.kubevirt.io.
- * Resolves with the open socket; a refused upgrade rejects with the server's Status (as a StatusError), no
- * answer with KV_ERR_TRANSPORT, both wrapped in RequestFailed like the JSON calls.
+ * Resolves with the open socket; a refused upgrade rejects with the server's Status (as a StatusError, read
+ * from at most the first 64 KiB of its body), no answer with KV_ERR_TRANSPORT, both wrapped in RequestFailed
+ * like the JSON calls.
  */
 import type { IncomingMessage } from 'node:http';
 import { WebSocket } from 'ws';
@@ -12,16 +13,28 @@ import { RequestFailed } from './failures.ts';
 
 export const PLAIN_SUBPROTOCOL = 'plain.kubevirt.io';
 
-function readBody(res: IncomingMessage): Promise<string> {
+/** How much of a refused upgrade's body is read: a Status is a few hundred bytes. */
+const MAX_REFUSAL_BODY = 64 * 1024;
+
+/** The body as text, at most limit bytes of it; the response is dropped once the cap is reached. */
+function readCappedBody(res: IncomingMessage, limit = MAX_REFUSAL_BODY): Promise<string> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => {
+    let size = 0;
+    const done = (): void => {
       resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    res.on('data', (c: Buffer) => {
+      const part = c.subarray(0, limit - size);
+      chunks.push(part);
+      size += part.length;
+      if (size < limit) return;
+      res.destroy();
+      done();
     });
-    res.on('error', () => {
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    });
+    res.on('end', done);
+    res.on('error', done);
+    res.on('close', done);
   });
 }
 
@@ -49,7 +62,7 @@ export async function dialSubresource(
     ws.once('unexpected-response', (req, res) => {
       ws.removeAllListeners('error');
       ws.on('error', () => undefined);
-      void readBody(res).then((text) => {
+      void readCappedBody(res).then((text) => {
         req.destroy();
         fail(new StatusError(statusFromBody(res.statusCode ?? 0, text)));
       });

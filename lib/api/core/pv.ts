@@ -7,5 +7,8 @@ export interface PersistentVolume extends KubeObject {
     hostPath?: { path?: string };
     local?: { path?: string };
     csi?: { driver?: string; volumeHandle?: string };
+    /** The claim this volume is bound to (set by the binder; the claim's own uid included). */
+    claimRef?: { namespace?: string; name?: string; uid?: string };
   };
+  status?: { phase?: string };
 }

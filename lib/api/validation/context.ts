@@ -99,8 +99,3 @@ export function gateEnabled(ctx: ValidationContext, gate: string): boolean {
 export function clusterOf(ctx: ValidationContext): ClusterDefaults {
   return ctx.cluster ?? DEFAULT_CLUSTER_DEFAULTS;
 }
-
-/** The context Deckhouse runs with: its gates and KubeVirt's defaults. */
-export function deckhouseContext(): ValidationContext {
-  return { featureGates: new Set(DECKHOUSE_FEATURE_GATES) };
-}

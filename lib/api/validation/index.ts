@@ -9,9 +9,9 @@ export {
   DECKHOUSE_FEATURE_GATES,
   DEFAULT_EMULATED_MACHINES,
   GATES,
-  deckhouseContext,
   type ValidationContext,
 } from './context.ts';
+export { configuringKubeVirt, DEFAULT_VALIDATION_CONTEXT, readClusterConfig } from './cluster-config.ts';
 export { validateVmiSpec } from './vmi-spec.ts';
 export { validateVmiCreate, type VmiCreateContext } from './vmi-create.ts';
 export { validateVmiUpdate, type VmiUpdateContext } from './vmi-update.ts';

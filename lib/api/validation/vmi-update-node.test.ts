@@ -33,10 +33,10 @@ describe('validateVmiUpdate: NodeRestriction', () => {
       [inv('', 'Node restriction, virt-handler is not allowed to set target node')],
     ],
     [
-      'another node without the gate',
+      'another node without the gate: held to its node all the same',
       { ...ctxWith(), isKubevirtServiceAccount: true, virtHandler: { nodeName: 'node-2' } },
       () => undefined,
-      [],
+      [inv('', 'Node restriction, virt-handler is only allowed to modify VMIs it owns')],
     ],
   ])('%s', (_name, ctx, change, expected) => {
     expect(validateVmiUpdate(running(), changed(change), ctx)).toEqual(expected);

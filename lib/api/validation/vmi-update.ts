@@ -2,13 +2,14 @@
  * An update of a VMI (KubeVirt vmi-update-admitter.go Admit): the spec is KubeVirt's to change. A user's
  * request that changes it is refused; one from KubeVirt's service accounts (addvolume, removevolume, hotplug,
  * volume migration) may change volumes and disks, but not cpu.maxSockets or memory.maxGuest, and the new spec
- * must pass the spec rules. Users may not touch the reserved kubevirt.io/ labels. With the NodeRestriction gate,
- * virt-handler may only update VMIs on its node (or the migration target's) and may not set the target.
+ * must pass the spec rules. Users may not touch the reserved kubevirt.io/ labels. virt-handler may only update
+ * VMIs on its node (or the migration target's) and may not set the target: KubeVirt's NodeRestriction rules,
+ * applied whether or not the gate is listed (a handler's token must not reach another node's VMIs).
  * KubeVirt stops at the first failing step; so does this. Only the spec rules' causes have fields.
  */
 import type { VirtualMachineInstance } from '../v1/objects.ts';
 import { firstFailing, invalid, notSupported, type Causes } from './causes.ts';
-import { gateEnabled, GATES, type ValidationContext } from './context.ts';
+import type { ValidationContext } from './context.ts';
 import { compareQuantities } from './quantities.ts';
 import { semanticEqual } from './equality.ts';
 import { reservedLabels } from './vmi-metadata.ts';
@@ -31,7 +32,7 @@ const targetNodeOf = (vmi: Vmi): string => vmi.status?.migrationState?.targetNod
 
 function nodeRestriction(oldVmi: Vmi, newVmi: Vmi, ctx: VmiUpdateContext): Causes {
   const handler = ctx.virtHandler;
-  if (handler === undefined || !gateEnabled(ctx, GATES.NODE_RESTRICTION)) return [];
+  if (handler === undefined) return [];
   const node = handler.nodeName ?? '';
   if (node === '')
     return [invalid('', 'Node restriction failed, virt-handler service account is missing node name')];

@@ -3,7 +3,8 @@
  * api's client certificate, the handler's certificate checked against the CA that signs it and, when
  * `serverName` is set, its common name (KubeVirt checks the handler's CN, not the node address it dials).
  * Requests answer with the handler's status and text; a stream resolves to the open websocket or rejects with the
- * handler's refusal (its status and text), or with the transport error.
+ * handler's refusal (its status and text), or with the transport error. Each dial reads the TLS material anew, so
+ * a ReloadableHandlerTls rotated from its files serves the next call.
  */
 import { request } from 'node:https';
 import { X509Certificate } from 'node:crypto';
@@ -21,6 +22,31 @@ export interface HandlerTls {
   readonly key: Buffer;
   /** The common name the handler's certificate must carry; unset: the address dialled must be in its SANs. */
   readonly serverName?: string;
+}
+
+/** A HandlerTls whose CA, certificate and key can be replaced (rotated files); the server name stays. */
+export class ReloadableHandlerTls implements HandlerTls {
+  readonly serverName?: string;
+  private pems: Pick<HandlerTls, 'ca' | 'cert' | 'key'>;
+
+  constructor(tls: HandlerTls) {
+    this.pems = { ca: tls.ca, cert: tls.cert, key: tls.key };
+    if (tls.serverName !== undefined) this.serverName = tls.serverName;
+  }
+
+  get ca(): Buffer {
+    return this.pems.ca;
+  }
+  get cert(): Buffer {
+    return this.pems.cert;
+  }
+  get key(): Buffer {
+    return this.pems.key;
+  }
+
+  reload(pems: Pick<HandlerTls, 'ca' | 'cert' | 'key'>): void {
+    this.pems = { ca: pems.ca, cert: pems.cert, key: pems.key };
+  }
 }
 
 export interface HandlerAddress {

@@ -1,28 +1,23 @@
 // The admitter table end to end without IO: AdmissionReview bodies in, AdmissionReview (or Status) out.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { DEFAULT_CLUSTER_DEFAULTS } from '../../api/defaults/cluster.ts';
 import { FINALIZERS } from '../../api/labels.ts';
 import { vm, vmi } from '../../api/testing/objects.ts';
 import { validSpec } from '../../api/validation/testing/fixtures.ts';
 import { FakeClock } from '../../kernel/clock.ts';
+import { nopLogger } from '../../kernel/log/log.ts';
 import { handleAdmission } from './admit.ts';
 import { admitters, WEBHOOK_PATHS } from './admitters.ts';
+import { fakeLookup } from './testing/admission.ts';
 
 const table = admitters({
-  defaults: DEFAULT_CLUSTER_DEFAULTS,
   clock: new FakeClock(),
   uuid: () => '11111111-2222-4333-8444-555555555555',
   isOwnServiceAccount: (u) =>
     u === 'system:serviceaccount:d8-virtualization:kubevirt-internal-virtualization-controller',
-  lookup: {
-    vmi: () => Promise.resolve(undefined),
-    migrations: () => Promise.resolve([]),
-    kubevirts: () => Promise.resolve([]),
-    anyVmi: () => Promise.resolve(false),
-    anyVm: () => Promise.resolve(false),
-    dryRunCreate: () => Promise.resolve(undefined),
-  },
+  isHandlerServiceAccount: () => false,
+  lookup: fakeLookup(),
+  log: nopLogger,
 });
 const review = (operation: string, object: unknown, oldObject?: unknown): string =>
   JSON.stringify({

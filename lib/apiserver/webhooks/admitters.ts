@@ -1,28 +1,35 @@
 /**
  * The admission webhooks the api serves, by KubeVirt's paths (kubevirt pkg/virt-operator/resource/generate/
- * components/webhooks.go): the mutators of mutate.ts and the validators of lib/api/validation, with the
- * Deckhouse feature gates. The objects arrive with kubevirt.io names (the rewriter's webhook proxy restores
- * them). The VM and migration rules need the VMI (and the namespace's migrations): `lookup` reads them. The
- * KubeVirt CR webhooks (kubevirt-admitters.ts) are virt-operator's in KubeVirt; the api serves them until the
- * operator role exists.
+ * components/webhooks.go): the mutators of mutate.ts and the validators of lib/api/validation, with the feature
+ * gates and settings of the cluster's KubeVirt CR (cluster-config.ts; KubeVirt's defaults while there is none).
+ * The objects arrive with kubevirt.io names (the rewriter's webhook proxy restores them). The VM and migration
+ * rules need the VMI (and the namespace's migrations): `lookup` reads them. A VMI update from virt-handler's
+ * service account carries the node its token is bound to (the `authentication.kubernetes.io/node-name` user
+ * extra), which the NodeRestriction rules check (vmi-update-admitter.go). The KubeVirt CR webhooks
+ * (kubevirt-admitters.ts) are virt-operator's in KubeVirt; the api serves them until the operator role exists.
  */
 import type {
+  KubeVirt,
   VirtualMachine,
   VirtualMachineInstance,
   VirtualMachineInstanceMigration,
 } from '../../api/index.ts';
-import type { ClusterDefaults } from '../../api/defaults/cluster.ts';
 import {
-  deckhouseContext,
+  configuringKubeVirt,
   validateMigrationCreate,
   validateMigrationUpdate,
   validateVm,
   validateVmiCreate,
   validateVmiUpdate,
   type RunningVmi,
+  type ValidationContext,
+  type VmiUpdateContext,
 } from '../../api/validation/index.ts';
+import { clusterOf } from '../../api/validation/context.ts';
 import type { Clock } from '../../kernel/clock.ts';
+import type { Logger } from '../../kernel/log/log.ts';
 import type { Admitter } from './admit.ts';
+import { clusterConfigSource } from './cluster-config.ts';
 import { kubevirtAdmitters, type KubeVirtLookup } from './kubevirt-admitters.ts';
 import { mutateVm, mutateVmi, type MutateContext } from './mutate.ts';
 import { deniedWith, type AdmissionRequest, type Verdict } from './review.ts';
@@ -43,15 +50,35 @@ export const WEBHOOK_PATHS = {
 export interface AdmissionLookup extends KubeVirtLookup {
   vmi(namespace: string, name: string): Promise<VirtualMachineInstance | undefined>;
   migrations(namespace: string): Promise<VirtualMachineInstanceMigration[]>;
+  /** The KubeVirt CRs of the api's namespace (one of them configures the cluster). */
+  installKubeVirts(): readonly KubeVirt[];
 }
 
 export interface AdmittersOptions {
-  readonly defaults: ClusterDefaults;
   readonly clock: Clock;
   readonly uuid: () => string;
   /** The user is one of the module's own service accounts. */
   readonly isOwnServiceAccount: (user: string) => boolean;
+  /** The user is virt-handler's service account (one of the own ones). */
+  readonly isHandlerServiceAccount: (user: string) => boolean;
   readonly lookup: AdmissionLookup;
+  readonly log: Logger;
+}
+
+/** The user extra a token bound to a Node (or to a Pod on one) carries: the node's name. */
+export const NODE_NAME_EXTRA = 'authentication.kubernetes.io/node-name';
+
+/** The VMI update context: who asks, and for virt-handler the node of its token. */
+function vmiUpdateContext(
+  base: ValidationContext,
+  req: AdmissionRequest,
+  o: AdmittersOptions,
+): VmiUpdateContext {
+  const user = req.userInfo.username ?? '';
+  const own = o.isOwnServiceAccount(user);
+  if (!o.isHandlerServiceAccount(user)) return { ...base, isKubevirtServiceAccount: own };
+  const nodeName = req.userInfo.extra?.[NODE_NAME_EXTRA]?.[0];
+  return { ...base, isKubevirtServiceAccount: own, virtHandler: { nodeName } };
 }
 
 /** The VM's VMI as the VM rules want it: present and not being deleted. */
@@ -71,13 +98,13 @@ async function runningVmi(
 
 export function admitters(o: AdmittersOptions): Record<string, Admitter> {
   const own = (req: AdmissionRequest): boolean => o.isOwnServiceAccount(req.userInfo.username ?? '');
+  const config = clusterConfigSource(() => configuringKubeVirt(o.lookup.installKubeVirts()), o.log);
   const mutation = (req: AdmissionRequest): MutateContext => ({
-    defaults: o.defaults,
+    defaults: clusterOf(config()),
     now: new Date(o.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     uuid: o.uuid,
     fromOwnServiceAccount: own(req),
   });
-  const base = deckhouseContext();
   const vmi = (req: AdmissionRequest): VirtualMachineInstance =>
     req.object as unknown as VirtualMachineInstance;
   const vmAdmit = async (req: AdmissionRequest): Promise<Verdict> => {
@@ -88,7 +115,7 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
     const old = req.operation === 'UPDATE' ? (req.oldObject as unknown as VirtualMachine) : undefined;
     return deniedWith(
       validateVm(vm, old, {
-        ...base,
+        ...config(),
         isKubevirtServiceAccount: own(req),
         requestNamespace: ns,
         ...(running !== undefined && { runningVmi: running }),
@@ -102,7 +129,7 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
       o.lookup.vmi(ns, m.spec.vmiName ?? ''),
       o.lookup.migrations(ns),
     ]);
-    return deniedWith(validateMigrationCreate(m, { ...base, vmi: target, migrations }));
+    return deniedWith(validateMigrationCreate(m, { ...config(), vmi: target, migrations }));
   };
   const kubevirt = kubevirtAdmitters(o.lookup);
   return {
@@ -115,16 +142,17 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
     [WEBHOOK_PATHS.vmiValidateCreate]: {
       kind: 'VirtualMachineInstance',
       admit: (req) =>
-        deniedWith(validateVmiCreate(vmi(req), { ...base, isKubevirtServiceAccount: own(req) })),
+        deniedWith(validateVmiCreate(vmi(req), { ...config(), isKubevirtServiceAccount: own(req) })),
     },
     [WEBHOOK_PATHS.vmiValidateUpdate]: {
       kind: 'VirtualMachineInstance',
       admit: (req) =>
         deniedWith(
-          validateVmiUpdate(req.oldObject as unknown as VirtualMachineInstance, vmi(req), {
-            ...base,
-            isKubevirtServiceAccount: own(req),
-          }),
+          validateVmiUpdate(
+            req.oldObject as unknown as VirtualMachineInstance,
+            vmi(req),
+            vmiUpdateContext(config(), req, o),
+          ),
         ),
     },
     [WEBHOOK_PATHS.migrationValidateCreate]: {

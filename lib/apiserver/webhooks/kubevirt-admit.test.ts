@@ -1,11 +1,11 @@
 // The KubeVirt CR webhooks end to end without IO: AdmissionReview bodies in, AdmissionReview out, with a fake
 // lookup that records what the admitters read.
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_CLUSTER_DEFAULTS } from '../../api/defaults/cluster.ts';
 import type { KubeVirt } from '../../api/index.ts';
 import type { PlacementProbe } from '../../api/validation/index.ts';
 import { kubevirtCr, withConfig, withSpec } from '../../api/validation/testing/kubevirts.ts';
 import { FakeClock } from '../../kernel/clock.ts';
+import { nopLogger } from '../../kernel/log/log.ts';
 import { handleAdmission } from './admit.ts';
 import { admitters, WEBHOOK_PATHS, type AdmissionLookup } from './admitters.ts';
 import type { AdmissionReviewResponse } from './review.ts';
@@ -27,6 +27,7 @@ function setup(world: World = {}): { table: ReturnType<typeof admitters>; reads:
   const lookup: AdmissionLookup = {
     vmi: () => Promise.resolve(undefined),
     migrations: () => Promise.resolve([]),
+    installKubeVirts: () => [],
     kubevirts: (namespace) => read(`kubevirts ${namespace ?? '*'}`, world.kubevirts ?? []),
     anyVmi: () => read('vmis', world.vmis ?? false),
     anyVm: () => read('vms', world.vms ?? false),
@@ -34,11 +35,12 @@ function setup(world: World = {}): { table: ReturnType<typeof admitters>; reads:
       read(`dry-run ${probe.kind} ${namespace}`, world.dryRun?.(probe) ?? undefined),
   };
   const table = admitters({
-    defaults: DEFAULT_CLUSTER_DEFAULTS,
     clock: new FakeClock(),
     uuid: () => '11111111-2222-4333-8444-555555555555',
     isOwnServiceAccount: () => false,
+    isHandlerServiceAccount: () => false,
     lookup,
+    log: nopLogger,
   });
   return { table, reads };
 }

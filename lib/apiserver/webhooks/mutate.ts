@@ -5,7 +5,10 @@
  *   need a write of its own to add it (it still adds it when it is missing);
  * - `/virtualmachineinstances-mutate`: on create SetDefaultVirtualMachineInstance, the finalizer, phase Pending
  *   with its transition time and the runtime user; on update a status change by anyone but our own service
- *   accounts is undone (the old status is put back).
+ *   accounts is undone (the old status is put back). The VMI has no status subresource, so a create carries a
+ *   status too: KubeVirt keeps it, which lets a user forge the node, volume or migration state the roles act
+ *   on. Here a create by anyone but our own service accounts starts from an empty status, and only the
+ *   status the mutator itself sets (phase, transition time, runtime user, memory and CPU topology) is kept.
  * The answer is a JSONPatch that adds /metadata, /spec and /status whole where they changed (add replaces an
  * existing member), as KubeVirt's mutators do.
  */
@@ -60,7 +63,8 @@ export function mutateVm(req: AdmissionRequest, ctx: MutateContext): Verdict {
 export function mutateVmi(req: AdmissionRequest, ctx: MutateContext): Verdict {
   const vmi = req.object as unknown as VirtualMachineInstance;
   if (req.operation === 'CREATE') {
-    const out = withVmiCreateDefaults(vmi, ctx.defaults, { now: ctx.now, firmwareUuid: ctx.uuid() });
+    const input = ctx.fromOwnServiceAccount ? vmi : { ...vmi, status: {} };
+    const out = withVmiCreateDefaults(input, ctx.defaults, { now: ctx.now, firmwareUuid: ctx.uuid() });
     return { allowed: true, patch: partsPatch(vmi, out) };
   }
   if (req.operation !== 'UPDATE' || ctx.fromOwnServiceAccount) return { allowed: true };

@@ -58,4 +58,13 @@ describe('isAliveLauncher / stuckVmis', () => {
       stuckVmis([a, b, c], [owned('a'), owned('b', withPodPhase('Failed'))]).map((v) => v.metadata.uid),
     ).toEqual(['b', 'c']);
   });
+
+  it("a live Pod in another namespace naming a VMI's uid does not keep that VMI", () => {
+    const a = vmi((v) => (v.metadata.uid = 'a'));
+    const elsewhere = pod((p) => {
+      p.metadata.namespace = 'other';
+      (p.metadata.ownerReferences ?? [])[0]!.uid = 'a';
+    });
+    expect(stuckVmis([a], [elsewhere]).map((v) => v.metadata.uid)).toEqual(['a']);
+  });
 });

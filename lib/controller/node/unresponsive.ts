@@ -11,6 +11,7 @@ import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { KubeObject } from '../../kernel/kube/types.ts';
 import type { Pod } from '../../api/core/pod.ts';
 import { parseTime } from '../../kernel/controller/time.ts';
+import { ownerIndexKey, vmiUidIndex } from '../vmi/indexers.ts';
 
 /** KubeVirt's heartBeatTimeout. */
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 5 * 60 * 1000;
@@ -32,11 +33,11 @@ export function isAliveLauncher(pod: Pod): boolean {
   return statuses.length === 0 || statuses.some((c) => c.state?.terminated === undefined);
 }
 
-/** The VMIs among vmis that no live launcher Pod in pods belongs to. */
+/** The VMIs among vmis that no live launcher Pod in pods belongs to (a Pod of the VMI's own namespace). */
 export function stuckVmis(
   vmis: readonly VirtualMachineInstance[],
   pods: readonly Pod[],
 ): VirtualMachineInstance[] {
-  const alive = new Set(pods.filter(isAliveLauncher).map((p) => controllerRefOf(p)?.uid));
-  return vmis.filter((v) => !alive.has(v.metadata.uid));
+  const alive = new Set(pods.filter(isAliveLauncher).flatMap(vmiUidIndex));
+  return vmis.filter((v) => !alive.has(ownerIndexKey(v)));
 }

@@ -29,6 +29,8 @@ export interface EnvOptions {
   log?: Logger;
   /** Client-side QPS towards the API server (0: no limit). */
   qps?: number;
+  /** The controllers see Pods of every namespace (the rest of the test namespace only). */
+  podsInAllNamespaces?: boolean;
 }
 
 export async function startControllerEnv(prefix: string, opts: EnvOptions = {}): Promise<ControllerEnv> {
@@ -42,6 +44,7 @@ export async function startControllerEnv(prefix: string, opts: EnvOptions = {}):
   const controllers = startControllers({
     client: kv,
     namespace: c.ns,
+    ...(opts.podsInAllNamespaces !== undefined && { podsInAllNamespaces: opts.podsInAllNamespaces }),
     workers: opts.workers ?? 4,
     log:
       opts.log ??

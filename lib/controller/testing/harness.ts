@@ -1,5 +1,5 @@
 /** Stores, a recording client, a fake clock and an event recorder wired to a controller, for unit tests. */
-import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
 import { FakeClock } from '../../kernel/clock.ts';
 import type { ReconcileContext } from '../../kernel/controller/runner.ts';
 import { Store } from '../../kernel/informer/store.ts';
@@ -20,6 +20,7 @@ export interface Harness {
   vmis: Store<VirtualMachineInstance>;
   pods: Store<Pod>;
   pvcs: Store<PersistentVolumeClaim>;
+  kubevirts: Store<KubeVirt>;
   ctx: ReconcileContext;
 }
 
@@ -32,6 +33,7 @@ export function harness(): Harness {
     vmis: new Store<VirtualMachineInstance>({ freeze: true, indexers: { [BY_CLAIM]: vmiClaimIndex } }),
     pods: new Store<Pod>({ freeze: true, indexers: vmiIndexers }),
     pvcs: new Store<PersistentVolumeClaim>({ freeze: true }),
+    kubevirts: new Store<KubeVirt>({ freeze: true }),
     ctx: { log: nopLogger, reconcileID: 'test' },
   };
 }
@@ -44,6 +46,7 @@ export function vmiController(harness: Harness, extra: Partial<VmiControllerOpti
     pods: harness.pods,
     vms: harness.vms,
     pvcs: harness.pvcs,
+    kubevirts: harness.kubevirts,
     clock: harness.clock,
     recorder: harness.recorder,
     launcher: { image: 'virt:test' },

@@ -19,12 +19,12 @@ import { isFinal } from '../../api/vmi-state.ts';
 import type { SyncFailure } from '../../api/conditions.ts';
 import { newAttachmentPod } from './attachment-pod.ts';
 import { hotplugVolumes, planAttachment, readyToAttach, type AttachmentPlan } from './hotplug-volumes.ts';
-import { BY_OWNER_POD_UID } from './indexers.ts';
+import { attachmentPodsOfLauncher } from './indexers.ts';
 import type { LauncherPodConfig } from './launcher-pod.ts';
 
 export interface AttachmentSyncOptions {
   client: KubeClient;
-  /** Launcher and attachment Pods, indexed by BY_OWNER_POD_UID. */
+  /** Launcher and attachment Pods, indexed by vmiIndexers. */
   pods: StoreReader<Pod>;
   recorder: EventRecorder;
   expectations: UIDTrackingExpectations;
@@ -51,8 +51,7 @@ export class AttachmentPodSync {
 
   /** The attachment Pods of a launcher Pod, from the cache. */
   attachmentPods(launcher: Pod | undefined): Pod[] {
-    const uid = launcher?.metadata.uid;
-    return uid === undefined ? [] : this.o.pods.byIndex(BY_OWNER_POD_UID, uid);
+    return attachmentPodsOfLauncher(this.o.pods, launcher);
   }
 
   private plan(input: AttachmentSyncInput): AttachmentPlan {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { KubeVirt, VirtualMachineInstance } from '../../api/index.ts';
 import type { Pod } from '../../api/core/pod.ts';
 import { harness, vmiController, type Harness } from '../testing/harness.ts';
 import { alreadyExists, forbidden } from '../../kernel/kube/testing/recording-client.ts';
@@ -14,6 +14,7 @@ import {
   vmiDeleting,
   withPhase,
 } from '../../api/testing/objects.ts';
+import { attachmentPod, attachReady, bound, pvc, withHotplugVolume } from '../testing/storage-fixtures.ts';
 import { currentPod, type VmiController } from './controller.ts';
 import { podHandler } from './handlers.ts';
 import { launcherPodName } from './launcher-pod.ts';
@@ -163,6 +164,41 @@ describe('VmiController', () => {
     expect(c.podExpectations.satisfiedExpectations(KEY)).toBe(true);
   });
 
+  it('a host device the KubeVirt CR does not permit: no Pod, Synchronized False, retried', async () => {
+    h.kubevirts.add({
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'KubeVirt',
+      metadata: { name: 'config', namespace: 'd8-virtualization', uid: 'kv-uid' },
+      spec: {
+        configuration: {
+          permittedHostDevices: {
+            pciHostDevices: [{ pciVendorSelector: '10de:1eb8', resourceName: 'nvidia.com/T4' }],
+          },
+        } as NonNullable<KubeVirt['spec']['configuration']>,
+      },
+    });
+    const withDevice = (deviceName: string) => (x: VirtualMachineInstance) => {
+      x.spec.domain.devices.hostDevices = [{ name: 'h', deviceName }];
+    };
+    h.vmis.add(vmi(withDevice('nvidia.com/A100')));
+    await expect(run()).rejects.toThrow(/not permitted/);
+    expect(h.client.log).toEqual(['patch virtualmachineinstances default/testvm']);
+    const message =
+      'failed to render launch manifest: HostDevice nvidia.com/A100 is not permitted in permittedHostDevices configuration';
+    expect(body(0)).toMatchObject({
+      status: {
+        conditions: expect.arrayContaining([
+          expect.objectContaining({ type: 'Synchronized', status: 'False', reason: 'FailedCreate', message }),
+        ]),
+      },
+    });
+
+    h.vmis.add(vmi(withDevice('nvidia.com/T4'), (x) => (x.metadata.resourceVersion = '21')));
+    await run();
+    const pod = h.client.actions.find((a) => a.verb === 'create')?.body as Pod | undefined;
+    expect(pod?.spec.containers[0]?.resources).toMatchObject({ limits: { 'nvidia.com/T4': '1' } });
+  });
+
   it('Pod AlreadyExists (stale cache): no error, waits for the cache', async () => {
     h.vmis.add(vmi());
     h.client.failNext('create', 'pods', alreadyExists());
@@ -195,6 +231,62 @@ describe('VmiController', () => {
     c.podExpectations.expectCreations(KEY, 1);
     await run();
     expect(c.podExpectations.satisfiedExpectations(KEY)).toBe(true);
+  });
+});
+
+/** A Pod of namespace `b` that names the VMI (or its launcher Pod) as its controller. */
+const impostor = (...opts: ((p: Pod) => void)[]): Pod =>
+  pod(
+    (p) => {
+      p.metadata.namespace = 'b';
+      p.metadata.name = 'impostor';
+      p.metadata.uid = 'impostor-uid';
+      p.metadata.creationTimestamp = '2026-01-01T00:05:00Z';
+    },
+    ...opts,
+  );
+
+describe('VmiController: Pods of other namespaces', () => {
+  it("a ready Pod elsewhere naming the VMI's uid neither takes the VMI over nor joins activePods", async () => {
+    const v = vmi(withPhase('Scheduling'));
+    h.vmis.add(v);
+    h.pods.add(launcherOf(v, onNode('n1')));
+    h.pods.add(impostor(podReady('evil')));
+    await run();
+    const b = body(0) as { status: NonNullable<VirtualMachineInstance['status']> };
+    expect(b.status.activePods).toEqual({ 'pod-uid-1': 'n1' });
+    expect(b.status.phase).toBeUndefined();
+    expect(b.status.nodeName).toBeUndefined();
+  });
+
+  it('a VMI being deleted deletes only the Pods of its own namespace', async () => {
+    const v = vmi(withPhase('Scheduling'), vmiDeleting);
+    h.vmis.add(v);
+    h.pods.add(launcherOf(v, onNode('n1')));
+    h.pods.add(impostor(onNode('n1')));
+    await run();
+    expect(h.client.log.filter((a) => a.startsWith('delete'))).toEqual([
+      `delete pods default/${launcherPodName(v)}`,
+    ]);
+  });
+
+  it("an attachment Pod elsewhere naming the launcher Pod's uid is neither deleted nor in volumeStatus", async () => {
+    const v = vmi(withPhase('Running'), withHotplugVolume('hp', 'hp'), (x) => {
+      x.status = { ...x.status, nodeName: 'n1', activePods: { 'pod-uid-1': 'n1' } };
+    });
+    h.vmis.add(v);
+    h.pvcs.add(pvc('hp', bound));
+    h.pods.add(launcherOf(v, podReady('n1')));
+    h.pods.add(attachmentPod('foreign', ['hp'], attachReady, (p) => (p.metadata.namespace = 'b')));
+    await run();
+    expect(h.client.log.filter((a) => a.startsWith('delete'))).toEqual([]);
+    const created = h.client.actions.find((a) => a.verb === 'create');
+    expect(created?.key).toMatch(/^default\//);
+    const statuses = h.client.actions.flatMap(
+      (a) =>
+        (a.body as { status?: VirtualMachineInstance['status'] } | undefined)?.status?.volumeStatus ?? [],
+    );
+    expect(statuses.map((s) => s.hotplugVolume?.attachPodName)).not.toContain('foreign');
   });
 });
 

@@ -2,13 +2,14 @@
  * The VMI controller's reconcile (kubevirt vmi/vmi.go execute and lifecycle.go sync/updateStatus), on the VMI
  * key, from the informer caches: a VMI being deleted gets its Pods deleted; an unprocessed VMI without a Pod
  * gets its launcher Pod (newLauncherPod, guarded by expectations and a deterministic name; rendered with the
- * volume status its claims imply, so block claims become devices); a VMI with a Pod gets its attachment Pods
- * for hotplugged volumes (attachment-sync.ts). Then the status the Pods imply, volumeStatus included once a
- * Pod exists, is written as one merge patch with the resourceVersion precondition, only when it changed.
+ * volume status its claims imply, so block claims become devices, and checked against the KubeVirt CR's
+ * permittedHostDevices); a VMI with a Pod gets its attachment Pods for hotplugged volumes (attachment-sync.ts).
+ * Then the status the Pods imply, volumeStatus included once a Pod exists, is written as one merge patch with
+ * the resourceVersion precondition, only when it changed.
  */
 import { PODS } from '../../kernel/kube/resources.ts';
 import { VIRTUAL_MACHINE_INSTANCES } from '../../api/index.ts';
-import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { ControllerExpectations, UIDTrackingExpectations } from '../../kernel/controller/expectations.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
@@ -26,8 +27,10 @@ import { isRunning, isScheduled, isScheduling, isUnprocessed } from '../../api/v
 import { mergePatch } from '../../kernel/controller/merge-patch.ts';
 import type { SyncFailure } from '../../api/conditions.ts';
 import { AttachmentPodSync } from './attachment-sync.ts';
-import { BY_VMI_UID } from './indexers.ts';
+import { podsOfVmi } from './indexers.ts';
+import { clusterKubeVirt } from '../cluster-config.ts';
 import { newLauncherPod, type LauncherPodConfig } from './launcher-pod.ts';
+import { permittedHostDevicesOf } from './permitted-host-devices.ts';
 import type { VmiMetrics } from './metrics.ts';
 import { memoryOverheadBytes } from './overhead.ts';
 import { computeVmiStatus } from './vmi-status.ts';
@@ -37,11 +40,13 @@ import { computeVolumeStatus, type VolumeEvent } from './volume-status.ts';
 export interface VmiControllerOptions {
   client: KubeClient;
   vmis: StoreReader<VirtualMachineInstance>;
-  /** Launcher and attachment Pods, indexed by BY_VMI_UID and BY_OWNER_POD_UID. */
+  /** Launcher and attachment Pods, indexed by vmiIndexers. */
   pods: StoreReader<Pod>;
   vms: StoreReader<VirtualMachine>;
   /** PersistentVolumeClaims, keyed ns/name. */
   pvcs: StoreReader<PersistentVolumeClaim>;
+  /** KubeVirt CRs: the cluster's permittedHostDevices. None: every device is permitted. */
+  kubevirts?: StoreReader<KubeVirt>;
   clock: Clock;
   recorder: EventRecorder;
   launcher: LauncherPodConfig;
@@ -105,7 +110,7 @@ export class VmiController {
     ) {
       return undefined;
     }
-    const pods = this.opts.pods.byIndex(BY_VMI_UID, vmi.metadata.uid ?? '');
+    const pods = podsOfVmi(this.opts.pods, vmi);
     const sync = await this.sync(key, vmi, pods, ctx);
     await this.writeStatus(key, vmi, sync);
     if (sync.retry !== undefined) {
@@ -175,10 +180,13 @@ export class VmiController {
     try {
       const owned = structuredClone(vmi);
       this.setVolumeStatus(owned, undefined, []);
-      manifest = newLauncherPod(owned, this.opts.launcher);
+      const kubevirt = clusterKubeVirt(this.opts.kubevirts?.list() ?? []);
+      const permittedHostDevices = permittedHostDevicesOf(kubevirt);
+      manifest = newLauncherPod(owned, { ...this.opts.launcher, permittedHostDevices });
     } catch (err) {
+      // Retried with backoff, as KubeVirt's sync error: the cause may be the cluster's settings.
       const message = `failed to render launch manifest: ${errorMessage(err)}`;
-      return { pod: undefined, pods, failure: { reason: 'FailedCreate', message } };
+      return { pod: undefined, pods, failure: { reason: 'FailedCreate', message }, retry: err };
     }
     this.podExpectations.expectCreations(key, 1);
     try {

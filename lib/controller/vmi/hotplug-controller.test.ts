@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance, VolumeStatus } from '../../api/index.ts';
 import type { Pod } from '../../api/core/pod.ts';
 import { harness, vmiController, type Harness } from '../testing/harness.ts';
 import { forbidden } from '../../kernel/kube/testing/recording-client.ts';
@@ -16,6 +16,7 @@ import {
 } from '../testing/storage-fixtures.ts';
 import type { VmiController } from './controller.ts';
 import { podHandler, pvcHandler } from './handlers.ts';
+import { launcherPodName } from './launcher-pod.ts';
 
 const KEY = 'default/testvm';
 let h: Harness;
@@ -49,6 +50,39 @@ function runningVmi(...opts: ((v: VirtualMachineInstance) => void)[]): VirtualMa
 
 const handler = (enqueued: string[] = []): ReturnType<typeof podHandler> =>
   podHandler(c, { vmis: h.vmis, pods: h.pods }, (k) => enqueued.push(k));
+
+describe('VmiController: volume status written by someone else', () => {
+  const forged = withVolumeStatus({
+    name: 'hp',
+    target: '',
+    phase: 'Ready',
+    hotplugVolume: { attachPodName: 'hp-volume-victim', attachPodUID: 'victim-attachment-uid' },
+  });
+  const patchedVolumes = (): VolumeStatus[] | undefined => {
+    const last = h.client.actions.filter((a) => a.verb === 'patch').at(-1);
+    return (last?.body as { status?: { volumeStatus?: VolumeStatus[] } } | undefined)?.status?.volumeStatus;
+  };
+
+  it('a new VMI with a Ready entry naming an attachment Pod of no Pod: the Pod and its uid go', async () => {
+    h.vmis.add(vmi(withHotplugVolume('hp', 'hp'), forged));
+    await run();
+    expect(creates()).toEqual([`create pods default/${launcherPodName(vmi())}`]);
+    const hp = patchedVolumes()?.find((s) => s.name === 'hp');
+    expect(hp).toMatchObject({ name: 'hp', phase: 'Ready' });
+    expect(hp?.hotplugVolume).toEqual({});
+  });
+
+  it('a running VMI: the entry takes the name and uid of its own attachment Pod once one holds it', async () => {
+    runningVmi(withHotplugVolume('hp', 'hp'), forged);
+    h.pvcs.add(pvc('hp', bound));
+    h.pods.add(attachmentPod('hp-volume-a', ['hp'], attachReady));
+    await run();
+    expect(patchedVolumes()?.find((s) => s.name === 'hp')?.hotplugVolume).toEqual({
+      attachPodName: 'hp-volume-a',
+      attachPodUID: 'uid-hp-volume-a',
+    });
+  });
+});
 
 describe('VmiController: attachment Pods', () => {
   it('a hotplug volume on a bound claim: one attachment Pod on the node, then the volume status', async () => {

@@ -15,7 +15,6 @@ import {
   withVolumeStatus,
 } from '../testing/storage-fixtures.ts';
 import {
-  attachmentPodsOf,
   hotplugVolumes,
   planAttachment,
   podMatchesVolumes,
@@ -162,17 +161,6 @@ describe('hotplug volumes and readiness', () => {
     expect(podMatchesVolumes(p, [hpVolume('v1')])).toBe(true);
     expect(podMatchesVolumes(p, [hpVolume('v1'), hpVolume('v2')])).toBe(false);
     expect(podMatchesVolumes(p, [])).toBe(false);
-  });
-
-  it('attachment Pods of a launcher: those it controls', () => {
-    const mine = attachmentPod('hp-volume-a', ['v1']);
-    const other = attachmentPod('hp-volume-b', ['v1'], (x) => {
-      x.metadata.ownerReferences = [
-        { apiVersion: 'v1', kind: 'Pod', name: 'o', uid: 'other', controller: true },
-      ];
-    });
-    const vmiOwned = pod();
-    expect(attachmentPodsOf(pod(), [mine, other, vmiOwned])).toEqual([mine]);
   });
 
   it('does not touch a running VMI', () => {

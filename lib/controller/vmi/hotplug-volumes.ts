@@ -12,7 +12,6 @@
  */
 import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
 import { HOTPLUG_MOUNTED_PHASES } from '../../api/index.ts';
-import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { Pod } from '../../api/core/pod.ts';
 import { isDataVolumeClaim, type PersistentVolumeClaim } from '../../api/core/pvc.ts';
 import { parseTime } from '../../kernel/controller/time.ts';
@@ -28,15 +27,6 @@ export function podVolumes(pod: Pod): PodVolume[] {
 }
 
 export const podHasVolume = (pod: Pod, name: string): boolean => podVolumes(pod).some((v) => v.name === name);
-
-/** The attachment Pods of a launcher Pod: those it controls, among pods. */
-export function attachmentPodsOf(launcher: Pod, pods: readonly Pod[]): Pod[] {
-  const uid = launcher.metadata.uid;
-  return pods.filter((p) => {
-    const ref = controllerRefOf(p);
-    return ref?.kind === 'Pod' && ref.uid === uid;
-  });
-}
 
 /** PVC and DataVolume volumes not mounted by the launcher Pod (without a Pod: the hotpluggable ones). */
 export function hotplugVolumes(vmi: VirtualMachineInstance, launcher: Pod | undefined): Volume[] {

@@ -56,6 +56,8 @@ export interface LauncherPodConfig {
   nodeSelector?: Readonly<Record<string, string>>;
   imagePullSecret?: string;
   overhead?: OverheadOptions;
+  /** The KubeVirt CR's permittedHostDevices resource names, when it sets them (read at each render). */
+  permittedHostDevices?: ReadonlySet<string> | undefined;
 }
 
 /** tini as PID 1 (the image's entrypoint, which a Pod's command replaces), then `virt launcher`. */
@@ -140,6 +142,7 @@ function computeContainer(
     allowEmulation: cfg.allowEmulation === true,
     cpuAllocationRatio: cfg.cpuAllocationRatio ?? DEFAULT_CPU_ALLOCATION_RATIO,
     overhead: cfg.overhead ?? {},
+    permittedHostDevices: cfg.permittedHostDevices,
   });
   return {
     name: COMPUTE_CONTAINER,

@@ -5,13 +5,15 @@
  * memory overhead added to the memory request (unless overcommitGuestOverhead) and limit, 50M more ephemeral
  * storage, and one of each device the launcher needs as an extended-resource limit:
  * devices.virtualization.deckhouse.io/{kvm,tun,vhost-net,vhost-vsock} (Deckhouse's names for devices.kubevirt.io/*),
- * plus GPU and host-device plugin resources. Hugepages and memory overcommit are not rendered.
+ * plus GPU and host-device plugin resources, each one the KubeVirt CR's permittedHostDevices permits
+ * (permitted-host-devices.ts). Hugepages and memory overcommit are not rendered.
  */
 import { KVM_DEVICE, TUN_DEVICE, VHOST_NET_DEVICE, VHOST_VSOCK_DEVICE } from '../../api/device-resources.ts';
 import { formatBinaryQuantity, parseQuantity } from '../../api/index.ts';
 import type { Quantity, VirtualMachineInstance } from '../../api/index.ts';
 import { vcpusOf } from '../../api/vmi-state.ts';
 import { guestMemoryRequest, memoryOverheadBytes, type OverheadOptions } from './overhead.ts';
+import { checkPermittedHostDevices } from './permitted-host-devices.ts';
 
 /** Ephemeral storage the launcher itself uses (KubeVirt's ephemeralStorageOverheadSize). */
 const EPHEMERAL_STORAGE_OVERHEAD = 50_000_000;
@@ -22,6 +24,8 @@ export interface ResourceOptions {
   allowEmulation: boolean;
   cpuAllocationRatio: number;
   overhead: OverheadOptions;
+  /** The KubeVirt CR's permittedHostDevices resource names; every device is permitted when unset. */
+  permittedHostDevices?: ReadonlySet<string> | undefined;
 }
 
 export interface ResourceRequirements {
@@ -151,6 +155,7 @@ export function launcherResources(
   opts: ResourceOptions,
 ): ResourceRequirements {
   const spec = vmi.spec;
+  checkPermittedHostDevices(spec, opts.permittedHostDevices);
   const r: ResourceRequirements = {
     requests: copyList(spec.domain.resources?.requests),
     limits: copyList(spec.domain.resources?.limits),

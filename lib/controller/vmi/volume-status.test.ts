@@ -104,18 +104,49 @@ describe('computeVolumeStatus: hotplug phases', () => {
       { phase: 'MountedToPod', reason: 'x' },
     ],
     [
-      'Ready is kept even without a Pod',
+      'Ready is kept while its attachment Pod, being deleted, still has it',
+      running(withHotplugVolume('hp', 'hp'), withVolumeStatus(hp('Ready'))),
+      [pvc('hp', bound)],
+      [attachmentPod('hp-volume-a', ['hp'], attachReady, podDeleting)],
+      { phase: 'Ready', hotplugVolume: { attachPodName: 'hp-volume-a', attachPodUID: 'uid-hp-volume-a' } },
+    ],
+    [
+      'Ready without a Pod stays Ready; the Pod it names is none of the launcher Pod’s, so it goes',
       running(withHotplugVolume('hp', 'hp'), withVolumeStatus(hp('Ready'))),
       [pvc('hp', bound)],
       [],
-      { phase: 'Ready', hotplugVolume: { attachPodName: 'hp-volume-a', attachPodUID: 'uid-hp-volume-a' } },
+      { phase: 'Ready', hotplugVolume: {} },
+    ],
+    [
+      'Ready naming an attachment Pod without the volume: that uid is not the volume’s, it goes',
+      running(withHotplugVolume('hp', 'hp'), withVolumeStatus(hp('Ready'))),
+      [pvc('hp', bound)],
+      [attachmentPod('hp-volume-a', ['other'], attachReady, podDeleting)],
+      { phase: 'Ready', hotplugVolume: { attachPodName: 'hp-volume-a' } },
     ],
     [
       'MountedToPod without a Pod falls back to the claim',
       running(withHotplugVolume('hp', 'hp'), withVolumeStatus(hp('MountedToPod'))),
       [pvc('hp', bound)],
       [],
-      { phase: 'Bound', hotplugVolume: { attachPodName: 'hp-volume-a' } },
+      { phase: 'Bound', hotplugVolume: {} },
+    ],
+    [
+      'a claim not ready: an entry naming a Pod and its uid (written by someone else) is recomputed',
+      running(withHotplugVolume('hp', 'hp'), withVolumeStatus(hp('AttachedToNode'))),
+      [],
+      [],
+      { phase: 'Pending', reason: 'FailedPvcNotFound', hotplugVolume: {} },
+    ],
+    [
+      'an attachment Pod holds it: the name and uid are that Pod’s, whatever the entry said',
+      running(
+        withHotplugVolume('hp', 'hp'),
+        withVolumeStatus(hp('Ready', {}, { attachPodName: 'victim', attachPodUID: 'victim-uid' })),
+      ),
+      [pvc('hp', bound)],
+      [attachmentPod('hp-volume-a', ['hp'], attachReady)],
+      { phase: 'Ready', hotplugVolume: { attachPodName: 'hp-volume-a', attachPodUID: 'uid-hp-volume-a' } },
     ],
     [
       'removed from the spec, the Pod still has it → Detaching',
@@ -235,6 +266,20 @@ describe('computeVolumeStatus: claims and entries', () => {
       target: 'vda',
       persistentVolumeClaimInfo: info,
     });
+  });
+
+  it('a volume the launcher Pod mounts itself has no hotplugVolume, whatever the entry said', () => {
+    const v = running(
+      withVolume({ name: 'root', persistentVolumeClaim: { claimName: 'root' } }),
+      withVolumeStatus({
+        name: 'root',
+        target: 'vda',
+        phase: 'Ready',
+        hotplugVolume: { attachPodName: 'victim', attachPodUID: 'victim-uid' },
+      }),
+    );
+    expect(only(compute(v, [pvc('root', bound)]), 'root')).toMatchObject({ name: 'root', target: 'vda' });
+    expect(only(compute(v, [pvc('root', bound)]), 'root')?.hotplugVolume).toBeUndefined();
   });
 
   it('before the launcher Pod exists, hotpluggable volumes count as hotplugged', () => {

@@ -7,6 +7,9 @@
  *   bound), Bound; a Ready one keeps its phase. Once an attachment Pod holds it: AttachedToNode (from no phase,
  *   Pending or Bound), attachPodName, and attachPodUID once the Pod's container is ready (the node's cue to
  *   mount). MountedToPod and Ready are the node's to set and are kept;
+ * - the attachment Pod an entry names is always one of attachmentPods (the node mounts from the Pod whose uid
+ *   it reads): a name or uid the controller did not take from those is dropped, and a volume that is not
+ *   hotplugged has no hotplugVolume at all;
  * - a volume gone from the spec keeps its entry while an attachment Pod still has it: Detaching (unless the
  *   node still has it mounted), "Deleted hotplug attachment pod" once that Pod is being deleted; then it goes.
  * Entries are sorted by name. The transitions KubeVirt announces come back as events.
@@ -104,19 +107,36 @@ function attachPodReady(pod: Pod): boolean {
   return statuses.length === 1 && statuses[0]?.ready === true;
 }
 
-function attachedStatus(
-  volumeStatus: VolumeStatus,
-  pod: Pod | undefined,
-  pvc: PersistentVolumeClaim | undefined,
-  claimName: string,
-): void {
+interface HotplugInput {
+  /** The live attachment Pod holding the volume, if any. */
+  holder: Pod | undefined;
+  /** Every attachment Pod of the launcher Pod (in the VMI's namespace, controlled by that Pod). */
+  attachmentPods: readonly Pod[];
+  pvc: PersistentVolumeClaim | undefined;
+  claimName: string;
+}
+
+/**
+ * No attachment Pod holds the volume: a Ready volume stays Ready (KubeVirt), anything else takes its phase
+ * from the claim. The Pod named is kept only when it is one of the launcher Pod's attachment Pods, its uid
+ * only for a Ready volume whose Pod still has the volume (being deleted): the controller wrote those.
+ */
+function unheldStatus(volumeStatus: VolumeStatus, i: HotplugInput): void {
   const hv = (volumeStatus.hotplugVolume ??= {});
+  const ready = volumeStatus.phase === VOLUME_PHASES.READY;
+  const byUid = i.attachmentPods.find((p) => p.metadata.uid === hv.attachPodUID);
+  if (!ready || byUid === undefined || !podHasVolume(byUid, volumeStatus.name)) delete hv.attachPodUID;
+  if (!i.attachmentPods.some((p) => p.metadata.name === hv.attachPodName)) delete hv.attachPodName;
+  if (!ready) Object.assign(volumeStatus, claimPhase(i.claimName, i.pvc));
+}
+
+function attachedStatus(volumeStatus: VolumeStatus, i: HotplugInput): void {
+  const pod = i.holder;
   if (pod === undefined) {
-    if (volumeStatus.phase === VOLUME_PHASES.READY) return;
-    delete hv.attachPodUID;
-    Object.assign(volumeStatus, claimPhase(claimName, pvc));
+    unheldStatus(volumeStatus, i);
     return;
   }
+  const hv = (volumeStatus.hotplugVolume ??= {});
   hv.attachPodName = pod.metadata.name ?? '';
   if (attachPodReady(pod)) hv.attachPodUID = pod.metadata.uid ?? '';
   else delete hv.attachPodUID;
@@ -168,14 +188,10 @@ export function computeVolumeStatus(input: VolumeStatusInput): VolumeStatusResul
     const claimName = claimNameOf(v);
     const pvc = claimName === '' ? undefined : claim(claimName);
     if (hot.has(v.name)) {
-      attachedStatus(
-        s,
-        holders.find((p) => podHasVolume(p, v.name)),
-        pvc,
-        claimName,
-      );
+      const holder = holders.find((p) => podHasVolume(p, v.name));
+      attachedStatus(s, { holder, attachmentPods, pvc, claimName });
       announce(events, old, s);
-    }
+    } else delete s.hotplugVolume;
     if (pvc !== undefined) s.persistentVolumeClaimInfo = claimInfo(pvc);
     statuses.push(s);
   }

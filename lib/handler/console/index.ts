@@ -1,6 +1,7 @@
 /**
  * The handler's console server, for the role to wire: `startConsoleServer` with the PEM buffers read from
- * --client-ca-file / --tls-cert-file / --tls-key-file, `nodeResolver` over the VMI informer's store and the
+ * --client-ca-file / --tls-cert-file / --tls-key-file (and those files, watched for rotation), the client name of
+ * --client-common-name (DEFAULT_CLIENT_COMMON_NAME), `nodeResolver` over the VMI informer's store and the
  * handler's LauncherClients, the process registry, and --console-server-port (DEFAULT_CONSOLE_SERVER_PORT).
  */
 export {
@@ -10,6 +11,7 @@ export {
   type NodeResolverOptions,
 } from './resolve.ts';
 export {
+  DEFAULT_CLIENT_COMMON_NAME,
   DEFAULT_CONSOLE_SERVER_PORT,
   PLAIN_STREAM_PROTOCOL,
   startConsoleServer,

@@ -1,8 +1,11 @@
 // The console server over real TLS on 127.0.0.1:0 with a fake resolver: a unix echo server stands in for the
 // VMI's serial socket, a recording fake for its launcher.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
+import { connect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VirtualMachineInstance } from '../../api/index.ts';
@@ -12,9 +15,14 @@ import { waitFor } from '../../kernel/testing/wait.ts';
 import type { CmdResult } from '../../rpc/index.ts';
 import { noCommandSocket, noUnixSocket } from './errors.ts';
 import type { ConsoleResolver, LifecycleLauncher } from './resolve.ts';
-import { startConsoleServer, type ConsoleServer } from './server.ts';
+import {
+  DEFAULT_CLIENT_COMMON_NAME,
+  startConsoleServer,
+  type ConsoleServer,
+  type ConsoleTls,
+} from './server.ts';
 import { call, openStream, StreamReader, vmiPath, type Dial } from './testing/client.ts';
-import { CLIENT_CN, makeConsolePki, type ConsolePki } from './testing/pki.ts';
+import { CLIENT_CN, makeConsolePki, type ConsolePki, type Pem } from './testing/pki.ts';
 
 const vmi = {
   apiVersion: 'kubevirt.io/v1',
@@ -44,7 +52,8 @@ const launcher: LifecycleLauncher = {
 const resolver: ConsoleResolver = {
   vmi: (ns, name) => [vmi, noLauncher].find((v) => v.metadata.namespace === ns && v.metadata.name === name),
   launcher: (v) => Promise.resolve(v === vmi ? launcher : noCommandSocket(v.metadata.uid ?? '', 500)),
-  socket: (v, kind) => (v === vmi ? join(dir, 'serial') : noUnixSocket(join(dir, `${kind}-missing`))),
+  socket: (v, kind) =>
+    v === vmi ? { root: dir, rel: ['serial'] } : noUnixSocket(join(dir, `${kind}-missing`)),
 };
 
 beforeAll(async () => {
@@ -74,13 +83,20 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(extra: { pingIntervalMs?: number; requiredClientCommonName?: string } = {}) {
+interface StartExtra {
+  pingIntervalMs?: number;
+  requiredClientCommonName?: string;
+  tls?: ConsoleTls;
+  tlsReloadIntervalMs?: number;
+}
+
+async function start({ tls, ...extra }: StartExtra = {}) {
   const registry = newRegistry({ defaultMetrics: false });
   const { log, lines } = memoryLogger('virt-handler');
   server = await startConsoleServer({
     port: 0,
     host: '127.0.0.1',
-    tls: { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key },
+    tls: tls ?? { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key },
     resolver,
     log,
     registry,
@@ -95,6 +111,18 @@ async function start(extra: { pingIntervalMs?: number; requiredClientCommonName?
 }
 
 const console1 = vmiPath('ns1', 'vm1', 'console');
+const fingerprint = (p: Pem): string => new X509Certificate(p.cert).fingerprint256;
+
+/** The fingerprint of the certificate a fresh TLS connection is served (whatever the client trusts). */
+function servedFingerprint(port: number, client: Pem): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = connect({ host: '127.0.0.1', port, ...client, rejectUnauthorized: false }, () => {
+      resolve(s.getPeerCertificate().fingerprint256);
+      s.destroy();
+    });
+    s.on('error', reject);
+  });
+}
 
 describe('console server TLS', () => {
   it('refuses a client without a certificate or with one from another CA, before any HTTP', async () => {
@@ -121,10 +149,25 @@ describe('console server TLS', () => {
     expect(JSON.stringify(lines)).not.toContain('BEGIN');
   });
 
-  it('checks the common name when asked to', async () => {
-    const { dial } = await start({ requiredClientCommonName: CLIENT_CN });
-    await expect(call(dial(pki.otherName), 'GET', vmiPath('ns1', 'vm1', 'guestosinfo'))).rejects.toThrow();
-    expect((await call(dial(), 'GET', vmiPath('ns1', 'vm1', 'guestosinfo'))).status).toBe(200);
+  it('refuses a certificate of its CA with another common name than KubeVirt’s client name by default', async () => {
+    const { dial, lines } = await start();
+    const guest = vmiPath('ns1', 'vm1', 'guestosinfo');
+    await expect(call(dial(pki.otherName), 'GET', guest)).rejects.toThrow();
+    await expect(openStream(dial(pki.otherName), console1)).rejects.toThrow();
+    expect(lines.filter((l) => l['msg'] === 'console client refused: common name is invalid')).toEqual([
+      expect.objectContaining({ expected: CLIENT_CN, cn: 'someone-else' }),
+      expect.objectContaining({ expected: CLIENT_CN, cn: 'someone-else' }),
+    ]);
+    expect(DEFAULT_CLIENT_COMMON_NAME).toBe(CLIENT_CN);
+    expect((await call(dial(), 'GET', guest)).status).toBe(200);
+    await server?.close();
+    // '' accepts any name the CA signed; another name asked for refuses KubeVirt's.
+    const any = await start({ requiredClientCommonName: '' });
+    expect((await call(any.dial(pki.otherName), 'GET', guest)).status).toBe(200);
+    await server?.close();
+    const other = await start({ requiredClientCommonName: 'someone-else' });
+    expect((await call(other.dial(pki.otherName), 'GET', guest)).status).toBe(200);
+    await expect(call(other.dial(), 'GET', guest)).rejects.toThrow();
   });
 
   it('serves new connections with reloaded TLS material and keeps the old one when the new is unusable', async () => {
@@ -141,6 +184,59 @@ describe('console server TLS', () => {
     const renewed: Dial = { port: server?.port ?? 0, ca: next.ca.cert, client: next.client };
     expect((await call(renewed, 'GET', guest)).status).toBe(200);
   });
+
+  it('serves a rotated CA, certificate and key from its files to new connections; open sessions keep theirs', async () => {
+    // A Secret volume's layout: each file a symlink through ..data to the current version's directory.
+    const secret = join(dir, 'secret');
+    const version = async (name: string, set: ConsolePki): Promise<void> => {
+      await mkdir(join(secret, name), { recursive: true });
+      const files = { 'ca.crt': set.ca.cert, 'tls.crt': set.server.cert, 'tls.key': set.server.key };
+      for (const [f, pem] of Object.entries(files)) await writeFile(join(secret, name, f), pem);
+    };
+    await version('..v1', pki);
+    await symlink('..v1', join(secret, '..data'));
+    for (const f of ['ca.crt', 'tls.crt', 'tls.key']) await symlink(join('..data', f), join(secret, f));
+    const tls: ConsoleTls = {
+      ...{ ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key },
+      ...{
+        caFile: join(secret, 'ca.crt'),
+        certFile: join(secret, 'tls.crt'),
+        keyFile: join(secret, 'tls.key'),
+      },
+    };
+    const { dial, lines } = await start({ tls, tlsReloadIntervalMs: 50 });
+    const served = (client: Pem): Promise<string> => servedFingerprint(server?.port ?? 0, client);
+    expect(await served(pki.client)).toBe(fingerprint(pki.server));
+    const open = new StreamReader(await openStream(dial(), console1));
+    await open.waitFor('hello from the guest', 5_000);
+
+    const next = await makeConsolePki();
+    await version('..v2', next);
+    await symlink('..v2', join(secret, '..data_tmp'));
+    await rename(join(secret, '..data_tmp'), join(secret, '..data'));
+    await waitFor(
+      async () => (await served(next.client)) === fingerprint(next.server),
+      'the new certificate',
+    );
+    const guest = vmiPath('ns1', 'vm1', 'guestosinfo');
+    const renewed: Dial = { port: server?.port ?? 0, ca: next.ca.cert, client: next.client };
+    expect((await call(renewed, 'GET', guest)).status).toBe(200);
+    await expect(call(dial(), 'GET', guest)).rejects.toThrow();
+    open.ws.send(Buffer.from('still here'));
+    await open.waitFor('still here', 5_000);
+
+    // Half a rotation written in place (a new certificate beside the old key) is not taken.
+    const third = await makeConsolePki();
+    await writeFile(join(secret, '..v2', 'tls.crt'), third.server.cert);
+    const refused = 'TLS files changed but unusable; keeping the ones in use';
+    await waitFor(() => lines.some((l) => l['msg'] === refused), 'the broken pair refused');
+    expect(await served(next.client)).toBe(fingerprint(next.server));
+    expect((await call(renewed, 'GET', guest)).status).toBe(200);
+    await writeFile(join(secret, '..v2', 'tls.key'), third.server.key);
+    await waitFor(async () => (await served(next.client)) === fingerprint(third.server), 'the fixed pair');
+    expect(JSON.stringify(lines)).not.toContain('BEGIN');
+    open.ws.close(1000);
+  }, 30_000);
 
   it('says which address it cannot listen on', async () => {
     await start();

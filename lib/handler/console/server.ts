@@ -1,10 +1,12 @@
 /**
  * The handler's console server (kubevirt cmd/virt-handler/virt-handler.go runServer, pkg/virt-handler/rest,
- * tag v1.6.2): HTTPS with mutual TLS on --console-server-port (KubeVirt 8186, DVP 4101). Only a client whose
- * certificate the given CA signed completes the handshake (the api role dials it); with requiredClientCommonName
- * the certificate's CN must also match (KubeVirt wants `kubevirt.io:system:client:virt-handler` for its own
- * certificates), else the connection is dropped before any route. Routes: routes.ts; streams: stream.ts;
- * commands and queries: lifecycle.ts. The PEM contents are never logged; the file names only in errors.
+ * tag v1.6.2; pkg/util/tls SetupTLSForVirtHandlerServer): HTTPS with mutual TLS on --console-server-port
+ * (KubeVirt 8186, DVP 4101). Only a client whose certificate the given CA signed completes the handshake (the api
+ * role dials it), and its CN must be the required name (KubeVirt's `kubevirt.io:system:client:virt-handler`, the
+ * name of the client certificate virt-api dials with), else the connection is dropped before any route. The CA,
+ * certificate and key files are read again every few seconds and a usable new set serves the next connections
+ * (KubeVirt's certificate managers). Routes: routes.ts; streams: stream.ts; commands and queries: lifecycle.ts.
+ * The PEM contents are never logged; the file names only in errors.
  */
 import { createSecureContext, type PeerCertificate, type TLSSocket } from 'node:tls';
 import { createServer, type Server } from 'node:https';
@@ -17,6 +19,7 @@ import { realClock, type Clock } from '../../kernel/clock.ts';
 import type { EventRecorder } from '../../kernel/controller/events.ts';
 import { KvError, errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
+import { watchPemFiles, type PemWatch } from '../../kernel/tls/pem-watch.ts';
 import { consoleMetricsFor } from './metrics.ts';
 import type { ConsoleResolver } from './resolve.ts';
 import { handleRequest, type RequestContext } from './requests.ts';
@@ -28,13 +31,15 @@ export const DEFAULT_CONSOLE_SERVER_PORT = 4101;
 /** KubeVirt's websocket subprotocol for raw streams (kubevirt client-go subresources). */
 export const PLAIN_STREAM_PROTOCOL = 'plain.kubevirt.io';
 const CLOSE_GRACE_MS = 5_000;
+/** The CN of the client certificate KubeVirt's virt-api dials the handlers with, which virt-handler requires. */
+export const DEFAULT_CLIENT_COMMON_NAME = 'kubevirt.io:system:client:virt-handler';
 
 export interface ConsoleTls {
   /** PEM of the CA that signs the clients' certificates (--client-ca-file). */
   readonly ca: Buffer;
   readonly cert: Buffer;
   readonly key: Buffer;
-  /** Where they were read from, for error messages only. */
+  /** Where they were read from, for error messages; with all three the files are watched for rotation. */
   readonly caFile?: string;
   readonly certFile?: string;
   readonly keyFile?: string;
@@ -52,8 +57,13 @@ export interface ConsoleServerOptions {
   /** Websocket ping period; a session whose ping is unanswered one period later ends (default 30 s). */
   readonly pingIntervalMs?: number;
   readonly recorder?: EventRecorder;
-  /** When set, the client certificate's subject CN must equal it. */
+  /**
+   * The CN the client certificate's subject must carry (default DEFAULT_CLIENT_COMMON_NAME); '' accepts any
+   * certificate the CA signed (KubeVirt's externally managed certificates).
+   */
   readonly requiredClientCommonName?: string;
+  /** How often the TLS files are read for a rotation (default DEFAULT_PEM_POLL_MS). */
+  readonly tlsReloadIntervalMs?: number;
 }
 
 export interface ConsoleServer {
@@ -82,13 +92,14 @@ function secureOptions(t: ConsoleTls): { ca: Buffer; cert: Buffer; key: Buffer }
 }
 
 /** Drops connections whose client certificate names someone else; logs refused handshakes (no PEM). */
-function watchTls(server: Server, requiredCn: string | undefined, log: Logger): void {
+function watchTls(server: Server, requiredCn: string, log: Logger): void {
   server.on('secureConnection', (s: TLSSocket) => {
     s.on('error', () => undefined);
-    if (requiredCn === undefined) return;
-    const cn = (s.getPeerCertificate() as Partial<PeerCertificate>).subject?.CN;
+    if (requiredCn === '') return;
+    // Several CN attributes come as an array, which never equals the name.
+    const cn: unknown = (s.getPeerCertificate() as Partial<PeerCertificate>).subject?.CN;
     if (cn !== requiredCn) {
-      log.warning('console client refused: certificate common name', { cn });
+      log.warning('console client refused: common name is invalid', { expected: requiredCn, cn });
       s.destroy();
     }
   });
@@ -114,6 +125,27 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       server.off('error', failed);
       resolve();
     });
+  });
+}
+
+/** The CA, certificate and key files watched, when all three are named: each usable new set is served. */
+function watchedFiles(
+  tls: ConsoleTls,
+  log: Logger,
+  intervalMs: number | undefined,
+  reload: (t: ConsoleTls) => void,
+): PemWatch | undefined {
+  const { caFile, certFile, keyFile } = tls;
+  if (caFile === undefined || certFile === undefined || keyFile === undefined) return undefined;
+  return watchPemFiles({
+    files: { ca: caFile, cert: certFile, key: keyFile },
+    current: tls,
+    apply: (next) => {
+      const pem = (text: string | undefined): Buffer => Buffer.from(text ?? '');
+      reload({ ...tls, ca: pem(next.ca), cert: pem(next.cert), key: pem(next.key) });
+    },
+    log,
+    ...(intervalMs !== undefined && { intervalMs }),
   });
 }
 
@@ -171,7 +203,7 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
       socket.destroy();
     });
   });
-  watchTls(server, o.requiredClientCommonName, log);
+  watchTls(server, o.requiredClientCommonName ?? DEFAULT_CLIENT_COMMON_NAME, log);
 
   await listen(server, o.port, o.host ?? '0.0.0.0');
   server.on('error', (err) => {
@@ -179,13 +211,15 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
   });
   const port = (server.address() as AddressInfo).port;
   log.info('console server listening', { port, bufferBytes: WEBSOCKET_MESSAGE_BUFFER_SIZE });
+  const reloadTls = (t: ConsoleTls): void => {
+    server.setSecureContext(secureOptions(t));
+  };
+  const files = watchedFiles(o.tls, log, o.tlsReloadIntervalMs, reloadTls);
   return {
     port,
-    reloadTls: (t): void => {
-      server.setSecureContext(secureOptions(t));
-      log.info('console server TLS reloaded');
-    },
+    reloadTls,
     close: async (): Promise<void> => {
+      await files?.close();
       const closed = new Promise<void>((resolve) => {
         server.close(() => {
           resolve();

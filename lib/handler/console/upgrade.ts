@@ -3,12 +3,13 @@
  * VMI (404); a 409 while a serial console is open for it (the issue asks for a clear error, where KubeVirt ends
  * the open one); for VNC with `?preserveSession=true` a 503 while a VNC session is open (KubeVirt after v1.6.2,
  * KV@HEAD; without it the newest VNC session wins as in v1.6.2, the older one closed with 1001); its socket
- * (400); then the session slot, the unix socket dialled (500 when that fails: answered before the upgrade, where KubeVirt can only
- * drop the upgraded connection), and the websocket upgrade. Refusals before the upgrade are plain HTTP answers
- * on the raw connection.
+ * (400); then the session slot, the unix socket dialled without following a symlink (400 when what is there is
+ * refused, 500 when it does not answer: answered before the upgrade, where KubeVirt can only drop the upgraded
+ * connection), and the websocket upgrade. Refusals before the upgrade are plain HTTP answers on the raw
+ * connection.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
-import { createConnection, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { VirtualMachineInstance } from '../../api/index.ts';
@@ -16,8 +17,9 @@ import type { Clock } from '../../kernel/clock.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { acceptUpgrade } from '../../kernel/ws/accept.ts';
-import { dialPath } from '../../rpc/index.ts';
-import { consoleInUse, isConsoleError, vmiNotFound, type ConsoleError } from './errors.ts';
+import { connectBeneath, UnsafePathError } from '../../kernel/safepath/index.ts';
+import { podPathText, type PodPath } from '../../rpc/index.ts';
+import { consoleInUse, isConsoleError, noUnixSocket, vmiNotFound, type ConsoleError } from './errors.ts';
 import type { ConsoleResolver } from './resolve.ts';
 import { isStreamRoute, matchRoute, type StreamRoute } from './routes.ts';
 import {
@@ -58,28 +60,23 @@ function refuse(socket: Duplex, e: ConsoleError, allow?: string): void {
   });
 }
 
-/** Connects to a unix socket of any path length (lib/rpc dialPath), within DIAL_TIMEOUT_MS. */
-export function dialUnix(path: string, clock: Clock): Promise<Socket> {
-  const dial = dialPath(path);
-  return new Promise<Socket>((resolve, reject) => {
-    const s = createConnection({ path: dial.path });
-    const timer = clock.after(DIAL_TIMEOUT_MS, () => {
-      s.destroy(new Error(`timeout after ${DIAL_TIMEOUT_MS} ms`));
-    });
-    s.once('connect', () => {
-      timer.cancel();
-      dial.release();
-      s.removeAllListeners('error');
-      // Until the relay listens: an error here shows as a destroyed socket (relay checks).
-      s.on('error', () => undefined);
-      resolve(s);
-    });
-    s.once('error', (err) => {
-      timer.cancel();
-      dial.release();
-      reject(err);
-    });
-  });
+/**
+ * Connects to the VMI's socket in the launcher Pod within DIAL_TIMEOUT_MS, opened below the emptyDir without
+ * following a symlink and checked to be a socket (lib/kernel/safepath connectBeneath): a symlink the tenant
+ * planted there never relays the console to another socket on the host.
+ */
+export function dialUnix(at: PodPath, clock: Clock): Promise<Socket> {
+  return connectBeneath(at.root, at.rel, { clock, timeoutMs: DIAL_TIMEOUT_MS });
+}
+
+/** The answer when the dial failed: refused (400, as KubeVirt's socket lookup), or not answering (500). */
+function dialFailure(at: PodPath, err: unknown): ConsoleError {
+  const path = podPathText(at);
+  if (err instanceof UnsafePathError)
+    return err.reason === 'not-found'
+      ? noUnixSocket(path)
+      : { status: 400, message: `refused unix socket ${path}: ${err.message}` };
+  return { status: 500, message: `failed to dial unix socket ${path}: ${errorMessage(err)}` };
 }
 
 function endSession(s: Session, cause: EndCause): void {
@@ -98,7 +95,7 @@ function isWebsocketRequest(req: IncomingMessage): boolean {
 interface Target {
   readonly route: StreamRoute;
   readonly vmi: VirtualMachineInstance;
-  readonly path: string;
+  readonly path: PodPath;
 }
 
 /** Go's strconv.ParseBool true values; anything else (or a parse error) is false, as KubeVirt reads it. */
@@ -171,9 +168,14 @@ export async function openStream(
     unix = await dialUnix(t.path, ctx.clock);
   } catch (err) {
     release();
-    log.warning('console socket dial failed', { reason: err });
-    ctx.answered(t.route, 500);
-    refuse(socket, { status: 500, message: `failed to dial unix socket ${t.path}: ${errorMessage(err)}` });
+    const refused = err instanceof UnsafePathError;
+    log.warning(refused ? 'console socket refused' : 'console socket dial failed', {
+      path: podPathText(t.path),
+      reason: err,
+    });
+    const answer = dialFailure(t.path, err);
+    ctx.answered(t.route, answer.status);
+    refuse(socket, answer);
     return;
   }
   let ws: WebSocket;

@@ -1,143 +1,204 @@
 /**
- * The IO side of hotplug (plan.ts decides): for one VMI, finds each wanted claim's PersistentVolume, bind-mounts
- * its disk onto a file in the launcher Pod's `hotplug-disks` emptyDir (the kubelet mounts that emptyDir with
- * HostToContainer propagation, so the launcher sees the mount), hands the file to QEMU's user, and takes mounts
- * off once a volume is gone from the spec and from the domain. What is mounted is read back from
- * /proc/self/mountinfo, so a restarted handler picks up where it was.
+ * The IO side of hotplug (kubevirt pkg/virt-handler/hotplug-disk/mount.go Mount/Unmount; plan.ts decides,
+ * lookup.ts vouches): for one VMI, bind-mounts each wanted claim's disk onto an entry of the launcher Pod's
+ * `hotplug-disks` emptyDir (the kubelet mounts that emptyDir with HostToContainer propagation, so the launcher
+ * sees the mount), hands the disk to QEMU's user, and takes mounts off once a volume is gone from the spec and
+ * from the domain. Every path below a trusted root (the kubelet's pods dir, resolved once at start, or a
+ * PersistentVolume's own path) is opened with lib/kernel/safepath, never following a symlink; the source must
+ * be a regular file (a device for a block claim), the target is created exclusively or reused only as a regular
+ * file, and mounts, owners and unmounts act by descriptor. What is mounted is read from the directory itself
+ * (an entry on another mount than its directory is a mount point), so a restarted handler picks up where it was
+ * and no path is compared as a string.
  */
-import { execFile } from 'node:child_process';
-import { chown, rm, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { readdir, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { VirtualMachineInstance } from '../../api/index.ts';
-import type { PersistentVolume } from '../../api/core/pv.ts';
-import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
 import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
-import { readMountPoints } from '../../kernel/host/mounts.ts';
-import { PERSISTENT_VOLUME_CLAIMS, PERSISTENT_VOLUMES } from '../../kernel/kube/index.ts';
-import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import { HOTPLUG_DISKS_VOLUME, podVolumeOnNode } from '../../rpc/index.ts';
 import {
-  claimSourceOnNode,
-  hotplugTarget,
+  bindMount,
+  isMountPoint,
+  openBeneath,
+  unmountLazy,
+  UnsafePathError,
+  withHandle,
+  type SafeHandle,
+} from '../../kernel/safepath/index.ts';
+import { HOTPLUG_DISKS_VOLUME } from '../../rpc/index.ts';
+import { HotplugLookup, type ObjectReader } from './lookup.ts';
+import {
+  isUid,
   mountPlan,
-  volumeOfTarget,
+  refusal,
+  targetName,
+  volumeOfEntry,
   wantedHotplug,
-  type MountStep,
+  type HotplugOutcome,
+  type SourceOnNode,
   type WantedHotplug,
 } from './plan.ts';
 
-const run = promisify(execFile);
 /** QEMU's user and group in the launcher image. */
 const QEMU_ID = 107;
+const TARGET_MODE = 0o660;
+/** Mounts stacked on one entry (by an older handler) that an unmount takes off at most. */
+const MAX_STACKED = 16;
 
 export interface HotplugMounterOptions {
-  /** Speaks core/v1 (claims and persistent volumes). */
-  readonly client: KubeClient;
+  /** Speaks core/v1 (Pods, claims and persistent volumes). */
+  readonly client: ObjectReader;
+  readonly node: string;
+  /** The kubelet's pods dir; resolved once by `start` (symlinks in it are the node admin's). */
   readonly kubeletPodsDir: string;
   readonly log: Logger;
+}
+
+/** Opens a claim's disk: below its trusted root without following symlinks, or a trusted path as a whole. */
+async function openSource(s: SourceOnNode): Promise<SafeHandle> {
+  if (s.rel.length > 0) return openBeneath(s.root, s.rel, [s.kind]);
+  let real: string;
+  try {
+    real = await realpath(s.root);
+  } catch (err) {
+    throw new UnsafePathError('not-found', s.root, `${s.root} does not exist`, { cause: err });
+  }
+  return openBeneath(path.dirname(real), [path.basename(real)], [s.kind]);
 }
 
 export class HotplugMounter {
   constructor(private readonly o: HotplugMounterOptions) {}
 
-  /** The launcher Pod's hotplug directory on this node. */
-  dirOf(launcherPodUid: string): string {
-    return podVolumeOnNode(this.o.kubeletPodsDir, launcherPodUid, HOTPLUG_DISKS_VOLUME);
+  /** A mounter over the kubelet's pods dir as it resolves now (the dir as given when it does not exist yet). */
+  static async start(o: HotplugMounterOptions): Promise<HotplugMounter> {
+    const resolved = await realpath(o.kubeletPodsDir).catch((err: unknown) => {
+      o.log.warning('kubelet pods dir not resolved', { path: o.kubeletPodsDir, reason: errorMessage(err) });
+      return o.kubeletPodsDir;
+    });
+    return new HotplugMounter({ ...o, kubeletPodsDir: resolved });
   }
 
-  /** Hotplug targets mounted now in that directory. */
-  async mounted(launcherPodUid: string): Promise<string[]> {
-    const dir = this.dirOf(launcherPodUid);
-    return (await readMountPoints()).filter((p) => path.dirname(p) === dir);
+  /** The launcher Pod's hotplug directory, or undefined while it does not exist. */
+  private async openDir(launcherPodUid: string): Promise<SafeHandle | undefined> {
+    if (!isUid(launcherPodUid))
+      throw new KvError('KV_ERR_HOTPLUG', `launcher pod uid ${JSON.stringify(launcherPodUid)} is not a UID`);
+    const rel = [launcherPodUid, 'volumes', 'kubernetes.io~empty-dir', HOTPLUG_DISKS_VOLUME];
+    try {
+      return await openBeneath(this.o.kubeletPodsDir, rel, ['directory']);
+    } catch (err) {
+      if (err instanceof UnsafePathError && err.reason === 'not-found') return undefined;
+      throw err;
+    }
+  }
+
+  /** The volumes mounted in the hotplug directory: volume → its entry. */
+  private async mountedIn(dir: SafeHandle): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const entry of (await readdir(dir.procPath)).sort()) {
+      const volume = volumeOfEntry(entry);
+      if (volume === undefined) continue;
+      const h = await dir.open(entry, ['file', 'block']).catch((err: unknown) => {
+        if (err instanceof UnsafePathError) return undefined;
+        throw err;
+      });
+      if (h === undefined) continue;
+      await withHandle(h, async () => {
+        if (await isMountPoint(dir, h)) out.set(volume, entry);
+      });
+    }
+    return out;
   }
 
   /**
-   * Brings the mounts of one VMI in line; resolves the volumes mounted afterwards. A claim whose data cannot be
-   * found yet is left out (and logged); the VMI is looked at again later.
+   * Brings the mounts of one VMI in line; resolves the volumes mounted afterwards and the refused ones with why.
+   * A volume whose lookup fails for another reason than a refusal is left for the next pass (and logged).
    */
   async reconcile(
     vmi: VirtualMachineInstance,
     launcherPodUid: string,
     inDomain: ReadonlySet<string>,
-  ): Promise<ReadonlySet<string>> {
-    const dir = this.dirOf(launcherPodUid);
-    const wanted: MountStep[] = [];
-    for (const w of wantedHotplug(vmi)) {
-      const source = await this.sourceOf(vmi, w);
-      if (source !== undefined)
-        wanted.push({
+  ): Promise<HotplugOutcome> {
+    const { wanted, invalid } = wantedHotplug(vmi);
+    const refused = new Map(invalid);
+    const dir = await this.openDir(launcherPodUid);
+    if (dir === undefined) return { mounted: new Set(), refused };
+    return withHandle(dir, async () => {
+      const before = await this.mountedIn(dir);
+      const plan = mountPlan(wanted, before, inDomain);
+      if (plan.mount.length === 0 && plan.unmount.length === 0)
+        return { mounted: new Set(before.keys()), refused };
+      const lookup = new HotplugLookup({ ...this.o, vmi, launcherPodUid });
+      for (const w of plan.mount) {
+        const why = await this.tryMount({ vmi, w, dir, lookup });
+        if (why === undefined) continue;
+        refused.set(w.volume, refusal(w.volume, w.block, why));
+        this.o.log.warning('hotplug volume refused', {
+          name: vmi.metadata.name,
           volume: w.volume,
-          source,
-          target: hotplugTarget(dir, w.volume, w.block),
-          block: w.block,
+          reason: why,
         });
-    }
-    const before = existsSync(dir) ? await this.mounted(launcherPodUid) : [];
-    const plan = mountPlan(wanted, before, inDomain);
-    if (plan.mount.length === 0 && plan.unmount.length === 0) return new Set(before.map(volumeOfTarget));
-    for (const step of plan.mount) await this.mount(vmi, step);
-    for (const target of plan.unmount) await this.unmount(vmi, target);
-    return new Set((await this.mounted(launcherPodUid)).map(volumeOfTarget));
+      }
+      for (const entry of plan.unmount) await this.unmount(vmi, dir, entry);
+      return { mounted: new Set((await this.mountedIn(dir)).keys()), refused };
+    });
   }
 
-  private async sourceOf(vmi: VirtualMachineInstance, w: WantedHotplug): Promise<string | undefined> {
-    const namespace = vmi.metadata.namespace ?? '';
-    const fields = { name: vmi.metadata.name, volume: w.volume };
+  /** Mounts one volume; resolves why it was refused, or undefined (mounted, or left for the next pass). */
+  private async tryMount(s: {
+    vmi: VirtualMachineInstance;
+    w: WantedHotplug;
+    dir: SafeHandle;
+    lookup: HotplugLookup;
+  }): Promise<string | undefined> {
+    const fields = { name: s.vmi.metadata.name, volume: s.w.volume };
+    let found: Awaited<ReturnType<HotplugLookup['source']>>;
     try {
-      const pvc = await this.o.client.get<PersistentVolumeClaim>(PERSISTENT_VOLUME_CLAIMS, w.claimName, {
-        namespace,
-      });
-      const pvName = pvc.spec?.volumeName ?? '';
-      if (pvName === '') {
-        this.o.log.info('hotplug claim not bound yet', fields);
-        return undefined;
-      }
-      const pv = await this.o.client.get<PersistentVolume>(PERSISTENT_VOLUMES, pvName);
-      const found = claimSourceOnNode(w, pv, this.o.kubeletPodsDir);
-      if ('problem' in found) {
-        this.o.log.warning('hotplug volume not mountable', { ...fields, reason: found.problem });
-        return undefined;
-      }
-      if (!existsSync(found.path)) {
-        this.o.log.info('hotplug disk not on the node yet', { ...fields, path: found.path });
-        return undefined;
-      }
-      return found.path;
+      found = await s.lookup.source(s.w);
     } catch (err) {
       this.o.log.warning('hotplug claim lookup failed', { ...fields, reason: errorMessage(err) });
       return undefined;
     }
+    if ('problem' in found) return found.problem;
+    try {
+      await this.mount(s.dir, s.w, found);
+    } catch (err) {
+      if (err instanceof UnsafePathError) return err.message;
+      throw new KvError('KV_ERR_HOTPLUG', refusal(s.w.volume, s.w.block, errorMessage(err)), { cause: err });
+    }
+    this.o.log.info('hotplug volume mounted', fields);
+    return undefined;
   }
 
-  private async mount(vmi: VirtualMachineInstance, step: MountStep): Promise<void> {
-    await writeFile(step.target, '', { flag: 'a' });
-    try {
-      await run('mount', ['--bind', step.source, step.target]);
-      await chown(step.target, QEMU_ID, QEMU_ID);
-    } catch (err) {
-      await rm(step.target, { force: true }).catch(() => undefined);
-      throw new KvError('KV_ERR_HOTPLUG', `mounting hotplug volume ${step.volume}: ${errorMessage(err)}`);
-    }
-    this.o.log.info('hotplug volume mounted', {
-      name: vmi.metadata.name,
-      volume: step.volume,
-      target: step.target,
+  /** Opens the source and the target, hands the source to QEMU and bind-mounts it, all by descriptor. */
+  private async mount(dir: SafeHandle, w: WantedHotplug, from: SourceOnNode): Promise<void> {
+    await withHandle(openSource(from), async (source) => {
+      const target = await dir.createFile(targetName(w.volume, w.block), TARGET_MODE, { reuse: true });
+      await withHandle(target, async () => {
+        if (await isMountPoint(dir, target)) return;
+        await source.chown(QEMU_ID, QEMU_ID);
+        await bindMount(source, target);
+      });
     });
   }
 
-  private async unmount(vmi: VirtualMachineInstance, target: string): Promise<void> {
+  /** Takes every mount off the entry (checked to be a mount point each time), then removes it. */
+  private async unmount(vmi: VirtualMachineInstance, dir: SafeHandle, entry: string): Promise<void> {
+    const volume = volumeOfEntry(entry) ?? entry;
     try {
-      await run('umount', [target]);
+      for (let i = 0; ; i++) {
+        const mounted = await withHandle(dir.open(entry, ['file', 'block']), async (h) => {
+          if (!(await isMountPoint(dir, h))) return false;
+          await unmountLazy(h);
+          return true;
+        });
+        if (!mounted) break;
+        if (i >= MAX_STACKED) throw new KvError('KV_ERR_HOTPLUG', `more than ${MAX_STACKED} mounts stacked`);
+      }
+      await unlink(`${dir.procPath}/${entry}`);
     } catch (err) {
-      throw new KvError(
-        'KV_ERR_HOTPLUG',
-        `unmounting hotplug volume ${volumeOfTarget(target)}: ${errorMessage(err)}`,
-      );
+      throw new KvError('KV_ERR_HOTPLUG', `unmounting hotplug volume ${volume}: ${errorMessage(err)}`, {
+        cause: err,
+      });
     }
-    await rm(target, { force: true });
-    this.o.log.info('hotplug volume unmounted', { name: vmi.metadata.name, volume: volumeOfTarget(target) });
+    this.o.log.info('hotplug volume unmounted', { name: vmi.metadata.name, volume });
   }
 }

@@ -3,15 +3,17 @@ import type { VirtualMachineInstance, VolumeStatus } from '../../api/index.ts';
 import type { PersistentVolume } from '../../api/core/pv.ts';
 import {
   claimSourceOnNode,
-  hotplugTarget,
+  isUid,
   mountPlan,
-  volumeOfTarget,
+  targetName,
+  volumeOfEntry,
   wantedHotplug,
-  type MountStep,
+  type WantedHotplug,
 } from './plan.ts';
+import { UIDS } from './testing/world.ts';
 
 const PODS = '/var/lib/kubelet/pods';
-const DIR = `${PODS}/launcher/volumes/kubernetes.io~empty-dir/hotplug-disks`;
+const ATTACH = UIDS.attach;
 
 function vmi(status: VolumeStatus[], inSpec = ['hp']): VirtualMachineInstance {
   return {
@@ -30,7 +32,7 @@ const hp = (phase: string, extra: Partial<VolumeStatus> = {}): VolumeStatus => (
   name: 'hp',
   target: '',
   phase,
-  hotplugVolume: { attachPodName: 'hp-pod', attachPodUID: 'attach' },
+  hotplugVolume: { attachPodName: 'hp-pod', attachPodUID: ATTACH },
   ...extra,
 });
 
@@ -49,44 +51,109 @@ describe('wantedHotplug', () => {
     ['removed from the spec', [hp('Ready')], [], 0],
     ['not a hotplug volume', [{ name: 'hp', target: 'vda', phase: 'Ready' }], ['hp'], 0],
   ])('%s', (_what, status, inSpec, n) => {
-    expect(wantedHotplug(vmi(status, inSpec))).toHaveLength(n);
+    const got = wantedHotplug(vmi(status, inSpec));
+    expect(got.wanted).toHaveLength(n);
+    expect(got.invalid.size).toBe(0);
   });
 
-  it('reads the claim name from the spec and the mode from the volume status', () => {
+  it('reads the claim name from the spec, the Pod from the status and the mode from the claim info', () => {
     const block = hp('AttachedToNode', {
       persistentVolumeClaimInfo: { claimName: 'hp-claim', volumeMode: 'Block' },
     });
-    expect(wantedHotplug(vmi([block]))).toEqual([
-      { volume: 'hp', claimName: 'hp-claim', attachPodUid: 'attach', block: true },
+    expect(wantedHotplug(vmi([block])).wanted).toEqual([
+      { volume: 'hp', claimName: 'hp-claim', attachPodName: 'hp-pod', attachPodUid: ATTACH, block: true },
     ]);
+  });
+
+  it.each([
+    ['a volume name with a slash', 'a/b', hp('Ready'), 'the volume name "a/b" is not a DNS label'],
+    ['a volume name that climbs', '..', hp('Ready'), 'the volume name ".." is not a DNS label'],
+    ['a volume name with a dot', 'hp.img', hp('Ready'), 'the volume name "hp.img" is not a DNS label'],
+    [
+      'an attachment Pod uid that climbs',
+      'hp',
+      hp('Ready', { hotplugVolume: { attachPodName: 'p', attachPodUID: '../../../etc' } }),
+      'the attachment pod uid "../../../etc" in the volume status is not a UID',
+    ],
+    [
+      'an attachment Pod uid with a slash',
+      'hp',
+      hp('Ready', { hotplugVolume: { attachPodName: 'p', attachPodUID: `${ATTACH}/x` } }),
+      `the attachment pod uid "${ATTACH}/x" in the volume status is not a UID`,
+    ],
+    [
+      'no attachment Pod name',
+      'hp',
+      hp('AttachedToNode', { hotplugVolume: { attachPodUID: ATTACH } }),
+      'the attachment pod name "" in the volume status is not a pod name',
+    ],
+  ])('refuses %s, naming it', (_what, name, status, why) => {
+    const got = wantedHotplug(vmi([{ ...status, name }], [name]));
+    expect(got.wanted).toEqual([]);
+    expect(got.invalid).toEqual(
+      new Map([[name, `failed to mount filesystem hotplug volume ${name}: ${why}`]]),
+    );
+  });
+});
+
+describe('isUid', () => {
+  it.each([
+    [UIDS.attach, true],
+    ['33333333-3333-4333-8333-33333333333', false],
+    ['33333333-3333-4333-8333-333333333333/..', false],
+    ['..', false],
+    ['', false],
+  ])('%s → %s', (uid, ok) => {
+    expect(isUid(uid)).toBe(ok);
   });
 });
 
 describe('claimSourceOnNode', () => {
-  const fs = { volume: 'hp', claimName: 'c', attachPodUid: 'attach', block: false };
+  const fs: WantedHotplug = {
+    volume: 'hp',
+    claimName: 'c',
+    attachPodName: 'p',
+    attachPodUid: ATTACH,
+    block: false,
+  };
   const pv = (spec: NonNullable<PersistentVolume['spec']>): PersistentVolume => ({
     metadata: { name: 'pv1' },
     spec,
   });
   it.each([
     [
-      'hostPath: the path, disk.img inside',
+      'hostPath: the path is the root, disk.img below it',
       fs,
       pv({ hostPath: { path: '/data/pv1' } }),
-      { path: '/data/pv1/disk.img' },
+      { root: '/data/pv1', rel: ['disk.img'], kind: 'file' },
     ],
-    ['local: the path', fs, pv({ local: { path: '/mnt/disks/a' } }), { path: '/mnt/disks/a/disk.img' }],
     [
-      'CSI filesystem: the attachment Pod’s mount',
+      'local: the same',
+      fs,
+      pv({ local: { path: '/mnt/disks/a' } }),
+      { root: '/mnt/disks/a', rel: ['disk.img'], kind: 'file' },
+    ],
+    [
+      'a block local volume: its path is the device, trusted as a whole',
+      { ...fs, block: true },
+      pv({ local: { path: '/dev/disk/by-id/x' } }),
+      { root: '/dev/disk/by-id/x', rel: [], kind: 'block' },
+    ],
+    [
+      'CSI filesystem: the attachment Pod’s mount below the pods dir',
       fs,
       pv({ csi: { driver: 'x' } }),
-      { path: `${PODS}/attach/volumes/kubernetes.io~csi/pv1/mount/disk.img` },
+      { root: PODS, rel: [ATTACH, 'volumes', 'kubernetes.io~csi', 'pv1', 'mount', 'disk.img'], kind: 'file' },
     ],
     [
-      'CSI block: the attachment Pod’s device',
+      'CSI block: the kubelet’s bind mount of the device for the attachment Pod',
       { ...fs, block: true },
       pv({ csi: { driver: 'x' } }),
-      { path: `${PODS}/attach/volumeDevices/kubernetes.io~csi/pv1` },
+      {
+        root: '/var/lib/kubelet',
+        rel: ['plugins', 'kubernetes.io', 'csi', 'volumeDevices', 'pv1', 'dev', ATTACH],
+        kind: 'block',
+      },
     ],
     [
       'anything else: a clear problem',
@@ -99,26 +166,36 @@ describe('claimSourceOnNode', () => {
   });
 });
 
-describe('targets', () => {
+describe('entries', () => {
   it('a file is <volume>.img and a device <volume>, as the converter points the domain', () => {
-    expect(hotplugTarget(DIR, 'hp', false)).toBe(`${DIR}/hp.img`);
-    expect(hotplugTarget(DIR, 'hp', true)).toBe(`${DIR}/hp`);
-    expect(volumeOfTarget(`${DIR}/hp.img`)).toBe('hp');
-    expect(volumeOfTarget(`${DIR}/hp`)).toBe('hp');
+    expect(targetName('hp', false)).toBe('hp.img');
+    expect(targetName('hp', true)).toBe('hp');
+  });
+
+  it.each([
+    ['hp.img', 'hp'],
+    ['hp', 'hp'],
+    ['hp.img.img', undefined],
+    ['.img', undefined],
+    ['Upper.img', undefined],
+    ['hp.qcow2', undefined],
+  ])('%s belongs to %s', (entry, volume) => {
+    expect(volumeOfEntry(entry)).toBe(volume);
   });
 });
 
 describe('mountPlan', () => {
-  const step = (volume: string): MountStep => ({
+  const want = (volume: string): WantedHotplug => ({
     volume,
-    source: `/data/${volume}/disk.img`,
-    target: `${DIR}/${volume}.img`,
+    claimName: `${volume}-claim`,
+    attachPodName: 'p',
+    attachPodUid: ATTACH,
     block: false,
   });
   it.each([
     {
       what: 'mounts what is wanted and not mounted',
-      wanted: [step('a')],
+      wanted: [want('a')],
       mounted: [],
       uses: [],
       mount: ['a'],
@@ -126,8 +203,8 @@ describe('mountPlan', () => {
     },
     {
       what: 'leaves what is mounted alone',
-      wanted: [step('a')],
-      mounted: [`${DIR}/a.img`],
+      wanted: [want('a')],
+      mounted: [['a', 'a.img']],
       uses: [],
       mount: [],
       unmount: [],
@@ -135,29 +212,29 @@ describe('mountPlan', () => {
     {
       what: 'unmounts what is no longer wanted',
       wanted: [],
-      mounted: [`${DIR}/a.img`],
+      mounted: [['a', 'a.img']],
       uses: [],
       mount: [],
-      unmount: [`${DIR}/a.img`],
+      unmount: ['a.img'],
     },
     {
       what: 'keeps a mount the domain still uses',
       wanted: [],
-      mounted: [`${DIR}/a.img`],
+      mounted: [['a', 'a.img']],
       uses: ['a'],
       mount: [],
       unmount: [],
     },
     {
       what: 'both at once',
-      wanted: [step('b')],
-      mounted: [`${DIR}/a.img`],
+      wanted: [want('b')],
+      mounted: [['a', 'a']],
       uses: [],
       mount: ['b'],
-      unmount: [`${DIR}/a.img`],
+      unmount: ['a'],
     },
-  ])('$what', ({ wanted, mounted, uses, mount, unmount }) => {
-    const plan = mountPlan(wanted, mounted, new Set(uses));
+  ] as const)('$what', ({ wanted, mounted, uses, mount, unmount }) => {
+    const plan = mountPlan(wanted, new Map(mounted), new Set(uses));
     expect(plan.mount.map((m) => m.volume)).toEqual(mount);
     expect(plan.unmount).toEqual(unmount);
   });

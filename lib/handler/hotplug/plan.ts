@@ -3,11 +3,15 @@
  * hotplugged claims this node should show inside a VMI's launcher Pod, where each claim's data lies on the node,
  * and what to mount and unmount to get there.
  *
- * - A volume is wanted once the controller marked it attached to this node (its attachment Pod's uid is in the
- *   volume status) and it is still in the VMI spec.
- * - The data is found from the claim's PersistentVolume: a hostPath or local volume is its own path; any other
- *   source is the kubelet's per-Pod directory of the attachment Pod (`volumes/kubernetes.io~csi/<pv>/mount` for
- *   a filesystem, `volumeDevices/kubernetes.io~csi/<pv>` for a block device). A filesystem claim holds `disk.img`.
+ * - A volume is wanted once the controller marked it attached to this node (its attachment Pod's name and uid
+ *   are in the volume status) and it is still in the VMI spec. The names it goes by are checked first: a volume
+ *   name is a DNS label, an attachment Pod's uid a UID and its name a DNS subdomain.
+ * - The data is found from the claim's PersistentVolume, as a trusted root and the names below it that are
+ *   opened without following symlinks: a hostPath or local volume is its own path (the root); any other source
+ *   is the kubelet's: the attachment Pod's `volumes/kubernetes.io~csi/<pv>/mount` below the pods dir for a
+ *   filesystem, and for a block device the kubelet's own bind mount of it for that Pod,
+ *   `plugins/kubernetes.io/csi/volumeDevices/<pv>/dev/<pod uid>` below the kubelet's dir (the Pod's
+ *   `volumeDevices` entry is a symlink to it). A filesystem claim holds `disk.img`, a regular file.
  * - The target, in the launcher Pod's `hotplug-disks` emptyDir, is `<volume>.img` for a file and `<volume>` for a
  *   device: the paths the converter gives the domain.
  * - A mount whose volume is no longer wanted comes off only once the domain no longer uses the disk.
@@ -16,92 +20,155 @@ import path from 'node:path';
 import { HOTPLUG_ATTACHED_PHASES, type VirtualMachineInstance } from '../../api/index.ts';
 import { claimNameOf } from '../../api/core/pvc.ts';
 import type { PersistentVolume } from '../../api/core/pv.ts';
+import { isDns1123Label, isDns1123Subdomain } from '../../api/validation/dns.ts';
 
 export interface WantedHotplug {
   readonly volume: string;
   readonly claimName: string;
+  readonly attachPodName: string;
   readonly attachPodUid: string;
   readonly block: boolean;
 }
 
-/** The hotplug volumes of this VMI attached to the node and still in its spec. */
-export function wantedHotplug(vmi: VirtualMachineInstance): WantedHotplug[] {
-  const claims = new Map((vmi.spec.volumes ?? []).map((v) => [v.name, claimNameOf(v)]));
-  const out: WantedHotplug[] = [];
-  for (const s of vmi.status?.volumeStatus ?? []) {
-    const attachPodUid = s.hotplugVolume?.attachPodUID ?? '';
-    const claimName = claims.get(s.name) ?? '';
-    if (attachPodUid === '' || claimName === '' || !HOTPLUG_ATTACHED_PHASES.includes(s.phase)) continue;
-    const block = s.persistentVolumeClaimInfo?.volumeMode === 'Block';
-    out.push({ volume: s.name, claimName, attachPodUid, block });
-  }
-  return out;
+/** What a hotplug pass did for one VMI: the volumes mounted now, and why each refused one was refused. */
+export interface HotplugOutcome {
+  readonly mounted: ReadonlySet<string>;
+  readonly refused: ReadonlyMap<string, string>;
 }
 
-export type SourceOnNode = { readonly path: string } | { readonly problem: string };
+const UID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A Kubernetes object uid (an RFC 4122 UUID as the API server writes it). */
+export function isUid(s: string): boolean {
+  return UID.test(s);
+}
+
+const isLabel = (s: string): boolean => isDns1123Label(s).length === 0;
+
+/** What KubeVirt's mounter prefixes its errors with. */
+export function refusal(volume: string, block: boolean, why: string): string {
+  return `failed to mount ${block ? 'block' : 'filesystem'} hotplug volume ${volume}: ${why}`;
+}
+
+function nameProblem(w: WantedHotplug): string | undefined {
+  if (!isLabel(w.volume)) return `the volume name ${JSON.stringify(w.volume)} is not a DNS label`;
+  if (!isUid(w.attachPodUid))
+    return `the attachment pod uid ${JSON.stringify(w.attachPodUid)} in the volume status is not a UID`;
+  if (isDns1123Subdomain(w.attachPodName).length > 0)
+    return `the attachment pod name ${JSON.stringify(w.attachPodName)} in the volume status is not a pod name`;
+  return undefined;
+}
+
+type VolumeStatus = NonNullable<NonNullable<VirtualMachineInstance['status']>['volumeStatus']>[number];
+
+/** The volume a status entry asks the node for, when it asks (attached, with its Pod's uid, in the spec). */
+function asked(s: VolumeStatus, claims: ReadonlyMap<string, string>): WantedHotplug | undefined {
+  const attachPodUid = s.hotplugVolume?.attachPodUID ?? '';
+  const claimName = claims.get(s.name) ?? '';
+  if (attachPodUid === '' || claimName === '' || !HOTPLUG_ATTACHED_PHASES.includes(s.phase)) return undefined;
+  return {
+    volume: s.name,
+    claimName,
+    attachPodName: s.hotplugVolume?.attachPodName ?? '',
+    attachPodUid,
+    block: s.persistentVolumeClaimInfo?.volumeMode === 'Block',
+  };
+}
+
+/**
+ * The hotplug volumes of this VMI attached to the node and still in its spec, and the refusals (volume →
+ * message) of those whose names cannot be used.
+ */
+export function wantedHotplug(vmi: VirtualMachineInstance): {
+  wanted: WantedHotplug[];
+  invalid: Map<string, string>;
+} {
+  const claims = new Map((vmi.spec.volumes ?? []).map((v) => [v.name, claimNameOf(v)]));
+  const wanted: WantedHotplug[] = [];
+  const invalid = new Map<string, string>();
+  for (const s of vmi.status?.volumeStatus ?? []) {
+    const w = asked(s, claims);
+    if (w === undefined) continue;
+    const problem = nameProblem(w);
+    if (problem === undefined) wanted.push(w);
+    else invalid.set(w.volume, refusal(w.volume, w.block, problem));
+  }
+  return { wanted, invalid };
+}
+
+/**
+ * A claim's disk on the node: `rel` opened below the trusted `root` without following symlinks, of `kind`.
+ * An empty `rel` means `root` itself is the disk (a block PersistentVolume's own path, trusted as a whole).
+ */
+export interface SourceOnNode {
+  readonly root: string;
+  readonly rel: readonly string[];
+  readonly kind: 'file' | 'block';
+}
+
+const DISK_IMG = 'disk.img';
+
+/** The kubelet's place of a CSI claim's disk for the attachment Pod. */
+function csiSource(want: WantedHotplug, pvName: string, kubeletPodsDir: string): SourceOnNode {
+  if (want.block) {
+    const rel = ['plugins', 'kubernetes.io', 'csi', 'volumeDevices', pvName, 'dev', want.attachPodUid];
+    return { root: path.dirname(kubeletPodsDir), rel, kind: 'block' };
+  }
+  const rel = [want.attachPodUid, 'volumes', 'kubernetes.io~csi', pvName, 'mount', DISK_IMG];
+  return { root: kubeletPodsDir, rel, kind: 'file' };
+}
+
+/** A hostPath or local volume's own path ('' for other sources). */
+function ownPath(pv: PersistentVolume): string {
+  return pv.spec?.hostPath?.path ?? pv.spec?.local?.path ?? '';
+}
 
 /** Where the claim's disk (a file or a device) is on the node, or why it cannot be told. */
 export function claimSourceOnNode(
   want: WantedHotplug,
   pv: PersistentVolume,
   kubeletPodsDir: string,
-): SourceOnNode {
-  const base = dataOnNode(want, pv, kubeletPodsDir);
-  if (base === undefined)
-    return {
-      problem: `persistent volume ${pv.metadata.name ?? ''} has a source the handler cannot hotplug from`,
-    };
-  return { path: want.block ? base : path.join(base, 'disk.img') };
-}
-
-/** The volume's own path, or the attachment Pod's directory (or device) of it. */
-function dataOnNode(want: WantedHotplug, pv: PersistentVolume, kubeletPodsDir: string): string | undefined {
-  const own = pv.spec?.hostPath?.path ?? pv.spec?.local?.path ?? '';
-  if (own !== '') return own;
-  if (pv.spec?.csi === undefined) return undefined;
-  const pod = path.join(kubeletPodsDir, want.attachPodUid);
+): SourceOnNode | { readonly problem: string } {
+  const own = ownPath(pv);
+  if (own !== '')
+    return want.block ? { root: own, rel: [], kind: 'block' } : { root: own, rel: [DISK_IMG], kind: 'file' };
   const pvName = pv.metadata.name ?? '';
-  return want.block
-    ? path.join(pod, 'volumeDevices', 'kubernetes.io~csi', pvName)
-    : path.join(pod, 'volumes', 'kubernetes.io~csi', pvName, 'mount');
+  if (pv.spec?.csi === undefined || pvName === '')
+    return { problem: `persistent volume ${pvName} has a source the handler cannot hotplug from` };
+  return csiSource(want, pvName, kubeletPodsDir);
 }
 
-/** The file a volume's disk is mounted on in the launcher Pod's hotplug directory. */
-export function hotplugTarget(hotplugDir: string, volume: string, block: boolean): string {
-  return path.join(hotplugDir, block ? volume : `${volume}.img`);
+/** The entry a volume's disk is mounted on in the launcher Pod's hotplug directory. */
+export function targetName(volume: string, block: boolean): string {
+  return block ? volume : `${volume}.img`;
 }
 
-/** The volume a target in the hotplug directory belongs to. */
-export function volumeOfTarget(target: string): string {
-  return path.basename(target).replace(/\.img$/, '');
-}
-
-export interface MountStep {
-  readonly volume: string;
-  readonly source: string;
-  readonly target: string;
-  readonly block: boolean;
+/** The volume an entry of the hotplug directory belongs to; undefined for a name no volume has. */
+export function volumeOfEntry(name: string): string | undefined {
+  const volume = name.endsWith('.img') ? name.slice(0, -'.img'.length) : name;
+  return isLabel(volume) ? volume : undefined;
 }
 
 export interface MountPlan {
-  readonly mount: readonly MountStep[];
-  /** Targets to unmount and remove. */
+  readonly mount: readonly WantedHotplug[];
+  /** Entries of the hotplug directory to unmount and remove. */
   readonly unmount: readonly string[];
 }
 
 /**
- * From what should be mounted (`wanted`, with sources found), what is mounted (targets under the hotplug
- * directory) and the volumes the domain still has as disks.
+ * From what should be mounted, what is mounted (volume → entry of the hotplug directory) and the volumes the
+ * domain still has as disks.
  */
 export function mountPlan(
-  wanted: readonly MountStep[],
-  mounted: readonly string[],
+  wanted: readonly WantedHotplug[],
+  mounted: ReadonlyMap<string, string>,
   inDomain: ReadonlySet<string>,
 ): MountPlan {
-  const have = new Set(mounted);
-  const keep = new Set(wanted.map((w) => w.target));
+  const keep = new Set(wanted.map((w) => w.volume));
   return {
-    mount: wanted.filter((w) => !have.has(w.target)),
-    unmount: mounted.filter((t) => !keep.has(t) && !inDomain.has(volumeOfTarget(t))),
+    mount: wanted.filter((w) => !mounted.has(w.volume)),
+    unmount: [...mounted]
+      .filter(([volume]) => !keep.has(volume) && !inDomain.has(volume))
+      .map(([, entry]) => entry),
   };
 }

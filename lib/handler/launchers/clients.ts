@@ -4,18 +4,26 @@
  * `sockets` emptyDir under the kubelet's pods dir (lib/rpc launcherOnNode). One cmd client per VMI, version
  * negotiated on connect, kept until the VMI is forgotten.
  * - initialized: the launcher has answered once;
- * - unresponsive: after that, its socket is gone or Ping has failed for longer than unresponsiveAfterMs; the
- *   `launcher-unresponsive` marker is then written next to the socket (KubeVirt's MarkSocketUnresponsive), and
- *   the VMI stays unresponsive until it is forgotten.
+ * - unresponsive: after that, its socket is gone or refused, or Ping has failed for longer than
+ *   unresponsiveAfterMs; the `launcher-unresponsive` marker is then made next to the socket (KubeVirt's
+ *   MarkSocketUnresponsive), and the VMI stays unresponsive until it is forgotten.
+ * The `sockets` emptyDir is the tenant's: the socket is dialled by an O_PATH|O_NOFOLLOW handle checked to be a
+ * socket (lib/rpc newCmdClient), and the marker is created with O_CREAT|O_EXCL|O_NOFOLLOW below the emptyDir;
+ * a symlink at either is refused with the reason logged.
  */
-import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import { launcherOnNode, newCmdClient, type LauncherClient, type LauncherOnNode } from '../../rpc/index.ts';
+import { openBeneath, UnsafePathError, withHandle } from '../../kernel/safepath/index.ts';
+import {
+  launcherOnNode,
+  newCmdClient,
+  podPathText,
+  type LauncherClient,
+  type LauncherOnNode,
+  type PodPath,
+} from '../../rpc/index.ts';
 import type { LauncherReach } from '../vmi/phase.ts';
 
 export const UNRESPONSIVE_MARKER = 'launcher-unresponsive';
@@ -37,6 +45,9 @@ interface Entry {
   initialized: boolean;
   unresponsive: boolean;
   failingSince?: number;
+  /** Why the socket was last refused (logged once per reason). */
+  refused?: string;
+  connecting?: Promise<LauncherClient | undefined>;
 }
 
 /** The UID of the VMI's launcher Pod on this node (the newest active Pod listed for it), if any. */
@@ -73,24 +84,56 @@ export class LauncherClients {
   }
 
   /** The VMI's launcher client, connected; undefined while its socket is not there or it does not answer. */
-  async client(vmi: VirtualMachineInstance): Promise<LauncherClient | undefined> {
+  client(vmi: VirtualMachineInstance): Promise<LauncherClient | undefined> {
     const e = this.entry(vmi);
-    if (e === undefined || e.unresponsive) return undefined;
-    if (e.client !== undefined) return e.client;
-    if (!existsSync(e.paths.launcherSocket)) {
-      if (e.initialized) await this.markUnresponsive(vmi, e, 'its socket is gone');
-      return undefined;
-    }
+    if (e === undefined || e.unresponsive) return Promise.resolve(undefined);
+    if (e.client !== undefined) return Promise.resolve(e.client);
+    // One dial at a time: the sync, the console and a metrics scrape may ask together.
+    e.connecting ??= this.connect(vmi, e).finally(() => {
+      delete e.connecting;
+    });
+    return e.connecting;
+  }
+
+  private async connect(vmi: VirtualMachineInstance, e: Entry): Promise<LauncherClient | undefined> {
     try {
-      e.client = await newCmdClient(e.paths.launcherSocket);
+      const client = await newCmdClient(e.paths.launcherSocket);
+      if (this.entries.get(vmi.metadata.uid ?? '') !== e) {
+        // Forgotten or replaced meanwhile: nobody would close it.
+        client.close();
+        return undefined;
+      }
+      e.client = client;
       e.initialized = true;
-      return e.client;
+      delete e.refused;
+      return client;
     } catch (err) {
-      this.o.log
-        .v(3)
-        .info('launcher not answering yet', { uid: vmi.metadata.uid, reason: errorMessage(err) });
+      if (err instanceof UnsafePathError) await this.unusable(vmi, e, err);
+      else
+        this.o.log
+          .v(3)
+          .info('launcher not answering yet', { uid: vmi.metadata.uid, reason: errorMessage(err) });
       return undefined;
     }
+  }
+
+  /** Nothing usable at the socket's path: missing, or refused (a symlink, not a socket). */
+  private async unusable(vmi: VirtualMachineInstance, e: Entry, err: UnsafePathError): Promise<void> {
+    const gone = err.reason === 'not-found';
+    if (!gone && e.refused !== err.message)
+      this.o.log.warning('launcher socket refused', {
+        uid: vmi.metadata.uid,
+        name: vmi.metadata.name,
+        path: podPathText(e.paths.launcherSocket),
+        reason: err.message,
+      });
+    if (!gone) e.refused = err.message;
+    if (e.initialized)
+      await this.markUnresponsive(
+        vmi,
+        e,
+        gone ? 'its socket is gone' : `its socket was refused: ${err.message}`,
+      );
   }
 
   /** Pings the launcher once; a failure that lasts unresponsiveAfterMs makes it unresponsive. */
@@ -135,8 +178,27 @@ export class LauncherClients {
       name: vmi.metadata.name,
       reason: why,
     });
-    const marker = join(dirname(e.paths.launcherSocket), UNRESPONSIVE_MARKER);
-    await writeFile(marker, `${why}\n`).catch(() => undefined);
+    await this.markSocket(vmi, e.paths.launcherSocket);
+  }
+
+  /**
+   * Creates the empty marker next to the socket (KubeVirt's os.Create there), never through a symlink: an
+   * existing regular file is kept as it is, anything else is refused and logged with the reason.
+   */
+  private async markSocket(vmi: VirtualMachineInstance, socket: PodPath): Promise<void> {
+    const dir: PodPath = { root: socket.root, rel: socket.rel.slice(0, -1) };
+    try {
+      await withHandle(openBeneath(dir.root, dir.rel, ['directory']), async (d) => {
+        await (await d.createFile(UNRESPONSIVE_MARKER, 0o644, { reuse: true })).close();
+      });
+    } catch (err) {
+      this.o.log.warning('unresponsive marker refused', {
+        uid: vmi.metadata.uid,
+        name: vmi.metadata.name,
+        path: podPathText({ root: dir.root, rel: [...dir.rel, UNRESPONSIVE_MARKER] }),
+        reason: errorMessage(err),
+      });
+    }
   }
 
   /** Drops the client of a VMI that is gone or final. */

@@ -23,3 +23,17 @@ describe('NotifiedDomains', () => {
     expect(d.stopped('u')).toBeUndefined();
   });
 });
+
+describe('NotifiedDomains cap', () => {
+  it('holds at most cap domains, the one noted longest ago going first', () => {
+    const d = new NotifiedDomains(3);
+    for (const uid of ['a', 'b', 'c', 'd']) d.note(uid, testDomain('Shutoff', 'Shutdown'));
+    expect(d.uids()).toEqual(['b', 'c', 'd']);
+    // A new note of a held uid makes it the newest.
+    d.note('b', testDomain('Shutoff', 'Shutdown'));
+    d.note('e', testDomain('Shutoff', 'Shutdown'));
+    expect(d.uids()).toEqual(['d', 'b', 'e']);
+    expect(d.stopped('c')).toBeUndefined();
+    expect(d.stopped('e')?.Status.Status).toBe('Shutoff');
+  });
+});

@@ -21,6 +21,7 @@ import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { vmiSpecChecksum, type DomainJson, type LauncherClient } from '../../rpc/index.ts';
 import { launcherPodUid, type LauncherClients } from '../launchers/clients.ts';
+import type { HotplugOutcome } from '../hotplug/plan.ts';
 import type { NotifiedDomains } from '../notify/domains.ts';
 import type { NotifyServer } from '../notify/server.ts';
 import { decideAction, type HandlerAction } from './decide.ts';
@@ -30,12 +31,12 @@ import { computeHandlerStatus } from './status.ts';
 
 /** The node side of hotplug (lib/handler/hotplug/mounter.ts). */
 export interface HotplugNode {
-  /** Mounts and unmounts what the VMI asks for; the volumes mounted afterwards. */
+  /** Mounts and unmounts what the VMI asks for; the volumes mounted afterwards, and those refused with why. */
   reconcile(
     vmi: VirtualMachineInstance,
     launcherPodUid: string,
     inDomain: ReadonlySet<string>,
-  ): Promise<ReadonlySet<string>>;
+  ): Promise<HotplugOutcome>;
 }
 
 export interface HandlerVmiControllerOptions {
@@ -63,6 +64,7 @@ const UNRESPONSIVE: SyncFailure = {
   message: 'virt-launcher stopped answering (its socket is gone or Ping failed past its deadline)',
 };
 const DEFAULT_GRACE_SECONDS = 30;
+const NO_HOTPLUG: HotplugOutcome = { mounted: new Set(), refused: new Map() };
 /** How soon a VMI whose launcher does not answer yet is looked at again. */
 const LAUNCHER_POLL_MS = 200;
 const OWNED = [
@@ -107,13 +109,6 @@ export class HandlerVmiController {
     this.stale = new StaleCacheGuard(o.clock);
   }
 
-  /** The key of a VMI by uid (Notify events name the uid): among those seen, or in the cache. */
-  keyOf(uid: string): string | undefined {
-    for (const [key, vmi] of this.known) if (vmi.metadata.uid === uid) return key;
-    const v = this.o.vmis.list().find((x) => x.metadata.uid === uid && this.mine(x));
-    return v === undefined ? undefined : `${v.metadata.namespace ?? ''}/${v.metadata.name ?? ''}`;
-  }
-
   private mine(vmi: VirtualMachineInstance): boolean {
     return vmi.status?.nodeName === this.o.node;
   }
@@ -137,7 +132,7 @@ export class HandlerVmiController {
   ): Promise<{ reach: LauncherReach; client: LauncherClient | undefined; domain: DomainJson | undefined }> {
     const paths = this.o.launchers.paths(vmi);
     // A finished VMI's launcher Pod may be gone with its directory: there is no launcher to hear from.
-    if (paths !== undefined && alive && !isFinal(vmi)) await this.o.notify.pipeFor(paths.notifySocket);
+    if (paths !== undefined && alive && !isFinal(vmi)) await this.o.notify.listenFor(vmi, paths);
     const reach = await this.o.launchers.probe(vmi);
     const client = await this.o.launchers.client(vmi);
     const domain =
@@ -160,7 +155,7 @@ export class HandlerVmiController {
       action === 'sync' && acted === undefined ? await this.domainAfterSync(client, domain) : domain;
     const hotplug = await this.tryHotplug(vmi, client, now);
     const failure = acted ?? hotplug.failure;
-    await this.report(key, { vmi, last }, { domain: now, reach, client, failure, mounted: hotplug.mounted });
+    await this.report(key, { vmi, last }, { domain: now, reach, client, failure, hotplug });
     if (reach.failing === true && !reach.unresponsive) return { requeueAfterMs: 1000 };
     return this.next(action, vmi, client, failure);
   };
@@ -182,7 +177,7 @@ export class HandlerVmiController {
       reach: LauncherReach;
       client: LauncherClient | undefined;
       failure: SyncFailure | undefined;
-      mounted: ReadonlySet<string>;
+      hotplug: HotplugOutcome;
     },
   ): Promise<void> {
     // A launcher that went away after its guest stopped did its job: no failure to report.
@@ -193,7 +188,7 @@ export class HandlerVmiController {
         domain: i.domain,
         reach: i.reach,
         failure,
-        mounted: i.mounted,
+        hotplug: i.hotplug,
       });
     else if (i.domain === undefined || i.client === undefined) this.finish(key, seen.last);
   }
@@ -210,22 +205,28 @@ export class HandlerVmiController {
     }
   }
 
-  /** Brings the hotplug mounts of a running VMI in line; a failure is returned like a sync failure. */
+  /**
+   * Brings the hotplug mounts of a running VMI in line; a failure is returned like a sync failure, and each
+   * refused volume is a HotplugFailed warning (KubeVirt's) on the VMI.
+   */
   private async tryHotplug(
     vmi: VirtualMachineInstance | undefined,
     client: LauncherClient | undefined,
     domain: DomainJson | undefined,
-  ): Promise<{ mounted: ReadonlySet<string>; failure?: SyncFailure }> {
+  ): Promise<HotplugOutcome & { failure?: SyncFailure }> {
     const podUid = vmi === undefined ? undefined : launcherPodUid(vmi, this.o.node);
     if (this.o.hotplug === undefined || vmi === undefined || podUid === undefined || client === undefined)
-      return { mounted: new Set() };
+      return NO_HOTPLUG;
     const inDomain = new Set((domain?.Spec.Devices.Disks ?? []).map((d) => d.Alias.Name));
     try {
-      return { mounted: await this.o.hotplug.reconcile(vmi, podUid, inDomain) };
+      const outcome = await this.o.hotplug.reconcile(vmi, podUid, inDomain);
+      for (const message of outcome.refused.values())
+        this.o.recorder.event(vmi, 'Warning', 'HotplugFailed', message);
+      return outcome;
     } catch (err) {
       const failure = { reason: SYNC_FAILED, message: errorMessage(err) };
       this.o.recorder.event(vmi, 'Warning', 'SyncFailed', failure.message);
-      return { mounted: new Set(), failure };
+      return { ...NO_HOTPLUG, failure };
     }
   }
 
@@ -304,14 +305,15 @@ export class HandlerVmiController {
       domain: DomainJson | undefined;
       reach: LauncherReach;
       failure: SyncFailure | undefined;
-      mounted: ReadonlySet<string>;
+      hotplug: HotplugOutcome;
     },
   ): Promise<void> {
     const next = computeHandlerStatus({
       vmi,
       domain: i.domain,
       launcher: i.reach,
-      mountedHotplug: i.mounted,
+      mountedHotplug: i.hotplug.mounted,
+      refusedHotplug: i.hotplug.refused,
       nowMs: this.o.clock.now(),
       ...(i.failure !== undefined && { failure: i.failure }),
     });
@@ -331,7 +333,7 @@ export class HandlerVmiController {
   private finish(key: string, last: VirtualMachineInstance): void {
     const paths = this.o.launchers.paths(last);
     if (paths !== undefined) {
-      void this.o.notify.unpipe(paths.notifySocket);
+      void this.o.notify.stopFor(paths);
     }
     this.o.launchers.forget(last.metadata.uid ?? '');
     this.o.notified?.forget(last.metadata.uid ?? '');

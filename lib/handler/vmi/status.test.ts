@@ -202,6 +202,54 @@ describe('computeHandlerStatus', () => {
     );
   });
 
+  it.each([
+    ['AttachedToNode', 'AttachedToNode', 'AttachedToNode'],
+    ['a forged Ready', 'Ready', 'AttachedToNode'],
+    ['a MountedToPod whose mount is gone', 'MountedToPod', 'AttachedToNode'],
+    ['Pending', 'Pending', 'Pending'],
+  ])('a hotplug volume the node refused, from %s: says why and is not mounted', (_from, was, phase) => {
+    const why = 'failed to mount filesystem hotplug volume hp: claim ns/hp is not Bound (phase Pending)';
+    const status = {
+      phase: 'Running' as const,
+      volumeStatus: [{ name: 'hp', target: '', phase: was, hotplugVolume: { attachPodUID: 'a' } }],
+    };
+    const out = compute({ vmi: vmi(status, ['hp']), refusedHotplug: new Map([['hp', why]]) });
+    expect(out.status?.volumeStatus?.[0]).toEqual({
+      name: 'hp',
+      target: '',
+      phase,
+      reason: 'HotplugFailed',
+      message: why,
+      hotplugVolume: { attachPodUID: 'a' },
+    });
+  });
+
+  it('a refusal does not hide a mount that is there, nor a disk the domain has', () => {
+    const status = (phase: string): VirtualMachineInstance['status'] => ({
+      phase: 'Running',
+      volumeStatus: [{ name: 'hp', target: '', phase, hotplugVolume: { attachPodUID: 'a' } }],
+    });
+    const refusedHotplug = new Map([['hp', 'x']]);
+    const mounted = compute({
+      vmi: vmi(status('AttachedToNode'), ['hp']),
+      mountedHotplug: new Set(['hp']),
+      refusedHotplug,
+    });
+    expect(mounted.status?.volumeStatus?.[0]?.phase).toBe('MountedToPod');
+    const withDisk = domain('Running', 'Booted', (d) => {
+      d.Spec.Devices.Disks?.push({
+        Device: 'disk',
+        Type: 'file',
+        Source: { File: '/var/run/kubevirt/hotplug-disks/hp.img' },
+        Target: { Bus: 'scsi', Device: 'sda' },
+        Driver: { Name: 'qemu', Type: 'raw' },
+        Alias: { Name: 'hp', UserDefined: true },
+      });
+    });
+    const inDomain = compute({ vmi: vmi(status('Ready'), ['hp']), domain: withDisk, refusedHotplug });
+    expect(inDomain.status?.volumeStatus?.[0]).toMatchObject({ phase: 'Ready', reason: 'VolumeReady' });
+  });
+
   it('a shut-off domain makes the VMI Succeeded; a final VMI is left alone', () => {
     const done = compute({ vmi: vmi({ phase: 'Running' }), domain: domain('Shutoff', 'Shutdown') });
     expect(done.status?.phase).toBe('Succeeded');

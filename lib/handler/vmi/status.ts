@@ -4,7 +4,8 @@
  * otherwise the new VMI carries
  * - guestOSInfo, fsFreezeStatus, machine type, the guest's current memory and CPU topology from the domain;
  * - volume targets from the domain's disks, and hotplug volumes MountedToPod → Ready (or UnMountedFromPod once
- *   gone from the spec), with KubeVirt's reasons and messages;
+ *   gone from the spec), with KubeVirt's reasons and messages; a volume the node refused to mount says why
+ *   (reason HotplugFailed, KubeVirt's event reason) and is AttachedToNode at most, never mounted;
  * - the phase of phase.ts, with its transition timestamp;
  * - conditions AgentConnected (the agent channel connected), Paused (with KubeVirt's reasons), Synchronized
  *   (False with this sync's failure).
@@ -19,6 +20,7 @@ import type { SyncFailure } from '../../api/conditions.ts';
 import {
   formatBinaryQuantity,
   HOTPLUG_ATTACHED_PHASES,
+  HOTPLUG_MOUNTED_PHASES,
   type VirtualMachineInstance,
 } from '../../api/index.ts';
 import type { VirtualMachineInstanceCondition } from '../../api/v1/vmi-status.ts';
@@ -33,6 +35,8 @@ export interface HandlerStatusInput {
   readonly launcher: LauncherReach;
   /** Hotplug volumes whose disk is mounted into the launcher Pod (hotplug-disks dir). */
   readonly mountedHotplug: ReadonlySet<string>;
+  /** Hotplug volumes the node refused to mount, with why. */
+  readonly refusedHotplug?: ReadonlyMap<string, string>;
   /** What went wrong in this sync, for the Synchronized condition. */
   readonly failure?: SyncFailure;
   readonly nowMs: number;
@@ -46,6 +50,7 @@ export const VOLUME_REASONS = {
   mounted: 'VolumeMountedToPod',
   unmounted: 'VolumeUnMountedFromPod',
   ready: 'VolumeReady',
+  failed: 'HotplugFailed',
 } as const;
 
 const isFinal = (vmi: VirtualMachineInstance): boolean =>
@@ -78,7 +83,18 @@ function guestFacts(status: Status, domain: DomainJson): void {
     status.currentCPUTopology = { sockets: topo.Sockets, cores: topo.Cores, threads: topo.Threads };
 }
 
-function hotplugPhase(v: VolumeStatus, inSpec: boolean, mounted: boolean): VolumeStatus {
+/** Not mounted, and why: a phase that says mounted (forged, or left from a mount that is gone) goes back. */
+function refusedPhase(v: VolumeStatus, message: string): VolumeStatus {
+  const phase = HOTPLUG_MOUNTED_PHASES.includes(v.phase) ? 'AttachedToNode' : v.phase;
+  return { ...v, ...(phase !== undefined && { phase }), reason: VOLUME_REASONS.failed, message };
+}
+
+function hotplugPhase(
+  v: VolumeStatus,
+  inSpec: boolean,
+  mounted: boolean,
+  refused: string | undefined,
+): VolumeStatus {
   if (v.target !== '') {
     return {
       ...v,
@@ -87,6 +103,7 @@ function hotplugPhase(v: VolumeStatus, inSpec: boolean, mounted: boolean): Volum
       message: `Successfully attach hotplugged volume ${v.name} to VM`,
     };
   }
+  if (refused !== undefined && !mounted) return refusedPhase(v, refused);
   const phase = v.phase ?? '';
   if (mounted && inSpec && ['Bound', 'Pending', 'AttachedToNode'].includes(phase)) {
     return {
@@ -118,7 +135,8 @@ function volumes(status: Status, i: HandlerStatusInput): void {
     .map((v) => {
       const withTarget = { ...v, target: targets.get(v.name) ?? '' };
       if (v.hotplugVolume === undefined) return withTarget;
-      return hotplugPhase(withTarget, inSpec.has(v.name), i.mountedHotplug.has(v.name));
+      const mounted = i.mountedHotplug.has(v.name);
+      return hotplugPhase(withTarget, inSpec.has(v.name), mounted, i.refusedHotplug?.get(v.name));
     })
     .sort((a, b) => a.name.localeCompare(b.name));
 }

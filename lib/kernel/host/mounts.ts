@@ -13,3 +13,8 @@ export function mountPoints(mountinfo: string): string[] {
 export async function readMountPoints(): Promise<string[]> {
   return [...new Set(mountPoints(await readFile('/proc/self/mountinfo', 'utf8')))];
 }
+
+/** How many mounts lie on `point` now (more than one when mounts are stacked on it). */
+export async function mountCount(point: string): Promise<number> {
+  return mountPoints(await readFile('/proc/self/mountinfo', 'utf8')).filter((p) => p === point).length;
+}

@@ -99,7 +99,7 @@ describe('loadRestConfig from a kubeconfig file', () => {
       users: { u: {} },
       contexts: { ctx: { cluster: 'c', user: 'u' } },
     });
-    expect(load({ kubeconfig: file })).toMatchObject({
+    expect(load({ kubeconfig: file, onWarning: () => undefined })).toMatchObject({
       server: 'http://127.0.0.1:8080',
       insecureSkipTLSVerify: true,
     });

@@ -3,13 +3,16 @@
  * kubeconfig or the pod's service account. The only module that imports @kubernetes/client-node: its
  * KubeConfig parses and merges kubeconfig files; everything after that is a plain RestConfig object.
  * Errors name the file, the entry and the field, never their content (load-errors.ts, pem-check.ts): the
- * certificates and keys are checked here, so a broken one fails at start-up.
+ * certificates and keys are checked here, so a broken one fails at start-up. A CA together with
+ * insecure-skip-tls-verify is refused, as client-go does; insecure-skip-tls-verify, and a token sent over
+ * plain http://, load with a warning.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
 import { join } from 'node:path';
 import { KubeConfig, bufferFromFileOrString, type Cluster, type User } from '@kubernetes/client-node';
 import { KvError } from '../errors/errors.ts';
+import { createLogger } from '../log/log.ts';
 import { chooseConfigSource, type ConfigSource } from './config-source.ts';
 import { NOT_A_KUBECONFIG, describeLoadProblem, errnoText } from './load-errors.ts';
 import { checkCertificates, checkKeyPair, checkPrivateKey } from './pem-check.ts';
@@ -49,7 +52,24 @@ export interface LoadRestConfigOptions {
   env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Service-account directory (tests point it at a fake one). */
   serviceAccountDir?: string | undefined;
+  /** Where the warnings go (a setting that weakens TLS or exposes a token); a JSON log line by default. */
+  onWarning?: ((w: ConfigWarning) => void) | undefined;
 }
+
+/** A kubeconfig setting that works but weakens the connection. Never carries a credential. */
+export interface ConfigWarning {
+  readonly code: 'insecure-skip-tls-verify' | 'token-over-http';
+  /** Constant, for a log line. */
+  readonly msg: string;
+  /** The kubeconfig source and entry, the server's origin. */
+  readonly fields: Readonly<Record<string, string>>;
+  /** One sentence for a person. */
+  readonly text: string;
+}
+
+const logWarning = (w: ConfigWarning): void => {
+  createLogger({ component: 'kube-config' }).warning(w.msg, { ...w.fields, code: w.code });
+};
 
 export const DEFAULT_QPS = 50;
 export const DEFAULT_BURST = 100;
@@ -70,6 +90,7 @@ export function loadRestConfig(opts: LoadRestConfigOptions = {}): RestConfig {
   const kc = source.kind === 'in-cluster' ? inClusterKubeConfig(source) : fileKubeConfig(source);
   if (opts.context !== undefined) selectContext(kc, opts.context, where);
   const conn = connectionOf(kc, where);
+  for (const w of connectionWarnings(kc, conn, where)) (opts.onWarning ?? logWarning)(w);
   if (source.kind === 'in-cluster') {
     const nsFile = join(source.serviceAccountDir, 'namespace');
     if (existsSync(nsFile)) conn.namespace = readFileSync(nsFile, 'utf8').trim();
@@ -178,6 +199,16 @@ function connectionOf(kc: KubeConfig, where: string): Connection {
   return conn;
 }
 
+/** client-go's TLSConfigFor refuses a CA with insecure-skip-tls-verify, in these words (transport.go). */
+function refuseCaWithInsecure(cluster: Cluster, where: string): void {
+  if (!(cluster.caFile || cluster.caData) || !cluster.skipTLSVerify) return;
+  throw new KvError(
+    'KV_ERR_CONFIG',
+    `cluster "${cluster.name}" in ${where}: specifying a root certificates file with the insecure flag is not allowed: ` +
+      'remove certificate-authority (or certificate-authority-data) or insecure-skip-tls-verify',
+  );
+}
+
 function clusterPart(cluster: Cluster, where: string): Connection {
   let url: URL;
   try {
@@ -201,6 +232,7 @@ function clusterPart(cluster: Cluster, where: string): Connection {
       `cluster "${cluster.name}" in ${where}: proxy-url is not supported; remove it`,
     );
   }
+  refuseCaWithInsecure(cluster, where);
   const out: Connection = { server: cluster.server };
   const what = `certificate-authority of cluster "${cluster.name}" in ${where}`;
   const ca = readPem(cluster.caFile, cluster.caData, what);
@@ -208,6 +240,32 @@ function clusterPart(cluster: Cluster, where: string): Connection {
   if (ca !== undefined) out.ca = ca;
   if (cluster.skipTLSVerify) out.insecureSkipTLSVerify = true;
   if (cluster.tlsServerName) out.tlsServerName = cluster.tlsServerName;
+  return out;
+}
+
+/** What the loaded connection gives away: an unverified server, a token in clear text. */
+function connectionWarnings(kc: KubeConfig, conn: Connection, where: string): ConfigWarning[] {
+  const ctx = kc.getContextObject(kc.getCurrentContext());
+  const cluster = ctx?.cluster ?? '';
+  const user = ctx?.user ?? '';
+  const origin = new URL(conn.server).origin;
+  const out: ConfigWarning[] = [];
+  if (conn.insecureSkipTLSVerify === true) {
+    out.push({
+      code: 'insecure-skip-tls-verify',
+      msg: "kubeconfig turns off verification of the API server's certificate",
+      fields: { source: where, cluster, server: origin },
+      text: `cluster "${cluster}" in ${where} sets insecure-skip-tls-verify: the API server's certificate is not verified, so anyone on the way to ${origin} can pose as it`,
+    });
+  }
+  if (origin.startsWith('http:') && (conn.token !== undefined || conn.tokenFile !== undefined)) {
+    out.push({
+      code: 'token-over-http',
+      msg: 'kubeconfig sends a bearer token over plain http',
+      fields: { source: where, user, server: origin },
+      text: `user "${user}" in ${where}: its token is sent to ${origin} over plain http://, readable by anyone on the way`,
+    });
+  }
   return out;
 }
 

@@ -1,8 +1,9 @@
 /**
  * One undici Agent per RestConfig: TLS material, bearer token, User-Agent, the client-side token bucket,
  * and the mapping of answers to errors (non-2xx → StatusError with the server's Status; socket and TLS
- * failures → KV_ERR_TRANSPORT; a caller's abort → KV_ERR_ABORTED). No error carries a credential: a
- * token or key the server or a library echoed into a message is redacted (redactSecrets).
+ * failures → KV_ERR_TRANSPORT; a caller's abort → KV_ERR_ABORTED; an error answer is read up to 64 KiB).
+ * No error carries a credential: a token or key the server or a library echoed into a message is redacted
+ * (redactSecrets).
  */
 import { Agent, type Dispatcher } from 'undici';
 import { realClock, type Clock } from '../clock.ts';
@@ -79,7 +80,7 @@ export class HttpTransport {
       .catch((err: unknown) => rethrow(err, what, opts.signal));
     if (res.statusCode >= 200 && res.statusCode < 300) return res;
     if (res.statusCode === 401) this.tokens.invalidate();
-    const text = await res.body.text().catch((err: unknown) => rethrow(err, what, opts.signal));
+    const text = await readErrorBody(res.body).catch((err: unknown) => rethrow(err, what, opts.signal));
     throw new StatusError(statusFromBody(res.statusCode, text));
   }
 
@@ -136,6 +137,22 @@ export function queryString(q: Query | undefined): string {
   for (const [k, v] of Object.entries(q)) if (v !== undefined) params.append(k, String(v));
   const s = params.toString();
   return s === '' ? '' : `?${s}`;
+}
+
+/** How much of an error answer is read: a Status is a few hundred bytes, a server may send no end. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+/** The first MAX_ERROR_BODY bytes of the body, as text; the rest is not read (the connection goes). */
+async function readErrorBody(body: Dispatcher.ResponseData['body']): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const part = (chunk as Buffer).subarray(0, MAX_ERROR_BODY - size);
+    chunks.push(part);
+    size += part.length;
+    if (size >= MAX_ERROR_BODY) break;
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function encodeBody(body: unknown): string | Uint8Array | null {

@@ -5,6 +5,7 @@ export {
   DEFAULT_QPS,
   DEFAULT_USER_AGENT,
   loadRestConfig,
+  type ConfigWarning,
   type LoadRestConfigOptions,
   type RestConfig,
 } from './config.ts';

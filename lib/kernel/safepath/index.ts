@@ -11,3 +11,12 @@ export {
 } from './safepath.ts';
 export { bindMount, isMountPoint, unmountLazy } from './mount.ts';
 export { connectBeneath } from './socket.ts';
+export {
+  listenBeneath,
+  listenUnixSocket,
+  type ListenBeneathOptions,
+  type ListeningBeneath,
+  type UnixSocketOptions,
+} from './listen.ts';
+export { resolveBeneath, resolveLinks, type ReadLinkAt } from './resolve.ts';
+export { mkdirBeneath, replaceFileIn, walkBeneath } from './tree.ts';

@@ -9,7 +9,11 @@ import { KvError } from '../errors/errors.ts';
 import type { Clock } from '../clock.ts';
 import { openBeneath } from './safepath.ts';
 
-/** Connects to the socket at `rel` below the trusted `root` within `timeoutMs`; never follows a symlink. */
+/**
+ * Connects to the socket at `rel` below the trusted `root` within `timeoutMs`; never follows a symlink. The
+ * socket comes with a no-op 'error' listener (the handle is closed after the connect, before the caller can add
+ * its own): the caller's listener sees every error, and one nobody hears ends in 'close'.
+ */
 export async function connectBeneath(
   root: string,
   rel: string | readonly string[],
@@ -25,6 +29,7 @@ export async function connectBeneath(
       s.once('connect', () => {
         timer.cancel();
         s.removeAllListeners('error');
+        s.on('error', () => undefined);
         resolve(s);
       });
       s.once('error', (err) => {

@@ -1,12 +1,12 @@
 /**
  * Who the launcher's libvirt runs as. libvirtd started by root always runs in system mode, whose paths cannot
  * be moved; so root runs it as Debian's QEMU user `libvirt-qemu` (group kvm) in session mode, as KubeVirt's
- * non-root launcher runs virtqemud. Anyone else runs it as themselves.
+ * non-root launcher runs virtqemud. Anyone else runs it as themselves. Handing directories to that user
+ * goes by descriptor (kubevirt pkg/safepath ChownAtNoFollow): whatever it planted there is never followed.
  */
-import { chown, readdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { KvError } from '../../kernel/errors/errors.ts';
+import { mkdirBeneath, SafeHandle, walkBeneath, withHandle } from '../../kernel/safepath/index.ts';
 import type { Identity } from './process.ts';
 
 export const DAEMON_USER = 'libvirt-qemu';
@@ -36,19 +36,38 @@ export function daemonIdentity(): Identity {
   return id;
 }
 
-/** Hands a directory (and everything under it) to the daemons' user; nothing to do when that is us. */
-export async function giveTree(path: string, id: Identity): Promise<void> {
+/**
+ * Hands the directory `root` and everything below it to the daemons' user; nothing to do when that is us.
+ * `root` is trusted as a path (its parent is not the daemons'); below it no symlink is followed.
+ */
+export async function giveTree(root: string, id: Identity): Promise<void> {
   if (id.name === 'self') return;
-  await chown(path, id.uid, id.gid);
-  for (const e of await readdir(path, { withFileTypes: true })) {
-    const p = join(path, e.name);
-    if (e.isDirectory()) await giveTree(p, id);
-    else await chown(p, id.uid, id.gid);
-  }
+  await withHandle(SafeHandle.root(root), (top) => walkBeneath(top, (h) => h.chown(id.uid, id.gid)));
 }
 
-/** Hands only the given directories themselves to the daemons' user. */
-export async function giveDirs(paths: readonly string[], id: Identity): Promise<void> {
-  if (id.name === 'self') return;
-  for (const p of paths) await chown(p, id.uid, id.gid);
+/**
+ * The directory `rel` below the trusted `root` (`root` itself for ''), made when missing, set to `mode` when
+ * given and handed to the daemons' user; the directories made on the way stay ours. The caller closes it.
+ */
+export async function ownedDir(o: {
+  root: string;
+  rel: string;
+  id: Identity;
+  mode?: number;
+}): Promise<SafeHandle> {
+  const top = await SafeHandle.root(o.root);
+  let dir = top;
+  try {
+    if (o.rel !== '') {
+      dir = await mkdirBeneath(top, o.rel);
+      await top.close();
+    }
+    if (o.mode !== undefined) await dir.chmod(o.mode);
+    if (o.id.name !== 'self') await dir.chown(o.id.uid, o.id.gid);
+    return dir;
+  } catch (err) {
+    await dir.close();
+    await top.close();
+    throw err;
+  }
 }

@@ -7,15 +7,14 @@
  * user (kvm-device.ts). Stopping also stops the QEMU processes it left: domains and capability probes.
  */
 import { existsSync } from 'node:fs';
-import { chmod, copyFile, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { join, resolve } from 'node:path';
 import { realClock, type Clock } from '../../kernel/clock.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { daemonIdentity, giveTree } from './identity.ts';
 import { ensureKvmDeviceAccess } from './kvm-device.ts';
 import { libvirtLayout, type LibvirtLayout } from './layout.ts';
+import { openDaemonLog, prepareLibvirtFiles, saveCaps } from './libvirt-files.ts';
 import {
   cmdlineOf,
   spawnLogged,
@@ -50,20 +49,6 @@ export interface LauncherLibvirt {
   stop(): Promise<void>;
 }
 
-const capsDir = (cache: string): string => join(cache, 'libvirt', 'qemu', 'cache', 'capabilities');
-
-async function copyXml(from: string, to: string): Promise<number> {
-  if (!existsSync(from)) return 0;
-  await mkdir(to, { recursive: true });
-  const files = (await readdir(from)).filter((f) => f.endsWith('.xml'));
-  for (const f of files) {
-    const tmp = join(to, `.${f}.${process.pid}.tmp`);
-    await copyFile(join(from, f), tmp);
-    await rename(tmp, join(to, f));
-  }
-  return files.length;
-}
-
 const canConnect = (path: string): Promise<boolean> =>
   new Promise((resolve) => {
     const s = connect({ path });
@@ -91,35 +76,19 @@ async function waitSocket(
   }
 }
 
-async function prepare(libvirtLayout: LibvirtLayout, opts: LauncherLibvirtOptions): Promise<number> {
-  // The daemons' user must be able to walk into the root (mkdtemp makes it 0700).
-  if (resolve(opts.root) !== '/') await chmod(opts.root, 0o755);
-  for (const dir of [
-    libvirtLayout.config,
-    libvirtLayout.run,
-    libvirtLayout.cache,
-    libvirtLayout.home,
-    libvirtLayout.log,
-    libvirtLayout.sock,
-  ])
-    await mkdir(dir, { recursive: true });
-  await writeFile(
-    libvirtLayout.libvirtdConf,
-    `unix_sock_dir = "${libvirtLayout.sock}"\nlog_outputs = "3:file:${libvirtLayout.log}/libvirtd.log"\n`,
-  );
-  await writeFile(libvirtLayout.virtlogdConf, `log_outputs = "3:file:${libvirtLayout.log}/virtlogd.log"\n`);
-  return opts.capsCache === undefined ? 0 : copyXml(opts.capsCache, capsDir(libvirtLayout.cache));
-}
-
 export async function startLauncherLibvirt(opts: LauncherLibvirtOptions): Promise<LauncherLibvirt> {
   const clock = opts.clock ?? realClock;
   const timeoutMs = opts.startTimeoutMs ?? 30_000;
   const layout = libvirtLayout(opts.root);
   const identity = daemonIdentity();
   ensureKvmDeviceAccess(opts.log);
-  const seeded = await prepare(layout, opts);
+  const seeded = await prepareLibvirtFiles(layout, {
+    root: opts.root,
+    ...(opts.capsCache !== undefined && { capsCache: opts.capsCache }),
+  });
+  // The cache, home, log and socket directories are below run.
   await giveTree(layout.config, identity);
-  for (const dir of [layout.run, layout.cache, layout.home, layout.log]) await giveTree(dir, identity);
+  await giveTree(layout.run, identity);
   const env = {
     HOME: layout.home,
     XDG_CONFIG_HOME: layout.config,
@@ -128,12 +97,19 @@ export async function startLauncherLibvirt(opts: LauncherLibvirtOptions): Promis
     PATH: '/usr/sbin:/usr/bin:/sbin:/bin',
     LC_ALL: 'C',
   };
-  const spawnOpts = (name: string): { env: typeof env; identity: Identity; logFile: string } => ({
-    env,
-    identity,
-    logFile: join(layout.log, `${name}.out`),
-  });
-  const virtlogd = spawnLogged(VIRTLOGD, ['-f', layout.virtlogdConf], spawnOpts('virtlogd'));
+  const start = async (bin: string, conf: string, name: string): Promise<ChildHandle> => {
+    const log = await openDaemonLog(layout, name);
+    try {
+      return spawnLogged(bin, ['-f', conf], {
+        env,
+        identity,
+        log: { fd: log.fd, path: `${layout.log}/${name}.out` },
+      });
+    } finally {
+      await log.close();
+    }
+  };
+  const virtlogd = await start(VIRTLOGD, layout.virtlogdConf, 'virtlogd');
   let libvirtd: ChildHandle | undefined;
   const stop = async (): Promise<void> => {
     const qemu = new Set(await qemuPids(layout));
@@ -144,13 +120,13 @@ export async function startLauncherLibvirt(opts: LauncherLibvirtOptions): Promis
       argv.some((a) => a.includes(layout.config) || a.includes(opts.root));
     for (const pid of qemu) await stopForeign(pid, ours, { graceMs: 3000, clock });
     await stopChild(virtlogd, 5000, clock);
-    if (opts.capsCache !== undefined) await copyXml(capsDir(layout.cache), opts.capsCache).catch(() => 0);
+    if (opts.capsCache !== undefined) await saveCaps(layout, opts.capsCache).catch(() => 0);
     opts.log.info('launcher libvirt stopped', { qemu: qemu.size });
   };
   try {
     // virtlogd refuses clients of another uid and logs each one: for it, the socket appearing is enough.
     await waitSocket(layout.virtlogdSocket, virtlogd, { timeoutMs, clock, probe: false });
-    libvirtd = spawnLogged(LIBVIRTD, ['-f', layout.libvirtdConf], spawnOpts('libvirtd'));
+    libvirtd = await start(LIBVIRTD, layout.libvirtdConf, 'libvirtd');
     await waitSocket(layout.socketPath, libvirtd, { timeoutMs, clock, probe: true });
   } catch (err) {
     await stop();

@@ -4,7 +4,7 @@
  * Before signalling a PID that is not our child we check /proc that it still runs the expected program.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { realClock, type Clock } from '../../kernel/clock.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 
@@ -23,32 +23,28 @@ export interface ChildHandle {
   running(): boolean;
 }
 
+/** Starts `bin` with stdout and stderr on `log.fd` (the caller's to close; `log.path` is for messages). */
 export function spawnLogged(
   bin: string,
   args: readonly string[],
-  o: { env: NodeJS.ProcessEnv; identity: Identity; logFile: string },
+  o: { env: NodeJS.ProcessEnv; identity: Identity; log: { fd: number; path: string } },
 ): ChildHandle {
-  const fd = openSync(o.logFile, 'a');
-  try {
-    const asUser = o.identity.name === 'self' ? {} : { uid: o.identity.uid, gid: o.identity.gid };
-    const child = spawn(bin, [...args], { env: o.env, stdio: ['ignore', fd, fd], ...asUser });
-    let done = false;
-    const exited = new Promise<number | null>((resolve) => {
-      child.once('error', () => {
-        done = true;
-        resolve(null);
-      });
-      child.once('exit', (code) => {
-        done = true;
-        resolve(code);
-      });
+  const fd = o.log.fd;
+  const asUser = o.identity.name === 'self' ? {} : { uid: o.identity.uid, gid: o.identity.gid };
+  const child = spawn(bin, [...args], { env: o.env, stdio: ['ignore', fd, fd], ...asUser });
+  let done = false;
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('error', () => {
+      done = true;
+      resolve(null);
     });
-    if (child.pid === undefined)
-      throw new KvError('KV_ERR_CONFIG', `cannot start ${bin} (log: ${o.logFile})`);
-    return { pid: child.pid, bin, exited, running: () => !done };
-  } finally {
-    closeSync(fd);
-  }
+    child.once('exit', (code) => {
+      done = true;
+      resolve(code);
+    });
+  });
+  if (child.pid === undefined) throw new KvError('KV_ERR_CONFIG', `cannot start ${bin} (log: ${o.log.path})`);
+  return { pid: child.pid, bin, exited, running: () => !done };
 }
 
 /** SIGTERM, then SIGKILL when the child is still there after graceMs; resolves once it is reaped. */

@@ -3,7 +3,9 @@
  * drops whatever it prints while no client is connected. The launcher attaches to that socket while the
  * domain is still paused, keeps the tail of the output, and serves the VMI's public console socket
  * (`<private>/<uid>/virt-serial0`): each client first gets the kept output, then the live stream; what
- * clients type goes to the guest. QEMU's own log file (virtlogd) keeps the complete output.
+ * clients type goes to the guest. QEMU's own log file (virtlogd) keeps the complete output. The guest is never
+ * held up by a console: a client that leaves more than `clientBufferBytes` of output unread is dropped (the
+ * others and the history go on), and what clients type waits while QEMU does not read it.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, unlink } from 'node:fs/promises';
@@ -15,6 +17,11 @@ import type { Logger } from '../../kernel/log/log.ts';
 import { ByteHistory } from './history.ts';
 
 export const DEFAULT_HISTORY_BYTES = 256 * 1024;
+/**
+ * Output a console client may leave unread before it is dropped: 16 times the history it is sent first, a
+ * few seconds of a guest printing flat out, so a slow link that lags is not dropped for a burst.
+ */
+export const DEFAULT_CLIENT_BUFFER_BYTES = 4 * 1024 * 1024;
 
 function connectOnce(path: string): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -36,9 +43,9 @@ export class SerialRelay {
     private readonly server: Server,
     private readonly log: Logger,
     private readonly clock: Clock,
-    historyBytes: number,
+    private readonly limits: { readonly historyBytes: number; readonly clientBufferBytes: number },
   ) {
-    this.history = new ByteHistory(historyBytes);
+    this.history = new ByteHistory(limits.historyBytes);
   }
 
   /** Serves the public socket (replacing a stale one). */
@@ -47,16 +54,15 @@ export class SerialRelay {
     log: Logger;
     clock?: Clock;
     historyBytes?: number;
+    clientBufferBytes?: number;
   }): Promise<SerialRelay> {
     await mkdir(dirname(o.publicPath), { recursive: true });
     if (existsSync(o.publicPath)) await unlink(o.publicPath);
     const server = createServer();
-    const relay = new SerialRelay(
-      server,
-      o.log,
-      o.clock ?? realClock,
-      o.historyBytes ?? DEFAULT_HISTORY_BYTES,
-    );
+    const relay = new SerialRelay(server, o.log, o.clock ?? realClock, {
+      historyBytes: o.historyBytes ?? DEFAULT_HISTORY_BYTES,
+      clientBufferBytes: o.clientBufferBytes ?? DEFAULT_CLIENT_BUFFER_BYTES,
+    });
     server.on('connection', (c) => {
       relay.addClient(c);
     });
@@ -102,7 +108,7 @@ export class SerialRelay {
     this.upstream = up;
     up.on('data', (chunk: Buffer) => {
       this.history.push(chunk);
-      for (const c of this.clients) c.write(chunk);
+      for (const c of this.clients) this.send(c, chunk);
     });
     up.on('error', (err) => {
       this.log.v(3).info('serial port connection error', { reason: err });
@@ -117,6 +123,33 @@ export class SerialRelay {
     this.upstream = undefined;
   }
 
+  /** Output to one client; a client that has more than the limit unread is dropped. */
+  private send(client: Socket, chunk: Buffer): void {
+    client.write(chunk);
+    const buffered = client.writableLength;
+    if (buffered <= this.limits.clientBufferBytes) return;
+    this.log.warning('serial console client dropped: it does not read', {
+      bufferedBytes: buffered,
+      limitBytes: this.limits.clientBufferBytes,
+    });
+    this.clients.delete(client);
+    client.destroy();
+  }
+
+  /** Input to the guest; while QEMU does not take it, the client is not read either. */
+  private toGuest(client: Socket, chunk: Buffer): void {
+    const up = this.upstream;
+    if (up === undefined || up.write(chunk)) return;
+    client.pause();
+    const resume = (): void => {
+      up.off('drain', resume);
+      up.off('close', resume);
+      client.resume();
+    };
+    up.on('drain', resume);
+    up.on('close', resume);
+  }
+
   private addClient(socket: Socket): void {
     this.clients.add(socket);
     socket.on('error', () => {
@@ -124,10 +157,10 @@ export class SerialRelay {
     });
     socket.on('close', () => this.clients.delete(socket));
     socket.on('data', (chunk: Buffer) => {
-      this.upstream?.write(chunk);
+      this.toGuest(socket, chunk);
     });
     const kept = this.history.contents();
-    if (kept.length > 0) socket.write(kept);
+    if (kept.length > 0) this.send(socket, kept);
   }
 
   async close(): Promise<void> {

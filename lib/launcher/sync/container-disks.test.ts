@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Volume } from '../../api/index.ts';
@@ -22,6 +22,17 @@ beforeAll(() => {
   touch('disk_2/disk/b.img');
   mkdirSync(join(dir, 'disk_3/disk'), { recursive: true });
   mkdirSync(join(dir, 'disk_4'), { recursive: true });
+  // Links as an image may hold them: inside the image, and out of it to a host file.
+  touch('host/secret.img');
+  touch('disk_5/images/real.img');
+  mkdirSync(join(dir, 'disk_5/disk'));
+  symlinkSync('/images/real.img', join(dir, 'disk_5/disk/disk.img'));
+  mkdirSync(join(dir, 'disk_6/disk'), { recursive: true });
+  symlinkSync(join(dir, 'host/secret.img'), join(dir, 'disk_6/disk/disk.img'));
+  mkdirSync(join(dir, 'disk_7'));
+  symlinkSync('../../host', join(dir, 'disk_7/disk'));
+  touch('disk_8/images/real.img');
+  symlinkSync('images', join(dir, 'disk_8/disk'));
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
@@ -53,7 +64,35 @@ describe('findContainerDiskImages', () => {
     );
   });
 
+  it('resolves links inside the image, as if it were the root', async () => {
+    const volumes = (index: number, path?: string): Volume[] =>
+      Array.from({ length: index + 1 }, (__, i) =>
+        i === index ? cd(`v${i}`, path) : { name: `e${i}`, emptyDisk: { capacity: '1Gi' } },
+      );
+    expect((await find(volumes(5))).get('v5')).toBe(join(dir, 'disk_5/images/real.img'));
+    expect((await find(volumes(5, '/disk/disk.img'))).get('v5')).toBe(join(dir, 'disk_5/images/real.img'));
+    expect((await find(volumes(8))).get('v8')).toBe(join(dir, 'disk_8/images/real.img'));
+  });
+
   it.each([
+    [
+      'a link out of the image to a host file',
+      6,
+      undefined,
+      /spec\.volumes\[6\]\.containerDisk: \/disk\/disk\.img is not a file inside the image/,
+    ],
+    [
+      'a given path through a link out of the image',
+      6,
+      'disk/disk.img',
+      /spec\.volumes\[6\]\.containerDisk: path disk\/disk\.img is not in the image/,
+    ],
+    [
+      'a disk/ that climbs out of the image',
+      7,
+      undefined,
+      /spec\.volumes\[7\]\.containerDisk: the image has no \/disk directory/,
+    ],
     [
       'two files under disk/',
       2,

@@ -1,6 +1,12 @@
-import { describe, expect, it } from '@jest/globals';
-import type { Disk } from '../converter/index.ts';
-import { imageCommand } from './prestart.ts';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { withDisk, withVolume } from '../../api/testing/builders.ts';
+import { toDomain, type Disk } from '../converter/index.ts';
+import { testCtx, testVmi } from '../converter/testing/vmi.ts';
+import type { Identity } from '../daemon/process.ts';
+import { beneathRoot, imageCommand, prepareDomain, writeConfigDisks } from './prestart.ts';
 
 const disk = (d: Partial<Disk>): Disk => ({
   device: 'disk',
@@ -34,5 +40,95 @@ describe('imageCommand', () => {
     ['a plain image', disk({ source: { file: '/p/disk.img' } })],
   ])('leaves %s alone', (_what, d) => {
     expect(imageCommand(d, () => undefined)).toBeUndefined();
+  });
+});
+
+describe('beneathRoot', () => {
+  const layout = {
+    privateDir: '/r/var/run/kubevirt-private',
+    ephemeralDiskDir: '/r/var/run/kubevirt-ephemeral-disks',
+    libvirtRuntimeDir: '/r/var/run/libvirt',
+    hotplugDiskDir: '/r/var/run/kubevirt/hotplug-disks',
+  };
+  it.each([
+    [
+      '/r/var/run/kubevirt-ephemeral-disks/cloud-init-data/ns/vm',
+      layout.ephemeralDiskDir,
+      'cloud-init-data/ns/vm',
+    ],
+    ['/r/var/run/kubevirt-private/config-map-disks', layout.privateDir, 'config-map-disks'],
+    ['/r/var/run/libvirt/empty-disks', layout.libvirtRuntimeDir, 'empty-disks'],
+    ['/r/var/run/kubevirt-private', layout.privateDir, ''],
+  ])('%s', (dir, root, rel) => {
+    expect(beneathRoot(layout, dir)).toEqual({ root, rel });
+  });
+
+  it.each(['/r/var/run/kubevirt-privateer/x', '/etc', '/r/var/run'])('refuses %s', (dir) => {
+    expect(() => beneathRoot(layout, dir)).toThrow("is not inside one of the launcher's directories");
+  });
+});
+
+describe("preparing a domain in directories the daemons' user owns", () => {
+  const daemon: Identity = { uid: 65534, gid: 65534, name: 'nobody' };
+  let root = '';
+  let outside = '';
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'kv-prestart-'));
+    outside = await mkdtemp(join(tmpdir(), 'kv-prestart-outside-'));
+    await writeFile(join(outside, 'precious'), 'precious\n');
+    await chmod(root, 0o755);
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+    await rm(outside, { recursive: true, force: true });
+  });
+  const host = async (): Promise<unknown[]> => [await readdir(outside), (await stat(outside)).uid];
+
+  it('refuses a link planted on the way to a config ISO and writes nothing outside', async () => {
+    const ctx = testCtx({ root });
+    await mkdir(ctx.layout.ephemeralDiskDir, { recursive: true });
+    await symlink(outside, join(ctx.layout.ephemeralDiskDir, 'cloud-init-data'));
+    const vmi = testVmi(
+      withDisk({ name: 'ci', cdrom: { bus: 'sata' } }),
+      withVolume({ name: 'ci', cloudInitNoCloud: { userData: '#cloud-config\n' } }),
+    );
+    const want = await host();
+    await expect(
+      writeConfigDisks({ vmi, domain: toDomain(vmi, ctx), ctx, identity: daemon }),
+    ).rejects.toMatchObject({ code: 'KV_ERR_UNSAFE_PATH', reason: 'symlink' });
+    expect(await host()).toEqual(want);
+  });
+
+  it("makes disk images as the daemons' user, so a planted link cannot make root write elsewhere", async () => {
+    const ctx = testCtx({ root });
+    const vmi = testVmi(
+      withDisk({ name: 'scratch', disk: { bus: 'virtio' } }),
+      withVolume({ name: 'scratch', emptyDisk: { capacity: '1Mi' } }),
+    );
+    const domain = toDomain(vmi, ctx);
+    const file = domain.devices.disks[0]?.source.file ?? '';
+    await mkdir(ctx.layout.privateDir, { recursive: true });
+    await mkdir(join(file, '..'), { recursive: true });
+    await symlink(join(outside, 'made-by-root.img'), file);
+    const want = await host();
+    await expect(prepareDomain({ vmi, domain, ctx, identity: daemon })).rejects.toMatchObject({
+      code: 'KV_ERR_CONFIG',
+    });
+    expect(await host()).toEqual(want);
+  });
+
+  it("makes an empty disk owned by the daemons' user", async () => {
+    const ctx = testCtx({ root });
+    const vmi = testVmi(
+      withDisk({ name: 'scratch', disk: { bus: 'virtio' } }),
+      withVolume({ name: 'scratch', emptyDisk: { capacity: '1Mi' } }),
+    );
+    const domain = toDomain(vmi, ctx);
+    await mkdir(ctx.layout.privateDir, { recursive: true });
+    await mkdir(ctx.layout.libvirtRuntimeDir, { recursive: true });
+    await prepareDomain({ vmi, domain, ctx, identity: daemon });
+    const file = domain.devices.disks[0]?.source.file ?? '';
+    expect(await stat(file)).toMatchObject({ uid: daemon.uid, size: expect.any(Number) as unknown });
+    expect(await stat(ctx.layout.vmiPrivateDir(vmi.metadata.uid ?? ''))).toMatchObject({ uid: daemon.uid });
   });
 });

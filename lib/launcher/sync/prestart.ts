@@ -6,17 +6,20 @@
  * downwardAPI, serviceAccount). Images that already exist are kept (a restart keeps its overlay); the ISOs
  * are made anew each time, since what the Pod mounts may have changed. The manager calls this before every
  * start, which happens only while the domain is down, so no running guest ever sees its ISO replaced.
+ * Those directories are the daemons' user's: they are made and handed over by descriptor, never through a
+ * symlink, and qemu-img runs as that user, so it writes nothing the user could not write itself.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { quantityValue, type VirtualMachineInstance } from '../../api/index.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
+import { withHandle, type SafeHandle } from '../../kernel/safepath/index.ts';
+import type { PodLayout } from '../../rpc/index.ts';
 import type { ConverterContext, Disk, DomainSpec } from '../converter/index.ts';
 import { configDiskImages, diskFiles, nodeSourceFs, writeIso } from '../configdisk/index.ts';
-import { giveDirs, giveTree } from '../daemon/identity.ts';
+import { ownedDir } from '../daemon/identity.ts';
 import type { Identity } from '../daemon/process.ts';
 
 const run = promisify(execFile);
@@ -48,10 +51,33 @@ function emptyDiskSizes(vmi: VirtualMachineInstance): (volume: string) => number
   return (volume) => sizes.get(volume);
 }
 
-async function mkdirOwned(path: string, id: Identity): Promise<void> {
-  await mkdir(path, { recursive: true });
-  await chmod(path, 0o755);
-  await giveDirs([path], id);
+/**
+ * The launcher's directories whose own paths the daemons' user cannot change: their parents are root's (or
+ * the image's) even where the directories themselves are the daemons' user's.
+ */
+type Roots = Pick<PodLayout, 'privateDir' | 'ephemeralDiskDir' | 'libvirtRuntimeDir' | 'hotplugDiskDir'>;
+
+/** `dir` as the innermost trusted root holding it and the path below that root. Pure. */
+export function beneathRoot(layout: Roots, dir: string): { root: string; rel: string } {
+  let best: { root: string; rel: string } | undefined;
+  for (const root of [
+    layout.privateDir,
+    layout.ephemeralDiskDir,
+    layout.libvirtRuntimeDir,
+    layout.hotplugDiskDir,
+  ]) {
+    const rel = path.relative(root, dir);
+    if (rel === '..' || rel.startsWith('../') || path.isAbsolute(rel)) continue;
+    if (best === undefined || root.length > best.root.length) best = { root, rel };
+  }
+  if (best === undefined)
+    throw new KvError('KV_ERR_CONFIG', `${dir} is not inside one of the launcher's directories`);
+  return best;
+}
+
+/** `dir` made (mkdir -p by descriptor, never through a symlink), 0755 and the daemons' user's. */
+function ownedIn(layout: Roots, dir: string, id: Identity): Promise<SafeHandle> {
+  return ownedDir({ ...beneathRoot(layout, dir), id, mode: 0o755 });
 }
 
 export interface PrepareOptions {
@@ -70,15 +96,22 @@ export async function writeConfigDisks(opts: PrepareOptions): Promise<void> {
     fs: nodeSourceFs,
   });
   for (const image of images) {
-    await mkdirOwned(dirname(image.isoPath), opts.identity);
-    await writeIso(image, opts.identity);
+    await withHandle(ownedIn(opts.ctx.layout, path.dirname(image.isoPath), opts.identity), (dir) =>
+      writeIso(image, dir, opts.identity),
+    );
   }
+}
+
+/** qemu-img as the daemons' user: what it writes is theirs, and it can reach nothing they could not. */
+function runQemuImg(args: readonly string[], id: Identity): Promise<unknown> {
+  return run(QEMU_IMG, [...args], id.name === 'self' ? {} : { uid: id.uid, gid: id.gid });
 }
 
 export async function prepareDomain(opts: PrepareOptions): Promise<void> {
   const uid = opts.vmi.metadata.uid ?? '';
-  await mkdirOwned(opts.ctx.layout.vmiPrivateDir(uid), opts.identity);
-  await mkdirOwned(opts.ctx.layout.nvramDir, opts.identity);
+  const layout = opts.ctx.layout;
+  for (const dir of [layout.vmiPrivateDir(uid), layout.nvramDir])
+    await (await ownedIn(layout, dir, opts.identity)).close();
   await writeConfigDisks(opts);
   const sizes = emptyDiskSizes(opts.vmi);
   for (const disk of opts.domain.devices.disks) {
@@ -86,14 +119,13 @@ export async function prepareDomain(opts: PrepareOptions): Promise<void> {
     if (file === undefined || existsSync(file)) continue;
     const args = imageCommand(disk, sizes);
     if (args === undefined) continue;
-    await mkdirOwned(dirname(file), opts.identity);
+    await (await ownedIn(layout, path.dirname(file), opts.identity)).close();
     try {
-      await run(QEMU_IMG, args);
+      await runQemuImg(args, opts.identity);
     } catch (err) {
       throw new KvError('KV_ERR_CONFIG', `cannot create disk image ${file} for disk ${disk.alias.name}`, {
         cause: err,
       });
     }
-    await giveTree(dirname(file), opts.identity);
   }
 }

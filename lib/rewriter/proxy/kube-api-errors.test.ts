@@ -110,7 +110,7 @@ describe('kube-api proxy: bad input from the client', () => {
       const res = await request(`${h.base}${VMIS}`, {
         dispatcher: h.client,
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { ...h.auth, 'content-type': 'application/json' },
         body,
       });
       expect(res.statusCode).toBe(413);
@@ -188,9 +188,9 @@ describe('kube-api proxy: API server trouble', () => {
 describe('kube-api proxy: credentials are never echoed', () => {
   const TOKEN = 'kv-proxy-secret-3b9e';
 
-  /** Sends a raw upgrade request and returns everything the proxy wrote back before closing. */
-  function rawUpgrade(port: number): Promise<string> {
-    const sock = connect(port, '127.0.0.1');
+  /** Sends a raw upgrade request to the proxy's socket and returns everything it wrote back before closing. */
+  function rawUpgrade(socketPath: string): Promise<string> {
+    const sock = connect(socketPath);
     const chunks: Buffer[] = [];
     sock.on('data', (c: Buffer) => chunks.push(c));
     sock.on('error', () => undefined);
@@ -209,7 +209,8 @@ describe('kube-api proxy: credentials are never echoed', () => {
     const tokenFile = join(dir, 'token');
     writeFileSync(tokenFile, `${TOKEN}\r\nX-Injected: yes\n`);
     const { log, lines } = memoryLogger();
-    const broken = await startHarness({ config: { tokenFile }, log });
+    // On the socket: only there does a request without credentials take the rewriter's token.
+    const broken = await startHarness({ config: { tokenFile }, log, unix: {} });
     const upgrades: string[] = [];
     broken.upstream.upgrade = (req, socket) => {
       upgrades.push(JSON.stringify(req.headers));
@@ -217,7 +218,7 @@ describe('kube-api proxy: credentials are never echoed', () => {
     };
     try {
       const plain = await call(broken, `${VMIS}/a`);
-      const upgraded = await rawUpgrade(broken.proxy.port);
+      const upgraded = await rawUpgrade(broken.socketPath ?? '');
       expect(plain.status).toBe(502);
       expect(upgrades.join()).not.toContain('x-injected');
       expect(broken.upstream.requests.map((r) => r.headers['x-injected'])).toEqual([]);

@@ -3,8 +3,15 @@ import type { ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { request } from 'undici';
-import { IG, INT, internalVmi, internalVmiList, originalVmi, originalVmiList } from '../../rename/testing/objects.ts';
-import { call, startHarness, type Harness } from './testing/harness.ts';
+import {
+  IG,
+  INT,
+  internalVmi,
+  internalVmiList,
+  originalVmi,
+  originalVmiList,
+} from '../../rename/testing/objects.ts';
+import { call, CLIENT_TOKEN, startHarness, type Harness } from './testing/harness.ts';
 
 const VMIS = '/apis/kubevirt.io/v1/namespaces/ns/virtualmachineinstances';
 
@@ -54,7 +61,7 @@ async function openWatch(
 ): Promise<{ lines: LineReader; up: ServerResponse; abort: () => void }> {
   const upstream = nextUpstreamResponse();
   const ac = new AbortController();
-  const res = await request(`${h.base}${path}`, { dispatcher: h.client, signal: ac.signal });
+  const res = await request(`${h.base}${path}`, { dispatcher: h.client, headers: h.auth, signal: ac.signal });
   expect(res.statusCode).toBe(200);
   res.body.on('error', () => undefined);
   return {
@@ -169,14 +176,17 @@ describe('kube-api proxy: gzip', () => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
       res.end(data);
     };
-    const res = await request(`${h.base}/apis/coordination.k8s.io/v1/leases`, { dispatcher: h.client });
+    const res = await request(`${h.base}/apis/coordination.k8s.io/v1/leases`, {
+      dispatcher: h.client,
+      headers: h.auth,
+    });
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(Buffer.from(await res.body.arrayBuffer())).toEqual(data);
   });
 });
 
 describe('kube-api proxy: upgrade requests', () => {
-  it('pipes an upgraded connection both ways, with the renamed path and the proxy token', async () => {
+  it("pipes an upgraded connection both ways, with the renamed path and the client's own token", async () => {
     let seen: { url?: string; auth?: string } = {};
     h.upstream.upgrade = (req, socket) => {
       seen = { url: req.url ?? '', auth: req.headers.authorization ?? '' };
@@ -200,7 +210,8 @@ describe('kube-api proxy: upgrade requests', () => {
         check();
       });
     sock.write(
-      `POST ${VMIS}/a/portforward?ports=22 HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\n\r\n`,
+      `POST ${VMIS}/a/portforward?ports=22 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${CLIENT_TOKEN}\r\n` +
+        'Connection: Upgrade\r\nUpgrade: SPDY/3.1\r\n\r\n',
     );
     const head = await waitFor((s) => s.includes('\r\n\r\n'));
     expect(head).toMatch(/^HTTP\/1\.1 101 /);
@@ -212,7 +223,7 @@ describe('kube-api proxy: upgrade requests', () => {
     );
     expect(seen).toEqual({
       url: `/apis/${IG}/v1/namespaces/ns/internalvirtualizationvirtualmachineinstances/a/portforward?ports=22`,
-      auth: 'Bearer proxy-token',
+      auth: `Bearer ${CLIENT_TOKEN}`,
     });
     sock.destroy();
   });
@@ -229,7 +240,8 @@ describe('kube-api proxy: upgrade requests', () => {
         }),
       );
       sock.write(
-        'GET /api/v1/namespaces/ns/pods/p/exec HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
+        `GET /api/v1/namespaces/ns/pods/p/exec HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${CLIENT_TOKEN}\r\n` +
+          'Connection: Upgrade\r\nUpgrade: websocket\r\n\r\n',
       );
       await ended;
       const text = Buffer.concat(chunks).toString();

@@ -1,8 +1,10 @@
 /**
  * The kube-api proxy (mode "rename"): a client speaking kubevirt.io in front, the API server storing the
- * internal names behind. Per request: parse the target, rename path and query, read and rename the body
- * (400 when it does not parse, 413 past the limit), ask for JSON instead of protobuf or Table, forward, and
- * relay the answer restored (relay.ts). Upgrade requests (exec, attach, port-forward) are piped raw (upgrade.ts).
+ * internal names behind. Per request: parse the target, decide whose identity it runs as (identity.ts: 401
+ * without credentials on TCP), rename path and query, read and rename the body (400 when it does not parse,
+ * 413 past the limit), ask for JSON instead of protobuf or Table, forward, and relay the answer restored
+ * (relay.ts). Upgrade requests (exec, attach, port-forward) are piped raw (upgrade.ts). It listens on TCP or
+ * on a unix socket (created by descriptor, lib/kernel/safepath).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
@@ -14,18 +16,16 @@ import { rewriteTarget, shouldRewriteBodies } from '../../rename/target-rewrite.
 import { BodyTooLargeError, readBody, sendStatus } from '../../kernel/http/body.ts';
 import { isRewritableBody, stringOf, upstreamFailureStatus, upstreamHeaders } from './http.ts';
 import type { KubeApiDeps } from './deps.ts';
+import { admit } from './identity.ts';
 import { baseLabels, RequestRecorder } from './recorder.ts';
 import { relayResponse } from './relay.ts';
 import { BadBodyError, renameRequestBody } from './request-body.ts';
-import { serve, type ProxyServer } from './serve.ts';
+import { serve, type Endpoint, type ProxyServer } from './serve.ts';
 import { handleUpgrade } from './upgrade.ts';
 import { STREAM_BUFFER_BYTES } from './upstream.ts';
 
 export interface KubeApiProxyOptions extends KubeApiDeps {
-  /** undefined: every interface. */
-  readonly host?: string | undefined;
-  /** 0 picks a free port. */
-  readonly port: number;
+  readonly endpoint: Endpoint;
 }
 
 export async function startKubeApiProxy(opts: KubeApiProxyOptions): Promise<ProxyServer> {
@@ -33,14 +33,18 @@ export async function startKubeApiProxy(opts: KubeApiProxyOptions): Promise<Prox
   const server = createServer({ requestTimeout: 0, highWaterMark: STREAM_BUFFER_BYTES });
   const proxy = await serve({
     server,
-    host: opts.host,
-    port: opts.port,
+    ...opts.endpoint,
     log: opts.log,
     handle: (req, res, signal) => handleKubeApi(opts, req, res, signal),
     upgrade: (req, socket, head, track) => handleUpgrade(opts, { req, socket, head, track }),
     longRunning: (req) => parseTarget(req.url ?? '/', opts.index).isWatch,
   });
-  opts.log.info('kube-api proxy listening', { port: proxy.port, upstream: opts.upstream.url.origin });
+  const where = 'socket' in opts.endpoint ? { socket: opts.endpoint.socket.path } : { port: proxy.port };
+  opts.log.info('kube-api proxy listening', {
+    ...where,
+    credentialLess: opts.credentialLess,
+    upstream: opts.upstream.url.origin,
+  });
   return proxy;
 }
 
@@ -63,9 +67,15 @@ export async function handleKubeApi(
   const rewrite = shouldRewriteBodies(target, kubeApiDeps.index);
   const rec = new RequestRecorder(
     kubeApiDeps.metrics,
-    baseLabels('kube-api', target, req.method),
+    baseLabels('kube-api', target, req.method, kubeApiDeps.index),
     rewrite ? 'rewrite' : 'pass',
   );
+  const admission = admit(req.headers, target, kubeApiDeps.credentialLess);
+  if ('refused' in admission) {
+    rec.toClient(sendStatus(res, admission.refused));
+    rec.handled(admission.refused.code);
+    return;
+  }
   const x: Exchange = { d: kubeApiDeps, req, res, target, rewrite, rec };
   const body = await clientBody(x);
   if (body === undefined) return;
@@ -78,11 +88,16 @@ export async function handleKubeApi(
       headers: upstreamHeaders(req.headers, { forceJson: rewrite }),
       body: body.length > 0 ? body : undefined,
       signal,
+      as: admission.as,
     });
   } catch (err) {
     rec.targetResponse(0, true);
     if (signal.aborted) return;
-    kubeApiDeps.log.warning('API server request failed', { reason: err, method: req.method, path: target.path });
+    kubeApiDeps.log.warning('API server request failed', {
+      reason: err,
+      method: req.method,
+      path: target.path,
+    });
     respond(x, upstreamFailureStatus(err, kubeApiDeps.upstream.url.origin));
     return;
   }
@@ -102,7 +117,8 @@ async function relay(exchange: Exchange, reply: Dispatcher.ResponseData, signal:
   } catch (err) {
     rec.handled(undefined, true);
     if (signal.aborted && !target.isWatch) return;
-    if (!signal.aborted) exchange.d.log.warning('relaying the answer failed', { reason: err, path: target.path });
+    if (!signal.aborted)
+      exchange.d.log.warning('relaying the answer failed', { reason: err, path: target.path });
     // A watch that breaks ends like one the server closed: the client watches again from its last event.
     if (!res.headersSent) respond(exchange, upstreamFailureStatus(err, exchange.d.upstream.url.origin));
     else if (target.isWatch) res.end();

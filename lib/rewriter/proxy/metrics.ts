@@ -16,7 +16,7 @@ export const REWRITER_BUCKETS: readonly number[] = [
 export type ProxyName = 'kube-api' | 'webhook';
 export type Decision = 'pass' | 'rewrite';
 
-/** name, resource (from the URL path), method, watch ('true' | 'false'). */
+/** name, resource (from the URL path when known, else 'other': recorder.ts), method, watch ('true' | 'false'). */
 export interface BaseLabels {
   readonly name: ProxyName;
   readonly resource: string;

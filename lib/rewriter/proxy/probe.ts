@@ -34,6 +34,7 @@ export class UpstreamProbe {
         url: '/readyz',
         headers: { accept: 'text/plain' },
         signal: AbortSignal.timeout(this.o.timeoutMs ?? 5000),
+        as: 'rewriter',
       });
       await res.body.dump();
       this.state =

@@ -2,10 +2,13 @@
  * The kube-api proxy against a real kube-apiserver with the internal CRDs: a client speaking kubevirt.io through
  * the proxy creates, reads, lists (paged, with kubevirt.io/* label selectors), watches (resuming from a
  * resourceVersion, with bookmarks), patches, updates status and deletes VMs and VMIs, while the same objects
- * read straight from the API server carry only the internal names; discovery shows kubevirt.io/v1.
+ * read straight from the API server carry only the internal names; discovery shows kubevirt.io/v1. The proxy's
+ * TCP port forwards a request only with the client's own token, and as that client (the API server sees no
+ * certificate of the rewriter's); its unix socket serves a request without credentials as the rewriter.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { request } from 'undici';
+import { stat } from 'node:fs/promises';
+import { Agent, request } from 'undici';
 import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../api/gvr.ts';
 import { INTERNAL_VIRTUAL_MACHINE_INSTANCES, INTERNAL_VIRTUAL_MACHINES } from '../../api/internal-gvr.ts';
 import { richVmiSpec, richVmSpec, vmStatusRunning } from '../../api/testing/fixtures.ts';
@@ -245,7 +248,7 @@ describe('kube-api proxy against kube-apiserver', () => {
     const ac = new AbortController();
     const res = await request(
       `${c.proxyUrl}/apis/kubevirt.io/v1/namespaces/${c.ns}/virtualmachineinstances?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&labelSelector=kubevirt.io%2Fvm%3Dbm1`,
-      { signal: ac.signal },
+      { signal: ac.signal, headers: { authorization: `Bearer ${c.token}` } },
     );
     expect(res.statusCode).toBe(200);
     const events: { type: string; object: Obj }[] = [];
@@ -303,11 +306,56 @@ describe('kube-api proxy against kube-apiserver', () => {
     const res = await request(
       `${c.proxyUrl}/apis/kubevirt.io/v1/namespaces/${c.ns}/virtualmachineinstances`,
       {
-        headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' },
+        headers: {
+          accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+          authorization: `Bearer ${c.token}`,
+        },
       },
     );
     const body = (await res.body.json()) as { kind: string };
     expect(res.statusCode).toBe(200);
     expect(body.kind).toBe('VirtualMachineInstanceList');
+  });
+});
+
+/** Who the API server says the caller is (SelfSubjectReview), asked through `dispatcher` at `base`. */
+async function whoAmI(
+  base: string,
+  o: { dispatcher?: Agent; headers?: Record<string, string> } = {},
+): Promise<{ status: number; user?: string }> {
+  const res = await request(`${base}/apis/authentication.k8s.io/v1/selfsubjectreviews`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...o.headers },
+    body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' }),
+    ...(o.dispatcher !== undefined && { dispatcher: o.dispatcher }),
+  });
+  const body = (await res.body.json()) as { status?: { userInfo?: { username?: string } } };
+  const user = body.status?.userInfo?.username;
+  return { status: res.statusCode, ...(user !== undefined && { user }) };
+}
+
+describe('kube-api proxy against kube-apiserver: whose identity', () => {
+  it('answers a request without credentials on TCP with 401, lending it nothing', async () => {
+    const res = await request(`${c.proxyUrl}/apis/kubevirt.io/v1/namespaces/${c.ns}/virtualmachines`);
+    expect(res.statusCode).toBe(401);
+    expect(await res.body.json()).toMatchObject({ kind: 'Status', code: 401, reason: 'Unauthorized' });
+    expect((await whoAmI(c.proxyUrl)).status).toBe(401);
+  });
+
+  it("runs a request with a bearer token as that token's user, not as the rewriter's certificate", async () => {
+    expect(await whoAmI(c.proxyUrl, { headers: { authorization: `Bearer ${c.token}` } })).toEqual({
+      status: 201,
+      user: c.user,
+    });
+  });
+
+  it('serves a request without credentials on its 0600 unix socket as the rewriter', async () => {
+    expect((await stat(c.socketPath)).mode & 0o777).toBe(0o600);
+    const dispatcher = new Agent({ connect: { socketPath: c.socketPath }, keepAliveTimeout: 10 });
+    try {
+      expect(await whoAmI('http://localhost', { dispatcher })).toEqual({ status: 201, user: 'admin' });
+    } finally {
+      await dispatcher.destroy();
+    }
   });
 });

@@ -1,14 +1,64 @@
-/** One request's view of the rewriter metrics: its labels, byte counts, rewrites and the final outcome. */
-import type { ApiTarget } from '../../rename/target.ts';
+/**
+ * One request's view of the rewriter metrics: its labels, byte counts, rewrites and the final outcome. The
+ * `resource` label names only resources the rename rules or the core API know, so a client cannot grow the
+ * label set by making up paths (Prometheus' advice on unbounded label values).
+ */
+import { joinKey, type RuleIndex } from '../../rename/rules/rule-index.ts';
+import { REWRITTEN_RESOURCES } from '../../rename/target-rewrite.ts';
+import { CRD_RESOURCE, type ApiTarget } from '../../rename/target.ts';
 import type { BaseLabels, Decision, ProxyName, RewriterMetrics } from './metrics.ts';
 
 export type Side = 'client' | 'target';
 export type Operation = 'rename' | 'restore';
 
-export function baseLabels(name: ProxyName, target: ApiTarget, method: string | undefined): BaseLabels {
+/** The resources of the core group, /api/v1 (kube-apiserver's legacy storage). */
+const CORE_RESOURCES: ReadonlySet<string> = new Set([
+  'bindings',
+  'componentstatuses',
+  'configmaps',
+  'endpoints',
+  'events',
+  'limitranges',
+  'namespaces',
+  'nodes',
+  'persistentvolumeclaims',
+  'persistentvolumes',
+  'pods',
+  'podtemplates',
+  'replicationcontrollers',
+  'resourcequotas',
+  'secrets',
+  'serviceaccounts',
+  'services',
+]);
+
+/** Every resource that does not take its own label value. */
+const OTHER_RESOURCE = 'other';
+
+/** The target's resource when the rules or the core API know it ('' when it names none), else 'other'. */
+export function resourceLabel(target: ApiTarget, index: RuleIndex): string {
+  const r = target.resource;
+  if (r === '') return '';
+  const key = joinKey(target.group, r);
+  const known =
+    target.type === 'core'
+      ? CORE_RESOURCES.has(r)
+      : index.resourceByOriginal.has(key) ||
+        index.resourceByRenamed.has(key) ||
+        REWRITTEN_RESOURCES.has(r) ||
+        r === CRD_RESOURCE;
+  return known ? r : OTHER_RESOURCE;
+}
+
+export function baseLabels(
+  name: ProxyName,
+  target: ApiTarget,
+  method: string | undefined,
+  index: RuleIndex,
+): BaseLabels {
   return {
     name,
-    resource: target.resource,
+    resource: resourceLabel(target, index),
     method: method ?? '',
     watch: target.isWatch ? 'true' : 'false',
   };

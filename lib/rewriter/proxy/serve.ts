@@ -2,7 +2,8 @@
  * Listener lifecycle shared by the kube-api and webhook proxies: every request gets an AbortSignal that fires
  * when its client goes away (so the upstream call stops too), a handler that throws never takes the process
  * down, and close() is graceful: stop accepting, end long-running streams (watches) at once, give the other
- * requests in flight up to graceMs, then cut whatever is left, upgraded sockets included.
+ * requests in flight up to graceMs, then cut whatever is left, upgraded sockets included. A listener is a TCP
+ * address or a unix socket (lib/kernel/safepath listenUnixSocket: born 0600, its group and mode set by descriptor).
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -11,6 +12,7 @@ import { realClock, type Clock } from '../../kernel/clock.ts';
 import { newStatus } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { sendStatus } from '../../kernel/http/body.ts';
+import { listenUnixSocket, type UnixSocketOptions } from '../../kernel/safepath/index.ts';
 
 export type RequestHandler = (
   req: IncomingMessage,
@@ -25,11 +27,23 @@ export type UpgradeHandler = (
   track: (s: Duplex) => void,
 ) => Promise<void>;
 
-export interface ServeOptions {
-  readonly server: Server;
+interface TcpEndpoint {
   /** undefined: every interface. */
   readonly host?: string | undefined;
+  /** 0 picks a free port. */
   readonly port: number;
+}
+
+interface UnixEndpoint {
+  readonly socket: UnixSocketOptions;
+}
+
+export type Endpoint = TcpEndpoint | UnixEndpoint;
+
+export type ServeOptions = ServeCommon & Endpoint;
+
+interface ServeCommon {
+  readonly server: Server;
   readonly log: Logger;
   readonly handle: RequestHandler;
   readonly upgrade?: UpgradeHandler;
@@ -39,6 +53,7 @@ export interface ServeOptions {
 }
 
 export interface ProxyServer {
+  /** The TCP port; 0 on a unix socket. */
   readonly port: number;
   /** Stops accepting, ends watches, waits up to graceMs (default 5 s) for the rest, then cuts them. */
   close(graceMs?: number): Promise<void>;
@@ -118,15 +133,17 @@ export async function serve(opts: ServeOptions): Promise<ProxyServer> {
 }
 
 async function listen(opts: ServeOptions): Promise<number> {
-  await new Promise<void>((resolve, reject) => {
-    opts.server.once('error', reject);
-    opts.server.listen(opts.port, opts.host, () => {
-      opts.server.off('error', reject);
-      resolve();
+  if ('socket' in opts) await listenUnixSocket(opts.server, opts.socket);
+  else
+    await new Promise<void>((resolve, reject) => {
+      opts.server.once('error', reject);
+      opts.server.listen(opts.port, opts.host, () => {
+        opts.server.off('error', reject);
+        resolve();
+      });
     });
-  });
   opts.server.on('error', (err) => {
     opts.log.error('listener error', { reason: err });
   });
-  return (opts.server.address() as AddressInfo).port;
+  return 'socket' in opts ? 0 : (opts.server.address() as AddressInfo).port;
 }

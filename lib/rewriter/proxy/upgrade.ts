@@ -1,7 +1,8 @@
 /**
  * Upgrade requests (exec, attach, port-forward over SPDY or WebSocket) pass through untouched: the request
- * head goes to the API server with the renamed path, our Host and (when the client sent none) our bearer
- * token; from then on both sockets are piped raw, both ways, until either side closes.
+ * head goes to the API server with the renamed path and our Host, as the identity identity.ts decides (the
+ * client's Authorization over a connection without our certificate, or our token and certificate); from then
+ * on both sockets are piped raw, both ways, until either side closes.
  */
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
@@ -13,7 +14,9 @@ import { parseTarget, targetUrl } from '../../rename/target.ts';
 import { rewriteTarget } from '../../rename/target-rewrite.ts';
 import { upstreamFailureStatus } from './http.ts';
 import type { KubeApiDeps } from './deps.ts';
+import { admit } from './identity.ts';
 import { baseLabels, RequestRecorder } from './recorder.ts';
+import type { Identity } from './upstream.ts';
 
 export interface UpgradeRequest {
   readonly req: IncomingMessage;
@@ -27,11 +30,21 @@ export async function handleUpgrade(kubeApiDeps: KubeApiDeps, upgradeRequest: Up
   const { req, socket } = upgradeRequest;
   socket.on('error', () => socket.destroy());
   const target = parseTarget(req.url ?? '/', kubeApiDeps.index);
-  const rec = new RequestRecorder(kubeApiDeps.metrics, baseLabels('kube-api', target, req.method), 'pass');
+  const rec = new RequestRecorder(
+    kubeApiDeps.metrics,
+    baseLabels('kube-api', target, req.method, kubeApiDeps.index),
+    'pass',
+  );
+  const admission = admit(req.headers, target, kubeApiDeps.credentialLess);
+  if ('refused' in admission) {
+    writeRawStatus(socket, admission.refused);
+    rec.handled(admission.refused.code);
+    return;
+  }
   const url = targetUrl(rewriteTarget(target, renameContext(kubeApiDeps.index)));
   let conn: Socket;
   try {
-    conn = await kubeApiDeps.upstream.connect();
+    conn = await kubeApiDeps.upstream.connect(admission.as);
   } catch (err) {
     rec.targetResponse(0, true);
     const status = upstreamFailureStatus(err, kubeApiDeps.upstream.url.origin);
@@ -50,26 +63,31 @@ export async function handleUpgrade(kubeApiDeps: KubeApiDeps, upgradeRequest: Up
     rec.handled();
   });
   socket.once('close', () => conn.destroy());
-  conn.write(await requestHead(kubeApiDeps, req, url));
+  conn.write(await requestHead(kubeApiDeps, { req, url, as: admission.as }));
   if (upgradeRequest.head.length > 0) conn.write(upgradeRequest.head);
   socket.pipe(conn);
   conn.pipe(socket);
 }
 
-/** The request line and headers for the API server, in the client's order and spelling. */
-async function requestHead(kubeApiDeps: KubeApiDeps, req: IncomingMessage, url: string): Promise<string> {
-  const lines = [`${req.method ?? 'GET'} ${kubeApiDeps.upstream.pathOf(url)} HTTP/1.1`, `Host: ${kubeApiDeps.upstream.host}`];
-  const raw = req.rawHeaders;
-  let authorized = false;
+/**
+ * The request line and headers for the API server, in the client's order and spelling; as the rewriter, any
+ * Authorization the client sent (an empty one) gives way to our token.
+ */
+async function requestHead(
+  kubeApiDeps: KubeApiDeps,
+  o: { req: IncomingMessage; url: string; as: Identity },
+): Promise<string> {
+  const { upstream } = kubeApiDeps;
+  const lines = [`${o.req.method ?? 'GET'} ${upstream.pathOf(o.url)} HTTP/1.1`, `Host: ${upstream.host}`];
+  const raw = o.req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] as string;
     const lower = name.toLowerCase();
-    if (lower === 'host') continue;
-    if (lower === 'authorization') authorized = true;
+    if (lower === 'host' || (lower === 'authorization' && o.as === 'rewriter')) continue;
     lines.push(`${name}: ${raw[i + 1] as string}`);
   }
-  if (!authorized) {
-    const auth = (await kubeApiDeps.upstream.withAuthorization({}))['authorization'];
+  if (o.as === 'rewriter') {
+    const auth = (await upstream.authorized({}, 'rewriter'))['authorization'];
     if (typeof auth === 'string') lines.push(`Authorization: ${auth}`);
   }
   return `${lines.join('\r\n')}\r\n\r\n`;

@@ -1,7 +1,8 @@
 /**
- * The API server the proxy forwards to: one undici Agent with the RestConfig's TLS material, its bearer token
- * (added when the client sent no Authorization of its own, as client-go's bearer round tripper does), and raw
- * sockets for upgrade requests. No client-side rate limit: the proxy forwards what its clients send.
+ * The API server the proxy forwards to, as one of two identities: the rewriter's own (its bearer token and its
+ * client certificate) or the client's (the client's Authorization only, over connections that present no
+ * certificate: kube-apiserver tries the certificate first, so ours would make the request ours). One undici
+ * Agent per identity, and raw sockets for upgrade requests. No client-side rate limit.
  */
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
@@ -23,7 +24,13 @@ export interface UpstreamOptions {
   clock?: Clock;
 }
 
-/** The TLS settings both the Agent and raw upgrade sockets use. */
+/**
+ * Whose credentials reach the API server: `rewriter` (the config's token and client certificate) or `client`
+ * (the request's own Authorization, and no certificate).
+ */
+export type Identity = 'rewriter' | 'client';
+
+/** The TLS settings both the Agents and raw upgrade sockets use. */
 interface TlsMaterial {
   ca?: string;
   cert?: string;
@@ -44,14 +51,16 @@ export interface UpstreamRequest {
   headers: HeaderMap;
   body?: Buffer | undefined;
   signal: AbortSignal;
+  /** `client`: the headers carry the client's Authorization, sent as it is. */
+  as: Identity;
 }
 
 export class Upstream {
   readonly url: URL;
   private readonly prefix: string;
-  private readonly agent: Agent;
+  private readonly agents: Readonly<Record<Identity, Agent>>;
   private readonly tokens: TokenSource;
-  private readonly tls: TlsMaterial;
+  private readonly tls: Readonly<Record<Identity, TlsMaterial>>;
 
   constructor(opts: UpstreamOptions) {
     const c = opts.config;
@@ -62,17 +71,23 @@ export class Upstream {
       (c.tokenFile !== undefined
         ? new FileTokenSource(c.tokenFile, { clock: opts.clock ?? realClock })
         : staticTokenSource(c.token));
-    this.tls = {
+    const client: TlsMaterial = {
       ...(c.ca !== undefined && { ca: c.ca }),
-      ...(c.cert !== undefined && { cert: c.cert }),
-      ...(c.key !== undefined && { key: c.key }),
       ...(c.tlsServerName !== undefined && { servername: c.tlsServerName }),
       rejectUnauthorized: c.insecureSkipTLSVerify !== true,
     };
-    this.agent = new Agent({
-      connect: this.tls,
-      ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
-    });
+    const rewriter: TlsMaterial = {
+      ...client,
+      ...(c.cert !== undefined && { cert: c.cert }),
+      ...(c.key !== undefined && { key: c.key }),
+    };
+    this.tls = { rewriter, client };
+    const agent = (connect: TlsMaterial): Agent =>
+      new Agent({
+        connect,
+        ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
+      });
+    this.agents = { rewriter: agent(rewriter), client: agent(client) };
   }
 
   /** The path as the API server sees it (with the server URL's path prefix). */
@@ -82,9 +97,9 @@ export class Upstream {
 
   /** Sends the request; answers of any status come back with their body unread. No timeout on the body. */
   async request(upstreamRequest: UpstreamRequest): Promise<Dispatcher.ResponseData> {
-    const headers = await this.withAuthorization(upstreamRequest.headers);
+    const headers = await this.authorized(upstreamRequest.headers, upstreamRequest.as);
     if (upstreamRequest.body !== undefined) headers['content-length'] = String(upstreamRequest.body.length);
-    return await this.agent.request({
+    return await this.agents[upstreamRequest.as].request({
       origin: this.url.origin,
       path: this.pathOf(upstreamRequest.url),
       method: upstreamRequest.method,
@@ -96,11 +111,14 @@ export class Upstream {
     });
   }
 
-  /** The headers with our bearer token when the client sent no Authorization. */
-  async withAuthorization(headers: HeaderMap): Promise<HeaderMap> {
-    if (headers['authorization'] !== undefined) return { ...headers };
+  /** As the client: the headers as they are. As the rewriter: any Authorization replaced by our token. */
+  async authorized(headers: HeaderMap, as: Identity): Promise<HeaderMap> {
+    const out = { ...headers };
+    if (as === 'client') return out;
+    delete out['authorization'];
     const token = await this.tokens.token();
-    return token ? { ...headers, authorization: `Bearer ${token}` } : { ...headers };
+    if (token) out['authorization'] = `Bearer ${token}`;
+    return out;
   }
 
   /** host[:port] for a Host header. */
@@ -108,14 +126,14 @@ export class Upstream {
     return this.url.host;
   }
 
-  /** A raw connection to the API server (TLS for https), for upgrade requests. */
-  connect(): Promise<Socket> {
+  /** A raw connection to the API server (TLS for https, with our certificate only as the rewriter). */
+  connect(as: Identity): Promise<Socket> {
     const https = this.url.protocol === 'https:';
     const port = Number(this.url.port || (https ? 443 : 80));
     const host = this.url.hostname.replace(/^\[|\]$/g, '');
     return new Promise((resolve, reject) => {
       const sock = https
-        ? tlsConnect({ ...this.tls, host, port, ALPNProtocols: ['http/1.1'] }, () => {
+        ? tlsConnect({ ...this.tls[as], host, port, ALPNProtocols: ['http/1.1'] }, () => {
             sock.off('error', reject);
             resolve(sock);
           })
@@ -128,12 +146,12 @@ export class Upstream {
   }
 
   /** Closes idle sockets and waits for requests in flight. */
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    await Promise.all([this.agents.rewriter.close(), this.agents.client.close()]);
   }
 
   /** Closes every socket now. */
-  destroy(): Promise<void> {
-    return this.agent.destroy();
+  async destroy(): Promise<void> {
+    await Promise.all([this.agents.rewriter.destroy(), this.agents.client.destroy()]);
   }
 }

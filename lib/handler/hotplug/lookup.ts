@@ -1,0 +1,78 @@
+/**
+ * The API side of a hotplug mount: for one pass over a VMI, reads the attachment Pod its volume status names and
+ * the launcher Pod that controls it (each Pod once per pass), the claim and its PersistentVolume, runs checks.ts
+ * over them and answers where the claim's disk lies on the node (plan.ts), or why it may not be mounted
+ * (kubevirt pkg/virt-handler/hotplug-disk/mount.go finds the attachment Pod by the uid alone). An API error other
+ * than NotFound is thrown: the pass is retried.
+ */
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { Pod } from '../../api/core/pod.ts';
+import type { PersistentVolume } from '../../api/core/pv.ts';
+import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
+import { isNotFound } from '../../kernel/errors/errors.ts';
+import { PERSISTENT_VOLUME_CLAIMS, PERSISTENT_VOLUMES, PODS } from '../../kernel/kube/index.ts';
+import type { KubeClient } from '../../kernel/kube/types.ts';
+import { attachmentProblem, claimProblem, controllingPodName, volumeProblem } from './checks.ts';
+import { claimSourceOnNode, type SourceOnNode, type WantedHotplug } from './plan.ts';
+
+/** What the mounter reads from the API: core/v1 Pods, claims and volumes. */
+export type ObjectReader = Pick<KubeClient, 'get'>;
+
+export interface HotplugLookupOptions {
+  readonly client: ObjectReader;
+  readonly vmi: VirtualMachineInstance;
+  readonly node: string;
+  readonly launcherPodUid: string;
+  /** The kubelet's pods dir, resolved. */
+  readonly kubeletPodsDir: string;
+}
+
+async function found<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+export class HotplugLookup {
+  private readonly pods = new Map<string, Promise<Pod | undefined>>();
+  private readonly namespace: string;
+
+  constructor(private readonly o: HotplugLookupOptions) {
+    this.namespace = o.vmi.metadata.namespace ?? '';
+  }
+
+  private pod(name: string): Promise<Pod | undefined> {
+    let p = this.pods.get(name);
+    if (p === undefined) {
+      p = found(this.o.client.get<Pod>(PODS, name, { namespace: this.namespace }));
+      this.pods.set(name, p);
+    }
+    return p;
+  }
+
+  /** Where the volume's disk is on the node, or why the node may not mount it. */
+  async source(w: WantedHotplug): Promise<SourceOnNode | { readonly problem: string }> {
+    const attachPod = await this.pod(w.attachPodName);
+    const launcherName = attachPod === undefined ? undefined : controllingPodName(attachPod);
+    const launcherPod = launcherName === undefined ? undefined : await this.pod(launcherName);
+    const { vmi, node, launcherPodUid } = this.o;
+    const attach = attachmentProblem(w, { vmi, node, launcherPodUid, attachPod, launcherPod });
+    if (attach !== undefined) return { problem: attach };
+    const pvc = await found(
+      this.o.client.get<PersistentVolumeClaim>(PERSISTENT_VOLUME_CLAIMS, w.claimName, {
+        namespace: this.namespace,
+      }),
+    );
+    const claim = claimProblem(this.namespace, w.claimName, pvc);
+    if (claim !== undefined || pvc === undefined) return { problem: claim ?? '' };
+    const pv = await found(
+      this.o.client.get<PersistentVolume>(PERSISTENT_VOLUMES, pvc.spec?.volumeName ?? ''),
+    );
+    const volume = volumeProblem(pvc, pv);
+    if (volume !== undefined || pv === undefined) return { problem: volume ?? '' };
+    return claimSourceOnNode(w, pv, this.o.kubeletPodsDir);
+  }
+}

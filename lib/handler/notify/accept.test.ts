@@ -1,0 +1,74 @@
+import { describe, expect, it } from '@jest/globals';
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import { domainUid, involvedUid, notifyVerdict, type NotifyEndpoint } from './accept.ts';
+
+const endpoint: NotifyEndpoint = { podUid: 'pod-1', namespace: 'ns', name: 'vm', vmiUid: 'vmi-1' };
+
+function vmi(uid: string, activePods: Record<string, string>): VirtualMachineInstance {
+  return {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachineInstance',
+    metadata: { namespace: 'ns', name: 'vm', uid },
+    spec: { domain: { devices: {} } },
+    status: { activePods },
+  };
+}
+
+const mine = vmi('vmi-1', { 'pod-1': 'node1' });
+
+describe('notifyVerdict', () => {
+  it.each<[string, VirtualMachineInstance | undefined, string, string]>([
+    ['its own VMI, cached, from its active Pod', mine, 'vmi-1', 'accept'],
+    ['no uid', mine, '', 'it names no VMI uid'],
+    ['a made-up uid', mine, 'random-1234', "it names another VMI than this Pod's (vmi-1)"],
+    ['its VMI not in the cache', undefined, 'vmi-1', "VMI vmi-1 is not in the node's cache"],
+    [
+      'a VMI of the same name with another uid in the cache (recreated)',
+      vmi('vmi-2', { 'pod-1': 'node1' }),
+      'vmi-1',
+      "VMI vmi-1 is not in the node's cache",
+    ],
+    [
+      'a Pod that is not the VMI active Pod',
+      vmi('vmi-1', { 'pod-2': 'node1' }),
+      'vmi-1',
+      'Pod pod-1 is not an active Pod of the VMI on this node',
+    ],
+    [
+      'the VMI active Pod on another node',
+      vmi('vmi-1', { 'pod-1': 'node2' }),
+      'vmi-1',
+      'Pod pod-1 is not an active Pod of the VMI on this node',
+    ],
+    [
+      'the old and the new Pod both active here',
+      vmi('vmi-1', { 'pod-0': 'node1', 'pod-1': 'node1' }),
+      'vmi-1',
+      'accept',
+    ],
+  ])('%s', (_what, cached, uid, want) => {
+    const v = notifyVerdict({ endpoint, node: 'node1', cached, uid });
+    expect(v.accept ? 'accept' : v.reason).toBe(want);
+    if (v.accept) expect(v.vmi).toBe(cached);
+  });
+});
+
+describe('the uid a message names', () => {
+  it.each<[string, unknown, string]>([
+    ['a domain', { ObjectMeta: { uid: 'u' } }, 'u'],
+    ['a domain without ObjectMeta', { kind: 'Domain' }, ''],
+    ['a uid that is no string', { ObjectMeta: { uid: 7 } }, ''],
+    ['null', null, ''],
+    ['a number', 5, ''],
+  ])('domainUid of %s', (_what, domain, want) => {
+    expect(domainUid(domain)).toBe(want);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['an event', { involvedObject: { uid: 'u' } }, 'u'],
+    ['an event without involvedObject', { reason: 'x' }, ''],
+    ['an array', [1], ''],
+  ])('involvedUid of %s', (_what, event, want) => {
+    expect(involvedUid(event)).toBe(want);
+  });
+});
