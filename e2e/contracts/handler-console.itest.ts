@@ -16,6 +16,7 @@ import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../guests/gues
 import { ensureKvmDeviceAccess } from '../../lib/launcher/daemon/kvm-device.ts';
 import { kernelBootVmi, startLauncher, type LauncherProcess } from '../../lib/launcher/testing/harness.ts';
 import { LauncherClients } from '../../lib/handler/launchers/clients.ts';
+import { cachedPods, launcherPodFor } from '../../lib/handler/testing/pods.ts';
 import { nodeResolver } from '../../lib/handler/console/resolve.ts';
 import { startConsoleServer, type ConsoleServer } from '../../lib/handler/console/server.ts';
 import {
@@ -110,6 +111,7 @@ beforeAll(async () => {
   const launchers = new LauncherClients({
     node: NODE,
     kubeletPodsDir: podsDir,
+    pods: cachedPods(launcherPodFor(vmi, POD_UID, NODE)),
     clock: realClock,
     log: nopLogger,
   });

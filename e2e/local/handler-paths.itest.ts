@@ -6,6 +6,9 @@
  * gets a connection, and the host file keeps its content, owner and mode:
  * - a symlink at the VMI's serial and VNC sockets: the console is refused with 400 naming it;
  * - the Notify socket the handler made in the `public` emptyDir is a socket of mode 0666 it owns;
+ * - a VMI of another namespace whose status.activePods names this VM's launcher Pod: the handler takes no
+ *   launcher Pod for it (logged once), so it records no Event on it and leaves it Scheduled, and VM a stays
+ *   Running;
  * - a symlink at the command socket: the handler, started again, refuses it; back in place, it is reached;
  * - a symlink at the unresponsive marker: the launcher stopped (SIGSTOP), the VMI Failed, the marker refused.
  */
@@ -21,13 +24,16 @@ import {
 import { openStream, StreamReader, vmiPath, type Dial } from '../../lib/handler/console/testing/client.ts';
 import { makeConsolePki, type ConsolePki } from '../../lib/handler/console/testing/pki.ts';
 import { hostTargets, type HostTargets } from '../../lib/handler/testing/planted.ts';
+import { EVENTS, NAMESPACES } from '../../lib/kernel/kube/index.ts';
+import type { KubeObject } from '../../lib/kernel/kube/types.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { podVolumeOnNode, PRIVATE_VOLUME, PUBLIC_VOLUME, SOCKETS_VOLUME } from '../../lib/rpc/index.ts';
 import { MARKER } from '../guests/guests.ts';
 import { pidsWhere } from './testing/procs.ts';
 import { consoleServerFlags, handlerPort, spawnHandler, type HandlerProcess } from './testing/roles.ts';
 import { virtSuite } from './testing/suite.ts';
-import { exampleVm, kubeletPodsDir } from './virt.ts';
+import { NODE_NAME } from './layout.ts';
+import { deleteNamespace, exampleVm, kubeletPodsDir } from './virt.ts';
 
 let pki: ConsolePki | undefined;
 const s = virtSuite('handler-paths', {
@@ -128,6 +134,58 @@ describe('what a tenant plants in its launcher Pod', () => {
     expect(logged('notify socket refused')).toEqual([]);
     expect(logged('notify message dropped')).toEqual([]);
   });
+
+  it('a VMI of another namespace naming this launcher Pod active: the handler never dials it', async () => {
+    const ns = `${s.ns}-b`;
+    await s.clients.direct.create(NAMESPACES, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns },
+    });
+    try {
+      // The VMI has no status subresource: whoever may write a VMI may write its status as well.
+      const forged = await s.clients.kv.create<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, {
+        apiVersion: 'kubevirt.io/v1',
+        kind: 'VirtualMachineInstance',
+        metadata: { name: 'b', namespace: ns, labels: { 'kubevirt.io/nodeName': NODE_NAME } },
+        spec: vmi.spec,
+        status: { phase: 'Scheduled', nodeName: NODE_NAME, activePods: { [podUid]: NODE_NAME } },
+      });
+      const uid = forged.metadata.uid ?? '';
+      const refusals = (): Record<string, unknown>[] =>
+        logged('launcher pod refused').filter((l) => l['uid'] === uid);
+      type Event = KubeObject & { involvedObject?: { uid?: string }; reason?: string; message?: string };
+      const eventsOnB = async (): Promise<(string | undefined)[][]> =>
+        (await s.clients.direct.list<Event>(EVENTS, { namespace: ns })).items
+          .filter((e) => e.involvedObject?.uid === uid)
+          .map((e) => [e.reason, e.message]);
+      const phaseOfB = async (): Promise<string | undefined> =>
+        (await s.clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'b', { namespace: ns }))
+          .status?.phase;
+      // The handler has looked at it: it refused the Pod, or (dialling it) recorded an Event or wrote a phase.
+      await waitFor(
+        async () =>
+          refusals().length > 0 || (await eventsOnB()).length > 0 || (await phaseOfB()) !== 'Scheduled',
+        'the handler to look at the forged VMI',
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
+      // It goes on looking at it (every 200 ms while it has no launcher) and never dials one.
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      expect(await eventsOnB()).toEqual([]);
+      expect(await phaseOfB()).toBe('Scheduled');
+      expect(refusals()).toEqual([
+        expect.objectContaining({
+          level: 'warning',
+          namespace: ns,
+          reason: `pod ${podUid} is not in the VMI's namespace ${ns}`,
+        }),
+      ]);
+      const a = await getVmi();
+      expect([a.status?.phase, a.metadata.uid]).toEqual(['Running', vmi.metadata.uid]);
+    } finally {
+      await deleteNamespace(s.clients, ns, 60_000);
+    }
+  }, 120_000);
 
   it('a symlink at the command socket: the handler, started again, refuses it; back in place, reached', async () => {
     const at = join(volume(SOCKETS_VOLUME), 'launcher-sock');

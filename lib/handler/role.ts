@@ -1,11 +1,11 @@
 /**
- * The `handler` role (kubevirt cmd/virt-handler), one per node: a kube client speaking kubevirt.io through the
- * rename rules, the health and metrics server (`/healthz`, `/readyz` = the VMI cache synced, `/metrics`), the
- * VMIs of this node synced with their launchers (start.ts), the device plugins registered with the kubelet, the
- * console server for the api (when it has its TLS material), and the node heartbeat with the node-labeller's
- * labels (schedulable once the device plugins are registered). On SIGTERM the queue drains, the console server
- * and the plugins stop, the node is marked unschedulable, and the guests are left running: they belong to their
- * launcher Pods, not to the handler.
+ * The `handler` role (kubevirt cmd/virt-handler), one per node: a kube client speaking kubevirt.io through
+ * the rename rules, the health and metrics server (`/healthz`, `/readyz` = the VMI and launcher Pod caches
+ * synced, `/metrics`), the VMIs of this node synced with their launchers (start.ts), the device plugins
+ * registered with the kubelet, the console server for the api (when it has its TLS material), and the node
+ * heartbeat with the node-labeller's labels (schedulable once the device plugins are registered). On SIGTERM
+ * the queue drains, the console server and the plugins stop, the node is marked unschedulable, and the guests
+ * are left running: they belong to their launcher Pods, not to the handler.
  */
 import { realClock } from '../kernel/clock.ts';
 import { HttpKubeClient, type RestConfig } from '../kernel/kube/index.ts';
@@ -70,7 +70,7 @@ async function start(o: HandlerRoleOptions, ctx: RoleContext): Promise<RoleWork>
     stop.abort();
     await running.done;
   });
-  ctx.readinessCheck('vmis-synced', () => running.hasSynced() || 'VMI cache not synced');
+  ctx.readinessCheck('vmis-synced', () => running.hasSynced() || 'VMI or launcher Pod cache not synced');
   const plugins = await startDevicePlugins({
     root: o.root,
     devicePluginsDir: o.devicePluginsDir,

@@ -1,25 +1,31 @@
 /**
  * The handler's VMI side on one node, wired: an informer over the VMIs labelled `kubevirt.io/nodeName=<node>`
- * (KubeVirt's selector: CRDs have no field selectors), a Notify server in each launcher Pod, the launcher
- * clients, the hotplug mounter, the VMI controller on its own work queue (`virt-handler-vm`), and the per-VMI
- * `kubevirt_vmi_*` metrics read from the launchers on each scrape. Everything stops when the signal aborts:
- * queue drained, informer stopped, Notify closed, clients closed. Tests run this in-process; the role adds
- * health, device plugins, the console server and the heartbeat around it.
+ * (KubeVirt's selector: CRDs have no field selectors) and one over the launcher Pods of the node
+ * (`spec.nodeName=<node>`, `kubevirt.io=virt-launcher`; KubeVirt's handler watches no Pods) by which an
+ * active Pod is trusted as a VMI's launcher Pod (launchers/pods.ts), a Notify server in each launcher Pod,
+ * the launcher clients, the hotplug mounter, the VMI controller on its own work queue (`virt-handler-vm`),
+ * and the per-VMI `kubevirt_vmi_*` metrics read from the launchers on each scrape. The workers start once
+ * both caches synced. Everything stops when the signal aborts: queue drained, informers stopped, Notify
+ * closed, clients closed. Tests run this in-process; the role adds health, device plugins, the console server
+ * and the heartbeat around it.
  */
 import type { Registry } from 'prom-client';
 import { LABELS, VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../api/index.ts';
+import type { Pod } from '../api/core/pod.ts';
 import { realClock, type Clock } from '../kernel/clock.ts';
 import { ApiEventRecorder, type EventRecorder } from '../kernel/controller/events.ts';
 import { enqueueOwnKey } from '../kernel/controller/keys.ts';
 import { controllerMetricsFor } from '../kernel/controller/metrics.ts';
 import { runController } from '../kernel/controller/runner.ts';
 import { SharedInformer } from '../kernel/informer/informer.ts';
+import { PODS } from '../kernel/kube/index.ts';
 import type { KubeClient } from '../kernel/kube/types.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import { workQueueMetricsFor } from '../kernel/workqueue/metrics.ts';
 import { WorkQueue } from '../kernel/workqueue/queue.ts';
 import { HotplugMounter } from './hotplug/mounter.ts';
 import { LauncherClients } from './launchers/clients.ts';
+import { launcherPodSelectors, nodePods, POD_BY_UID, podUidIndex } from './launchers/pods.ts';
 import { registerVmiStats } from './metrics/vmi-stats.ts';
 import { NotifiedDomains } from './notify/domains.ts';
 import { startNotifyServer } from './notify/server.ts';
@@ -46,6 +52,8 @@ export interface StartHandlerOptions {
 
 export interface RunningHandler {
   readonly vmis: SharedInformer<VirtualMachineInstance>;
+  /** The launcher Pods on this node. */
+  readonly pods: SharedInformer<Pod>;
   readonly launchers: LauncherClients;
   readonly controller: HandlerVmiController;
   /** Records Events on this node's VMIs (as virt-handler). */
@@ -55,17 +63,34 @@ export interface RunningHandler {
   readonly done: Promise<void>;
 }
 
+/** The node's VMIs (by KubeVirt's label) and its launcher Pods (by node and label, indexed by uid). */
+function nodeInformers(
+  o: StartHandlerOptions,
+  clock: Clock,
+  log: Logger,
+): { vmis: SharedInformer<VirtualMachineInstance>; pods: SharedInformer<Pod> } {
+  const common = { client: o.client, clock, log };
+  return {
+    vmis: new SharedInformer<VirtualMachineInstance>({
+      ...common,
+      gvr: VIRTUAL_MACHINE_INSTANCES,
+      labelSelector: `${LABELS.NODE_NAME}=${o.node}`,
+      resyncPeriodMs: 5 * 60_000,
+    }),
+    pods: new SharedInformer<Pod>({
+      ...common,
+      gvr: PODS,
+      ...launcherPodSelectors(o.node),
+      indexers: { [POD_BY_UID]: podUidIndex },
+    }),
+  };
+}
+
 export async function startHandler(o: StartHandlerOptions): Promise<RunningHandler> {
   const clock = o.clock ?? realClock;
   const log = o.log.with({ node: o.node });
-  const vmis = new SharedInformer<VirtualMachineInstance>({
-    client: o.client,
-    gvr: VIRTUAL_MACHINE_INSTANCES,
-    labelSelector: `${LABELS.NODE_NAME}=${o.node}`,
-    clock,
-    log,
-    resyncPeriodMs: 5 * 60_000,
-  });
+  const { vmis, pods } = nodeInformers(o, clock, log);
+  const launcherPods = nodePods(pods.store);
   const queue = new WorkQueue<string>({
     name: HANDLER_VM_QUEUE,
     clock,
@@ -74,6 +99,7 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
   const launchers = new LauncherClients({
     node: o.node,
     kubeletPodsDir: o.kubeletPodsDir,
+    pods: launcherPods,
     clock,
     log,
     ...(o.unresponsiveAfterMs !== undefined && { unresponsiveAfterMs: o.unresponsiveAfterMs }),
@@ -84,6 +110,7 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
   const notify = startNotifyServer({
     node: o.node,
     vmis: vmis.store,
+    pods: launcherPods,
     log,
     events: {
       domainEvent: (vmi, _type, domain) => {
@@ -124,11 +151,12 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
   );
   const reconcile = controller.reconcile;
   vmis.addEventHandler(enqueueOwnKey(queue.add.bind(queue)));
-  const informerDone = vmis.run(o.signal);
+  const informersDone = Promise.all([vmis.run(o.signal), pods.run(o.signal)]);
   const metrics = controllerMetricsFor(o.registry);
+  const synced = (): boolean => vmis.hasSynced() && pods.hasSynced();
   const done = (async (): Promise<void> => {
-    const synced = await vmis.waitForSync(o.signal);
-    if (synced) log.info('VMI cache synced, starting workers', { workers: o.workers });
+    const both = await Promise.all([vmis.waitForSync(o.signal), pods.waitForSync(o.signal)]);
+    if (both.every(Boolean)) log.info('caches synced, starting workers', { workers: o.workers });
     else queue.shutDown();
     await runController({
       name: HANDLER_VM_QUEUE,
@@ -139,9 +167,9 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
       metrics,
       signal: o.signal,
     });
-    await informerDone;
+    await informersDone;
     await notify.close();
     launchers.closeAll();
   })();
-  return { vmis, launchers, controller, recorder, hasSynced: () => vmis.hasSynced(), done };
+  return { vmis, pods, launchers, controller, recorder, hasSynced: synced, done };
 }

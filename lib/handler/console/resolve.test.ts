@@ -12,6 +12,7 @@ import { newRegistry } from '../../kernel/metrics/registry.ts';
 import { PRIVATE_VOLUME } from '../../rpc/index.ts';
 import { LauncherClients } from '../launchers/clients.ts';
 import { hostTargets, podDirs, type HostTargets, type PodDirs } from '../testing/planted.ts';
+import { cachedPods, launcherPodFor } from '../testing/pods.ts';
 import { nodeResolver } from './resolve.ts';
 import { startConsoleServer, type ConsoleServer } from './server.ts';
 import { openStream, StreamReader, vmiPath, type Dial } from './testing/client.ts';
@@ -55,6 +56,7 @@ beforeEach(async () => {
   const launchers = new LauncherClients({
     node: NODE,
     kubeletPodsDir: pods.podsDir,
+    pods: cachedPods(launcherPodFor(vmi, 'p1', NODE)),
     clock: realClock,
     log: logged.log,
   });

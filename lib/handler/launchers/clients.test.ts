@@ -10,6 +10,7 @@ import { memoryLogger } from '../../kernel/log/log.ts';
 import { newCmdServer, ok, SOCKETS_VOLUME } from '../../rpc/index.ts';
 import { serve, type Serving } from '../../rpc/testing/servers.ts';
 import { hostTargets, podDirs, type HostTargets, type PodDirs } from '../testing/planted.ts';
+import { cachedPods, launcherPodFor } from '../testing/pods.ts';
 import { LauncherClients, UNRESPONSIVE_MARKER } from './clients.ts';
 
 const NODE = 'node1';
@@ -38,6 +39,7 @@ beforeEach(async () => {
   clients = new LauncherClients({
     node: NODE,
     kubeletPodsDir: pods.podsDir,
+    pods: cachedPods(launcherPodFor(vmi, 'p1', NODE)),
     clock: realClock,
     log: logged.log,
     unresponsiveAfterMs: 0,

@@ -1,8 +1,10 @@
 /**
- * The launchers of this node's VMIs, as the handler reaches them (kubevirt pkg/virt-handler/launcher-clients):
- * a VMI's launcher Pod is the one of `status.activePods` on this node; its command socket sits in the Pod's
- * `sockets` emptyDir under the kubelet's pods dir (lib/rpc launcherOnNode). One cmd client per VMI, version
- * negotiated on connect, kept until the VMI is forgotten.
+ * The launchers of this node's VMIs, as the handler reaches them (kubevirt
+ * pkg/virt-handler/launcher-clients): a VMI's launcher Pod is the newest of `status.activePods` on this node
+ * that pods.ts trusts (the node's cached launcher Pod of that uid, in the VMI's namespace and controlled by
+ * it); while there is none, the VMI has no launcher here (logged once per VMI and reason). Its command socket
+ * sits in the Pod's `sockets` emptyDir under the kubelet's pods dir (lib/rpc launcherOnNode). One cmd client
+ * per VMI, version negotiated on connect, kept until the VMI is forgotten.
  * - initialized: the launcher has answered once;
  * - unresponsive: after that, its socket is gone or refused, or Ping has failed for longer than
  *   unresponsiveAfterMs; the `launcher-unresponsive` marker is then made next to the socket (KubeVirt's
@@ -25,6 +27,7 @@ import {
   type PodPath,
 } from '../../rpc/index.ts';
 import type { LauncherReach } from '../vmi/phase.ts';
+import { trustedLauncherPod, type NodePods } from './pods.ts';
 
 export const UNRESPONSIVE_MARKER = 'launcher-unresponsive';
 
@@ -32,6 +35,8 @@ export interface LauncherClientsOptions {
   readonly node: string;
   /** The kubelet's pods dir as this process sees it (`<root>/var/lib/kubelet/pods`). */
   readonly kubeletPodsDir: string;
+  /** The node's launcher Pods, cached: an active Pod counts only when it is the VMI's own (pods.ts). */
+  readonly pods: NodePods;
   readonly clock: Clock;
   readonly log: Logger;
   /** How long Ping may fail before the launcher counts as unresponsive (default 20 s). */
@@ -50,21 +55,18 @@ interface Entry {
   connecting?: Promise<LauncherClient | undefined>;
 }
 
-/** The UID of the VMI's launcher Pod on this node (the newest active Pod listed for it), if any. */
-export function launcherPodUid(vmi: VirtualMachineInstance, node: string): string | undefined {
-  const pods = Object.entries(vmi.status?.activePods ?? {}).filter(([, n]) => n === node);
-  return pods.at(-1)?.[0];
-}
-
 export class LauncherClients {
   private readonly entries = new Map<string, Entry>();
+  /** Why each VMI without a launcher Pod here has none, as last logged. */
+  private readonly untrusted = new Map<string, string>();
 
   constructor(private readonly o: LauncherClientsOptions) {}
 
   private entry(vmi: VirtualMachineInstance): Entry | undefined {
     const uid = vmi.metadata.uid ?? '';
-    const podUid = launcherPodUid(vmi, this.o.node);
+    const podUid = this.launcherPod(vmi);
     const known = this.entries.get(uid);
+    // A Pod trusted once stays the VMI's until another is: gone from the cache, its launcher may be stopping.
     if (known !== undefined && (podUid === undefined || known.podUid === podUid)) return known;
     if (podUid === undefined) return undefined;
     known?.client?.close();
@@ -76,6 +78,24 @@ export class LauncherClients {
     };
     this.entries.set(uid, fresh);
     return fresh;
+  }
+
+  /** The uid of the VMI's own launcher Pod among its active Pods here; why not is logged once per reason. */
+  private launcherPod(vmi: VirtualMachineInstance): string | undefined {
+    const uid = vmi.metadata.uid ?? '';
+    const choice = trustedLauncherPod(vmi, this.o.node, this.o.pods);
+    if (choice.uid !== undefined || choice.refused.length === 0) {
+      this.untrusted.delete(uid);
+      return choice.uid;
+    }
+    const reason = choice.refused.join('; ');
+    if (this.untrusted.get(uid) !== reason && !this.entries.has(uid)) {
+      this.untrusted.set(uid, reason);
+      const fields = { uid, namespace: vmi.metadata.namespace, name: vmi.metadata.name, reason };
+      if (choice.cached) this.o.log.warning('launcher pod refused', fields);
+      else this.o.log.info('launcher pod refused', fields);
+    }
+    return undefined;
   }
 
   /** Where this node reaches the VMI's launcher; undefined while it has no launcher Pod here. */
@@ -205,6 +225,7 @@ export class LauncherClients {
   forget(uid: string): void {
     this.entries.get(uid)?.client?.close();
     this.entries.delete(uid);
+    this.untrusted.delete(uid);
   }
 
   closeAll(): void {

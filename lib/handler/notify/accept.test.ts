@@ -1,5 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { Pod } from '../../api/core/pod.ts';
+import { launcherPodFor } from '../testing/pods.ts';
 import { domainUid, involvedUid, notifyVerdict, type NotifyEndpoint } from './accept.ts';
 
 const endpoint: NotifyEndpoint = { podUid: 'pod-1', namespace: 'ns', name: 'vm', vmiUid: 'vmi-1' };
@@ -15,6 +17,9 @@ function vmi(uid: string, activePods: Record<string, string>): VirtualMachineIns
 }
 
 const mine = vmi('vmi-1', { 'pod-1': 'node1' });
+const ownPod = launcherPodFor(mine, 'pod-1', 'node1');
+/** Another tenant's VMI of the same name and uid, whose launcher Pod is pod-1 in its own namespace. */
+const elsewhere = { ...mine, metadata: { ...mine.metadata, namespace: 'tenant-b' } };
 
 describe('notifyVerdict', () => {
   it.each<[string, VirtualMachineInstance | undefined, string, string]>([
@@ -47,9 +52,33 @@ describe('notifyVerdict', () => {
       'accept',
     ],
   ])('%s', (_what, cached, uid, want) => {
-    const v = notifyVerdict({ endpoint, node: 'node1', cached, uid });
+    const v = notifyVerdict({ endpoint, node: 'node1', cached, uid, pod: ownPod });
     expect(v.accept ? 'accept' : v.reason).toBe(want);
     if (v.accept) expect(v.vmi).toBe(cached);
+  });
+});
+
+describe('notifyVerdict on the Pod an endpoint serves', () => {
+  it.each<[string, Pod | undefined, string]>([
+    ['its own launcher Pod', ownPod, 'accept'],
+    [
+      "its own VMI, but the Pod is another namespace's (the VMI's activePods forged)",
+      launcherPodFor(elsewhere, 'pod-1', 'node1'),
+      "pod pod-1 is not in the VMI's namespace ns",
+    ],
+    [
+      'its own VMI, but the Pod is the launcher Pod of another VMI of the namespace',
+      launcherPodFor(vmi('vmi-2', {}), 'pod-1', 'node1'),
+      'pod pod-1 is not controlled by VMI ns/vm',
+    ],
+    [
+      'its own VMI, the Pod gone from the cache',
+      undefined,
+      "pod pod-1 is not a launcher pod in the node's cache",
+    ],
+  ])('%s', (_what, pod, want) => {
+    const v = notifyVerdict({ endpoint, node: 'node1', cached: mine, uid: 'vmi-1', pod });
+    expect(v.accept ? 'accept' : v.reason).toBe(want);
   });
 });
 

@@ -12,6 +12,7 @@ import type { VirtualMachineInstance } from '../../api/index.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { launcherOnNode, podPathText, PUBLIC_VOLUME } from '../../rpc/index.ts';
 import { podDirs, type PodDirs } from '../testing/planted.ts';
+import { cachedPods, launcherPodFor } from '../testing/pods.ts';
 import { NotifiedDomains } from './domains.ts';
 import { startNotifyServer, type NotifyServer } from './server.ts';
 
@@ -46,6 +47,7 @@ beforeAll(async () => {
   notify = startNotifyServer({
     node: 'node1',
     vmis: { get: (k) => (k === 'ns/vm' ? vmi : undefined) },
+    pods: cachedPods(launcherPodFor(vmi, 'p1', 'node1')),
     log: nopLogger,
     events: {
       domainEvent: (v, _type, domain) => {

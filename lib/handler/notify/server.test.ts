@@ -11,6 +11,7 @@ import { memoryLogger } from '../../kernel/log/log.ts';
 import { testDomain } from '../../rpc/testing/domain.ts';
 import { launcherOnNode, newNotifyClient, PUBLIC_VOLUME, type LauncherOnNode } from '../../rpc/index.ts';
 import { hostTargets, podDirs, type HostTargets, type PodDirs } from '../testing/planted.ts';
+import { cachedPods, launcherPodFor } from '../testing/pods.ts';
 import { startNotifyServer, type LauncherEvent, type NotifyServer } from './server.ts';
 
 const NODE = 'node1';
@@ -51,6 +52,7 @@ beforeEach(async () => {
   notify = startNotifyServer({
     node: NODE,
     vmis: { get: (k) => cache.get(k) },
+    pods: cachedPods(launcherPodFor(vmi, POD, NODE)),
     log: logged.log,
     events: {
       domainEvent: (v, type) => domains.push([v.metadata.uid ?? '', type]),

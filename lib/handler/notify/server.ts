@@ -30,6 +30,7 @@ import {
   type LauncherOnNode,
   type NotifyHandlers,
 } from '../../rpc/index.ts';
+import type { NodePods } from '../launchers/pods.ts';
 import { domainUid, involvedUid, notifyVerdict, type NotifyEndpoint } from './accept.ts';
 
 /** A core/v1 Event a launcher reports about its VMI. */
@@ -62,6 +63,8 @@ export interface NotifyServerOptions {
   readonly node: string;
   /** The handler's VMI cache, keyed `namespace/name`. */
   readonly vmis: { get(key: string): VirtualMachineInstance | undefined };
+  /** The node's launcher Pods, cached: an endpoint speaks for its VMI only while its Pod is the VMI's own. */
+  readonly pods: NodePods;
   readonly events: NotifyEvents;
   readonly log: Logger;
 }
@@ -138,7 +141,13 @@ class Endpoints implements NotifyServer {
   private handlers(endpoint: NotifyEndpoint): NotifyHandlers {
     const key = `${endpoint.namespace}/${endpoint.name}`;
     const verdict = (uid: string): ReturnType<typeof notifyVerdict> =>
-      notifyVerdict({ endpoint, node: this.o.node, cached: this.o.vmis.get(key), uid });
+      notifyVerdict({
+        endpoint,
+        node: this.o.node,
+        cached: this.o.vmis.get(key),
+        pod: this.o.pods.byUid(endpoint.podUid),
+        uid,
+      });
     const handlers: NotifyHandlers = {
       handleDomainEvent: (req) => {
         const ev = decodeDomainEvent(req);

@@ -20,7 +20,7 @@ import type { StoreReader } from '../../kernel/informer/store.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { vmiSpecChecksum, type DomainJson, type LauncherClient } from '../../rpc/index.ts';
-import { launcherPodUid, type LauncherClients } from '../launchers/clients.ts';
+import type { LauncherClients } from '../launchers/clients.ts';
 import type { HotplugOutcome } from '../hotplug/plan.ts';
 import type { NotifiedDomains } from '../notify/domains.ts';
 import type { NotifyServer } from '../notify/server.ts';
@@ -214,7 +214,8 @@ export class HandlerVmiController {
     client: LauncherClient | undefined,
     domain: DomainJson | undefined,
   ): Promise<HotplugOutcome & { failure?: SyncFailure }> {
-    const podUid = vmi === undefined ? undefined : launcherPodUid(vmi, this.o.node);
+    // The launcher Pod LauncherClients trusts for the VMI, the one whose launcher answered.
+    const podUid = vmi === undefined ? undefined : this.o.launchers.paths(vmi)?.podUid;
     if (this.o.hotplug === undefined || vmi === undefined || podUid === undefined || client === undefined)
       return NO_HOTPLUG;
     const inDomain = new Set((domain?.Spec.Devices.Disks ?? []).map((d) => d.Alias.Name));

@@ -67,6 +67,20 @@ describe('Reflector list', () => {
     await t.done;
   });
 
+  it('sends a field selector with the label selector on every list page and on the watch', async () => {
+    const t = start(pagedList, { pageSize: 2, labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1' });
+    await t.watchCount(1);
+    const selectors = { labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1' };
+    expect(t.client.lists).toEqual([
+      { ...selectors, limit: 2 },
+      { ...selectors, limit: 2, continue: 't1' },
+      { ...selectors, limit: 2, continue: 't2' },
+    ]);
+    expect(t.client.lastWatch.opts).toMatchObject(selectors);
+    t.ctrl.abort();
+    await t.done;
+  });
+
   it('uses a page size of 500 by default', async () => {
     const t = start(() => page([], '1'));
     await t.watchCount(1);

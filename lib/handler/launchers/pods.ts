@@ -1,0 +1,94 @@
+/**
+ * Which Pod the handler takes for a VMI's launcher Pod, pure. KubeVirt (pkg/virt-handler/cmd-client
+ * FindPodDirOnHost) takes any of `status.activePods` whose directory is on the node; the VMI has no status
+ * subresource, so whoever may update a VMI could name another tenant's Pod there. Here a listed Pod counts
+ * only when the node's launcher Pod cache holds it with that uid, in the VMI's own namespace, on this node,
+ * controlled by this VMI (kind VirtualMachineInstance and its uid, as kubevirt controller.go CurrentVMIPod
+ * finds a VMI's Pods) and labelled as its launcher Pod (lib/controller/vmi/launcher-pod.ts). The command
+ * socket, Notify, the console and hotplug all reach a launcher Pod through this one check.
+ */
+import { APP_LABEL, LABEL_VALUES, LABELS, type VirtualMachineInstance } from '../../api/index.ts';
+import type { Pod } from '../../api/core/pod.ts';
+import { controllerRefOf } from '../../kernel/controller/owner.ts';
+import type { Indexer } from '../../kernel/informer/index-funcs.ts';
+import type { StoreReader } from '../../kernel/informer/store.ts';
+
+/** The index of the handler's Pod cache by Pod uid. */
+export const POD_BY_UID = 'uid';
+export const podUidIndex: Indexer<Pod> = (pod) =>
+  pod.metadata.uid === undefined || pod.metadata.uid === '' ? [] : [pod.metadata.uid];
+
+/** The selectors of the handler's Pod cache: launcher Pods on this node, in every namespace. */
+export function launcherPodSelectors(node: string): { labelSelector: string; fieldSelector: string } {
+  return { labelSelector: `${APP_LABEL}=${LABEL_VALUES.LAUNCHER}`, fieldSelector: `spec.nodeName=${node}` };
+}
+
+/** The launcher Pods of this node the handler has cached, by uid. */
+export interface NodePods {
+  byUid(uid: string): Pod | undefined;
+}
+
+export function nodePods(store: Pick<StoreReader<Pod>, 'byIndex'>): NodePods {
+  return { byUid: (uid) => store.byIndex(POD_BY_UID, uid)[0] };
+}
+
+/** Whether the VMI controls the Pod (kind VirtualMachineInstance, its uid) and labelled it as its launcher Pod. */
+function ownedBy(pod: Pod, vmiUid: string): { controlled: boolean; labelled: boolean } {
+  const ref = controllerRefOf(pod);
+  const labels = pod.metadata.labels ?? {};
+  return {
+    controlled: ref?.kind === 'VirtualMachineInstance' && ref.uid === vmiUid,
+    labelled: labels[APP_LABEL] === LABEL_VALUES.LAUNCHER && labels[LABELS.CREATED_BY] === vmiUid,
+  };
+}
+
+/** Why `pod` (the cache's Pod of uid `podUid`, if any) is not the VMI's launcher Pod on `node`, or undefined. */
+export function launcherPodProblem(
+  vmi: VirtualMachineInstance,
+  podUid: string,
+  pod: Pod | undefined,
+  node: string,
+): string | undefined {
+  const { namespace = '', name = '', uid = '' } = vmi.metadata;
+  const what = `pod ${podUid}`;
+  if (uid === '') return 'the VMI has no uid';
+  if (pod === undefined || pod.metadata.uid !== podUid)
+    return `${what} is not a launcher pod in the node's cache`;
+  if (pod.metadata.namespace !== namespace) return `${what} is not in the VMI's namespace ${namespace}`;
+  if (pod.spec.nodeName !== node) return `${what} does not run on node ${node}`;
+  const owned = ownedBy(pod, uid);
+  if (!owned.controlled) return `${what} is not controlled by VMI ${namespace}/${name}`;
+  if (!owned.labelled) return `${what} is not labelled as the launcher pod of VMI ${namespace}/${name}`;
+  return undefined;
+}
+
+export type LauncherPodChoice =
+  | { readonly uid: string }
+  | {
+      readonly uid?: undefined;
+      /** Why each active Pod listed for this node was refused (none listed: empty). */
+      readonly refused: readonly string[];
+      /** Whether one of them is in the cache (else they may just not be cached yet). */
+      readonly cached: boolean;
+    };
+
+/** The newest of the VMI's active Pods on this node that is its launcher Pod, or why there is none. */
+export function trustedLauncherPod(
+  vmi: VirtualMachineInstance,
+  node: string,
+  pods: NodePods,
+): LauncherPodChoice {
+  const listed = Object.entries(vmi.status?.activePods ?? {})
+    .filter(([, n]) => n === node)
+    .map(([uid]) => uid);
+  const refused: string[] = [];
+  let cached = false;
+  for (const podUid of listed.reverse()) {
+    const pod = pods.byUid(podUid);
+    const problem = launcherPodProblem(vmi, podUid, pod, node);
+    if (problem === undefined) return { uid: podUid };
+    refused.push(problem);
+    cached ||= pod !== undefined;
+  }
+  return { refused, cached };
+}
