@@ -8,7 +8,7 @@
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 
 /** kube-apiserver's default --max-mutating-requests-inflight is 200; one path here gets a bit over half. */
-export const MAX_REVIEWS_IN_FLIGHT = 128;
+const MAX_REVIEWS_IN_FLIGHT = 128;
 export const RETRY_AFTER_SECONDS = 1;
 
 export class ReviewLimit {
