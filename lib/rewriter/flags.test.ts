@@ -193,17 +193,13 @@ describe('rewriter flags: TLS files', () => {
       /^--webhook-upstream-client-key .*not-a-key.pem: not a PEM private key \(ERR_OSSL_\w+\)$/,
     ],
   ])('refuses %s with KV_ERR_CONFIG, quoting no file', (_name, over, message) => {
+    const stand: Record<string, string> = {
+      '<cert>': tls.certFile,
+      '<key>': tls.keyFile,
+      '<bad>': join(dir, 'not-a-key.pem'),
+    };
     const files = Object.fromEntries(
-      Object.entries(over).map(([k, v]) => [
-        k,
-        v === '<cert>'
-          ? tls.certFile
-          : v === '<key>'
-            ? tls.keyFile
-            : v === '<bad>'
-              ? join(dir, 'not-a-key.pem')
-              : v,
-      ]),
+      Object.entries(over).map(([k, v]) => [k, typeof v === 'string' ? (stand[v] ?? v) : v]),
     );
     const err = refusal(flags(files));
     expect(err.code).toBe('KV_ERR_CONFIG');

@@ -183,7 +183,7 @@ describe('webhook proxy to a server that asks for a client certificate', () => {
   let pki: Record<string, TestPem>;
   let strict: Server;
   let certProxy: ProxyServer;
-  const peers: (string | undefined)[] = [];
+  const peers: string[] = [];
 
   beforeAll(async () => {
     pki = await makeTestPki([
