@@ -4,6 +4,7 @@
  * sends internal names), a MutatingWebhookConfiguration by URL for that namespace. Removed by the returned stop.
  */
 import { freePorts } from '../e2e/testenv/ports.ts';
+import { WEBHOOK_CLIENT_CN } from '../lib/apiserver/auth/index.ts';
 import { runApiRole } from '../lib/apiserver/role.ts';
 import { loadRestConfig, type GroupVersionResource, type KubeClient } from '../lib/kernel/kube/index.ts';
 import { memoryLogger, nopLogger } from '../lib/kernel/log/log.ts';
@@ -30,6 +31,7 @@ export async function vmMutatingWebhook(
   const pki = await makeTestPki([
     { name: 'ca', cn: 'bench-ca', ca: true },
     { name: 'serving', cn: 'virt-api', issuer: 'ca', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
+    { name: 'webhook-client', cn: WEBHOOK_CLIENT_CN, issuer: 'ca', usage: 'clientAuth' },
   ]);
   const ca = pemOf(pki, 'ca').cert;
   const [apiPort = 0] = await freePorts(1);
@@ -41,6 +43,7 @@ export async function vmMutatingWebhook(
       port: apiPort,
       host: '127.0.0.1',
       tls: pemOf(pki, 'serving'),
+      webhookClients: { caPem: ca, allowedNames: [WEBHOOK_CLIENT_CN] },
       handlers: { port: 4101, tls: { ca: Buffer.from(ca), cert: Buffer.from(''), key: Buffer.from('') } },
       ownServiceAccounts: [],
       healthPort: 0,
@@ -59,6 +62,7 @@ export async function vmMutatingWebhook(
     key: pemOf(pki, 'serving').key,
     upstream: `https://127.0.0.1:${apiPort}`,
     upstreamCa: ca,
+    upstreamClient: pemOf(pki, 'webhook-client'),
     index: buildRuleIndex(KUBEVIRT_REWRITE_RULES),
     metrics: rewriterMetrics(newRegistry({ defaultMetrics: false })),
     log: nopLogger,

@@ -10,9 +10,9 @@ import { createServer as createHttps, type Server as HttpsServer } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WebSocket, WebSocketServer } from 'ws';
+import { WebSocket } from 'ws';
 import type { VirtualMachineInstance } from '../lib/api/index.ts';
-import { pickProtocol, proxyStream } from '../lib/apiserver/stream/proxy.ts';
+import { newStreamServer, proxyStream } from '../lib/apiserver/stream/proxy.ts';
 import type { RelaySession } from '../lib/apiserver/stream/relay.ts';
 import { realClock } from '../lib/kernel/clock.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
@@ -39,11 +39,7 @@ async function timed(ws: Promise<WebSocket>, what: string): Promise<number> {
 
 /** An https server doing what the api does after its checks: proxyStream to the handler. */
 async function apiHop(pki: ConsolePki, handlerPort: number): Promise<HttpsServer> {
-  const wss = new WebSocketServer({
-    noServer: true,
-    perMessageDeflate: false,
-    handleProtocols: pickProtocol,
-  });
+  const wss = newStreamServer();
   const sessions = new Set<RelaySession>();
   const server = createHttps({ cert: pki.server.cert, key: pki.server.key });
   server.on('upgrade', (req, socket, head) => {

@@ -13,6 +13,7 @@ import {
 import type { KubeFlagValues } from '../lib/kernel/kube/index.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
+import { VIRTUALIZATION_API_PROXY_CN, WEBHOOK_CLIENT_CN } from '../lib/apiserver/auth/index.ts';
 import { runApiRole, type ApiRoleOptions } from '../lib/apiserver/role.ts';
 import { parsed, port, verbosityOption } from './flags.ts';
 
@@ -31,6 +32,9 @@ interface ApiFlags extends KubeFlagValues {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   clientCaFile?: string;
+  clientCaAllowedNames: string;
+  webhookClientCaFile?: string;
+  webhookClientAllowedNames: string;
   consoleServerPort: number;
   handlerCaFile?: string;
   handlerClientCertFile?: string;
@@ -67,6 +71,29 @@ export function rateLimitFromEnv(env: NodeJS.ProcessEnv, f: KubeFlagValues): Kub
   };
 }
 
+const names = (list: string): string[] => list.split(',').map((s) => s.trim());
+
+/**
+ * Who may send identity headers from --client-ca-file, and who may call the webhooks: the webhook client CA
+ * is the --client-ca-file one unless given (Deckhouse's virtualization-ca signs the module's certificates).
+ */
+function trustedClients(f: ApiFlags): Pick<ApiRoleOptions, 'clientCa' | 'webhookClients'> {
+  const clientCa = pemFlag('--client-ca-file', f.clientCaFile, checkCertificates);
+  const webhookCa = pemFlag('--webhook-client-ca-file', f.webhookClientCaFile, checkCertificates) ?? clientCa;
+  if (webhookCa === undefined)
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      '--webhook-client-ca-file is required without --client-ca-file: the admission webhooks answer only ' +
+        'callers with a client certificate from that CA',
+    );
+  return {
+    ...(clientCa !== undefined && {
+      clientCa: { caPem: clientCa, allowedNames: names(f.clientCaAllowedNames) },
+    }),
+    webhookClients: { caPem: webhookCa, allowedNames: names(f.webhookClientAllowedNames) },
+  };
+}
+
 function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
   if (isIP(f.listenAddress) === 0)
     throw new KvError('KV_ERR_CONFIG', `--listen-address ${f.listenAddress}: not an IP address`);
@@ -88,9 +115,8 @@ function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
     { flag: '--handler-client-key-file', file: handlerClient.key },
   );
   const handlerCa = pemFlag('--handler-ca-file', handlerClient.ca, checkCertificates);
-  const clientCa = pemFlag('--client-ca-file', f.clientCaFile, checkCertificates);
-  const own = f.ownServiceAccounts.split(',').map((s) => s.trim());
-  const handlers = f.handlerServiceAccounts.split(',').map((s) => s.trim());
+  const own = names(f.ownServiceAccounts);
+  const handlers = names(f.handlerServiceAccounts);
   return {
     config: loadRestConfig(
       kubeFlagsToConfigOptions(rateLimitFromEnv(process.env, f), { userAgent: 'kubevirt-ts/api' }),
@@ -98,7 +124,7 @@ function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
     port: f.port,
     host: f.listenAddress,
     tls,
-    ...(clientCa !== undefined && { clientCa }),
+    ...trustedClients(f),
     handlers: {
       port: f.consoleServerPort,
       tls: {
@@ -127,7 +153,21 @@ export function apiCommand(): Command {
     .option('--tls-private-key-file <file>', 'serving key (PEM)')
     .option(
       '--client-ca-file <file>',
-      "the Deckhouse virtualization-api's CA: its client certificates may send X-Remote-* headers (PEM)",
+      "the Deckhouse virtualization-api's CA: its client certificates with an allowed name may send X-Remote-* headers (PEM)",
+    )
+    .option(
+      '--client-ca-allowed-names <names>',
+      'comma-separated common names a --client-ca-file certificate must carry (never empty)',
+      VIRTUALIZATION_API_PROXY_CN,
+    )
+    .option(
+      '--webhook-client-ca-file <file>',
+      "the CA of the admission webhooks' callers' client certificates (PEM; default: --client-ca-file)",
+    )
+    .option(
+      '--webhook-client-allowed-names <names>',
+      "comma-separated common names a webhook caller's certificate must carry (the rewriter's webhook proxy)",
+      WEBHOOK_CLIENT_CN,
     )
     .addOption(parsed('--console-server-port <port>', "the handlers' console server port", port, 4101))
     .option('--handler-ca-file <file>', "the CA that signs the handlers' console server certificates (PEM)")

@@ -47,6 +47,11 @@ export function rewriterCommand(): Command {
     .option('--webhook-key <file>', 'webhook proxy serving key (PEM)')
     .option('--webhook-upstream <url>', 'webhook server to forward to (the webhook proxy runs only with it)')
     .option('--webhook-upstream-ca <file>', 'CA bundle (PEM) for the webhook server')
+    .option(
+      '--webhook-upstream-client-cert <file>',
+      'client certificate (PEM) the webhook proxy shows the webhook server',
+    )
+    .option('--webhook-upstream-client-key <file>', 'its key (PEM)')
     .option('--metrics-listen <addr>', '/metrics, /healthz and /readyz address', '127.0.0.1:9090')
     .addOption(
       parsed(

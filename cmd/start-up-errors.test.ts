@@ -66,6 +66,7 @@ beforeAll(() => {
       `    client-key-data: ${KEY_DATA}`,
       `    token: ${TOKEN}`,
     ]),
+    'a valid kubeconfig': valid([`    token: ${TOKEN}`]),
   };
   for (const [name, text] of Object.entries(kubeconfigs)) {
     const file = join(dir, name.replace(/\W+/g, '-'));
@@ -163,5 +164,39 @@ describe("the handler's console server flags", () => {
     expect(r.code).toBe(1);
     for (const secret of SECRETS) expect(r.output).not.toContain(secret);
     expect(reasonOf(r)).toEqual(expect.stringContaining(`KV_ERR_CONFIG: --tls-key-file ${notKey}`));
+  });
+});
+
+describe("the api's client trust flags", () => {
+  const api = (): string[] => [
+    ...['api', '--port', '0', '--health-port', '0', '--listen-address', '127.0.0.1'],
+    ...['--kubeconfig', files['a valid kubeconfig'] ?? ''],
+    ...['--tls-cert-file', tls.certFile, '--tls-private-key-file', tls.keyFile],
+    ...['--handler-ca-file', tls.certFile, '--handler-client-cert-file', tls.certFile],
+    ...['--handler-client-key-file', tls.keyFile],
+  ];
+  const reasonOf = (r: Run): string => {
+    const lines = r.output.split('\n').filter((l) => l !== '');
+    return String((JSON.parse(lines[lines.length - 1] ?? '') as Record<string, unknown>)['reason']);
+  };
+
+  it('refuses to start without a CA for the webhook callers', async () => {
+    const r = await run(api());
+    expect(r.code).toBe(1);
+    expect(reasonOf(r)).toBe(
+      'KV_ERR_CONFIG: --webhook-client-ca-file is required without --client-ca-file: the admission webhooks ' +
+        'answer only callers with a client certificate from that CA',
+    );
+  });
+
+  it.each([
+    ['--client-ca-allowed-names', '--client-ca-file'],
+    ['--webhook-client-allowed-names', '--webhook-client-ca-file'],
+  ])('refuses an empty %s', async (names, caFlag) => {
+    const r = await run([...api(), '--client-ca-file', tls.certFile, names, ' , ']);
+    expect(r.code).toBe(1);
+    expect(reasonOf(r)).toBe(
+      `KV_ERR_CONFIG: ${names} lists no name: the certificates of ${caFlag} are accepted only with a common name it lists`,
+    );
   });
 });

@@ -20,6 +20,7 @@ import { rewritingClient } from '../../lib/rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../lib/rename/index.ts';
 import { rewriterMetrics } from '../../lib/rewriter/proxy/metrics.ts';
 import { startWebhookProxy } from '../../lib/rewriter/proxy/webhook.ts';
+import { WEBHOOK_CLIENT_CN } from '../../lib/apiserver/auth/index.ts';
 import { gvr } from '../local/virt-registration.ts';
 import { testCluster, type TestCluster } from '../testenv/cluster.ts';
 
@@ -60,6 +61,7 @@ async function startApi(): Promise<number> {
       port: 0,
       host: '127.0.0.1',
       tls: pemOf(pki, 'serving'),
+      webhookClients: { caPem: pemOf(pki, 'ca').cert, allowedNames: [WEBHOOK_CLIENT_CN] },
       handlers: {
         port: 4101,
         tls: {
@@ -194,6 +196,7 @@ beforeAll(async () => {
   pki = await makeTestPki([
     { name: 'ca', cn: 'node-restriction-ca', ca: true },
     { name: 'serving', cn: 'virt-api', issuer: 'ca', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
+    { name: 'webhook-client', cn: WEBHOOK_CLIENT_CN, issuer: 'ca', usage: 'clientAuth' },
   ]);
   const apiPort = await startApi();
   proxy = await startWebhookProxy({
@@ -203,6 +206,7 @@ beforeAll(async () => {
     key: pemOf(pki, 'serving').key,
     upstream: `https://127.0.0.1:${String(apiPort)}`,
     upstreamCa: pemOf(pki, 'ca').cert,
+    upstreamClient: pemOf(pki, 'webhook-client'),
     index: buildRuleIndex(KUBEVIRT_REWRITE_RULES),
     metrics: rewriterMetrics(newRegistry({ defaultMetrics: false })),
     log: nopLogger,

@@ -104,6 +104,8 @@ function roleSpecs(kubeconfig: string, L: Layout): HostRole[] {
       ...['--webhook-listen', `127.0.0.1:${WEBHOOK_PROXY_PORT}`],
       ...['--webhook-cert', pki.webhookServing.cert, '--webhook-key', pki.webhookServing.key],
       ...['--webhook-upstream', `https://${node}:${API_PORT}`, '--webhook-upstream-ca', pki.ca.cert],
+      ...['--webhook-upstream-client-cert', pki.webhookClient.cert],
+      ...['--webhook-upstream-client-key', pki.webhookClient.key],
     ]),
     role('api', [
       ...['--listen-address', node, '--port', String(API_PORT), '--health-port', '0'],
@@ -112,6 +114,8 @@ function roleSpecs(kubeconfig: string, L: Layout): HostRole[] {
       ...['--handler-client-cert-file', pki.apiHandlerClient.cert],
       ...['--handler-client-key-file', pki.apiHandlerClient.key],
       ...['--handler-server-name', HANDLER_SERVER_NAME, '--own-service-accounts', ROLES_USER],
+      // The rewriter's webhook proxy shows a certificate of this CA with the default name.
+      ...['--webhook-client-ca-file', pki.ca.cert],
     ]),
     role('controller', controller),
     role('controller-2', controller),

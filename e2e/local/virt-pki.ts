@@ -3,13 +3,15 @@
  * all signed by their own CA (Deckhouse's `virtualization-ca`; not the cluster CA, which signs every cluster
  * client): the api's serving certificate (the node address the aggregation layer dials, and loopback for the
  * rewriter's webhook proxy), the handler console server's (CN virt-handler, which the api checks), the api's
- * client certificate for it (KubeVirt's client name, which the handler requires), and the webhook proxy's serving
- * certificate. An existing complete set is reused; a leaf whose subject is no longer the one asked for is issued
+ * client certificate for it (KubeVirt's client name, which the handler requires), the webhook proxy's serving
+ * certificate and the client certificate it shows the api (CN kube-api-rewriter, the api's default webhook
+ * caller). An existing complete set is reused; a leaf whose subject is no longer the one asked for is issued
  * again from the same CA (the roles read their rotated files, so running ones pick it up).
  */
 import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { WEBHOOK_CLIENT_CN } from '../../lib/apiserver/auth/index.ts';
 import { leaf, selfSignedCa, type KeyPair, type LeafOptions } from '../testenv/certs.ts';
 import { DEFAULT_CLIENT_COMMON_NAME } from '../../lib/handler/console/index.ts';
 import { NETWORK } from './layout.ts';
@@ -21,6 +23,7 @@ export interface VirtCerts {
   readonly handlerServing: KeyPair;
   readonly apiHandlerClient: KeyPair;
   readonly webhookServing: KeyPair;
+  readonly webhookClient: KeyPair;
 }
 
 /** The CN the api expects of the handler's console server certificate (its --handler-server-name). */
@@ -39,6 +42,7 @@ const LEAVES: Record<Exclude<keyof VirtCerts, 'ca'>, LeafOptions> = {
   },
   apiHandlerClient: { subject: `/CN=${DEFAULT_CLIENT_COMMON_NAME}`, usage: 'clientAuth' },
   webhookServing: { subject: '/CN=virt-webhooks', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
+  webhookClient: { subject: `/CN=${WEBHOOK_CLIENT_CN}`, usage: 'clientAuth' },
 };
 
 export function virtCertPaths(stackDir: string): VirtCerts {
@@ -50,6 +54,7 @@ export function virtCertPaths(stackDir: string): VirtCerts {
     handlerServing: pair('handler-serving'),
     apiHandlerClient: pair('api-handler-client'),
     webhookServing: pair('webhook-serving'),
+    webhookClient: pair('webhook-client'),
   };
 }
 

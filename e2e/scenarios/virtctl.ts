@@ -32,6 +32,8 @@ export interface ConsoleSession {
   readonly output: () => string;
   readonly stderr: () => string;
   type(text: string): void;
+  /** Ends the process (SIGTERM), connected or not. */
+  stop(): void;
   /** Resolves once virtctl-ts said on stderr that it is connected. */
   connected(timeoutMs: number): Promise<void>;
   /** Resolves once stdout holds `text` after `from` (an offset into output()). */
@@ -65,6 +67,7 @@ export function virtctl(kubeconfig: string, namespace: string): Virtctl {
         output: () => out,
         stderr: () => err,
         type: (text) => child.stdin.write(text),
+        stop: () => child.kill('SIGTERM'),
         connected: async (timeoutMs) => {
           await waitFor(
             () => err.includes('Successfully connected'),

@@ -5,9 +5,11 @@
  * certificate refused with 401, a user without RBAC for virtualmachines/addvolume refused with 403 by the
  * SubjectAccessReview and let through once a Role allows it, addvolume and removevolume written to the VM's
  * status.volumeRequests, the Deckhouse fork's addresourceclaim and removeresourceclaim written to the VM's
- * status.resourceClaimRequests, the Deckhouse mode (a certificate from --client-ca-file and X-Remote-User),
- * discovery, a validating webhook answering KubeVirt's message with the field, and the KubeVirt CR update
- * webhook trying a workloads placement as a dry-run DaemonSet.
+ * status.resourceClaimRequests, the Deckhouse mode (a certificate from --client-ca-file with the allowed name
+ * and X-Remote-User; another name from that CA refused with 401 whatever group it claims), discovery, a
+ * validating webhook answering its caller's certificate with KubeVirt's message and field (a caller without
+ * one refused with 401), and the KubeVirt CR update webhook trying a workloads placement as a dry-run
+ * DaemonSet.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
@@ -33,6 +35,7 @@ import { httpsCall } from '../kernel/tls/testing/https.ts';
 import { makeTestPki, pemOf, type TestPem } from '../kernel/tls/testing/pki.ts';
 import { rewritingClient } from '../rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
+import { VIRTUALIZATION_API_PROXY_CN, WEBHOOK_CLIENT_CN } from './auth/index.ts';
 import { runApiRole } from './role.ts';
 
 const rbac = (resource: string, kind: string): GroupVersionResource => ({
@@ -76,6 +79,7 @@ async function call(
   return { status: a.status, text: a.text, ...(allow !== undefined && { allow }) };
 }
 
+const webhookCaller = (): TestPem => pemOf(pki, 'webhook-client');
 const asUser = (user: string): Record<string, string> => ({
   'X-Remote-User': user,
   'X-Remote-Group': 'testers',
@@ -117,7 +121,9 @@ beforeAll(async () => {
       usage: 'clientAuth',
     },
     { name: 'dvp-ca', cn: 'virtualization-ca', ca: true },
-    { name: 'dvp', cn: 'virtualization-api', issuer: 'dvp-ca', usage: 'clientAuth' },
+    { name: 'dvp', cn: VIRTUALIZATION_API_PROXY_CN, issuer: 'dvp-ca', usage: 'clientAuth' },
+    { name: 'dvp-other', cn: 'virtualization-controller', issuer: 'dvp-ca', usage: 'clientAuth' },
+    { name: 'webhook-client', cn: WEBHOOK_CLIENT_CN, issuer: 'ca', usage: 'clientAuth' },
   ]);
   const fp = certPaths(dirname(process.env['KUBECONFIG'] ?? '')).frontProxyClient;
   frontProxy = { cert: readFileSync(fp.cert, 'utf8'), key: readFileSync(fp.key, 'utf8') };
@@ -128,7 +134,8 @@ beforeAll(async () => {
       port: 0,
       host: '127.0.0.1',
       tls: pemOf(pki, 'serving'),
-      clientCa: pemOf(pki, 'dvp-ca').cert,
+      clientCa: { caPem: pemOf(pki, 'dvp-ca').cert, allowedNames: [VIRTUALIZATION_API_PROXY_CN] },
+      webhookClients: { caPem: pemOf(pki, 'ca').cert, allowedNames: [WEBHOOK_CLIENT_CN] },
       handlers: {
         port: 4101,
         tls: {
@@ -315,9 +322,22 @@ describe('the api role with the real kube-apiserver', () => {
       body: second,
     });
     expect(stranger.status).toBe(401);
+    // A certificate of that CA under another name: its claim to be in system:masters is never read.
+    const other = await call('PUT', vmPath('vm1', 'addvolume'), {
+      client: pemOf(pki, 'dvp-other'),
+      headers: { 'X-Remote-User': 'system:admin', 'X-Remote-Group': 'system:masters' },
+      body: second.replaceAll('"hp2"', '"hp3"'),
+    });
+    expect(other.status).toBe(401);
+    expect(JSON.parse(other.text)).toMatchObject({
+      kind: 'Status',
+      code: 401,
+      message:
+        'Unauthorized: the client certificate has common name "virtualization-controller", which is not in --client-ca-allowed-names',
+    });
   }, 30_000);
 
-  it('serves discovery to any client and answers a webhook with KubeVirt’s message and field', async () => {
+  it('serves discovery to any client and answers its caller’s webhook review with KubeVirt’s message', async () => {
     const d = await call('GET', '/apis/subresources.kubevirt.io/v1', { client: frontProxy });
     expect(d.status).toBe(200);
     expect(JSON.parse(d.text)).toMatchObject({
@@ -327,13 +347,15 @@ describe('the api role with the real kube-apiserver', () => {
     const options = await call('OPTIONS', vmPath('vm1', 'addvolume'), { client: frontProxy });
     expect(options).toMatchObject({ status: 200, allow: expect.stringContaining('PUT') });
     const bad = { ...vmFixture(), spec: { ...vmFixture().spec, running: true } };
-    const review = await call('POST', '/virtualmachines-validate', {
-      body: JSON.stringify({
-        apiVersion: 'admission.k8s.io/v1',
-        kind: 'AdmissionReview',
-        request: { uid: 'r1', operation: 'CREATE', userInfo: { username: 'bob' }, object: bad },
-      }),
+    const body = JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: { uid: 'r1', operation: 'CREATE', userInfo: { username: 'bob' }, object: bad },
     });
+    const anonymous = await call('POST', '/virtualmachines-validate', { body });
+    expect(anonymous.status).toBe(401);
+    expect(JSON.parse(anonymous.text)).toMatchObject({ kind: 'Status', code: 401, reason: 'Unauthorized' });
+    const review = await call('POST', '/virtualmachines-validate', { client: webhookCaller(), body });
     expect(review.status).toBe(200);
     const response = (JSON.parse(review.text) as { response: Record<string, unknown> }).response;
     expect(response).toMatchObject({ uid: 'r1', allowed: false, status: { code: 422 } });
@@ -347,6 +369,7 @@ describe('the KubeVirt CR webhooks served by the api', () => {
       const kv = (change: Parameters<typeof kubevirtCr>[0]): unknown =>
         kubevirtCr((k) => (k.metadata.namespace = cluster.ns), change);
       const a = await call('POST', '/kubevirt-validate-update', {
+        client: webhookCaller(),
         body: JSON.stringify({
           apiVersion: 'admission.k8s.io/v1',
           kind: 'AdmissionReview',

@@ -6,7 +6,9 @@
  * ConfigMap is read again every minute, so a rotated front-proxy CA is picked up; the api's own certificate files
  * are read again every few seconds (tls-reload.ts). Requests to the cluster go
  * through the rename rules, limited by the client's QPS and burst (the fork's VIRT_API_RATE_LIMITER_QPS /
- * _BURST). On SIGTERM the server stops accepting and ends the open sessions with a close frame.
+ * _BURST), each of three clients with its own limiter: the SubjectAccessReviews, the subresource calls, and the
+ * webhooks' cluster IO (their caches, lookups and dry-run creates), so a flood of reviews never holds up a
+ * console or a VM start. On SIGTERM the server stops accepting and ends the open sessions with a close frame.
  */
 import { randomUUID } from 'node:crypto';
 import { realClock } from '../kernel/clock.ts';
@@ -37,7 +39,13 @@ import {
   type VirtualMachineInstance,
   type VirtualMachineInstanceMigration,
 } from '../api/index.ts';
-import { CaBundle, parseRequestHeaderConfig, SarAuthorizer, type AuthConfig } from './auth/index.ts';
+import {
+  namedTrust,
+  parseRequestHeaderConfig,
+  SarAuthorizer,
+  type AuthConfig,
+  type NamedTrust,
+} from './auth/index.ts';
 import { newApiMetrics } from './metrics.ts';
 import { restApi } from './rest/api.ts';
 import { startApiServer } from './server.ts';
@@ -56,8 +64,10 @@ export interface ApiRoleOptions {
   readonly port: number;
   readonly host?: string;
   readonly tls: { readonly cert: string; readonly key: string };
-  /** The Deckhouse virtualization-api's CA (PEM), trusted to send identity headers; optional. */
-  readonly clientCa?: string;
+  /** The Deckhouse virtualization-api's CA (PEM) and its certificates' names, trusted to send identity headers. */
+  readonly clientCa?: TrustedClients;
+  /** The callers of the admission webhooks: the CA (PEM) of their client certificates and their names. */
+  readonly webhookClients: TrustedClients;
   /** The handlers' console servers: their port, and the TLS the api dials them with. */
   readonly handlers: { readonly port: number; readonly tls: HandlerTls };
   /** Where tls and handlers.tls were read from, watched for rotation; a part without files stays as given. */
@@ -75,7 +85,12 @@ export interface ApiRoleOptions {
   readonly log: Logger;
 }
 
-async function readAuth(client: KubeClient, clientCa: CaBundle | undefined): Promise<AuthConfig> {
+export interface TrustedClients {
+  readonly caPem: string;
+  readonly allowedNames: readonly string[];
+}
+
+async function readAuth(client: KubeClient, virtualization: NamedTrust | undefined): Promise<AuthConfig> {
   const cm = await client.get<KubeObject & { data?: Record<string, string> }>(
     CONFIG_MAPS,
     AUTH_CONFIGMAP.name,
@@ -85,7 +100,7 @@ async function readAuth(client: KubeClient, clientCa: CaBundle | undefined): Pro
   );
   return {
     requestHeader: parseRequestHeaderConfig(cm.data ?? {}),
-    ...(clientCa !== undefined && { virtualizationCa: clientCa }),
+    ...(virtualization !== undefined && { virtualization }),
   };
 }
 
@@ -129,12 +144,27 @@ function cachedLookup(
   };
 }
 
+const trusted = (t: TrustedClients, caFlag: string, namesFlag: string): NamedTrust =>
+  namedTrust({ pem: t.caPem, from: caFlag }, { list: t.allowedNames, from: namesFlag });
+
 async function start(o: ApiRoleOptions, ctx: RoleContext): Promise<RoleWork> {
-  const direct = new HttpKubeClient(o.config);
-  ctx.defer(() => direct.destroy());
-  const client = rewritingClient(direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
+  // Three clients, three rate limiters: the subresource calls, the SubjectAccessReviews, the webhooks' IO.
+  const newClient = (): HttpKubeClient => {
+    const c = new HttpKubeClient(o.config);
+    ctx.defer(() => c.destroy());
+    return c;
+  };
+  const [direct, sarClient, webhookDirect] = [newClient(), newClient(), newClient()];
+  const rules = buildRuleIndex(KUBEVIRT_REWRITE_RULES);
+  const client = rewritingClient(direct, rules);
+  const webhookClient = rewritingClient(webhookDirect, rules);
   const clock = realClock;
-  const clientCa = o.clientCa === undefined ? undefined : CaBundle.parse(o.clientCa, '--client-ca-file');
+  const clientCa = o.clientCa && trusted(o.clientCa, '--client-ca-file', '--client-ca-allowed-names');
+  const webhookClients = trusted(
+    o.webhookClients,
+    '--webhook-client-ca-file',
+    '--webhook-client-allowed-names',
+  );
   const auth = await readAuth(direct, clientCa);
   const registry = requireRegistry(ctx);
   const metrics = newApiMetrics(registry, clock);
@@ -147,13 +177,19 @@ async function start(o: ApiRoleOptions, ctx: RoleContext): Promise<RoleWork> {
     ...(o.host !== undefined && { host: o.host }),
     tls: o.tls,
     auth,
-    authorizer: new SarAuthorizer({ client: direct, clock }),
+    authorizer: new SarAuthorizer({ client: sarClient, clock }),
+    webhookClients,
     admitters: admitters({
       clock,
       uuid: randomUUID,
       isOwnServiceAccount: (user) => own.has(user),
       isHandlerServiceAccount: (user) => handlerUsers.has(user),
-      lookup: cachedLookup({ client, direct }, ctx, o.log, o.namespace ?? INSTALL_NAMESPACE),
+      lookup: cachedLookup(
+        { client: webhookClient, direct: webhookDirect },
+        ctx,
+        o.log,
+        o.namespace ?? INSTALL_NAMESPACE,
+      ),
       log: o.log,
     }),
     subresources: restApi({ client, handlers, metrics, sessions, clock, log: o.log }),

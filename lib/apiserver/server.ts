@@ -1,12 +1,14 @@
 /**
  * The api's one TLS port (KubeVirt's virt-api 8443): the admission webhooks at KubeVirt's paths (called by
- * kube-apiserver through the rewriter's webhook proxy; no client certificate asked), and the subresource API
- * (through the aggregation layer, or straight from the Deckhouse virtualization-api), where every request but
- * the information endpoints is authenticated by its client certificate (auth/), authorized by a
- * SubjectAccessReview, and then served by `subresources`. Every answer
- * is counted by route and code. Its serving pair and its client trust are each replaced for new connections
- * (reloadTls, reloadAuth) without touching the other. Closing stops accepting, ends the open stream sessions with
- * a close frame (1001) and waits for the connections to go.
+ * kube-apiserver through the rewriter's webhook proxy, whose client certificate must come from the webhook
+ * client CA with an allowed name, else 401; at most MAX_REVIEWS_IN_FLIGHT reviews per path, else 429), and the
+ * subresource API (through the aggregation layer, or straight from the Deckhouse virtualization-api), where
+ * every request but the information endpoints is authenticated by its client certificate (auth/) and
+ * authorized by a SubjectAccessReview before anything else is answered (a 404 or 405 included), then served by
+ * `subresources`. Paths are read from the request line as sent (no URL normalization). Every answer is counted
+ * by route and code. Its serving pair and its client trust are each replaced for new connections (reloadTls,
+ * reloadAuth) without touching the other. Closing stops accepting, ends the open stream sessions with a close
+ * frame (1001) and waits for the connections to go.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -15,13 +17,22 @@ import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import type { Clock } from '../kernel/clock.ts';
 import { errorMessage, KvError, newStatus, type Status } from '../kernel/errors/errors.ts';
-import { BodyTooLargeError, readBody, sendStatus } from '../kernel/http/body.ts';
+import { BodyTooLargeError, readBody, sendJson, sendStatus } from '../kernel/http/body.ts';
 import type { Logger } from '../kernel/log/log.ts';
-import { authenticate, authorize, trustedCaPems, type AuthConfig, type Authorizer } from './auth/index.ts';
+import {
+  authenticate,
+  authorize,
+  trustedCaPems,
+  webhookCallerStatus,
+  type AuthConfig,
+  type Authorizer,
+  type NamedTrust,
+} from './auth/index.ts';
 import { refuseUpgrade } from './stream/proxy.ts';
 import type { RelaySession } from './stream/relay.ts';
 import { handleAdmission, type Admitter } from './webhooks/admit.ts';
-import type { SubresourceApi, SubresourceCall } from './subresource-api.ts';
+import { RETRY_AFTER_SECONDS, ReviewLimit, tooManyReviews } from './webhooks/in-flight.ts';
+import type { SubresourceApi, SubresourceCall, SubresourceReply } from './subresource-api.ts';
 import type { ApiMetrics } from './metrics.ts';
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -34,7 +45,11 @@ export interface ApiServerOptions {
   /** The trust for client certificates, as read now (re-read by the role; reload with reloadAuth). */
   readonly auth: AuthConfig;
   readonly authorizer: Authorizer;
+  /** Who may call the admission webhooks. */
+  readonly webhookClients: NamedTrust;
   readonly admitters: Readonly<Record<string, Admitter>>;
+  /** Reviews in flight per webhook path (default MAX_REVIEWS_IN_FLIGHT). */
+  readonly maxReviewsInFlight?: number;
   readonly subresources: SubresourceApi;
   readonly metrics: ApiMetrics;
   readonly sessions: Set<RelaySession>;
@@ -50,55 +65,7 @@ export interface ApiServer {
   close(): Promise<void>;
 }
 
-function sendJson(res: ServerResponse, code: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-interface Ctx extends ApiServerOptions {
-  current: AuthConfig;
-}
-
-/** Who the request acts for and whether they may, or the Status to answer (401, 403, 404, 405). */
-async function admitCall(ctx: Ctx, req: IncomingMessage, path: string): Promise<SubresourceCall | Status> {
-  const route = ctx.subresources.route(req.method ?? '', path);
-  if ('code' in route) return route;
-  const query = new URL(req.url ?? '/', 'https://api').searchParams;
-  if (route.attributes === undefined) return { route, query, identity: undefined };
-  // An https server's request sockets are TLS sockets.
-  const socket = req.socket as unknown as TLSSocket;
-  const authn = authenticate(socket, req.headersDistinct, ctx.current, ctx.clock);
-  if (!authn.ok) return authn.status;
-  const authz = await authorize(ctx.authorizer, authn.identity, route.attributes);
-  if (!authz.allowed) return authz.status;
-  return { route, query, identity: authn.identity };
-}
-
-async function onRequest(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = new URL(req.url ?? '/', 'https://api').pathname;
-  const done = ctx.metrics.request();
-  if (Object.hasOwn(ctx.admitters, path)) {
-    if (req.method !== 'POST') {
-      done('admission', 405);
-      sendStatus(res, newStatus(405, `admission webhooks answer POST, not ${req.method ?? ''}`));
-      return;
-    }
-    const body = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
-    const answer = await handleAdmission(ctx.admitters, path, body);
-    done('admission', answer.code);
-    sendJson(res, answer.code, answer.body);
-    return;
-  }
-  const call = await admitCall(ctx, req, path);
-  if ('code' in call) {
-    done('refused', call.code);
-    sendStatus(res, call);
-    return;
-  }
-  const body = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
-  const reply = await ctx.subresources.serve(call, body);
-  done(call.route.name, reply.code);
+function sendReply(res: ServerResponse, reply: SubresourceReply): void {
   if (reply.allow !== undefined) res.setHeader('Allow', reply.allow);
   if (reply.contentType !== undefined && typeof reply.body === 'string') {
     res.writeHead(reply.code, { 'content-type': reply.contentType });
@@ -106,13 +73,89 @@ async function onRequest(ctx: Ctx, req: IncomingMessage, res: ServerResponse): P
   } else sendJson(res, reply.code, reply.body);
 }
 
-async function onUpgrade(ctx: Ctx, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
-  const path = new URL(req.url ?? '/', 'https://api').pathname;
+interface Ctx extends ApiServerOptions {
+  current: AuthConfig;
+  readonly reviews: ReviewLimit;
+}
+
+/** The request line's path, as sent: the router reads it into tokens itself (rest/path-tokens.ts). */
+const pathOf = (target: string): string => target.split('?', 1)[0] ?? '';
+const refused = (status: Status): SubresourceReply => ({ code: status.code, body: status });
+// An https server's request sockets are TLS sockets.
+const tlsOf = (req: IncomingMessage): TLSSocket => req.socket as unknown as TLSSocket;
+
+/**
+ * Who the request acts for, once it may: the certificate and the SubjectAccessReview first for anything not
+ * public, then the route's own 404 or 405. Otherwise the reply to send (401, 403, 404, 405).
+ */
+async function admitCall(
+  ctx: Ctx,
+  req: IncomingMessage,
+  target: string,
+): Promise<SubresourceCall | SubresourceReply> {
+  const route = ctx.subresources.route(req.method ?? '', target);
+  let identity: SubresourceCall['identity'];
+  if (route.access.kind !== 'public') {
+    const authn = authenticate(tlsOf(req), req.headersDistinct, ctx.current, ctx.clock);
+    if (!authn.ok) return refused(authn.status);
+    if (route.access.kind === 'refused') return refused(newStatus(401, route.access.reason));
+    const authz = await authorize(ctx.authorizer, authn.identity, route.access.attributes);
+    if (!authz.allowed) return refused(authz.status);
+    identity = authn.identity;
+  }
+  if (route.unserved !== undefined) return route.unserved;
+  return { route, query: new URL(target, 'https://api').searchParams, identity };
+}
+
+/** An admission review: the caller's certificate, a place under the path's cap, then the body and the verdict. */
+async function onReview(ctx: Ctx, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   const done = ctx.metrics.request();
-  const call = await admitCall(ctx, req, path);
-  if ('code' in call) {
+  const refusal =
+    webhookCallerStatus(tlsOf(req), ctx.webhookClients, ctx.clock) ??
+    (req.method === 'POST'
+      ? undefined
+      : newStatus(405, `admission webhooks answer POST, not ${req.method ?? ''}`));
+  const release = refusal === undefined ? ctx.reviews.enter(path) : undefined;
+  if (release === undefined) {
+    const status = refusal ?? tooManyReviews(path);
+    if (status.code === 429) res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+    done('admission', status.code);
+    sendStatus(res, status);
+    return;
+  }
+  try {
+    const body = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
+    const review = await handleAdmission(ctx.admitters, path, body);
+    done('admission', review.code);
+    sendJson(res, review.code, review.body);
+  } finally {
+    release();
+  }
+}
+
+async function onRequest(ctx: Ctx, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const target = req.url ?? '/';
+  const path = pathOf(target);
+  if (Object.hasOwn(ctx.admitters, path)) return onReview(ctx, req, res, path);
+  const done = ctx.metrics.request();
+  const call = await admitCall(ctx, req, target);
+  if (!('route' in call)) {
     done('refused', call.code);
-    refuseUpgrade(socket, call);
+    sendReply(res, call);
+    return;
+  }
+  const body = (await readBody(req, MAX_BODY_BYTES)).toString('utf8');
+  const reply = await ctx.subresources.serve(call, body);
+  done(call.route.name, reply.code);
+  sendReply(res, reply);
+}
+
+async function onUpgrade(ctx: Ctx, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+  const done = ctx.metrics.request();
+  const call = await admitCall(ctx, req, req.url ?? '/');
+  if (!('route' in call)) {
+    done('refused', call.code);
+    refuseUpgrade(socket, call.body as Status);
     return;
   }
   done(call.route.name, 101);
@@ -125,14 +168,16 @@ function failure(err: unknown): Status {
 }
 
 export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
-  const ctx: Ctx = { ...o, current: o.auth };
+  const ctx: Ctx = { ...o, current: o.auth, reviews: new ReviewLimit(o.maxReviewsInFlight) };
   const log = o.log.with({ server: 'api' });
+  // Every CA a client certificate may come from; which one counts is decided per path.
+  const caPems = (auth: AuthConfig): string[] => [...trustedCaPems(auth), o.webhookClients.ca.pem];
   const server: Server = createServer({
     cert: o.tls.cert,
     key: o.tls.key,
     requestCert: true,
     rejectUnauthorized: false,
-    ca: trustedCaPems(o.auth),
+    ca: caPems(o.auth),
     minVersion: 'TLSv1.2',
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -176,10 +221,10 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
     port,
     reloadAuth: (auth): void => {
       ctx.current = auth;
-      server.setSecureContext({ cert: serving.cert, key: serving.key, ca: trustedCaPems(auth) });
+      server.setSecureContext({ cert: serving.cert, key: serving.key, ca: caPems(auth) });
     },
     reloadTls: (tls): void => {
-      server.setSecureContext({ cert: tls.cert, key: tls.key, ca: trustedCaPems(ctx.current) });
+      server.setSecureContext({ cert: tls.cert, key: tls.key, ca: caPems(ctx.current) });
       serving = tls;
     },
     close: async (): Promise<void> => {

@@ -25,6 +25,7 @@ import { httpsCall } from '../kernel/tls/testing/https.ts';
 import { makeTestPki, pemOf, type TestPem } from '../kernel/tls/testing/pki.ts';
 import { rewritingClient } from '../rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
+import { WEBHOOK_CLIENT_CN } from './auth/index.ts';
 import { runApiRole } from './role.ts';
 
 const CLIENT_CN = 'kubevirt.io:system:client:virt-handler';
@@ -141,6 +142,7 @@ beforeAll(async () => {
       port: 0,
       host: '127.0.0.1',
       tls: first,
+      webhookClients: { caPem: pemOf(pki, 'ca').cert, allowedNames: [WEBHOOK_CLIENT_CN] },
       handlers: {
         port: (handler.address() as AddressInfo).port,
         tls: { ca: Buffer.from(pemOf(pki, 'ca').cert), cert: Buffer.from(c1.cert), key: Buffer.from(c1.key) },

@@ -78,6 +78,21 @@ describe('rewriter flags: --listen stays on loopback', () => {
       nopLogger,
     );
     expect(o.webhook?.listen).toEqual({ host: undefined, port: 24192 });
+    expect(o.webhook?.upstreamClient).toBeUndefined();
+  });
+
+  it('reads the client certificate the webhook proxy shows its upstream', () => {
+    const o = rewriterRoleOptions(
+      flags({
+        webhookUpstream: 'https://127.0.0.1:8443',
+        webhookCert: tls.certFile,
+        webhookKey: tls.keyFile,
+        webhookUpstreamClientCert: tls.certFile,
+        webhookUpstreamClientKey: tls.keyFile,
+      }),
+      nopLogger,
+    );
+    expect(o.webhook?.upstreamClient).toEqual({ cert: tls.cert, key: tls.key });
   });
 });
 
@@ -156,12 +171,35 @@ describe('rewriter flags: TLS files', () => {
       { webhookUpstream: 'https://127.0.0.1:8443', webhookCert: '<cert>', webhookKey: '<bad>' },
       /^--webhook-key .*not-a-key.pem: not a PEM private key \(ERR_OSSL_\w+\)$/,
     ],
+    [
+      'a webhook upstream client certificate without its key',
+      {
+        webhookUpstream: 'https://127.0.0.1:8443',
+        webhookCert: '<cert>',
+        webhookKey: '<key>',
+        webhookUpstreamClientCert: '<cert>',
+      },
+      /^--webhook-upstream-client-cert and --webhook-upstream-client-key go together: pass both$/,
+    ],
+    [
+      'a --webhook-upstream-client-key that is not a key',
+      {
+        webhookUpstream: 'https://127.0.0.1:8443',
+        webhookCert: '<cert>',
+        webhookKey: '<key>',
+        webhookUpstreamClientCert: '<cert>',
+        webhookUpstreamClientKey: '<bad>',
+      },
+      /^--webhook-upstream-client-key .*not-a-key.pem: not a PEM private key \(ERR_OSSL_\w+\)$/,
+    ],
   ])('refuses %s with KV_ERR_CONFIG, quoting no file', (_name, over, message) => {
+    const stand: Record<string, string> = {
+      '<cert>': tls.certFile,
+      '<key>': tls.keyFile,
+      '<bad>': join(dir, 'not-a-key.pem'),
+    };
     const files = Object.fromEntries(
-      Object.entries(over).map(([k, v]) => [
-        k,
-        v === '<cert>' ? tls.certFile : v === '<bad>' ? join(dir, 'not-a-key.pem') : v,
-      ]),
+      Object.entries(over).map(([k, v]) => [k, typeof v === 'string' ? (stand[v] ?? v) : v]),
     );
     const err = refusal(flags(files));
     expect(err.code).toBe('KV_ERR_CONFIG');

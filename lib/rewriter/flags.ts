@@ -40,6 +40,8 @@ export interface RewriterFlags extends KubeFlagValues {
   webhookKey?: string;
   webhookUpstream?: string;
   webhookUpstreamCa?: string;
+  webhookUpstreamClientCert?: string;
+  webhookUpstreamClientKey?: string;
   metricsListen: string;
   maxBodyBytes: number;
   verbosity: number;
@@ -85,7 +87,24 @@ function webhookOptions(f: RewriterFlags): RewriterRoleOptions['webhook'] {
     key,
     upstream: f.webhookUpstream,
     upstreamCa: pemFlag('--webhook-upstream-ca', f.webhookUpstreamCa, checkCertificates),
+    upstreamClient: webhookUpstreamClient(f),
   };
+}
+
+/** The client certificate the webhook proxy shows its upstream (--webhook-upstream-client-cert/-key), if any. */
+function webhookUpstreamClient(f: RewriterFlags): { cert: string; key: string } | undefined {
+  const certFile = f.webhookUpstreamClientCert;
+  const keyFile = f.webhookUpstreamClientKey;
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined)
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      '--webhook-upstream-client-cert and --webhook-upstream-client-key go together: pass both',
+    );
+  return pemPairFlags(
+    { flag: '--webhook-upstream-client-cert', file: certFile },
+    { flag: '--webhook-upstream-client-key', file: keyFile },
+  );
 }
 
 /** --listen, on loopback unless --allow-remote-listen. */

@@ -26,6 +26,8 @@ export interface WebhookRoleOptions {
   readonly key: string;
   readonly upstream: string;
   readonly upstreamCa?: string | undefined;
+  /** PEM text of the client certificate and key shown to the upstream. */
+  readonly upstreamClient?: { readonly cert: string; readonly key: string } | undefined;
 }
 
 export interface RewriterRoleOptions {
@@ -93,6 +95,7 @@ async function start(o: RewriterRoleOptions, ctx: RoleContext): Promise<RoleWork
             key: w.key,
             upstream: w.upstream,
             upstreamCa: w.upstreamCa,
+            upstreamClient: w.upstreamClient,
             log: o.log.with({ proxy: 'webhook' }),
           }),
         );

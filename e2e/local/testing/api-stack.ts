@@ -5,8 +5,10 @@
  * - the api role in this process on the node's address, registered with the aggregation layer
  *   (virt-registration.ts); kube-apiserver authenticates the user and sends X-Remote-* with its front-proxy
  *   certificate;
- * - when asked, the VM webhooks registered by URL at an in-process rewriter webhook proxy, for the namespace only.
+ * - when asked, the VM webhooks registered by URL at an in-process rewriter webhook proxy, for the namespace only,
+ *   the proxy showing the api its webhook client certificate.
  */
+import { WEBHOOK_CLIENT_CN } from '../../../lib/apiserver/auth/index.ts';
 import { runApiRole } from '../../../lib/apiserver/role.ts';
 import { makeConsolePki, type ConsolePki } from '../../../lib/handler/console/testing/pki.ts';
 import { loadRestConfig, type HttpKubeClient, type RestConfig } from '../../../lib/kernel/kube/index.ts';
@@ -99,6 +101,7 @@ export async function startApiStack(o: ApiStackOptions): Promise<ApiStack> {
       usage: 'serverAuth',
       sans: `DNS:virt-api.${o.ns}.svc,IP:${NODE_IP},IP:127.0.0.1`,
     },
+    { name: 'webhook-client', cn: WEBHOOK_CLIENT_CN, issuer: 'ca', usage: 'clientAuth' },
   ]);
   const apiLog = memoryLogger('virt-api', 2);
   const stopApi = new AbortController();
@@ -109,6 +112,7 @@ export async function startApiStack(o: ApiStackOptions): Promise<ApiStack> {
       port: apiPort,
       host: NODE_IP,
       tls: pemOf(pki, 'serving'),
+      webhookClients: { caPem: pemOf(pki, 'ca').cert, allowedNames: [WEBHOOK_CLIENT_CN] },
       handlers: {
         port: handlerPort,
         tls: {
@@ -158,6 +162,7 @@ export async function startApiStack(o: ApiStackOptions): Promise<ApiStack> {
         key: pemOf(pki, 'serving').key,
         upstream: `https://${NODE_IP}:${apiPort}`,
         upstreamCa: pemOf(pki, 'ca').cert,
+        upstreamClient: pemOf(pki, 'webhook-client'),
         index: buildRuleIndex(KUBEVIRT_REWRITE_RULES),
         metrics: rewriterMetrics(newRegistry({ defaultMetrics: false })),
         log: nopLogger,

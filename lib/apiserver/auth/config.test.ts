@@ -5,6 +5,7 @@ import { makeTestPki, pemOf } from '../../kernel/tls/testing/pki.ts';
 import { CaBundle } from './ca-bundle.ts';
 import {
   parseRequestHeaderConfig,
+  namedTrust,
   parseVirtualizationCa,
   trustedCaPems,
   type ConfigMapData,
@@ -126,7 +127,8 @@ describe('parseRequestHeaderConfig', () => {
 describe('CaBundle', () => {
   it('never prints PEM text: JSON, inspect and strings show the count and subjects', () => {
     const bundle = CaBundle.parse(caPem + otherPem, 'test');
-    const config = { requestHeader: parseRequestHeaderConfig(data), virtualizationCa: bundle };
+    const virtualization = { ca: bundle, allowedNames: ['virtualization-api-proxy'], namesFrom: 'test' };
+    const config = { requestHeader: parseRequestHeaderConfig(data), virtualization };
     for (const text of [JSON.stringify(config), inspect(config, { depth: 10 }), String(bundle)]) {
       expect(text).not.toContain('BEGIN');
       expect(text).not.toContain(caPem.split('\n')[1]);
@@ -155,7 +157,32 @@ describe('trustedCaPems', () => {
   it('lists the request-header CA, then the virtualization-ca when there is one', () => {
     const requestHeader = parseRequestHeaderConfig(data);
     expect(trustedCaPems({ requestHeader })).toEqual([caPem]);
-    const virtualizationCa = parseVirtualizationCa({ 'ca-bundle': otherPem });
-    expect(trustedCaPems({ requestHeader, virtualizationCa })).toEqual([caPem, otherPem]);
+    const virtualization = namedTrust({ pem: otherPem, from: 'f' }, { list: ['n'], from: 'g' });
+    expect(trustedCaPems({ requestHeader, virtualization })).toEqual([caPem, otherPem]);
+  });
+});
+
+describe('namedTrust', () => {
+  it('keeps the names trimmed, without empty ones, and where they come from', () => {
+    const t = namedTrust(
+      { pem: otherPem, from: '--client-ca-file' },
+      { list: [' virtualization-api-proxy ', '', 'b'], from: '--client-ca-allowed-names' },
+    );
+    expect(t).toMatchObject({
+      allowedNames: ['virtualization-api-proxy', 'b'],
+      namesFrom: '--client-ca-allowed-names',
+    });
+    expect(t.ca.certificates).toHaveLength(1);
+  });
+
+  it.each([[[]], [['', ' ']]])('refuses a list with no name (%j), naming the flags', (list) => {
+    expect(() =>
+      namedTrust({ pem: otherPem, from: '--client-ca-file' }, { list, from: '--client-ca-allowed-names' }),
+    ).toThrow(
+      new KvError(
+        'KV_ERR_CONFIG',
+        '--client-ca-allowed-names lists no name: the certificates of --client-ca-file are accepted only with a common name it lists',
+      ),
+    );
   });
 });

@@ -4,13 +4,21 @@
  *    the request-header (front-proxy) CA, the proxy client names it accepts and the identity header names,
  *    each list a JSON array of strings;
  *  - the Deckhouse `virtualization-ca` ConfigMap (key `ca-bundle`, in the module's namespace), whose CA signs
- *    the client certificate virtualization-api presents when it proxies a user's call with X-Remote-* headers.
+ *    the client certificate virtualization-api presents when it proxies a user's call with X-Remote-* headers;
+ *  - a CA given by a flag together with the common names its client certificates must carry (NamedTrust): the
+ *    virtualization-api's (--client-ca-file) and the admission webhooks' callers'. The list is never empty:
+ *    the module's CA signs every certificate of the module, so the name is what tells its callers apart.
  *
  * The cluster's `client-ca-file` is deliberately not a source of forwarded identities: it signs every kubelet,
  * controller and user certificate, so trusting X-Remote-User from it would let any of them act as anyone.
  */
 import { KvError } from '../../kernel/errors/errors.ts';
 import { CaBundle } from './ca-bundle.ts';
+
+/** The common name of the Deckhouse virtualization-api's client certificate (its hooks' APIProxyCertCN). */
+export const VIRTUALIZATION_API_PROXY_CN = 'virtualization-api-proxy';
+/** The webhook callers' name: Deckhouse's kube-api-rewriter, the sidecar that is the webhook proxy there. */
+export const WEBHOOK_CLIENT_CN = 'kube-api-rewriter';
 
 export const EXTENSION_AUTH_CONFIGMAP = 'kube-system/extension-apiserver-authentication';
 export const VIRTUALIZATION_CA_CONFIGMAP = 'virtualization-ca';
@@ -37,10 +45,18 @@ export interface RequestHeaderConfig {
   readonly extraHeaderPrefixes: readonly string[];
 }
 
-/** Everything authenticate() needs: the request-header trust, and the virtualization-ca when deployed. */
+/** A CA and the common names its client certificates must carry to be accepted (at least one). */
+export interface NamedTrust {
+  readonly ca: CaBundle;
+  readonly allowedNames: readonly string[];
+  /** The flag or key that lists the names, for refusals. */
+  readonly namesFrom: string;
+}
+
+/** Everything authenticate() needs: the request-header trust, and the virtualization-api's when deployed. */
 export interface AuthConfig {
   readonly requestHeader: RequestHeaderConfig;
-  readonly virtualizationCa?: CaBundle | undefined;
+  readonly virtualization?: NamedTrust | undefined;
 }
 
 export type ConfigMapData = Readonly<Record<string, string | undefined>>;
@@ -110,9 +126,27 @@ export function parseVirtualizationCa(data: ConfigMapData): CaBundle {
   return bundle(VIRTUALIZATION_CA_CONFIGMAP, data, KEYS.caBundle);
 }
 
+/**
+ * A CA (PEM, from `caFrom`) with the names its certificates must carry (from `namesFrom`); names are trimmed,
+ * empty ones dropped, and a list left empty is refused. Throws KvError KV_ERR_CONFIG naming the source.
+ */
+export function namedTrust(
+  ca: { readonly pem: string; readonly from: string },
+  names: { readonly list: readonly string[]; readonly from: string },
+): NamedTrust {
+  const allowedNames = names.list.map((n) => n.trim()).filter((n) => n !== '');
+  if (allowedNames.length === 0) {
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      `${names.from} lists no name: the certificates of ${ca.from} are accepted only with a common name it lists`,
+    );
+  }
+  return { ca: CaBundle.parse(ca.pem, ca.from), allowedNames, namesFrom: names.from };
+}
+
 /** The PEM bundles for the TLS server's `ca` option: the request-header CA, then the virtualization-ca. */
 export function trustedCaPems(config: AuthConfig): string[] {
   const pems = [config.requestHeader.ca.pem];
-  if (config.virtualizationCa !== undefined) pems.push(config.virtualizationCa.pem);
+  if (config.virtualization !== undefined) pems.push(config.virtualization.ca.pem);
   return pems;
 }

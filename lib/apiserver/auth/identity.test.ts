@@ -1,14 +1,17 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { makeTestPki, pemOf } from '../../kernel/tls/testing/pki.ts';
-import { parseRequestHeaderConfig, type RequestHeaderConfig } from './config.ts';
+import { namedTrust, parseRequestHeaderConfig, type AuthConfig } from './config.ts';
 import type { HeaderValues } from './headers.ts';
 import { identify, type PeerFacts } from './identity.ts';
 
-let withNames: RequestHeaderConfig;
-let anyName: RequestHeaderConfig;
+let withNames: AuthConfig;
+let anyName: AuthConfig;
 
 beforeAll(async () => {
-  const pki = await makeTestPki([{ name: 'ca', cn: 'front-proxy-ca' }]);
+  const pki = await makeTestPki([
+    { name: 'ca', cn: 'front-proxy-ca' },
+    { name: 'virtualization-ca', cn: 'virtualization-ca' },
+  ]);
   const data = {
     'requestheader-client-ca-file': pemOf(pki, 'ca').cert,
     'requestheader-allowed-names': '["front-proxy-client","aggregator"]',
@@ -17,8 +20,15 @@ beforeAll(async () => {
     'requestheader-group-headers': '["X-Remote-Group"]',
     'requestheader-extra-headers-prefix': '["X-Remote-Extra-"]',
   };
-  withNames = parseRequestHeaderConfig(data);
-  anyName = parseRequestHeaderConfig({ ...data, 'requestheader-allowed-names': '[]' });
+  const virtualization = namedTrust(
+    { pem: pemOf(pki, 'virtualization-ca').cert, from: '--client-ca-file' },
+    { list: ['virtualization-api-proxy'], from: '--client-ca-allowed-names' },
+  );
+  withNames = { requestHeader: parseRequestHeaderConfig(data), virtualization };
+  anyName = {
+    requestHeader: parseRequestHeaderConfig({ ...data, 'requestheader-allowed-names': '[]' }),
+    virtualization,
+  };
 }, 30_000);
 
 const proxied: HeaderValues = {
@@ -30,7 +40,10 @@ const proxied: HeaderValues = {
 const forged: HeaderValues = { 'x-remote-user': ['system:admin'], 'x-remote-group': ['system:masters'] };
 
 const frontProxy: PeerFacts = { verifiedBy: 'requestheader', commonName: 'front-proxy-client' };
-const virtualizationApi: PeerFacts = { verifiedBy: 'virtualization-ca', commonName: 'virtualization-api' };
+const virtualizationApi: PeerFacts = {
+  verifiedBy: 'virtualization-ca',
+  commonName: 'virtualization-api-proxy',
+};
 
 describe('identify', () => {
   it('takes user, uid, groups and extra from a front proxy with an allowed name', () => {
@@ -46,7 +59,7 @@ describe('identify', () => {
     });
   });
 
-  it('takes the headers from a virtualization-ca certificate whatever its name (Deckhouse mode)', () => {
+  it('takes the headers from a virtualization-ca certificate with an allowed name (Deckhouse mode)', () => {
     const headers = {
       'x-remote-user': ['system:serviceaccount:ns:sa'],
       'x-remote-group': ['system:serviceaccounts'],
@@ -61,6 +74,11 @@ describe('identify', () => {
   it('accepts any request-header certificate when no names are listed', () => {
     const r = identify({ verifiedBy: 'requestheader', commonName: 'whoever' }, anyName, proxied);
     expect(r.ok).toBe(true);
+  });
+
+  it('never takes a virtualization-ca certificate by its CA alone, even where any request-header one would do', () => {
+    const r = identify({ verifiedBy: 'virtualization-ca', commonName: 'whoever' }, anyName, forged);
+    expect(r).toMatchObject({ ok: false, code: 401 });
   });
 
   it.each<[string, PeerFacts, string]>([
@@ -93,6 +111,16 @@ describe('identify', () => {
       'a request-header certificate without a common name',
       { verifiedBy: 'requestheader', commonName: undefined },
       'Unauthorized: the client certificate has no common name, which is not in requestheader-allowed-names',
+    ],
+    [
+      'a virtualization-ca certificate with a name not allowed',
+      { verifiedBy: 'virtualization-ca', commonName: 'virtualization-controller' },
+      'Unauthorized: the client certificate has common name "virtualization-controller", which is not in --client-ca-allowed-names',
+    ],
+    [
+      'a virtualization-ca certificate without a common name',
+      { verifiedBy: 'virtualization-ca', commonName: undefined },
+      'Unauthorized: the client certificate has no common name, which is not in --client-ca-allowed-names',
     ],
   ])('refuses %s with 401 without reading a forged X-Remote-User', (_what, peer, message) => {
     const r = identify(peer, withNames, forged);

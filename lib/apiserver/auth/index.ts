@@ -23,11 +23,15 @@ import { forbiddenStatus, unauthorizedStatus } from './status.ts';
 
 export { CaBundle } from './ca-bundle.ts';
 export {
+  namedTrust,
   parseRequestHeaderConfig,
   parseVirtualizationCa,
   trustedCaPems,
+  VIRTUALIZATION_API_PROXY_CN,
+  WEBHOOK_CLIENT_CN,
   type AuthConfig,
   type ConfigMapData,
+  type NamedTrust,
   type RequestHeaderConfig,
 } from './config.ts';
 export { DEFAULT_DECISION_CACHE, type Decision, type DecisionCacheOptions } from './decision-cache.ts';
@@ -43,6 +47,7 @@ export {
   type SubjectAccessReview,
 } from './sar.ts';
 export { forbiddenMessage, forbiddenStatus, unauthorizedStatus } from './status.ts';
+export { webhookCallerStatus } from './webhook-caller.ts';
 
 export type Authentication =
   | { readonly ok: true; readonly identity: Identity; readonly via: TrustSource }
@@ -57,7 +62,7 @@ export function authenticate(
   config: AuthConfig,
   clock?: Clock,
 ): Authentication {
-  const result = identify(peerFacts(socket, config, clock), config.requestHeader, headers);
+  const result = identify(peerFacts(socket, config, clock), config, headers);
   return result.ok ? result : { ok: false, status: unauthorizedStatus(result.message) };
 }
 

@@ -46,7 +46,8 @@ describe('peerFacts', () => {
     ['otherName', { verifiedBy: 'requestheader', commonName: 'mallory' }],
     ['chained', { verifiedBy: 'requestheader', commonName: 'front-proxy-client' }],
     ['noUsage', { verifiedBy: 'requestheader', commonName: 'front-proxy-client' }],
-    ['virtualizationApi', { verifiedBy: 'virtualization-ca', commonName: 'virtualization-api' }],
+    ['virtualizationApi', { verifiedBy: 'virtualization-ca', commonName: 'virtualization-api-proxy' }],
+    ['virtualizationOther', { verifiedBy: 'virtualization-ca', commonName: 'virtualization-controller' }],
     ['stranger', { commonName: 'front-proxy-client', problem: 'untrusted' }],
     ['serverOnly', { commonName: 'front-proxy-client', problem: 'not-for-client-auth' }],
   ])('names the bundle that verified %s', async (name, want) => {
@@ -73,7 +74,7 @@ describe('peerFacts', () => {
     ]);
     try {
       expect(await probe(narrow, pki, client('virtualizationApi'))).toEqual({
-        commonName: 'virtualization-api',
+        commonName: 'virtualization-api-proxy',
         problem: 'untrusted',
       });
     } finally {
@@ -113,7 +114,7 @@ describe('authenticate', () => {
     });
   });
 
-  it.each(['stranger', 'otherName', 'serverOnly'])(
+  it.each(['stranger', 'otherName', 'serverOnly', 'virtualizationOther', 'webhookClient'])(
     'answers 401 to %s, whatever its headers say',
     async (name) => {
       const r = (await probe(authn, pki, client(name))) as { ok: boolean; status: { code: number } };

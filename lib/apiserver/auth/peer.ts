@@ -22,12 +22,13 @@ const ANY_EXTENDED_KEY_USAGE = '2.5.29.37.0';
 /** Intermediates followed above the leaf; real proxy chains have at most one. */
 const MAX_DEPTH = 4;
 
-type Anchors = readonly (readonly [TrustSource, CaBundle])[];
+/** Trusted bundles, each with the name a verification reports. */
+export type Anchors<S extends string> = readonly (readonly [S, CaBundle])[];
 
 /** The bundles of a config, in the order they are tried. */
-export function anchorsOf(config: AuthConfig): Anchors {
+export function anchorsOf(config: AuthConfig): Anchors<TrustSource> {
   const anchors: [TrustSource, CaBundle][] = [['requestheader', config.requestHeader.ca]];
-  if (config.virtualizationCa !== undefined) anchors.push(['virtualization-ca', config.virtualizationCa]);
+  if (config.virtualization !== undefined) anchors.push(['virtualization-ca', config.virtualization.ca]);
   return anchors;
 }
 
@@ -60,7 +61,10 @@ function allowsClientAuth(leaf: X509Certificate): boolean {
   return usages === undefined || usages.includes(CLIENT_AUTH) || usages.includes(ANY_EXTENDED_KEY_USAGE);
 }
 
-function anchorFor(cert: X509Certificate, anchors: Anchors): [TrustSource, X509Certificate] | undefined {
+function anchorFor<S extends string>(
+  cert: X509Certificate,
+  anchors: Anchors<S>,
+): [S, X509Certificate] | undefined {
   for (const [source, bundle] of anchors) {
     const ca = bundle.certificates.find((c) => issuedBy(cert, c));
     if (ca !== undefined) return [source, ca];
@@ -76,7 +80,11 @@ function parentInChain(cert: X509Certificate): X509Certificate | undefined {
 }
 
 /** Verification of a leaf (with its chain as Node linked it) against the anchors. */
-export function verifyChain(leaf: X509Certificate, anchors: Anchors, now: number): PeerFacts {
+export function verifyChain<S extends string>(
+  leaf: X509Certificate,
+  anchors: Anchors<S>,
+  now: number,
+): PeerFacts<S> {
   const commonName = commonNameOf(leaf);
   if (!allowsClientAuth(leaf)) return { verifiedBy: undefined, commonName, problem: 'not-for-client-auth' };
   const path: X509Certificate[] = [leaf];
@@ -95,13 +103,22 @@ export function verifyChain(leaf: X509Certificate, anchors: Anchors, now: number
 }
 
 /**
- * The facts identify() needs about the peer of this connection. When OpenSSL refused the chain the answer is
- * a refusal whatever the walk finds; the walk then only says why, when it can.
+ * What verified the peer certificate of this connection, of these anchors. When OpenSSL refused the chain the
+ * answer is a refusal whatever the walk finds; the walk then only says why, when it can.
  */
-export function peerFacts(socket: TLSSocket, config: AuthConfig, clock: Clock = realClock): PeerFacts {
+export function peerVerifiedBy<S extends string>(
+  socket: TLSSocket,
+  anchors: Anchors<S>,
+  clock: Clock = realClock,
+): PeerFacts<S> {
   const leaf = socket.getPeerX509Certificate();
   if (leaf === undefined) return { verifiedBy: undefined, commonName: undefined };
-  const facts = verifyChain(leaf, anchorsOf(config), clock.now());
+  const facts = verifyChain(leaf, anchors, clock.now());
   if (socket.authorized || facts.verifiedBy === undefined) return facts;
   return { verifiedBy: undefined, commonName: facts.commonName, problem: 'untrusted' };
+}
+
+/** The facts identify() needs about the peer of this connection. */
+export function peerFacts(socket: TLSSocket, config: AuthConfig, clock: Clock = realClock): PeerFacts {
+  return peerVerifiedBy(socket, anchorsOf(config), clock);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { accessFor, accessRefusal, NOT_AUTHENTICATED, rbacVerb, type Access } from './access.ts';
+import { pathTokens } from './path-tokens.ts';
 
 const G = '/apis/subresources.kubevirt.io';
 const VMI = `${G}/v1/namespaces/ns1/virtualmachineinstances/vmi1`;
@@ -58,8 +59,9 @@ describe('accessFor', () => {
     ['profilers are public', 'GET', `${G}/v1/start-cluster-profiler`, pub],
     ['guestfs is public', 'GET', `${G}/v1alpha3/guestfs`, pub],
     ['openapi v3 is public', 'GET', '/openapi/v3', pub],
+    ['a path that does not read', 'GET', `${G}/v1/namespaces/ns1/x%zz`, refused('unknown api endpoint')],
   ])('%s', (_name, method, path, want) => {
-    expect(accessFor(method, path)).toEqual(want);
+    expect(accessFor(method, pathTokens(path))).toEqual(want);
   });
 
   it.each<[string, boolean, string | undefined]>([

@@ -4,7 +4,8 @@
  * - the discovery, health and profiler paths below are public;
  * - any other request needs a verified client certificate (else 401 "request is not authenticated") and a
  *   SubjectAccessReview for the user in X-Remote-User, the groups in X-Remote-Group and the extras in
- *   X-Remote-Extra-*, with resource attributes read off the path's segments by position:
+ *   X-Remote-Extra-*, with resource attributes read off the path's tokens (path-tokens.ts, the router's own)
+ *   by position:
  *   `/apis/{group}/{version}/namespaces/{namespace}/{resource}/{name}/{subresource}[/…]` (resource
  *   virtualmachines or virtualmachineinstances; only the first segment after the name is the subresource) or
  *   `/apis/{group}/{version}/namespaces/{namespace}/expand-vm-spec`;
@@ -33,15 +34,16 @@ export type Access =
 
 export const NOT_AUTHENTICATED = 'request is not authenticated';
 
+/** The public paths as tokens joined by '/'. */
 const PUBLIC_PATHS: ReadonlySet<string> = new Set([
-  '/',
-  '/apis',
-  '/healthz',
-  '/openapi/v2',
-  '/openapi/v3',
-  '/start-profiler',
-  '/stop-profiler',
-  '/dump-profiler',
+  '',
+  'apis',
+  'healthz',
+  'openapi/v2',
+  'openapi/v3',
+  'start-profiler',
+  'stop-profiler',
+  'dump-profiler',
   ...['v1', 'v1alpha3'].flatMap((v) =>
     [
       '',
@@ -51,7 +53,7 @@ const PUBLIC_PATHS: ReadonlySet<string> = new Set([
       '/start-cluster-profiler',
       '/stop-cluster-profiler',
       '/dump-cluster-profiler',
-    ].map((p) => `/apis/subresources.kubevirt.io/${v}${p}`),
+    ].map((p) => `apis/subresources.kubevirt.io/${v}${p}`),
   ),
 ]);
 
@@ -74,28 +76,29 @@ export function rbacVerb(method: string, named: boolean): string | undefined {
   }
 }
 
-/** The review's attributes from the path's segments by position, or why none can be built. */
-function attributes(method: string, parts: readonly string[]): ResourceAttributes | string {
-  const at = (i: number): string => parts[i] ?? '';
-  const resource = at(6);
-  const base = parts.length === 7;
+/** The review's attributes from the path's tokens by position, or why none can be built. */
+function attributes(method: string, tokens: readonly string[]): ResourceAttributes | string {
+  const at = (i: number): string => tokens[i] ?? '';
+  const resource = at(5);
+  const base = tokens.length === 6;
   const known = base
     ? resource === 'expand-vm-spec'
     : resource === 'virtualmachineinstances' || resource === 'virtualmachines';
   if (!known) return `unknown resource type ${resource}`;
-  const verb = rbacVerb(method, !base && at(7) !== '');
+  const verb = rbacVerb(method, !base && at(6) !== '');
   if (verb === undefined) return `unknown http verb in request: ${method}`;
-  const common = { namespace: at(5), verb, group: at(2), version: at(3), resource };
-  return base ? common : { ...common, subresource: at(8), name: at(7) };
+  const common = { namespace: at(4), verb, group: at(1), version: at(2), resource };
+  return base ? common : { ...common, subresource: at(7), name: at(6) };
 }
 
-/** What a request needs before it is served; `path` is the decoded URL path, without the query. */
-export function accessFor(method: string, path: string): Access {
-  if (PUBLIC_PATHS.has(path)) return { kind: 'public' };
-  const parts = path.split('/');
-  if (parts.length < 9 && parts.length !== 7)
-    return { kind: 'refused', reason: `unknown api endpoint: ${path}` };
-  const attrs = attributes(method, parts);
+/** What a request needs before it is served, from its path's tokens (undefined: a path that does not read). */
+export function accessFor(method: string, tokens: readonly string[] | undefined): Access {
+  if (tokens === undefined) return { kind: 'refused', reason: 'unknown api endpoint' };
+  const joined = tokens.join('/');
+  if (PUBLIC_PATHS.has(joined)) return { kind: 'public' };
+  if (tokens.length < 8 && tokens.length !== 6)
+    return { kind: 'refused', reason: `unknown api endpoint: /${joined}` };
+  const attrs = attributes(method, tokens);
   return typeof attrs === 'string'
     ? { kind: 'refused', reason: attrs }
     : { kind: 'review', attributes: attrs };

@@ -4,7 +4,6 @@
  * answers (shell.ts carries out the cores' plans; the discovery documents, version and healthz here), and the
  * console and VNC streams: their preconditions, then proxyStream to the VMI's handler.
  */
-import { WebSocketServer } from 'ws';
 import type { Clock } from '../../kernel/clock.ts';
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 import type { KubeClient } from '../../kernel/kube/index.ts';
@@ -12,7 +11,7 @@ import type { Logger } from '../../kernel/log/log.ts';
 import { buildInfo } from '../../version/version.ts';
 import type { ApiMetrics } from '../metrics.ts';
 import type { HandlerTls } from '../stream/dial.ts';
-import { pickProtocol, proxyStream, refuseUpgrade } from '../stream/proxy.ts';
+import { newStreamServer, proxyStream, refuseUpgrade } from '../stream/proxy.ts';
 import { DEFAULT_CLIENT_PING_INTERVAL_MS, type RelaySession } from '../stream/relay.ts';
 import type {
   SubresourceApi,
@@ -75,11 +74,7 @@ function information(r: Exclude<Route, { kind: 'subresource' }>): SubresourceRep
 export function restApi(o: RestApiOptions): SubresourceApi {
   const log = o.log.with({ server: 'api' });
   const shell = new RestShell(o.client, o.handlers);
-  const wss = new WebSocketServer({
-    noServer: true,
-    perMessageDeflate: false,
-    handleProtocols: pickProtocol,
-  });
+  const wss = newStreamServer();
   const streamContext = {
     wss,
     tls: o.handlers.tls,
@@ -92,13 +87,16 @@ export function restApi(o: RestApiOptions): SubresourceApi {
     },
   };
   return {
-    route(method, path): Routed | Status {
-      const m = matchRequest(method, path);
-      if (m.kind === 'options') return { name: 'options', allow: m.allow };
-      if (m.kind === 'error') return newStatus(m.status, m.message);
-      if (m.access.kind === 'refused') return newStatus(401, m.access.reason);
+    route(method, target): Routed {
+      const m = matchRequest(method, target);
+      if (m.kind === 'options') return { name: 'options', access: { kind: 'public' }, allow: m.allow };
+      if (m.kind === 'error') {
+        const status = newStatus(m.status, m.message);
+        const unserved = { code: m.status, body: status, ...(m.allow !== undefined && { allow: m.allow }) };
+        return { name: 'refused', access: m.access, unserved };
+      }
       const name = m.route.kind === 'subresource' ? m.route.subresource : m.route.kind;
-      return { name, match: m.route, ...(m.access.kind === 'review' && { attributes: m.access.attributes }) };
+      return { name, match: m.route, access: m.access };
     },
     serve: async (call: SubresourceCall, body: string): Promise<SubresourceReply> => {
       const { match: r, allow } = call.route as Routed;

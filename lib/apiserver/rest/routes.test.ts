@@ -157,10 +157,34 @@ describe('matchRequest', () => {
     ],
     ['the resource list', 'GET', `${G}/v1`, routed({ kind: 'resource-list', version: 'v1' }, pub)],
     [
-      'the resource list with a slash: routed, not public',
+      'the resource list with a slash: the same tokens, so public too',
       'GET',
       `${G}/v1alpha3/`,
-      routed({ kind: 'resource-list', version: 'v1alpha3' }, refused(`unknown api endpoint: ${G}/v1alpha3/`)),
+      routed({ kind: 'resource-list', version: 'v1alpha3' }, pub),
+    ],
+    [
+      'a leading double slash: routed and reviewed alike',
+      'GET',
+      `/${VMI}/console`,
+      routed(sub('console'), review('get', 'console')),
+    ],
+    [
+      'an escaped subresource: routed and reviewed alike',
+      'GET',
+      `${VMI}/%63onsole`,
+      routed(sub('console'), review('get', 'console')),
+    ],
+    [
+      'an escaped slash in the name: neither routed nor reviewed',
+      'PUT',
+      `${G}/v1/namespaces/ns1/virtualmachineinstances/vmi1%2Fconsole/pause`,
+      missing(refused('unknown api endpoint')),
+    ],
+    [
+      'an empty segment after the name: reviewed as the VMI itself, not served',
+      'GET',
+      `${VMI}//console`,
+      missing(review('get', '@vmi1')),
     ],
     [
       'version',
@@ -195,5 +219,23 @@ describe('matchRequest', () => {
     ['OPTIONS of an unknown path', 'OPTIONS', '/nope', { kind: 'options', allow: '' }],
   ])('%s', (_name, method, target, want) => {
     expect(matchRequest(method, target)).toEqual(want);
+  });
+
+  it.each([
+    ['GET', `//${VMI.slice(1)}/vnc`],
+    ['GET', `${VMI}/vnc/screenshot/`],
+    ['GET', `${G}/v1/namespaces/n%73/virtualmachineinstances/v%6di/console`],
+    ['GET', `${G}/v1/namespaces/ns1/virtualmachineinstances/a%2Eb/portforward/22/tcp`],
+    ['PUT', `${VM}/%73tart?x=%2F`],
+  ])('reviews the namespace, name and subresource it serves: %s %s', (method, target) => {
+    const m = matchRequest(method, target);
+    if (m.kind !== 'route' || m.route.kind !== 'subresource' || m.access.kind !== 'review')
+      throw new Error(`not a reviewed subresource: ${JSON.stringify(m)}`);
+    const { namespace, name, subresource } = m.access.attributes;
+    expect({ namespace, name, subresource }).toEqual({
+      namespace: m.route.namespace,
+      name: m.route.name,
+      subresource: m.route.subresource.split('/')[0],
+    });
   });
 });

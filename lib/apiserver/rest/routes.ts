@@ -4,11 +4,12 @@
  * go-restful does: a path no route has is 404 "404: Page Not Found"; a known path with another method is 405
  * "405: Method Not Allowed" with an Allow header; OPTIONS is answered before authorization with the methods of
  * the path in Allow (go-restful's OPTIONSFilter, 200 and no body). Every other request is authorized first
- * (access.ts), then routed. The target is the URL path with an optional query; the router ignores slashes at
- * either end (go-restful's TrimRightSlashEnabled) and decodes each segment; an empty segment inside the path,
- * which go-restful would take as an empty name, is 404 here. Pure.
+ * (access.ts), then routed. The target is the URL path with an optional query, read once into tokens
+ * (path-tokens.ts) that the router and the access check share; an empty segment inside the path, which
+ * go-restful would take as an empty name, is 404 here. Pure.
  */
 import { accessFor, type Access } from './access.ts';
+import { pathTokens } from './path-tokens.ts';
 
 export type SubresourceVersion = 'v1' | 'v1alpha3';
 export type SubresourceResource = 'virtualmachines' | 'virtualmachineinstances';
@@ -127,24 +128,6 @@ export const METHOD_NOT_ALLOWED_TEXT = '405: Method Not Allowed';
 
 const GROUP_PREFIX = ['apis', 'subresources.kubevirt.io'];
 
-/** The path's segments as go-restful's router sees them: slashes at either end dropped, each one decoded. */
-function tokens(path: string): string[] | undefined {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
-  try {
-    return trimmed === '' ? [] : trimmed.split('/').map((s) => decodeURIComponent(s));
-  } catch {
-    return undefined;
-  }
-}
-
-function decodedPath(path: string): string {
-  try {
-    return decodeURIComponent(path);
-  } catch {
-    return path;
-  }
-}
-
 const isVersion = (v: string | undefined): v is SubresourceVersion => v === 'v1' || v === 'v1alpha3';
 const isResource = (r: string | undefined): r is SubresourceResource =>
   r === 'virtualmachines' || r === 'virtualmachineinstances';
@@ -174,9 +157,7 @@ function namespaced(version: SubresourceVersion, rest: readonly string[]): [Rout
   return subresource({ kind: 'subresource', version, resource, namespace, name }, sub);
 }
 
-function routeOf(path: string): [Route, Method] | undefined {
-  const segments = tokens(path);
-  if (segments === undefined) return undefined;
+function routeOf(segments: readonly string[]): [Route, Method] | undefined {
   const joined = segments.join('/');
   if (Object.hasOwn(ROOT_PATHS, joined)) {
     return [{ kind: 'root', endpoint: ROOT_PATHS[joined as keyof typeof ROOT_PATHS] }, 'GET'];
@@ -191,11 +172,10 @@ function routeOf(path: string): [Route, Method] | undefined {
 }
 
 export function matchRequest(method: string, target: string): RouteMatch {
-  const q = target.indexOf('?');
-  const path = q >= 0 ? target.slice(0, q) : target;
-  const found = routeOf(path);
+  const tokens = pathTokens(target);
+  const found = tokens === undefined ? undefined : routeOf(tokens);
   if (method === 'OPTIONS') return { kind: 'options', allow: found?.[1] ?? '' };
-  const access = accessFor(method, decodedPath(path));
+  const access = accessFor(method, tokens);
   if (found === undefined) return { kind: 'error', status: 404, message: NOT_FOUND_TEXT, access };
   const [route, allowed] = found;
   if (method !== allowed) {

@@ -9,7 +9,12 @@ import { memoryLogger } from '../../kernel/log/log.ts';
 import { waitFor } from '../../kernel/testing/wait.ts';
 import { makeTestPki, pemOf, type TestPem } from '../../kernel/tls/testing/pki.ts';
 import { PLAIN_STREAM_PROTOCOL } from './dial.ts';
-import { pickProtocol, proxyStream, DECKHOUSE_STREAM_PROTOCOL } from './proxy.ts';
+import {
+  DECKHOUSE_STREAM_PROTOCOL,
+  MAX_CLIENT_MESSAGE_BYTES,
+  newStreamServer,
+  proxyStream,
+} from './proxy.ts';
 import type { RelaySession } from './relay.ts';
 
 let pki: Record<string, TestPem>;
@@ -17,6 +22,8 @@ let handler: Server;
 let api: Server;
 const sessions = new Set<RelaySession>();
 const opened: string[] = [];
+/** The sizes of the messages the stand-in handler received. */
+const handlerGot: number[] = [];
 const { log, lines } = memoryLogger('virt-api', 2);
 
 const listen = (s: Server): Promise<number> =>
@@ -47,13 +54,14 @@ beforeAll(async () => {
     echo.handleUpgrade(req, socket, head, (ws) => {
       ws.send(Buffer.from('hello from the guest'));
       ws.on('message', (d: Buffer) => {
+        handlerGot.push(d.length);
         ws.send(d);
       });
     });
   });
   const handlerPort = await listen(handler);
   api = createServer(pemOf(pki, 'api'));
-  const wss = new WebSocketServer({ noServer: true, handleProtocols: pickProtocol });
+  const wss = newStreamServer();
   api.on('upgrade', (req, socket, head) => {
     const kind = 'console';
     void proxyStream(
@@ -137,5 +145,23 @@ describe('proxyStream', () => {
     await expect(open('/busy', 'plain.kubevirt.io')).rejects.toMatchObject({ status: 409 });
     const err = (await open('/busy', 'plain.kubevirt.io').catch((e: unknown) => e)) as { body: string };
     expect(JSON.parse(err.body)).toMatchObject({ kind: 'Status', code: 409, message: 'console busy' });
+  });
+
+  it('relays a message of 1 MiB, and ends the session with 1009 at one byte more, before the handler sees it', async () => {
+    const ws = await open('/console', 'plain.kubevirt.io');
+    let echoed = 0;
+    ws.on('message', (d: Buffer) => (echoed += d.length));
+    handlerGot.length = 0;
+    ws.send(Buffer.alloc(MAX_CLIENT_MESSAGE_BYTES, 1));
+    await waitFor(() => echoed >= MAX_CLIENT_MESSAGE_BYTES, 'the 1 MiB echo');
+    const closed = new Promise<number>((r) =>
+      ws.once('close', (code) => {
+        r(code);
+      }),
+    );
+    ws.send(Buffer.alloc(MAX_CLIENT_MESSAGE_BYTES + 1, 2));
+    expect(await closed).toBe(1009);
+    expect(handlerGot).toEqual([MAX_CLIENT_MESSAGE_BYTES]);
+    await waitFor(() => sessions.size === 0, 'the session gone');
   });
 });

@@ -4,10 +4,12 @@
  * missing socket, an unreachable handler) reaches the client as an HTTP answer with a Kubernetes Status, not as
  * a websocket that opens and dies; then the client's upgrade is accepted with the subprotocol it offered
  * (`plain.kubevirt.io` or the Deckhouse client's `plain.virtualization.deckhouse.io`) and both are relayed.
+ * The client's side takes messages of up to 1 MiB, as the handler's console server does (ws's default is
+ * 100 MiB); a larger one ends the session with 1009.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { WebSocket, WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { Clock } from '../../kernel/clock.ts';
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
@@ -18,10 +20,22 @@ import { relayStreams, type RelaySession } from './relay.ts';
 export const DECKHOUSE_STREAM_PROTOCOL = 'plain.virtualization.deckhouse.io';
 export const STREAM_PROTOCOLS: readonly string[] = ['plain.kubevirt.io', DECKHOUSE_STREAM_PROTOCOL];
 
+export const MAX_CLIENT_MESSAGE_BYTES = 1024 * 1024;
+
 /** The subprotocol the api answers with: the first of the client's it knows. */
 export function pickProtocol(offered: Set<string>): string | false {
   for (const p of offered) if (STREAM_PROTOCOLS.includes(p)) return p;
   return false;
+}
+
+/** The websocket server for the clients' side of the api's streams. */
+export function newStreamServer(): WebSocketServer {
+  return new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: MAX_CLIENT_MESSAGE_BYTES,
+    handleProtocols: pickProtocol,
+  });
 }
 
 /** Answers an HTTP status with a Status body on a connection that asked for an upgrade, and closes it. */

@@ -2,10 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { Registry } from 'prom-client';
 import { Agent, request } from 'undici';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { makeTlsFixture, type TlsFixture } from '../../kernel/kube/testing/tls-fixture.ts';
+import { makeTestPki, pemOf, type TestPem } from '../../kernel/tls/testing/pki.ts';
 import { KUBEVIRT } from '../../rename/testing/synthetic-rules.ts';
 import { rewriterMetrics } from './metrics.ts';
 import type { ProxyServer } from './serve.ts';
@@ -174,5 +176,64 @@ describe('webhook proxy', () => {
     const body = JSON.stringify(review());
     await post('/some-other-webhook', body);
     expect(seen[0]).toEqual({ url: '/some-other-webhook', body });
+  });
+});
+
+describe('webhook proxy to a server that asks for a client certificate', () => {
+  let pki: Record<string, TestPem>;
+  let strict: Server;
+  let certProxy: ProxyServer;
+  const peers: string[] = [];
+
+  beforeAll(async () => {
+    pki = await makeTestPki([
+      { name: 'ca', cn: 'ca', ca: true },
+      { name: 'server', cn: 'server', issuer: 'ca', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
+      { name: 'client', cn: 'kube-api-rewriter', issuer: 'ca', usage: 'clientAuth' },
+    ]);
+    const ca = pemOf(pki, 'ca').cert;
+    strict = createServer({ ...pemOf(pki, 'server'), ca, requestCert: true, rejectUnauthorized: true });
+    strict.on('secureConnection', (socket: TLSSocket) => {
+      peers.push(String(socket.getPeerCertificate().subject.CN));
+    });
+    strict.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      req.resume();
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+      res.end('{"kind":"Status","apiVersion":"v1","status":"Failure","code":429,"reason":"TooManyRequests"}');
+    });
+    await new Promise<void>((resolve) => strict.listen(0, '127.0.0.1', resolve));
+    certProxy = await startWebhookProxy({
+      host: '127.0.0.1',
+      port: 0,
+      cert: tls.cert,
+      key: tls.key,
+      upstream: `https://127.0.0.1:${(strict.address() as AddressInfo).port}`,
+      upstreamCa: ca,
+      upstreamClient: pemOf(pki, 'client'),
+      index: KUBEVIRT,
+      metrics: rewriterMetrics(new Registry()),
+      log: nopLogger,
+      maxBodyBytes: 1 << 20,
+      keepAliveTimeout: 10,
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    await certProxy.close(100);
+    strict.closeAllConnections();
+    await new Promise((resolve) => strict.close(resolve));
+  });
+
+  it('shows its client certificate, and passes the server’s 429 back with its Retry-After', async () => {
+    const res = await request(`https://127.0.0.1:${certProxy.port}/virtualmachines-mutate`, {
+      dispatcher: client,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(review()),
+    });
+    expect(res.statusCode).toBe(429);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(await res.body.json()).toMatchObject({ kind: 'Status', code: 429 });
+    expect(peers).toEqual(['kube-api-rewriter']);
   });
 });

@@ -2,7 +2,9 @@
  * The webhook proxy (mode "restore"): a TLS server the API server calls for admission, in front of the real
  * webhook server that speaks kubevirt.io. An AdmissionReview request for one of the rule set's webhook paths
  * is restored (kinds, resources, object and oldObject) before it is forwarded; the response patch is renamed
- * on the way back (rewriteAdmissionReview). Other paths pass through untouched.
+ * on the way back (rewriteAdmissionReview). Other paths pass through untouched. The proxy shows the webhook
+ * server its own client certificate when it has one (the api answers reviews only to a caller it knows), and
+ * passes a Retry-After back with the answer, so kube-apiserver retries a review the server had no room for.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
@@ -36,6 +38,8 @@ export interface WebhookProxyOptions {
   readonly upstreamCa?: string | undefined;
   /** TLS server name to verify instead of the URL's host. */
   readonly upstreamServerName?: string | undefined;
+  /** The client certificate and key (PEM) shown to the webhook server. */
+  readonly upstreamClient?: { readonly cert: string; readonly key: string } | undefined;
   readonly index: RuleIndex;
   readonly metrics: RewriterMetrics;
   readonly log: Logger;
@@ -55,6 +59,10 @@ export async function startWebhookProxy(opts: WebhookProxyOptions): Promise<Prox
     connect: {
       ...(opts.upstreamCa !== undefined && { ca: opts.upstreamCa }),
       ...(opts.upstreamServerName !== undefined && { servername: opts.upstreamServerName }),
+      ...(opts.upstreamClient !== undefined && {
+        cert: opts.upstreamClient.cert,
+        key: opts.upstreamClient.key,
+      }),
     },
     ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
   });
@@ -124,9 +132,11 @@ async function handleWebhook(
   const raw = Buffer.from(await reply.body.arrayBuffer());
   rec.fromTarget(raw.length);
   const out = target.webhook ? renameReviewResponse(raw, reviewed, rec, webhookDeps.index) : raw;
+  const retryAfter = stringOf(reply.headers['retry-after']);
   res.writeHead(reply.statusCode, {
     'content-type': stringOf(reply.headers['content-type']) ?? 'application/json',
     'content-length': String(out.length),
+    ...(retryAfter !== undefined && { 'retry-after': retryAfter }),
   });
   res.end(out);
   rec.toClient(out.length);

@@ -1,25 +1,32 @@
 /**
- * Test support for the auth tests: the certificates an api server meets (front proxy, virtualization-api,
- * strangers, a chain through an intermediate, wrong usages) and a TLS server on 127.0.0.1:0 configured the way
- * the api role's server is (requestCert, rejectUnauthorized false, ca = every trusted bundle). Each
- * connection is answered with one JSON line computed from its TLSSocket, then closed.
+ * Test support for the auth tests: the certificates an api server meets (front proxy, virtualization-api and
+ * another certificate of its CA, the webhook callers, strangers, a chain through an intermediate, wrong usages)
+ * and a TLS server on 127.0.0.1:0 configured the way the api role's server is (requestCert,
+ * rejectUnauthorized false, ca = every trusted bundle). Each connection is answered with one JSON line computed
+ * from its TLSSocket, then closed.
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { connect, createServer, type Server, type TLSSocket } from 'node:tls';
 import { makeTestPki, pemOf, type TestPem } from '../../../kernel/tls/testing/pki.ts';
 import {
+  namedTrust,
   parseRequestHeaderConfig,
-  parseVirtualizationCa,
   trustedCaPems,
   type AuthConfig,
+  type NamedTrust,
 } from '../config.ts';
 
 export interface AuthPki {
   readonly config: AuthConfig;
+  /** The webhook callers' trust: CN kube-api-rewriter from webhook-ca. */
+  readonly webhookClients: NamedTrust;
   readonly server: TestPem;
   readonly servingCa: string;
-  /** Client certificates by name: frontProxy, otherName, virtualizationApi, stranger, chained, serverOnly, noUsage. */
+  /**
+   * Client certificates by name: frontProxy, otherName, virtualizationApi, virtualizationOther, webhookClient,
+   * webhookOther, stranger, chained, serverOnly, noUsage.
+   */
   readonly clients: Readonly<Record<string, TestPem>>;
 }
 
@@ -35,7 +42,21 @@ export async function makeAuthPki(): Promise<AuthPki> {
     { name: 'intermediate', cn: 'front-proxy-intermediate', issuer: 'front-proxy-ca', ca: true },
     { name: 'chainedLeaf', cn: 'front-proxy-client', issuer: 'intermediate', usage: 'clientAuth' },
     { name: 'virtualization-ca', cn: 'virtualization-ca' },
-    { name: 'virtualizationApi', cn: 'virtualization-api', issuer: 'virtualization-ca', usage: 'clientAuth' },
+    {
+      name: 'virtualizationApi',
+      cn: 'virtualization-api-proxy',
+      issuer: 'virtualization-ca',
+      usage: 'clientAuth',
+    },
+    {
+      name: 'virtualizationOther',
+      cn: 'virtualization-controller',
+      issuer: 'virtualization-ca',
+      usage: 'clientAuth',
+    },
+    { name: 'webhook-ca', cn: 'webhook-ca' },
+    { name: 'webhookClient', cn: 'kube-api-rewriter', issuer: 'webhook-ca', usage: 'clientAuth' },
+    { name: 'webhookOther', cn: 'someone-else', issuer: 'webhook-ca', usage: 'clientAuth' },
     { name: 'stranger-ca', cn: 'stranger-ca' },
     { name: 'stranger', cn: 'front-proxy-client', issuer: 'stranger-ca', usage: 'clientAuth' },
   ]);
@@ -46,14 +67,25 @@ export async function makeAuthPki(): Promise<AuthPki> {
     'requestheader-group-headers': '["X-Remote-Group"]',
     'requestheader-extra-headers-prefix': '["X-Remote-Extra-"]',
   });
-  const virtualizationCa = parseVirtualizationCa({ 'ca-bundle': pemOf(pki, 'virtualization-ca').cert });
+  const virtualization = namedTrust(
+    { pem: pemOf(pki, 'virtualization-ca').cert, from: '--client-ca-file' },
+    { list: ['virtualization-api-proxy'], from: '--client-ca-allowed-names' },
+  );
+  const webhookClients = namedTrust(
+    { pem: pemOf(pki, 'webhook-ca').cert, from: '--webhook-client-ca-file' },
+    { list: ['kube-api-rewriter'], from: '--webhook-client-allowed-names' },
+  );
   const leaf = pemOf(pki, 'chainedLeaf');
-  const names = ['frontProxy', 'otherName', 'serverOnly', 'noUsage', 'virtualizationApi', 'stranger'];
+  const names = [
+    ...['frontProxy', 'otherName', 'serverOnly', 'noUsage', 'stranger'],
+    ...['virtualizationApi', 'virtualizationOther', 'webhookClient', 'webhookOther'],
+  ];
   const clients: Record<string, TestPem> = Object.fromEntries(names.map((n) => [n, pemOf(pki, n)]));
   // The client sends its intermediate after the leaf.
   clients['chained'] = { cert: leaf.cert + pemOf(pki, 'intermediate').cert, key: leaf.key };
   return {
-    config: { requestHeader, virtualizationCa },
+    config: { requestHeader, virtualization },
+    webhookClients,
     server: pemOf(pki, 'server'),
     servingCa: pemOf(pki, 'serving-ca').cert,
     clients,
