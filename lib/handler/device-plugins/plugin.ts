@@ -7,6 +7,7 @@
  * after a failed start, with KubeVirt's backoff (1, 2, 5, 10 s), cut short when a new kubelet.sock appears.
  * On stop the streams get an empty list first, as KubeVirt's do, so the kubelet drops the devices quickly.
  */
+import type { Stats } from 'node:fs';
 import { lstat, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Server } from '@grpc/grpc-js';
@@ -21,6 +22,7 @@ import {
   type DevicePluginHandlers,
   type ListAndWatchResponse,
 } from '../../rpc/device-plugin.ts';
+import { openBeneath, withHandle } from '../../kernel/safepath/index.ts';
 import { listenUnix, shutdownServer } from '../../rpc/listen.ts';
 import { allocateResponse, deviceList, healthOf, type DevicePluginSpec } from './specs.ts';
 import { watchDirs } from './watch.ts';
@@ -41,10 +43,11 @@ export interface DevicePluginOptions {
 }
 
 /** dev:ino:birth of a path, or undefined when it is missing: a replaced file gets a new identity. */
+const idOf = (s: Stats): string => `${s.dev}:${s.ino}:${s.birthtimeMs}`;
+
 async function identity(p: string): Promise<string | undefined> {
   try {
-    const s = await lstat(p);
-    return `${s.dev}:${s.ino}:${s.birthtimeMs}`;
+    return idOf(await lstat(p));
   } catch {
     return undefined;
   }
@@ -189,17 +192,22 @@ export class DevicePlugin {
     this.server = newDevicePluginServer(this.handlers());
     await listenUnix(this.server, this.socket);
     this.socketId = await identity(this.socket);
-    this.kubeletId = await identity(this.kubeletSocket);
-    await registerWithKubelet(
-      this.kubeletSocket,
-      {
-        version: DEVICE_PLUGIN_VERSION,
-        endpoint: this.o.spec.endpoint,
-        resourceName: this.o.spec.resourceName,
-        options: undefined,
-      },
-      { deadlineMs: this.o.registerDeadlineMs, clock: this.o.clock },
-    );
+    // Registered through the kubelet.sock opened here, so the identity kept is the one registered with: a
+    // kubelet restart swaps the socket, and one read by path before the dial may be the old one, which would
+    // make the plugin register twice at once (the kubelet then refuses it as already connected for good).
+    await withHandle(openBeneath(this.o.dir, [KUBELET_SOCKET], ['socket']), async (kubelet) => {
+      this.kubeletId = idOf(kubelet.stat);
+      await registerWithKubelet(
+        kubelet.procPath,
+        {
+          version: DEVICE_PLUGIN_VERSION,
+          endpoint: this.o.spec.endpoint,
+          resourceName: this.o.spec.resourceName,
+          options: undefined,
+        },
+        { deadlineMs: this.o.registerDeadlineMs, clock: this.o.clock },
+      );
+    });
     this.registeredNow = true;
     this.log.info('device plugin registered', {
       endpoint: this.o.spec.endpoint,
