@@ -31,7 +31,7 @@ import { HOTPLUG_DISKS_VOLUME, podVolumeOnNode } from '../../lib/rpc/index.ts';
 import { STORAGE_CLASS } from './storage.ts';
 import { ownClaimWithDisk, removeOwnVolume, type OwnVolume } from './testing/claims.ts';
 import { virtSuite } from './testing/suite.ts';
-import { agentVm, deleteNamespace, kubeletPodsDir, virtClients } from './virt.ts';
+import { agentVm, deleteNamespace, kubeletPodsDir } from './virt.ts';
 
 const NAME = 'hps-vmi';
 const HOST_TEXT = 'a file of the node, not the tenant’s';
@@ -58,6 +58,7 @@ async function unmountLeftovers(): Promise<void> {
 // from removing the launcher Pod while the namespace goes.
 afterAll(unmountLeftovers);
 
+const volumes: OwnVolume[] = [];
 const s = virtSuite('hpsafe', {
   handler: true,
   handlerFlags: async (dir) => {
@@ -66,23 +67,19 @@ const s = virtSuite('hpsafe', {
     await symlink(kubeletPodsDir(dir), podsLink);
     return ['--kubelet-pods-dir', podsLink];
   },
-});
-const victimNs = `${s.ns}-victim`;
-const volumes: OwnVolume[] = [];
-
-// After the suite's own afterAll (hooks run in the order declared): the namespace, the handler and the suite's
-// clients are gone, so this one has its own.
-afterAll(async () => {
-  await unmountLeftovers();
-  const c = virtClients(s.c.kubeconfig, 'kubevirt-ts/hpsafe-itest-cleanup');
-  try {
+  // The own volumes go once their claims have (the suite's namespace is gone by then), while the cluster is up.
+  cleanup: async (c) => {
     await deleteNamespace(c, victimNs, 120_000);
     for (const v of volumes) await removeOwnVolume(c.direct, v);
-  } finally {
-    await c.close();
-    if (work !== '') await rm(work, { recursive: true, force: true });
-  }
-}, 300_000);
+  },
+});
+const victimNs = `${s.ns}-victim`;
+
+// Last: nothing may stay mounted below work when it is removed.
+afterAll(async () => {
+  await unmountLeftovers();
+  if (work !== '') await rm(work, { recursive: true, force: true });
+});
 
 const getVmi = (): Promise<VirtualMachineInstance> =>
   s.clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, NAME, { namespace: s.ns });

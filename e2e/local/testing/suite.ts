@@ -24,6 +24,8 @@ export interface VirtSuiteOptions {
   readonly handler: boolean;
   /** Extra handler flags, made once the cluster is up (its stack dir given). */
   readonly handlerFlags?: (dir: string) => Promise<string[]>;
+  /** Runs once the namespace is gone, before the handler stops and the cluster is released (which may take it down). */
+  readonly cleanup?: (clients: VirtClients) => Promise<void>;
 }
 
 export function virtSuite(prefix: string, o: VirtSuiteOptions): VirtSuite {
@@ -62,7 +64,10 @@ export function virtSuite(prefix: string, o: VirtSuiteOptions): VirtSuite {
 
   afterAll(async () => {
     // While the controller (and the handler) still run, so that they finish what the namespace holds.
-    if (clients !== undefined) await deleteNamespace(clients, ns, 120_000);
+    if (clients !== undefined) {
+      await deleteNamespace(clients, ns, 120_000);
+      await o.cleanup?.(clients);
+    }
     if (suite.handler !== undefined) await stopHandler(suite.handler);
     await controller?.stop();
     await clients?.close();
