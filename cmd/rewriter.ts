@@ -4,7 +4,7 @@ import { addKubeFlags } from '../lib/kernel/kube/index.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
 import { rewriterRoleOptions, type RewriterFlags } from '../lib/rewriter/flags.ts';
-import { DEFAULT_MAX_BODY_BYTES } from '../lib/rewriter/proxy/index.ts';
+import { DEFAULT_MAX_BODY_BYTES, WEBHOOK_CALLER_CN } from '../lib/rewriter/proxy/index.ts';
 import { runRewriterRole } from '../lib/rewriter/role.ts';
 import { parsed, positiveInt, verbosityOption, wholeNumber } from './flags.ts';
 
@@ -52,6 +52,15 @@ export function rewriterCommand(): Command {
       'client certificate (PEM) the webhook proxy shows the webhook server',
     )
     .option('--webhook-upstream-client-key <file>', 'its key (PEM)')
+    .option(
+      '--webhook-client-ca-file <file>',
+      "the CA (PEM) of the webhook proxy's callers' client certificates (the API server's webhook client, from its admission configuration); without it any caller is served",
+    )
+    .option(
+      '--webhook-client-allowed-names <names>',
+      "comma-separated common names a webhook caller's certificate must carry",
+      WEBHOOK_CALLER_CN,
+    )
     .option('--metrics-listen <addr>', '/metrics, /healthz and /readyz address', '127.0.0.1:9090')
     .addOption(
       parsed(

@@ -22,6 +22,7 @@ import { rewriterMetrics } from '../../lib/rewriter/proxy/metrics.ts';
 import { startWebhookProxy } from '../../lib/rewriter/proxy/webhook.ts';
 import { WEBHOOK_CLIENT_CN } from '../../lib/apiserver/auth/index.ts';
 import { gvr } from '../local/virt-registration.ts';
+import { APISERVER_WEBHOOK_CLIENT_CN } from '../testenv/certs.ts';
 import { testCluster, type TestCluster } from '../testenv/cluster.ts';
 
 const VALIDATING = gvr(
@@ -207,6 +208,8 @@ beforeAll(async () => {
     upstream: `https://127.0.0.1:${String(apiPort)}`,
     upstreamCa: pemOf(pki, 'ca').cert,
     upstreamClient: pemOf(pki, 'webhook-client'),
+    // kube-apiserver shows its webhook client certificate of the cluster CA (the CA of its serving certificate).
+    callers: { ca: cluster.config.ca ?? '', allowedNames: [APISERVER_WEBHOOK_CLIENT_CN] },
     index: buildRuleIndex(KUBEVIRT_REWRITE_RULES),
     metrics: rewriterMetrics(newRegistry({ defaultMetrics: false })),
     log: nopLogger,

@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sleep } from '../../lib/kernel/testing/wait.ts';
+import { APISERVER_WEBHOOK_CLIENT_CN, certPaths } from '../testenv/certs.ts';
 import { isRunning, startProcess, stopProcess } from '../testenv/process.ts';
 import { IMAGES, layout, NETWORK, NODE_NAME, type Layout } from './layout.ts';
 import type { ApiRegistration } from './virt-registration.ts';
@@ -106,6 +107,9 @@ function roleSpecs(kubeconfig: string, L: Layout): HostRole[] {
       ...['--webhook-upstream', `https://${node}:${API_PORT}`, '--webhook-upstream-ca', pki.ca.cert],
       ...['--webhook-upstream-client-cert', pki.webhookClient.cert],
       ...['--webhook-upstream-client-key', pki.webhookClient.key],
+      // kube-apiserver shows its webhook client certificate, of the cluster CA.
+      ...['--webhook-client-ca-file', certPaths(L.controlPlane).ca.cert],
+      ...['--webhook-client-allowed-names', APISERVER_WEBHOOK_CLIENT_CN],
     ]),
     role('api', [
       ...['--listen-address', node, '--port', String(API_PORT), '--health-port', '0'],

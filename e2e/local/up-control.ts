@@ -7,7 +7,7 @@
 import { realClock } from '../../lib/kernel/clock.ts';
 import { certPaths, ensureCerts } from '../testenv/certs.ts';
 import { attachControlPlane, startControlPlane } from '../testenv/controlplane.ts';
-import { statePath } from '../testenv/state.ts';
+import { readState, statePath } from '../testenv/state.ts';
 import { kcmArgs, schedulerArgs } from './components.ts';
 import { save, type StepContext } from './context.ts';
 import { writeComponentKubeconfigs, type ComponentKubeconfigs } from './kubeconfigs.ts';
@@ -35,7 +35,13 @@ export interface ControlPlaneParts {
 async function apiServerUp(c: StepContext, certs: NodeCerts, ca: string): Promise<void> {
   const cp = await attachControlPlane(statePath(c.L.controlPlane), c.log).catch(() => undefined);
   const st = await cp?.status();
-  if (st?.etcd.healthy === true && st.apiserver.ready) return;
+  // A kube-apiserver an older checkout started without today's admission configuration is started again.
+  const args = await readState(statePath(c.L.controlPlane)).then(
+    (s) => s.apiserver.args,
+    (): readonly string[] => [],
+  );
+  const current = args.some((a) => a.startsWith('--admission-control-config-file='));
+  if (st?.etcd.healthy === true && st.apiserver.ready && current) return;
   if (st?.etcd.running === true || st?.apiserver.running === true) await cp?.stop();
   const t = realClock.now();
   const started = await startControlPlane({

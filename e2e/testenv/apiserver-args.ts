@@ -1,12 +1,14 @@
 /**
  * kube-apiserver flags for the test control plane: loopback only, client-cert auth with the testenv CA,
- * the front-proxy (request-header) setup that APIService aggregation needs, and no admission plugin
- * that depends on a controller we do not run.
+ * the front-proxy (request-header) setup that APIService aggregation needs, a client certificate for the
+ * admission webhooks it calls, and no admission plugin that depends on a controller we do not run.
  */
 import type { TestEnvCerts } from './certs.ts';
 
 export interface ApiServerArgsOptions {
   certs: TestEnvCerts;
+  /** kube-apiserver's admission configuration file (its webhook client certificate). */
+  admissionConfig: string;
   etcdEndpoint: string;
   port: number;
 }
@@ -45,6 +47,7 @@ export function apiServerArgs(o: ApiServerArgsOptions): string[] {
     // The lease reconciler refuses a loopback advertise address; no Service traffic flows here anyway.
     '--endpoint-reconciler-type=none',
     `--disable-admission-plugins=${DISABLED_ADMISSION_PLUGINS.join(',')}`,
+    `--admission-control-config-file=${o.admissionConfig}`,
     '--allow-privileged=true',
     '--profiling=false',
     '--watch-cache-sizes=podtemplates#0',

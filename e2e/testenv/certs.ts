@@ -1,7 +1,8 @@
 /**
  * Certificates for the test control plane, made with the `openssl` CLI (no shell): a cluster CA, the
  * apiserver serving cert, an admin client cert (system:masters), the front-proxy (request-header) CA and
- * its client cert, and the service-account RSA key pair. Files live in `<dir>/pki`; an existing complete
+ * its client cert, kube-apiserver's webhook client cert (APISERVER_WEBHOOK_CLIENT_CN, signed by the cluster CA,
+ * made on its own when missing), and the service-account RSA key pair. Files live in `<dir>/pki`; an existing complete
  * set is reused so a restarted control plane keeps trusting the same kubeconfig.
  */
 import { execFile } from 'node:child_process';
@@ -23,8 +24,12 @@ export interface TestEnvCerts {
   admin: KeyPair;
   frontProxyCa: KeyPair;
   frontProxyClient: KeyPair;
+  webhookClient: KeyPair;
   serviceAccount: { privateKey: string; publicKey: string };
 }
+
+/** The common name of the certificate kube-apiserver shows the admission webhooks it calls. */
+export const APISERVER_WEBHOOK_CLIENT_CN = 'kube-apiserver-webhook-client';
 
 /** The SANs of the serving cert: loopback only, plus the in-cluster name. */
 export const SERVING_SANS = 'IP:127.0.0.1,IP:::1,DNS:localhost,DNS:kubernetes.default.svc';
@@ -41,6 +46,7 @@ export function certPaths(dir: string): TestEnvCerts {
     admin: pair('admin'),
     frontProxyCa: pair('front-proxy-ca'),
     frontProxyClient: pair('front-proxy-client'),
+    webhookClient: pair('webhook-client'),
     serviceAccount: { privateKey: join(pki, 'sa.key'), publicKey: join(pki, 'sa.pub') },
   };
 }
@@ -96,12 +102,8 @@ export async function leaf(p: KeyPair, ca: KeyPair, o: LeafOptions): Promise<voi
   );
 }
 
-async function allExist(c: TestEnvCerts): Promise<boolean> {
-  const files = [c.ca, c.serving, c.admin, c.frontProxyCa, c.frontProxyClient].flatMap((p) => [
-    p.cert,
-    p.key,
-  ]);
-  files.push(c.serviceAccount.privateKey, c.serviceAccount.publicKey);
+async function allExist(pairs: readonly KeyPair[], extra: readonly string[] = []): Promise<boolean> {
+  const files = [...pairs.flatMap((p) => [p.cert, p.key]), ...extra];
   try {
     await Promise.all(files.map((f) => access(f)));
     return true;
@@ -113,7 +115,16 @@ async function allExist(c: TestEnvCerts): Promise<boolean> {
 /** Returns the certificate set in `<dir>/pki`, generating it when any file is missing. */
 export async function ensureCerts(dir: string): Promise<TestEnvCerts> {
   const c = certPaths(dir);
-  if (await allExist(c)) return c;
+  const sa = c.serviceAccount;
+  const base = [c.ca, c.serving, c.admin, c.frontProxyCa, c.frontProxyClient];
+  if (!(await allExist(base, [sa.privateKey, sa.publicKey]))) await makeBase(dir, c);
+  // On its own: a set made before this certificate existed keeps its CA (the kubeconfigs trust it).
+  if (!(await allExist([c.webhookClient])))
+    await leaf(c.webhookClient, c.ca, { subject: `/CN=${APISERVER_WEBHOOK_CLIENT_CN}`, usage: 'clientAuth' });
+  return c;
+}
+
+async function makeBase(dir: string, c: TestEnvCerts): Promise<void> {
   await mkdir(join(dir, 'pki'), { recursive: true, mode: 0o700 });
   await Promise.all([
     selfSignedCa(c.ca, 'kubevirt-ts-testenv-ca'),
@@ -127,5 +138,4 @@ export async function ensureCerts(dir: string): Promise<TestEnvCerts> {
     openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', sa.privateKey]),
   ]);
   await openssl(['pkey', '-in', sa.privateKey, '-pubout', '-out', sa.publicKey]);
-  return c;
 }

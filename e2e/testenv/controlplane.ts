@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { realClock } from '../../lib/kernel/clock.ts';
 import { KvError } from '../../lib/kernel/errors/errors.ts';
 import { createLogger, type Logger } from '../../lib/kernel/log/log.ts';
+import { writeAdmissionConfig } from './admission-config.ts';
 import { apiServerArgs } from './apiserver-args.ts';
 import { controlPlaneBinaries, type ControlPlaneBinaries } from './binaries.ts';
 import { ensureCerts } from './certs.ts';
@@ -63,6 +64,7 @@ async function initialState(
   bins: ControlPlaneBinaries,
 ): Promise<ControlPlaneState> {
   const certs = await ensureCerts(dir);
+  const admissionConfig = await writeAdmissionConfig(dir, certs.webhookClient);
   const [apiserverPort = 0, etcdClient = 0, etcdPeer = 0] = await pickPorts(dir);
   const etcdEndpoint = `http://127.0.0.1:${etcdClient}`;
   const detached = o.detached ?? false;
@@ -85,7 +87,7 @@ async function initialState(
     apiserver: {
       bin: bins.kubeApiServer,
       args: (o.apiServerArgs ?? ((a: string[]) => a))(
-        apiServerArgs({ certs, etcdEndpoint, port: apiserverPort }),
+        apiServerArgs({ certs, admissionConfig, etcdEndpoint, port: apiserverPort }),
       ),
       logFile: join(dir, 'kube-apiserver.log'),
       pid: 0,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KvError } from '../kernel/errors/errors.ts';
 import { makeTlsFixture, type TlsFixture } from '../kernel/kube/testing/tls-fixture.ts';
-import { nopLogger } from '../kernel/log/log.ts';
+import { memoryLogger, nopLogger } from '../kernel/log/log.ts';
 import { rewriterRoleOptions, type RewriterFlags } from './flags.ts';
 
 let tls: TlsFixture;
@@ -24,6 +24,7 @@ const flags = (over: Partial<RewriterFlags> = {}): RewriterFlags => ({
   listen: '127.0.0.1:23915',
   upstream: 'https://10.0.0.1:6443',
   webhookListen: ':24192',
+  webhookClientAllowedNames: 'kube-apiserver-webhook-client',
   metricsListen: '127.0.0.1:9090',
   maxBodyBytes: 1024,
   verbosity: 2,
@@ -93,6 +94,44 @@ describe('rewriter flags: --listen stays on loopback', () => {
       nopLogger,
     );
     expect(o.webhook?.upstreamClient).toEqual({ cert: tls.cert, key: tls.key });
+  });
+});
+
+describe('rewriter flags: who may call the webhook proxy', () => {
+  const withTls = (over: Partial<RewriterFlags>): RewriterFlags =>
+    flags({
+      webhookUpstream: 'https://127.0.0.1:8443',
+      webhookCert: tls.certFile,
+      webhookKey: tls.keyFile,
+      ...over,
+    });
+
+  it('takes the CA and the names list (trimmed)', () => {
+    const o = rewriterRoleOptions(
+      withTls({ webhookClientCaFile: tls.certFile, webhookClientAllowedNames: ' a , b' }),
+      nopLogger,
+    );
+    expect(o.webhook?.callers).toEqual({ ca: tls.cert, allowedNames: ['a', 'b'] });
+  });
+
+  it('serves anyone without --webhook-client-ca-file, and warns', () => {
+    const { log, lines } = memoryLogger();
+    expect(rewriterRoleOptions(withTls({}), log).webhook?.callers).toBeUndefined();
+    expect(lines.map((l) => l['msg'])).toEqual([
+      'the webhook proxy serves any caller: pass --webhook-client-ca-file with the CA of the API server webhook client certificate',
+    ]);
+  });
+
+  it('refuses an empty names list', () => {
+    const err = refusal(withTls({ webhookClientCaFile: tls.certFile, webhookClientAllowedNames: ' , ' }));
+    expect(err.message).toBe('--webhook-client-allowed-names is empty: name at least one caller');
+  });
+
+  it('refuses a CA file that holds no certificate, without its content', () => {
+    const err = refusal(withTls({ webhookClientCaFile: join(dir, 'not-a-key.pem') }));
+    expect(err.code).toBe('KV_ERR_CONFIG');
+    expect(err.message).toContain('--webhook-client-ca-file');
+    expect(err.message).not.toContain('kv-flag-secret-0a1b');
   });
 });
 

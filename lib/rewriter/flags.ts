@@ -23,6 +23,7 @@ import {
 import type { Logger } from '../kernel/log/log.ts';
 import type { UnixSocketOptions } from '../kernel/safepath/index.ts';
 import { isLoopback, parseListenAddress, type ListenAddress } from './proxy/listen-address.ts';
+import type { WebhookCallers } from './proxy/webhook.ts';
 import type { RewriterRoleOptions } from './role.ts';
 
 export interface RewriterFlags extends KubeFlagValues {
@@ -42,6 +43,8 @@ export interface RewriterFlags extends KubeFlagValues {
   webhookUpstreamCa?: string;
   webhookUpstreamClientCert?: string;
   webhookUpstreamClientKey?: string;
+  webhookClientCaFile?: string;
+  webhookClientAllowedNames: string;
   metricsListen: string;
   maxBodyBytes: number;
   verbosity: number;
@@ -70,7 +73,7 @@ function upstreamConfig(f: RewriterFlags): RestConfig {
 }
 
 /** The webhook proxy serves TLS only: no upstream, no proxy; an upstream without a certificate and key, refused. */
-function webhookOptions(f: RewriterFlags): RewriterRoleOptions['webhook'] {
+function webhookOptions(f: RewriterFlags, log: Logger): RewriterRoleOptions['webhook'] {
   if (f.webhookUpstream === undefined) return undefined;
   if (f.webhookCert === undefined || f.webhookKey === undefined)
     throw new KvError(
@@ -88,7 +91,26 @@ function webhookOptions(f: RewriterFlags): RewriterRoleOptions['webhook'] {
     upstream: f.webhookUpstream,
     upstreamCa: pemFlag('--webhook-upstream-ca', f.webhookUpstreamCa, checkCertificates),
     upstreamClient: webhookUpstreamClient(f),
+    callers: webhookCallers(f, log),
   };
+}
+
+/** Who may call the webhook proxy: --webhook-client-ca-file with its names list; without it anyone (warned). */
+function webhookCallers(f: RewriterFlags, log: Logger): WebhookCallers | undefined {
+  const ca = pemFlag('--webhook-client-ca-file', f.webhookClientCaFile, checkCertificates);
+  if (ca === undefined) {
+    log.warning(
+      'the webhook proxy serves any caller: pass --webhook-client-ca-file with the CA of the API server webhook client certificate',
+    );
+    return undefined;
+  }
+  const allowedNames = f.webhookClientAllowedNames
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+  if (allowedNames.length === 0)
+    throw new KvError('KV_ERR_CONFIG', '--webhook-client-allowed-names is empty: name at least one caller');
+  return { ca, allowedNames };
 }
 
 /** The client certificate the webhook proxy shows its upstream (--webhook-upstream-client-cert/-key), if any. */
@@ -144,7 +166,7 @@ export function rewriterRoleOptions(rewriterFlags: RewriterFlags, log: Logger): 
     listenUnix: kubeApiSocket(rewriterFlags),
     config: upstreamConfig(rewriterFlags),
     metricsListen: parseListenAddress(rewriterFlags.metricsListen, '--metrics-listen'),
-    webhook: webhookOptions(rewriterFlags),
+    webhook: webhookOptions(rewriterFlags, log),
     maxBodyBytes: rewriterFlags.maxBodyBytes,
     log,
   };

@@ -17,7 +17,7 @@ import { rewriterMetrics } from './proxy/metrics.ts';
 import { UpstreamProbe } from './proxy/probe.ts';
 import type { Endpoint, ProxyServer } from './proxy/serve.ts';
 import { Upstream } from './proxy/upstream.ts';
-import { startWebhookProxy } from './proxy/webhook.ts';
+import { startWebhookProxy, type WebhookCallers } from './proxy/webhook.ts';
 
 export interface WebhookRoleOptions {
   readonly listen: ListenAddress;
@@ -28,6 +28,8 @@ export interface WebhookRoleOptions {
   readonly upstreamCa?: string | undefined;
   /** PEM text of the client certificate and key shown to the upstream. */
   readonly upstreamClient?: { readonly cert: string; readonly key: string } | undefined;
+  /** Who may call the webhook proxy (undefined: anyone). */
+  readonly callers?: WebhookCallers | undefined;
 }
 
 export interface RewriterRoleOptions {
@@ -96,6 +98,7 @@ async function start(o: RewriterRoleOptions, ctx: RoleContext): Promise<RoleWork
             upstream: w.upstream,
             upstreamCa: w.upstreamCa,
             upstreamClient: w.upstreamClient,
+            callers: w.callers,
             log: o.log.with({ proxy: 'webhook' }),
           }),
         );

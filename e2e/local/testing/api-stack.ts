@@ -6,7 +6,7 @@
  *   (virt-registration.ts); kube-apiserver authenticates the user and sends X-Remote-* with its front-proxy
  *   certificate;
  * - when asked, the VM webhooks registered by URL at an in-process rewriter webhook proxy, for the namespace only,
- *   the proxy showing the api its webhook client certificate.
+ *   the proxy showing the api its webhook client certificate and serving only kube-apiserver's.
  */
 import { WEBHOOK_CLIENT_CN } from '../../../lib/apiserver/auth/index.ts';
 import { runApiRole } from '../../../lib/apiserver/role.ts';
@@ -20,6 +20,7 @@ import { makeTestPki, pemOf } from '../../../lib/kernel/tls/testing/pki.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../../lib/rename/index.ts';
 import { rewriterMetrics } from '../../../lib/rewriter/proxy/metrics.ts';
 import { startWebhookProxy } from '../../../lib/rewriter/proxy/webhook.ts';
+import { APISERVER_WEBHOOK_CLIENT_CN } from '../../testenv/certs.ts';
 import { freePorts } from '../../testenv/ports.ts';
 import { NETWORK } from '../layout.ts';
 import { registerApi, unregisterApi, type ApiRegistration } from '../virt-registration.ts';
@@ -163,6 +164,8 @@ export async function startApiStack(o: ApiStackOptions): Promise<ApiStack> {
         upstream: `https://${NODE_IP}:${apiPort}`,
         upstreamCa: pemOf(pki, 'ca').cert,
         upstreamClient: pemOf(pki, 'webhook-client'),
+        // kube-apiserver shows its webhook client certificate of the cluster CA (the CA of its serving certificate).
+        callers: { ca: admin.ca ?? '', allowedNames: [APISERVER_WEBHOOK_CLIENT_CN] },
         index: buildRuleIndex(KUBEVIRT_REWRITE_RULES),
         metrics: rewriterMetrics(newRegistry({ defaultMetrics: false })),
         log: nopLogger,

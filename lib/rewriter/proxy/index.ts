@@ -6,4 +6,9 @@ export { REWRITER_BUCKETS, rewriterMetrics, type RewriterMetrics } from './metri
 export { UpstreamProbe } from './probe.ts';
 export type { ProxyServer } from './serve.ts';
 export { Upstream, type UpstreamOptions } from './upstream.ts';
-export { startWebhookProxy, type WebhookProxyOptions } from './webhook.ts';
+export {
+  startWebhookProxy,
+  WEBHOOK_CALLER_CN,
+  type WebhookCallers,
+  type WebhookProxyOptions,
+} from './webhook.ts';

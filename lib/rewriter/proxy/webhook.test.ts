@@ -237,3 +237,81 @@ describe('webhook proxy to a server that asks for a client certificate', () => {
     expect(peers).toEqual(['kube-api-rewriter']);
   });
 });
+
+describe('webhook proxy that knows its callers', () => {
+  let pki: Record<string, TestPem>;
+  let guarded: ProxyServer;
+  const agents: Agent[] = [];
+
+  beforeAll(async () => {
+    pki = await makeTestPki([
+      { name: 'ca', cn: 'ca', ca: true },
+      { name: 'other-ca', cn: 'other-ca', ca: true },
+      { name: 'serving', cn: 'proxy', issuer: 'ca', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
+      { name: 'apiserver', cn: 'kube-apiserver-webhook-client', issuer: 'ca', usage: 'clientAuth' },
+      { name: 'someone', cn: 'someone-else', issuer: 'ca', usage: 'clientAuth' },
+      { name: 'stranger', cn: 'kube-apiserver-webhook-client', issuer: 'other-ca', usage: 'clientAuth' },
+    ]);
+    guarded = await startWebhookProxy({
+      host: '127.0.0.1',
+      port: 0,
+      ...pemOf(pki, 'serving'),
+      upstream: `https://127.0.0.1:${(webhook.address() as AddressInfo).port}`,
+      upstreamCa: tls.cert,
+      callers: { ca: pemOf(pki, 'ca').cert, allowedNames: ['kube-apiserver-webhook-client'] },
+      index: KUBEVIRT,
+      metrics: rewriterMetrics(new Registry()),
+      log: nopLogger,
+      maxBodyBytes: 1 << 20,
+      keepAliveTimeout: 10,
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    await guarded.close(100);
+    await Promise.all(agents.map((a) => a.destroy()));
+  });
+
+  /** A review from a new connection showing the certificate `as` (none when undefined). */
+  const call = (as?: string): Promise<{ code: number; body: unknown }> => {
+    const agent = new Agent({
+      connect: { ca: pemOf(pki, 'ca').cert, ...(as !== undefined && pemOf(pki, as)) },
+    });
+    agents.push(agent);
+    return request(`https://127.0.0.1:${guarded.port}/virtualmachines-mutate`, {
+      dispatcher: agent,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(review()),
+    }).then(async (r) => ({ code: r.statusCode, body: await r.body.json() }));
+  };
+
+  it('forwards a review from the allowed name of its CA', async () => {
+    answer = (r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'AdmissionReview', response: { uid: r.request?.uid, allowed: true } }));
+    };
+    const got = await call('apiserver');
+    expect(got.code).toBe(200);
+    expect(seen).toHaveLength(1);
+  });
+
+  it.each(['no certificate', 'stranger'])('refuses a caller with %s in the TLS handshake', async (who) => {
+    await expect(call(who === 'no certificate' ? undefined : who)).rejects.toThrow();
+    expect(seen).toEqual([]);
+  });
+
+  it('answers 401 to another name of its CA, before the upstream sees anything', async () => {
+    const got = await call('someone');
+    expect(got).toEqual({
+      code: 401,
+      body: expect.objectContaining({
+        kind: 'Status',
+        code: 401,
+        message:
+          'Unauthorized: the client certificate has common name "someone-else", which is not in --webhook-client-allowed-names',
+      }),
+    });
+    expect(seen).toEqual([]);
+  });
+});

@@ -5,9 +5,13 @@
  * on the way back (rewriteAdmissionReview). Other paths pass through untouched. The proxy shows the webhook
  * server its own client certificate when it has one (the api answers reviews only to a caller it knows), and
  * passes a Retry-After back with the answer, so kube-apiserver retries a review the server had no room for.
+ * With `callers` it serves only a client whose certificate that CA signed (the TLS handshake refuses any other)
+ * and whose common name is in the list (401 otherwise, before the body is read): kube-apiserver shows its
+ * webhook client certificate from its admission configuration.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
+import { TLSSocket } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
@@ -40,12 +44,22 @@ export interface WebhookProxyOptions {
   readonly upstreamServerName?: string | undefined;
   /** The client certificate and key (PEM) shown to the webhook server. */
   readonly upstreamClient?: { readonly cert: string; readonly key: string } | undefined;
+  /** Who may call: a client certificate of this CA (PEM) with one of these common names; undefined: anyone. */
+  readonly callers?: WebhookCallers | undefined;
   readonly index: RuleIndex;
   readonly metrics: RewriterMetrics;
   readonly log: Logger;
   readonly maxBodyBytes: number;
   /** Idle keep-alive sockets to the webhook server close after this (ms). */
   readonly keepAliveTimeout?: number;
+}
+
+/** The common name the webhook proxy expects of its caller by default (the local cluster's kube-apiserver shows it). */
+export const WEBHOOK_CALLER_CN = 'kube-apiserver-webhook-client';
+
+export interface WebhookCallers {
+  readonly ca: string;
+  readonly allowedNames: readonly string[];
 }
 
 interface WebhookDeps extends WebhookProxyOptions {
@@ -67,15 +81,29 @@ export async function startWebhookProxy(opts: WebhookProxyOptions): Promise<Prox
     ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
   });
   const d: WebhookDeps = { ...opts, agent, origin: url.origin };
-  const server = createServer({ cert: opts.cert, key: opts.key });
+  const c = opts.callers;
+  const server = createServer({
+    cert: opts.cert,
+    key: opts.key,
+    ...(c !== undefined && { requestCert: true, rejectUnauthorized: true, ca: c.ca }),
+  });
   const proxy = await serve({
     server,
     host: opts.host,
     port: opts.port,
     log: opts.log,
-    handle: (req, res, signal) => handleWebhook(d, req, res, signal),
+    handle: (req, res, signal) => {
+      const refusal = callerRefusal(d.callers, req);
+      if (refusal === undefined) return handleWebhook(d, req, res, signal);
+      refuseCaller(d, req, res, refusal);
+      return Promise.resolve();
+    },
   });
-  opts.log.info('webhook proxy listening', { port: proxy.port, upstream: url.origin });
+  opts.log.info('webhook proxy listening', {
+    port: proxy.port,
+    upstream: url.origin,
+    callers: c === undefined ? 'anyone' : c.allowedNames.join(','),
+  });
   return {
     port: proxy.port,
     close: async (graceMs?: number): Promise<void> => {
@@ -141,6 +169,24 @@ async function handleWebhook(
   res.end(out);
   rec.toClient(out.length);
   rec.handled();
+}
+
+/** Why this (TLS-verified) caller may not call, or undefined when it may. */
+function callerRefusal(callers: WebhookCallers | undefined, req: IncomingMessage): string | undefined {
+  if (callers === undefined) return undefined;
+  const cn: unknown =
+    req.socket instanceof TLSSocket ? req.socket.getPeerCertificate().subject.CN : undefined;
+  if (typeof cn === 'string' && callers.allowedNames.includes(cn)) return undefined;
+  const named = typeof cn === 'string' ? `common name ${JSON.stringify(cn)}` : 'no single common name';
+  return `Unauthorized: the client certificate has ${named}, which is not in --webhook-client-allowed-names`;
+}
+
+/** 401 before the body is read; the connection closes after it. */
+function refuseCaller(d: WebhookDeps, req: IncomingMessage, res: ServerResponse, refusal: string): void {
+  const rec = recorderOf(d, parseTarget(req.url ?? '/', d.index), req.method);
+  res.shouldKeepAlive = false;
+  rec.toClient(sendStatus(res, newStatus(401, refusal)));
+  rec.handled(401, false);
 }
 
 function forward(
