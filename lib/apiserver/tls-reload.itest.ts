@@ -75,6 +75,16 @@ const guestOsInfo = (): ReturnType<typeof httpsCall> =>
     },
   );
 
+/** The handler client set's version n (client-n with the CA) in `<secret>/..vn`, as the kubelet writes it. */
+async function writeClientVersion(secret: string, n: number): Promise<void> {
+  const c = pemOf(pki, `client-${n}`);
+  await writePems(join(secret, `..v${n}`), {
+    'ca.crt': pemOf(pki, 'ca').cert,
+    'tls.crt': c.cert,
+    'tls.key': c.key,
+  });
+}
+
 beforeAll(async () => {
   cluster = await testCluster('api-tls', { userAgent: 'kubevirt-ts/api-tls-itest' });
   const serving = (name: string) =>
@@ -98,12 +108,7 @@ beforeAll(async () => {
   await writePems(join(dir, 'serving'), { 'tls.crt': first.cert, 'tls.key': first.key });
   // The handler client set as a Secret volume lays it out: each file a symlink through ..data.
   const secret = join(dir, 'handler-client');
-  const c1 = pemOf(pki, 'client-1');
-  await writePems(join(secret, '..v1'), {
-    'ca.crt': pemOf(pki, 'ca').cert,
-    'tls.crt': c1.cert,
-    'tls.key': c1.key,
-  });
+  await writeClientVersion(secret, 1);
   await symlink('..v1', join(secret, '..data'));
   for (const f of ['ca.crt', 'tls.crt', 'tls.key']) await symlink(join('..data', f), join(secret, f));
 
@@ -145,7 +150,11 @@ beforeAll(async () => {
       webhookClients: { caPem: pemOf(pki, 'ca').cert, allowedNames: [WEBHOOK_CLIENT_CN] },
       handlers: {
         port: (handler.address() as AddressInfo).port,
-        tls: { ca: Buffer.from(pemOf(pki, 'ca').cert), cert: Buffer.from(c1.cert), key: Buffer.from(c1.key) },
+        tls: {
+          ca: Buffer.from(pemOf(pki, 'ca').cert),
+          cert: Buffer.from(pemOf(pki, 'client-1').cert),
+          key: Buffer.from(pemOf(pki, 'client-1').key),
+        },
       },
       tlsFiles: {
         serving: { cert: join(dir, 'serving', 'tls.crt'), key: join(dir, 'serving', 'tls.key') },
@@ -217,12 +226,7 @@ describe('the api with its certificate files rotated', () => {
     expect(await guestOsInfo()).toMatchObject({ status: 200 });
     expect(handlerSaw.at(-1)).toBe(fingerprint(pemOf(pki, 'client-1')));
     const secret = join(dir, 'handler-client');
-    const c2 = pemOf(pki, 'client-2');
-    await writePems(join(secret, '..v2'), {
-      'ca.crt': pemOf(pki, 'ca').cert,
-      'tls.crt': c2.cert,
-      'tls.key': c2.key,
-    });
+    await writeClientVersion(secret, 2);
     await symlink('..v2', join(secret, '..data_tmp'));
     await rename(join(secret, '..data_tmp'), join(secret, '..data'));
     await waitFor(
@@ -230,7 +234,7 @@ describe('the api with its certificate files rotated', () => {
       'the handler client set reloaded',
     );
     expect(await guestOsInfo()).toMatchObject({ status: 200 });
-    expect(handlerSaw.at(-1)).toBe(fingerprint(c2));
+    expect(handlerSaw.at(-1)).toBe(fingerprint(pemOf(pki, 'client-2')));
     expect(JSON.stringify(logged.lines)).not.toContain('BEGIN');
   });
 });

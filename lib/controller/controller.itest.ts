@@ -14,12 +14,17 @@ import type {
   VirtualMachineInstance,
   VirtualMachineInstancePhase,
 } from '../api/index.ts';
-import { isNotFound } from '../kernel/errors/errors.ts';
 import { NODES, PODS } from '../kernel/kube/index.ts';
 import type { WatchEvent } from '../kernel/kube/index.ts';
 import type { Pod } from '../api/core/pod.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
-import { FakeKubelet, startControllerEnv, type ControllerEnv } from './testing/cluster.ts';
+import {
+  FakeKubelet,
+  startControllerEnv,
+  vmiOf,
+  vmiWhere as vmiWhereIn,
+  type ControllerEnv,
+} from './testing/cluster.ts';
 
 let env: ControllerEnv;
 let kubelet: FakeKubelet;
@@ -57,14 +62,7 @@ function newVm(name: string, runStrategy: RunStrategy): VirtualMachine {
 const getVm = (name: string): Promise<VirtualMachine> =>
   env.kv.get<VirtualMachine>(VIRTUAL_MACHINES, name, { namespace: env.ns });
 
-async function getVmi(name: string): Promise<VirtualMachineInstance | undefined> {
-  try {
-    return await env.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: env.ns });
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
+const getVmi = (name: string): Promise<VirtualMachineInstance | undefined> => vmiOf(env, name);
 
 async function podsOf(vmi: VirtualMachineInstance): Promise<Pod[]> {
   const list = await env.kv.list<Pod>(PODS, {
@@ -78,11 +76,7 @@ const vmiWhere = (
   name: string,
   what: string,
   pred: (v: VirtualMachineInstance) => boolean,
-): Promise<VirtualMachineInstance> =>
-  waitFor(async () => {
-    const v = await getVmi(name);
-    return v !== undefined && pred(v) ? v : undefined;
-  }, `VMI ${name}: ${what}`);
+): Promise<VirtualMachineInstance> => vmiWhereIn(env, name, what, pred);
 
 const vmWhere = (name: string, what: string, pred: (v: VirtualMachine) => boolean): Promise<VirtualMachine> =>
   waitFor(async () => {

@@ -9,13 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { VIRTUAL_MACHINE_INSTANCES } from '../api/gvr.ts';
 import type { VirtualMachineInstance, Volume, VolumeStatus } from '../api/index.ts';
 import { PERSISTENT_VOLUME_CLAIMS } from '../kernel/kube/resources.ts';
-import { isNotFound } from '../kernel/errors/errors.ts';
 import { EVENTS, PODS } from '../kernel/kube/index.ts';
 import type { KubeObject, WatchEvent } from '../kernel/kube/index.ts';
 import type { Pod } from '../api/core/pod.ts';
 import type { PersistentVolumeClaim } from '../api/core/pvc.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
-import { FakeKubelet, startControllerEnv, type ControllerEnv } from './testing/cluster.ts';
+import {
+  FakeKubelet,
+  startControllerEnv,
+  vmiWhere as vmiWhereIn,
+  type ControllerEnv,
+} from './testing/cluster.ts';
 
 let env: ControllerEnv;
 let kubelet: FakeKubelet;
@@ -46,23 +50,10 @@ async function createBoundClaim(name: string, volumeMode: 'Block' | 'Filesystem'
   );
 }
 
-async function getVmi(): Promise<VirtualMachineInstance | undefined> {
-  try {
-    return await env.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, NAME, { namespace: env.ns });
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
-
 const vmiWhere = (
   what: string,
   pred: (v: VirtualMachineInstance) => boolean,
-): Promise<VirtualMachineInstance> =>
-  waitFor(async () => {
-    const v = await getVmi();
-    return v !== undefined && pred(v) ? v : undefined;
-  }, `VMI ${NAME}: ${what}`);
+): Promise<VirtualMachineInstance> => vmiWhereIn(env, NAME, what, pred);
 
 const volumeStatus = (v: VirtualMachineInstance | undefined, name: string): VolumeStatus | undefined =>
   v?.status?.volumeStatus?.find((s) => s.name === name);

@@ -13,7 +13,12 @@ import { NAMESPACES, PERSISTENT_VOLUME_CLAIMS, PODS } from '../kernel/kube/index
 import type { WatchEvent } from '../kernel/kube/index.ts';
 import type { Pod } from '../api/core/pod.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
-import { FakeKubelet, startControllerEnv, type ControllerEnv } from './testing/cluster.ts';
+import {
+  FakeKubelet,
+  startControllerEnv,
+  vmiWhere as vmiWhereIn,
+  type ControllerEnv,
+} from './testing/cluster.ts';
 
 let env: ControllerEnv;
 let other: string;
@@ -38,23 +43,10 @@ afterAll(async () => {
   await env.close();
 });
 
-async function getVmi(): Promise<VirtualMachineInstance | undefined> {
-  try {
-    return await env.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, NAME, { namespace: env.ns });
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
-}
-
 const vmiWhere = (
   what: string,
   pred: (v: VirtualMachineInstance) => boolean,
-): Promise<VirtualMachineInstance> =>
-  waitFor(async () => {
-    const v = await getVmi();
-    return v !== undefined && pred(v) ? v : undefined;
-  }, `VMI ${NAME}: ${what}`);
+): Promise<VirtualMachineInstance> => vmiWhereIn(env, NAME, what, pred);
 
 const podsIn = async (ns: string, selector: string): Promise<Pod[]> =>
   (await env.kv.list<Pod>(PODS, { namespace: ns, labelSelector: selector })).items;

@@ -15,6 +15,9 @@ import { createLogger, nopLogger, type Logger } from '../../kernel/log/log.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../rename/index.ts';
 import { rewritingClient } from '../../rename/client/index.ts';
 import type { Pod } from '../../api/core/pod.ts';
+import { VIRTUAL_MACHINE_INSTANCES } from '../../api/gvr.ts';
+import type { VirtualMachineInstance } from '../../api/index.ts';
+import { waitFor } from '../../kernel/testing/wait.ts';
 import { startControllers, type RunningControllers } from '../start.ts';
 
 export interface ControllerEnv extends TestCluster {
@@ -127,3 +130,25 @@ export class FakeKubelet {
     );
   }
 }
+
+/** The VMI `name` of the env's namespace, or undefined while (or once) there is none. */
+export async function vmiOf(env: ControllerEnv, name: string): Promise<VirtualMachineInstance | undefined> {
+  try {
+    return await env.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: env.ns });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Waits until the VMI `name` exists and `pred` holds for it; the timeout names `what`. */
+export const vmiWhere = (
+  env: ControllerEnv,
+  name: string,
+  what: string,
+  pred: (v: VirtualMachineInstance) => boolean,
+): Promise<VirtualMachineInstance> =>
+  waitFor(async () => {
+    const v = await vmiOf(env, name);
+    return v !== undefined && pred(v) ? v : undefined;
+  }, `VMI ${name}: ${what}`);

@@ -12,7 +12,7 @@ import { KUBEVIRT } from '../../rename/testing/synthetic-rules.ts';
 import { rewriterMetrics } from './metrics.ts';
 import type { ProxyServer } from './serve.ts';
 import { IG, INT, internalVmi, originalVmi } from '../../rename/testing/objects.ts';
-import { startWebhookProxy } from './webhook.ts';
+import { startWebhookProxy, type WebhookProxyOptions } from './webhook.ts';
 
 const b64 = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64');
 const unb64 = (s: unknown): unknown => JSON.parse(Buffer.from(String(s), 'base64').toString('utf8'));
@@ -29,6 +29,22 @@ let client: Agent;
 let seen: Seen[];
 let answer: (review: { request?: { uid?: string } }, res: ServerResponse) => void;
 
+/** The proxy on loopback in front of `upstream`, serving the fixture's certificate unless `o` says otherwise. */
+const proxyTo = (upstream: Server, o: Partial<WebhookProxyOptions>): Promise<ProxyServer> =>
+  startWebhookProxy({
+    host: '127.0.0.1',
+    port: 0,
+    cert: tls.cert,
+    key: tls.key,
+    upstream: `https://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    index: KUBEVIRT,
+    metrics: rewriterMetrics(new Registry()),
+    log: nopLogger,
+    maxBodyBytes: 1 << 20,
+    keepAliveTimeout: 10,
+    ...o,
+  });
+
 beforeAll(async () => {
   tls = makeTlsFixture();
   webhook = createServer({ cert: tls.cert, key: tls.key }, (req: IncomingMessage, res: ServerResponse) => {
@@ -41,19 +57,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
-  proxy = await startWebhookProxy({
-    host: '127.0.0.1',
-    port: 0,
-    cert: tls.cert,
-    key: tls.key,
-    upstream: `https://127.0.0.1:${(webhook.address() as AddressInfo).port}`,
-    upstreamCa: tls.cert,
-    index: KUBEVIRT,
-    metrics: rewriterMetrics(new Registry()),
-    log: nopLogger,
-    maxBodyBytes: 1 << 20,
-    keepAliveTimeout: 10,
-  });
+  proxy = await proxyTo(webhook, { upstreamCa: tls.cert });
   client = new Agent({ connect: { ca: tls.cert }, keepAliveTimeout: 10 });
 });
 
@@ -202,20 +206,7 @@ describe('webhook proxy to a server that asks for a client certificate', () => {
       res.end('{"kind":"Status","apiVersion":"v1","status":"Failure","code":429,"reason":"TooManyRequests"}');
     });
     await new Promise<void>((resolve) => strict.listen(0, '127.0.0.1', resolve));
-    certProxy = await startWebhookProxy({
-      host: '127.0.0.1',
-      port: 0,
-      cert: tls.cert,
-      key: tls.key,
-      upstream: `https://127.0.0.1:${(strict.address() as AddressInfo).port}`,
-      upstreamCa: ca,
-      upstreamClient: pemOf(pki, 'client'),
-      index: KUBEVIRT,
-      metrics: rewriterMetrics(new Registry()),
-      log: nopLogger,
-      maxBodyBytes: 1 << 20,
-      keepAliveTimeout: 10,
-    });
+    certProxy = await proxyTo(strict, { upstreamCa: ca, upstreamClient: pemOf(pki, 'client') });
   }, 30_000);
 
   afterAll(async () => {
@@ -252,18 +243,10 @@ describe('webhook proxy that knows its callers', () => {
       { name: 'someone', cn: 'someone-else', issuer: 'ca', usage: 'clientAuth' },
       { name: 'stranger', cn: 'kube-apiserver-webhook-client', issuer: 'other-ca', usage: 'clientAuth' },
     ]);
-    guarded = await startWebhookProxy({
-      host: '127.0.0.1',
-      port: 0,
+    guarded = await proxyTo(webhook, {
       ...pemOf(pki, 'serving'),
-      upstream: `https://127.0.0.1:${(webhook.address() as AddressInfo).port}`,
       upstreamCa: tls.cert,
       callers: { ca: pemOf(pki, 'ca').cert, allowedNames: ['kube-apiserver-webhook-client'] },
-      index: KUBEVIRT,
-      metrics: rewriterMetrics(new Registry()),
-      log: nopLogger,
-      maxBodyBytes: 1 << 20,
-      keepAliveTimeout: 10,
     });
   }, 30_000);
 
