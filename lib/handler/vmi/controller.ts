@@ -19,7 +19,7 @@ import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import { vmiSpecChecksum, type DomainJson, type LauncherClient } from '../../rpc/index.ts';
+import { isDisconnected, vmiSpecChecksum, type DomainJson, type LauncherClient } from '../../rpc/index.ts';
 import type { LauncherClients } from '../launchers/clients.ts';
 import type { HotplugOutcome } from '../hotplug/plan.ts';
 import type { NotifiedDomains } from '../notify/domains.ts';
@@ -135,9 +135,16 @@ export class HandlerVmiController {
     if (paths !== undefined && alive && !isFinal(vmi)) await this.o.notify.listenFor(vmi, paths);
     const reach = await this.o.launchers.probe(vmi);
     const client = await this.o.launchers.client(vmi);
-    const domain =
-      client === undefined ? this.o.notified?.stopped(vmi.metadata.uid ?? '') : await this.readDomain(client);
-    return { reach, client, domain };
+    const stopped = this.o.notified?.stopped(vmi.metadata.uid ?? '');
+    if (client === undefined) return { reach, client, domain: stopped };
+    try {
+      return { reach, client, domain: await this.readDomain(client) };
+    } catch (err) {
+      // It reported its guest stopped, then closed its socket (as a launcher does on its way out): go by
+      // what it said last, without it, rather than wait until it counts as unresponsive.
+      if (stopped !== undefined && isDisconnected(err)) return { reach, client: undefined, domain: stopped };
+      throw err;
+    }
   }
 
   readonly reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult> => {
