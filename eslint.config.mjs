@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.tools/**', 'lib/rpc/gen/**', '**/*.mjs'] },
+  { ignores: ['node_modules/**', '.tools/**', 'lib/rpc/gen/**', 'lib/handler/device-plugins/gen/**', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- api`: the console path through the api's stream proxy (wss in, relayed frame by frame, wss
- * with mutual TLS out) and the handler's console server to a VMI's unix socket, against a direct connection to
+ * with mutual TLS out) and the handler's REST server to a VMI's unix socket, against a direct connection to
  * the same socket and against the handler's server alone, in one run. The socket is a local stand-in streaming as
  * fast as the reader takes (a guest's serial port is far slower: this is the path's own ceiling); without the
  * kube-apiserver hop, which api-guest-console.bench.ts takes to a real guest. Rounds alternate; medians.
@@ -17,10 +17,10 @@ import type { RelaySession } from '../lib/apiserver/stream/relay.ts';
 import { realClock } from '../lib/kernel/clock.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
 import { newRegistry } from '../lib/kernel/metrics/registry.ts';
-import type { ConsoleResolver } from '../lib/handler/console/resolve.ts';
-import { startConsoleServer } from '../lib/handler/console/server.ts';
-import { openStream, vmiPath, type Dial } from '../lib/handler/console/testing/client.ts';
-import { makeConsolePki, type ConsolePki } from '../lib/handler/console/testing/pki.ts';
+import type { RestResolver } from '../lib/handler/rest/resolve.ts';
+import { startRestServer } from '../lib/handler/rest/server.ts';
+import { openStream, vmiPath, type Dial } from '../lib/handler/rest/testing/client.ts';
+import { makeRestPki, type RestPki } from '../lib/handler/rest/testing/pki.ts';
 import { direct, MiB, source, TOTAL } from './console-source.ts';
 import { median } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
@@ -38,7 +38,7 @@ async function timed(ws: Promise<WebSocket>, what: string): Promise<number> {
 }
 
 /** An https server doing what the api does after its checks: proxyStream to the handler. */
-async function apiHop(pki: ConsolePki, handlerPort: number): Promise<HttpsServer> {
+async function apiHop(pki: RestPki, handlerPort: number): Promise<HttpsServer> {
   const wss = newStreamServer();
   const sessions = new Set<RelaySession>();
   const server = createHttps({ cert: pki.server.cert, key: pki.server.key });
@@ -67,13 +67,13 @@ export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
   const blast = join(dir, 'blast');
   const blaster = await source(blast, 'blast');
   const vmi = { metadata: { name: 'vm', namespace: 'bench', uid: 'u-bench' } } as VirtualMachineInstance;
-  const resolver: ConsoleResolver = {
+  const resolver: RestResolver = {
     vmi: () => vmi,
     launcher: () => Promise.resolve({ status: 500, message: 'no launcher in this bench' }),
     socket: () => ({ root: dir, rel: ['blast'] }),
   };
-  const pki = await makeConsolePki();
-  const handler = await startConsoleServer({
+  const pki = await makeRestPki();
+  const handler = await startRestServer({
     port: 0,
     host: '127.0.0.1',
     tls: { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key },

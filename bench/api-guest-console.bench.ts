@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- api`, on the local cluster: the console path a user takes — a websocket to kube-apiserver,
- * the aggregation layer to the api, mutual TLS to the handler's console server, the launcher's serial socket —
+ * the aggregation layer to the api, mutual TLS to the handler's REST server, the launcher's serial socket —
  * against a direct connection to that same socket on the node, to a real guest (the example VM under TCG) in
  * one run. Throughput: the guest's shell writes BYTES to its serial port (so the guest's UART under TCG is the
  * ceiling, not the path); round trip: one key typed and its echo seen. A third path is `virtctl-ts console`

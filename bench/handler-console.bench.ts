@@ -1,5 +1,5 @@
 /**
- * The handler's console server: bytes per second from a VMI's unix socket to a client, through the server
+ * The handler's REST server: bytes per second from a VMI's unix socket to a client, through the server
  * (mutual TLS, websocket, 10 KiB binary frames, a session slot) against a direct connection to the same socket,
  * and the round trip of one typed byte both ways. The socket is a local stand-in that streams as fast as the
  * reader takes (a guest's serial port is far slower: this is the server's own ceiling, not a guest's). Rounds
@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import type { VirtualMachineInstance } from '../lib/api/index.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
 import { newRegistry } from '../lib/kernel/metrics/registry.ts';
-import type { ConsoleResolver } from '../lib/handler/console/resolve.ts';
-import { startConsoleServer } from '../lib/handler/console/server.ts';
-import { openStream, vmiPath, type Dial } from '../lib/handler/console/testing/client.ts';
-import { makeConsolePki } from '../lib/handler/console/testing/pki.ts';
+import type { RestResolver } from '../lib/handler/rest/resolve.ts';
+import { startRestServer } from '../lib/handler/rest/server.ts';
+import { openStream, vmiPath, type Dial } from '../lib/handler/rest/testing/client.ts';
+import { makeRestPki } from '../lib/handler/rest/testing/pki.ts';
 import { direct, MiB, source, TOTAL } from './console-source.ts';
 import { median } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
@@ -54,13 +54,13 @@ export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
   const echo = join(dir, 'echo');
   const servers = [await source(blast, 'blast'), await source(echo, 'echo')];
   const vmi = { metadata: { name: 'vm', namespace: 'bench', uid: 'u-bench' } } as VirtualMachineInstance;
-  const resolver: ConsoleResolver = {
+  const resolver: RestResolver = {
     vmi: () => vmi,
     launcher: () => Promise.resolve({ status: 500, message: 'no launcher in this bench' }),
     socket: (_v, kind) => ({ root: dir, rel: [kind === 'console' ? 'blast' : 'echo'] }),
   };
-  const pki = await makeConsolePki();
-  const srv = await startConsoleServer({
+  const pki = await makeRestPki();
+  const srv = await startRestServer({
     port: 0,
     host: '127.0.0.1',
     tls: { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key },

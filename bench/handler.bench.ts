@@ -5,7 +5,7 @@
  *   little before the launcher answers; the bench polls the socket) to Running, minus the launcher's own
  *   SyncVirtualMachine time (the handler logs each sync's duration);
  * - its RSS and CPU at rest with every guest running;
- * - console throughput from a guest through the console server (mutual TLS, websocket) against a direct
+ * - console throughput from a guest through the REST server (mutual TLS, websocket) against a direct
  *   connection to the same serial socket, the guest printing the same output each time.
  * It uses the local stack (brought up when it is down; left as it found it).
  */
@@ -16,8 +16,8 @@ import {
   type VirtualMachineInstance,
 } from '../lib/api/index.ts';
 import type { Pod } from '../lib/api/core/pod.ts';
-import { openStream, StreamReader, vmiPath } from '../lib/handler/console/testing/client.ts';
-import { makeConsolePki, type ConsolePki } from '../lib/handler/console/testing/pki.ts';
+import { openStream, StreamReader, vmiPath } from '../lib/handler/rest/testing/client.ts';
+import { makeRestPki, type RestPki } from '../lib/handler/rest/testing/pki.ts';
 import { NAMESPACES, PODS } from '../lib/kernel/kube/index.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';
@@ -100,7 +100,7 @@ function direct(o: { podUid: string; vmiUid: string }): (send: string) => Promis
 
 function throughHandler(
   port: number,
-  pki: ConsolePki,
+  pki: RestPki,
   ns: string,
   name: string,
 ): (send: string) => Promise<number> {
@@ -161,7 +161,7 @@ export default async function handlerBench(ctx: BenchContext): Promise<BenchRow[
   await prepareForVirt(c);
   await c.direct.create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
   const controller = controllerHere(cluster.kubeconfig, ns);
-  const pki = await makeConsolePki();
+  const pki = await makeRestPki();
   const handler = spawnHandler(
     cluster.kubeconfig,
     undefined,

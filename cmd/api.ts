@@ -169,8 +169,8 @@ export function apiCommand(): Command {
       "comma-separated common names a webhook caller's certificate must carry (the rewriter's webhook proxy)",
       WEBHOOK_CLIENT_CN,
     )
-    .addOption(parsed('--console-server-port <port>', "the handlers' console server port", port, 4101))
-    .option('--handler-ca-file <file>', "the CA that signs the handlers' console server certificates (PEM)")
+    .addOption(parsed('--console-server-port <port>', "the handlers' REST server port", port, 4101))
+    .option('--handler-ca-file <file>', "the CA that signs the handlers' REST server certificates (PEM)")
     .option('--handler-client-cert-file <file>', 'the client certificate the api shows the handlers (PEM)')
     .option('--handler-client-key-file <file>', 'its key (PEM)')
     .option(

@@ -1,5 +1,5 @@
 /**
- * `virt handler` started from its flags against the real kube-apiserver, with its console server on loopback:
+ * `virt handler` started from its flags against the real kube-apiserver, with its REST server on loopback:
  * without --client-common-name it requires KubeVirt's client name, so a certificate its client CA signed for
  * another name is refused before any HTTP, and the api's certificate with that name is answered.
  */
@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testCluster, type TestCluster } from '../e2e/testenv/cluster.ts';
-import { call, vmiPath, type Dial } from '../lib/handler/console/testing/client.ts';
-import { makeConsolePki, type ConsolePki } from '../lib/handler/console/testing/pki.ts';
+import { call, vmiPath, type Dial } from '../lib/handler/rest/testing/client.ts';
+import { makeRestPki, type RestPki } from '../lib/handler/rest/testing/pki.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';
 
 const virt = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'virt');
 
 let cluster: TestCluster;
-let pki: ConsolePki;
+let pki: RestPki;
 let dir: string;
 let handler: ChildProcess;
 let exited: Promise<number | null>;
@@ -38,7 +38,7 @@ function loggedPort(msg: string): number | undefined {
 
 beforeAll(async () => {
   cluster = await testCluster('handler-cmd', { userAgent: 'kubevirt-ts/handler-itest' });
-  pki = await makeConsolePki();
+  pki = await makeRestPki();
   dir = await mkdtemp(join(tmpdir(), 'kv-handler-cmd-'));
   const pems = { 'ca.crt': pki.ca.cert, 'tls.crt': pki.server.cert, 'tls.key': pki.server.key };
   for (const [f, pem] of Object.entries(pems)) await writeFile(join(dir, f), pem, { mode: 0o600 });
@@ -73,7 +73,7 @@ describe('virt handler from its flags', () => {
       () => `the console server listening; the handler wrote: ${output.slice(-2000)}`,
       { timeoutMs: 60_000 },
     );
-    const dial = (client: ConsolePki['client']): Dial => ({ port, ca: pki.ca.cert, client });
+    const dial = (client: RestPki['client']): Dial => ({ port, ca: pki.ca.cert, client });
     const guest = vmiPath(cluster.ns, 'vm1', 'guestosinfo');
     await expect(call(dial(pki.otherName), 'GET', guest)).rejects.toThrow();
     expect(output).toContain('"msg":"console client refused: common name is invalid"');

@@ -14,7 +14,7 @@ import {
 import type { KubeFlagValues } from '../lib/kernel/kube/index.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
-import { DEFAULT_CLIENT_COMMON_NAME, DEFAULT_CONSOLE_SERVER_PORT } from '../lib/handler/console/index.ts';
+import { DEFAULT_CLIENT_COMMON_NAME, DEFAULT_CONSOLE_SERVER_PORT } from '../lib/handler/rest/index.ts';
 import { runHandlerRole, type HandlerRoleOptions } from '../lib/handler/role.ts';
 import { intIn, parsed, port, verbosityOption } from './flags.ts';
 
@@ -36,8 +36,8 @@ interface HandlerFlags extends KubeFlagValues {
   verbosity: number;
 }
 
-/** The console server's TLS material: all three files or none (then the server is off). */
-function consoleOptions(f: HandlerFlags): HandlerRoleOptions['console'] {
+/** The REST server's address and TLS material: all three files or none (then the server is off). */
+function restOptions(f: HandlerFlags): HandlerRoleOptions['rest'] {
   const given = [f.tlsCertFile, f.tlsKeyFile, f.clientCaFile].filter((x) => x !== undefined).length;
   if (given === 0) return undefined;
   if (given < 3)
@@ -71,7 +71,7 @@ function consoleOptions(f: HandlerFlags): HandlerRoleOptions['console'] {
 }
 
 function roleOptions(f: HandlerFlags, node: string): Omit<HandlerRoleOptions, 'log'> {
-  const console = consoleOptions(f);
+  const rest = restOptions(f);
   return {
     config: loadRestConfig(kubeFlagsToConfigOptions(f, { userAgent: 'kubevirt-ts/handler' })),
     node,
@@ -80,7 +80,7 @@ function roleOptions(f: HandlerFlags, node: string): Omit<HandlerRoleOptions, 'l
     labellerDir: f.nodeLabellerDir ?? join(f.root, 'var/lib/kubevirt-node-labeller'),
     devicePluginsDir: f.devicePluginsDir,
     maxDevices: f.maxDevices,
-    ...(console !== undefined && { console }),
+    ...(rest !== undefined && { rest }),
     workers: f.workers,
     healthPort: f.port,
   };
@@ -88,7 +88,7 @@ function roleOptions(f: HandlerFlags, node: string): Omit<HandlerRoleOptions, 'l
 
 export function handlerCommand(): Command {
   const cmd = new Command('handler').description(
-    'per-node VMI sync with launchers, device plugins, the console server, node labels and heartbeat',
+    'per-node VMI sync with launchers, device plugins, the REST server (console, VNC, lifecycle), node labels and heartbeat',
   );
   addKubeFlags(cmd)
     .option('--node-name <name>', 'this node (default: $NODE_NAME)')
@@ -114,14 +114,14 @@ export function handlerCommand(): Command {
     )
     .option(
       '--console-server-address <ip>',
-      'address the console server listens on (every connection must bring a client certificate)',
+      'address the console, VNC and lifecycle server listens on (every connection must bring a client certificate)',
       '0.0.0.0',
     )
     .option(
       '--tls-cert-file <file>',
-      "the console server's certificate (PEM; these three files are read again when they change)",
+      "the console, VNC and lifecycle server's certificate (PEM; these three files are read again when they change)",
     )
-    .option('--tls-key-file <file>', "the console server's key (PEM)")
+    .option('--tls-key-file <file>', "the console, VNC and lifecycle server's key (PEM)")
     .option('--client-ca-file <file>', "the CA that signs the api's client certificate (PEM)")
     .option(
       '--client-common-name <cn>',

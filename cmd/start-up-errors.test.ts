@@ -141,7 +141,7 @@ describe('a kube role given a broken kubeconfig', () => {
   });
 });
 
-describe("the handler's console server flags", () => {
+describe("the handler's REST server flags", () => {
   const handler = ['handler', '--node-name', 'n', '--port', '0', '--root', tmpdir()];
   const reasonOf = (r: Run): string => {
     const lines = r.output.split('\n').filter((l) => l !== '');

@@ -2,7 +2,8 @@
 // - lib/kernel imports nothing of ours but lib/kernel (and lib/version);
 // - the shared layers import only downward: kernel ← rename ← api ← rpc, and kernel ← libvirt;
 // - a role (lib/<role>/) imports the shared layers and itself, never another role;
-// - lib/rpc/gen/ is private to lib/rpc; only lib/kernel/kube imports @kubernetes/client-node;
+// - generated code (a gen/ folder: lib/rpc/gen, lib/handler/device-plugins/gen) is private to the folder that
+//   holds it; only lib/kernel/kube imports @kubernetes/client-node;
 // - tests (*.test.ts, *.itest.ts) and test helpers (testing/ folders) follow their folder's rule, and may
 //   also use the test infrastructure in e2e/; cmd, e2e and bench may import any of lib.
 // `node scripts/check-layers.mjs [--root DIR]` prints each violation as `file: imports spec (rule)` and exits 1
@@ -47,7 +48,10 @@ const isTestCode = (rel) => /\.(i?test)\.ts$/.test(rel) || rel.split('/').includ
 
 /** Why `rel` may not import `target` (both repo-relative), or undefined when it may. */
 export function violation(rel, target) {
-  if (target.startsWith('lib/rpc/gen/') && !rel.startsWith('lib/rpc/')) return 'lib/rpc/gen is private to lib/rpc';
+  const gen = target.indexOf('/gen/');
+  if (gen > 0 && !rel.startsWith(target.slice(0, gen + 1))) {
+    return `${target.slice(0, gen)}/gen is private to ${target.slice(0, gen)}`;
+  }
   const from = areaOf(rel);
   const to = areaOf(target);
   if (from.startsWith('/') || from === to) return undefined;

@@ -45,6 +45,11 @@ describe('the layer check', () => {
     ['lib/rename/names.ts', '../api/gvr.ts', 'lib/rename imports only lib/rename, lib/kernel'],
     ['lib/libvirt/host.ts', '../rpc/index.ts', 'lib/libvirt imports only lib/libvirt, lib/kernel'],
     ['lib/handler/sync.ts', '../rpc/gen/cmd.ts', 'lib/rpc/gen is private to lib/rpc'],
+    [
+      'lib/handler/vmi/sync.ts',
+      '../device-plugins/gen/v1beta1/api.ts',
+      'lib/handler/device-plugins/gen is private to lib/handler/device-plugins',
+    ],
     ['lib/controller/start.ts', '../../e2e/testenv/handle.ts', 'lib/controller imports nothing from e2e/'],
     ['lib/controller/x.ts', '../misc/util.ts', 'lib/misc is not a layer the README draws'],
     ['lib/controller/x.ts', '@kubernetes/client-node', 'only lib/kernel/kube may'],

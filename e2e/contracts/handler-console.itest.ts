@@ -1,4 +1,4 @@
-// The contract between the handler's console server (lib/handler/console) and the launcher, end to end without
+// The contract between the handler's REST server (lib/handler/rest) and the launcher, end to end without
 // a cluster. It lives here, not beside the server, because a handler test may not import the launcher's harness.
 // A real launcher (child process, its own libvirt, the agent test guest with qemu-ga and a shell on ttyS0), the
 // real node resolver over a kubelet-like pods dir whose Pod emptyDirs point into the launcher's root, the shared
@@ -17,16 +17,10 @@ import { ensureKvmDeviceAccess } from '../../lib/launcher/daemon/kvm-device.ts';
 import { kernelBootVmi, startLauncher, type LauncherProcess } from '../../lib/launcher/testing/harness.ts';
 import { LauncherClients } from '../../lib/handler/launchers/clients.ts';
 import { cachedPods, launcherPodFor } from '../../lib/handler/testing/pods.ts';
-import { nodeResolver } from '../../lib/handler/console/resolve.ts';
-import { startConsoleServer, type ConsoleServer } from '../../lib/handler/console/server.ts';
-import {
-  call,
-  openStream,
-  StreamReader,
-  vmiPath,
-  type Dial,
-} from '../../lib/handler/console/testing/client.ts';
-import { makeConsolePki, type ConsolePki } from '../../lib/handler/console/testing/pki.ts';
+import { nodeResolver } from '../../lib/handler/rest/resolve.ts';
+import { startRestServer, type RestServer } from '../../lib/handler/rest/server.ts';
+import { call, openStream, StreamReader, vmiPath, type Dial } from '../../lib/handler/rest/testing/client.ts';
+import { makeRestPki, type RestPki } from '../../lib/handler/rest/testing/pki.ts';
 
 const UID = 'c0a50e1e-5e7e-4c0a-9d1e-0123456789ab';
 const POD_UID = 'd1b2c3d4-0000-4000-8000-00000000c0de';
@@ -35,10 +29,10 @@ const NAME = 'console';
 const BOOT_MS = 120_000;
 
 let guests: Guests;
-let pki: ConsolePki;
+let pki: RestPki;
 let launcher: LauncherProcess | undefined;
 let clients: LauncherClients | undefined;
-let server: ConsoleServer | undefined;
+let server: RestServer | undefined;
 let podsDir: string | undefined;
 let vmi: VirtualMachineInstance;
 const recorder = new MemoryRecorder();
@@ -53,7 +47,7 @@ function podsDirFor(l: LauncherProcess): string {
   return dir;
 }
 
-const dial = (client: ConsolePki['client'] | 'none' = pki.client): Dial => ({
+const dial = (client: RestPki['client'] | 'none' = pki.client): Dial => ({
   port: server?.port ?? 0,
   ca: pki.ca.cert,
   client: client === 'none' ? undefined : client,
@@ -87,7 +81,7 @@ async function typeAndRead(r: StreamReader, expr: string, expected: string): Pro
 
 beforeAll(async () => {
   ensureKvmDeviceAccess(nopLogger);
-  [guests, pki] = await Promise.all([ensureGuests(), makeConsolePki()]);
+  [guests, pki] = await Promise.all([ensureGuests(), makeRestPki()]);
   const l = await startLauncher({
     name: NAME,
     uid: UID,
@@ -118,7 +112,7 @@ beforeAll(async () => {
   const vmis = {
     get: (key: string): VirtualMachineInstance | undefined => (key === `default/${NAME}` ? vmi : undefined),
   };
-  server = await startConsoleServer({
+  server = await startRestServer({
     port: 0,
     host: '127.0.0.1',
     tls: { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key },
@@ -137,7 +131,7 @@ afterAll(async () => {
   if (podsDir !== undefined) rmSync(podsDir, { recursive: true, force: true });
 }, 60_000);
 
-describe('console server with a real launcher', () => {
+describe('REST server with a real launcher', () => {
   it('streams the serial console: the guest marker, and a shell that answers what is typed', async () => {
     const r = new StreamReader(await openStream(dial(), path('console')));
     const seen = await r.waitFor(MARKER, 20_000);

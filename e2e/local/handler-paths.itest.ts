@@ -1,6 +1,6 @@
 /**
  * What a tenant plants in its launcher Pod's emptyDirs, against the handler on the real local cluster (one VM,
- * the handler as a host process for node local with its console server). The plants are made from the host as
+ * the handler as a host process for node local with its REST server). The plants are made from the host as
  * root in the Pod's emptyDir dirs under the kubelet's pods dir; the tenant would make them from inside its
  * container, with the same effect on the node. Each is refused with the reason, the host socket it names never
  * gets a connection, and the host file keeps its content, owner and mode:
@@ -21,8 +21,8 @@ import {
   VIRTUAL_MACHINES,
   type VirtualMachineInstance,
 } from '../../lib/api/index.ts';
-import { openStream, StreamReader, vmiPath, type Dial } from '../../lib/handler/console/testing/client.ts';
-import { makeConsolePki, type ConsolePki } from '../../lib/handler/console/testing/pki.ts';
+import { openStream, StreamReader, vmiPath, type Dial } from '../../lib/handler/rest/testing/client.ts';
+import { makeRestPki, type RestPki } from '../../lib/handler/rest/testing/pki.ts';
 import { hostTargets, type HostTargets } from '../../lib/handler/testing/planted.ts';
 import { EVENTS, NAMESPACES } from '../../lib/kernel/kube/index.ts';
 import type { KubeObject } from '../../lib/kernel/kube/types.ts';
@@ -35,11 +35,11 @@ import { virtSuite } from './testing/suite.ts';
 import { NODE_NAME } from './layout.ts';
 import { deleteNamespace, exampleVm, kubeletPodsDir } from './virt.ts';
 
-let pki: ConsolePki | undefined;
+let pki: RestPki | undefined;
 const s = virtSuite('handler-paths', {
   handler: true,
   handlerFlags: async (dir) => {
-    pki = await makeConsolePki();
+    pki = await makeRestPki();
     return consoleServerFlags(dir, 'handler-paths-pki', pki);
   },
 });

@@ -5,7 +5,7 @@
  * - a VM (the agent test guest) goes Scheduled → Running, with the status fields the handler owns (the expanded
  *   machine type, AgentConnected, guestOSInfo), and the guest's marker is on its serial console; /healthz,
  *   /readyz and the VM's kubevirt_vmi_* counters on /metrics;
- * - the console server (mutual TLS, certificates made for the run) streams the guest's serial console to a
+ * - the REST server (mutual TLS, certificates made for the run) streams the guest's serial console to a
  *   client with the api's certificate, answers what is typed, refuses a second console and a client without the
  *   certificate, keeps an idle session two minutes on pings, and freezes and thaws the guest's filesystems (seen
  *   in the VMI's fsFreezeStatus); the kubelet lists the device plugins' resources;
@@ -25,14 +25,8 @@ import {
 } from '../../lib/api/index.ts';
 import type { Pod } from '../../lib/api/core/pod.ts';
 import { KVM_DEVICE, TUN_DEVICE } from '../../lib/api/device-resources.ts';
-import {
-  call,
-  openStream,
-  StreamReader,
-  vmiPath,
-  type Dial,
-} from '../../lib/handler/console/testing/client.ts';
-import { makeConsolePki, type ConsolePki } from '../../lib/handler/console/testing/pki.ts';
+import { call, openStream, StreamReader, vmiPath, type Dial } from '../../lib/handler/rest/testing/client.ts';
+import { makeRestPki, type RestPki } from '../../lib/handler/rest/testing/pki.ts';
 import { NODES, PODS, type KubeObject } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { MARKER } from '../guests/guests.ts';
@@ -42,10 +36,10 @@ import { consoleServerFlags, handlerPort, spawnHandler, type HandlerProcess } fr
 import { virtSuite } from './testing/suite.ts';
 import { agentVm, exampleVm, readSerial } from './virt.ts';
 
-let pki: ConsolePki | undefined;
-/** The console server with certificates made for the run. */
+let pki: RestPki | undefined;
+/** The REST server with certificates made for the run. */
 async function consoleFlags(dir: string): Promise<string[]> {
-  pki = await makeConsolePki();
+  pki = await makeRestPki();
   return consoleServerFlags(dir, 'handler-test-pki', pki);
 }
 const s = virtSuite('handler', { handler: true, handlerFlags: consoleFlags });
@@ -54,7 +48,7 @@ function handler(): HandlerProcess {
   return s.handler;
 }
 
-/** The api's side of the console server: its port once the handler says it listens, the run's certificates. */
+/** The api's side of the REST server: its port once the handler says it listens, the run's certificates. */
 async function consoleDial(): Promise<Dial> {
   const port = await waitFor(() => handlerPort(handler(), 'console server listening'), 'console port');
   if (pki === undefined) throw new Error('the suite made no console certificates');

@@ -2,7 +2,7 @@
  * The virtualization roles `./dev run` runs as host processes against the local cluster (fast to restart
  * while developing; the operator will install them into the cluster from the image later): the rewriter (with
  * its webhook proxy in front of the api), the api on the node's address, two controller replicas electing one
- * leader, and the handler of node `local` with its console server on the node's address (after the
+ * leader, and the handler of node `local` with its REST server on the node's address (after the
  * node-labeller ran once), each from this checkout (`cmd/main.ts <role>` under the project's Node and tsx), detached,
  * with its log under the stack's logs dir, tracked by PID in `<stack>/host-roles.json` and stopped by PID (the
  * cluster's `down` stops them first, so nothing keeps writing to a cluster going away).
@@ -34,7 +34,7 @@ export const REWRITER_LISTEN = `127.0.0.1:${REWRITER_PORT}`;
 export const rewriterSocket = (L: Layout): string => join(L.dir, 'rewriter', 'kube-api.sock');
 /** Where the API server reaches the rewriter's webhook proxy. */
 export const WEBHOOK_PROXY_PORT = 23918;
-/** The api's and the handler console server's ports on the node's address. */
+/** The api's and the handler REST server's ports on the node's address. */
 export const API_PORT = 23916;
 export const CONSOLE_SERVER_PORT = 23917;
 /** The namespace of the api's Service and the controllers' leader Lease. */

@@ -90,7 +90,7 @@ const SUMMARY = [
   'Real here: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, containerd 2, the kubelet and',
   'kube-proxy of node local; on the host: the rewriter (kubevirt.io proxy, webhook proxy),',
   'the api behind kube-apiserver (subresources.kubevirt.io, webhooks), two controllers (one leader) and the',
-  'handler (device plugins registered with the kubelet, console server); the launcher in its Pod from the',
+  'handler (device plugins registered with the kubelet, REST server); the launcher in its Pod from the',
   'project image, with its own libvirt and QEMU (TCG). Not built yet: the operator and pr-helper.',
 ];
 

@@ -5,7 +5,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CLIENT_COMMON_NAME } from '../../lib/handler/console/index.ts';
+import { DEFAULT_CLIENT_COMMON_NAME } from '../../lib/handler/rest/index.ts';
 import { leaf } from '../testenv/certs.ts';
 import { ensureVirtCerts, virtCertPaths } from './virt-pki.ts';
 

@@ -2,7 +2,7 @@
  * The certificates of the virtualization roles `./dev run` runs on the local stack, under `<stack>/virt-pki`,
  * all signed by their own CA (Deckhouse's `virtualization-ca`; not the cluster CA, which signs every cluster
  * client): the api's serving certificate (the node address the aggregation layer dials, and loopback for the
- * rewriter's webhook proxy), the handler console server's (CN virt-handler, which the api checks), the api's
+ * rewriter's webhook proxy), the handler REST server's (CN virt-handler, which the api checks), the api's
  * client certificate for it (KubeVirt's client name, which the handler requires), the webhook proxy's serving
  * certificate and the client certificate it shows the api (CN kube-api-rewriter, the api's default webhook
  * caller). An existing complete set is reused; a leaf whose subject is no longer the one asked for is issued
@@ -13,7 +13,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WEBHOOK_CLIENT_CN } from '../../lib/apiserver/auth/index.ts';
 import { leaf, selfSignedCa, type KeyPair, type LeafOptions } from '../testenv/certs.ts';
-import { DEFAULT_CLIENT_COMMON_NAME } from '../../lib/handler/console/index.ts';
+import { DEFAULT_CLIENT_COMMON_NAME } from '../../lib/handler/rest/index.ts';
 import { NETWORK } from './layout.ts';
 import { exists } from './pki.ts';
 
@@ -26,7 +26,7 @@ export interface VirtCerts {
   readonly webhookClient: KeyPair;
 }
 
-/** The CN the api expects of the handler's console server certificate (its --handler-server-name). */
+/** The CN the api expects of the handler's REST server certificate (its --handler-server-name). */
 export const HANDLER_SERVER_NAME = 'virt-handler';
 
 const LEAVES: Record<Exclude<keyof VirtCerts, 'ca'>, LeafOptions> = {

@@ -68,7 +68,7 @@ export interface ApiRoleOptions {
   readonly clientCa?: TrustedClients;
   /** The callers of the admission webhooks: the CA (PEM) of their client certificates and their names. */
   readonly webhookClients: TrustedClients;
-  /** The handlers' console servers: their port, and the TLS the api dials them with. */
+  /** The handlers' REST servers: their port, and the TLS the api dials them with. */
   readonly handlers: { readonly port: number; readonly tls: HandlerTls };
   /** Where tls and handlers.tls were read from, watched for rotation; a part without files stays as given. */
   readonly tlsFiles?: ApiTlsFiles;

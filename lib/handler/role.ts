@@ -2,9 +2,9 @@
  * The `handler` role (kubevirt cmd/virt-handler), one per node: a kube client speaking kubevirt.io through
  * the rename rules, the health and metrics server (`/healthz`, `/readyz` = the VMI and launcher Pod caches
  * synced, `/metrics`), the VMIs of this node synced with their launchers (start.ts), the device plugins
- * registered with the kubelet, the console server for the api (when it has its TLS material), and the node
+ * registered with the kubelet, the REST server for the api (console, VNC, lifecycle commands, guest queries) (when it has its TLS material), and the node
  * heartbeat with the node-labeller's labels (schedulable once the device plugins are registered). On SIGTERM
- * the queue drains, the console server and the plugins stop, the node is marked unschedulable, and the guests
+ * the queue drains, the REST server and the plugins stop, the node is marked unschedulable, and the guests
  * are left running: they belong to their launcher Pods, not to the handler.
  */
 import { realClock } from '../kernel/clock.ts';
@@ -19,7 +19,7 @@ import {
 } from '../kernel/runtime/role.ts';
 import { rewritingClient } from '../rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
-import { nodeResolver, startConsoleServer, type ConsoleTls } from './console/index.ts';
+import { nodeResolver, startRestServer, type RestTls } from './rest/index.ts';
 import { startDevicePlugins } from './device-plugins/start.ts';
 import { runHeartbeat } from './node/heartbeat.ts';
 import { startHandler } from './start.ts';
@@ -38,11 +38,11 @@ export interface HandlerRoleOptions {
   readonly devicePluginsDir: string;
   /** Devices each plugin advertises (KubeVirt's --max-devices). */
   readonly maxDevices: number;
-  /** The console server; off without its TLS material. */
-  readonly console?: {
+  /** The REST server; off without its TLS material. */
+  readonly rest?: {
     readonly port: number;
     readonly host: string;
-    readonly tls: ConsoleTls;
+    readonly tls: RestTls;
     /** The CN the api's client certificate must carry ('' any; default KubeVirt's). */
     readonly requiredClientCommonName?: string;
   };
@@ -78,15 +78,15 @@ async function start(o: HandlerRoleOptions, ctx: RoleContext): Promise<RoleWork>
     log: o.log,
   });
   ctx.defer(() => plugins.close());
-  if (o.console === undefined)
+  if (o.rest === undefined)
     o.log.info('console server off: no --tls-cert-file, --tls-key-file, --client-ca-file');
   else {
-    const server = await startConsoleServer({
-      port: o.console.port,
-      host: o.console.host,
-      tls: o.console.tls,
-      ...(o.console.requiredClientCommonName !== undefined && {
-        requiredClientCommonName: o.console.requiredClientCommonName,
+    const server = await startRestServer({
+      port: o.rest.port,
+      host: o.rest.host,
+      tls: o.rest.tls,
+      ...(o.rest.requiredClientCommonName !== undefined && {
+        requiredClientCommonName: o.rest.requiredClientCommonName,
       }),
       resolver: nodeResolver({ vmis: running.vmis.store, launchers: running.launchers }),
       log: o.log,

@@ -6,7 +6,7 @@
  * the launcher clients, the hotplug mounter, the VMI controller on its own work queue (`virt-handler-vm`),
  * and the per-VMI `kubevirt_vmi_*` metrics read from the launchers on each scrape. The workers start once
  * both caches synced. Everything stops when the signal aborts: queue drained, informers stopped, Notify
- * closed, clients closed. Tests run this in-process; the role adds health, device plugins, the console server
+ * closed, clients closed. Tests run this in-process; the role adds health, device plugins, the REST server
  * and the heartbeat around it.
  */
 import type { Registry } from 'prom-client';

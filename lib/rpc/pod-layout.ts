@@ -138,7 +138,7 @@ export function podPathText(p: PodPath): string {
 
 /**
  * What a node reaches of a launcher Pod (kubevirt pkg/virt-handler/cmd-client socket lookup by Pod UID; the
- * console server dials the VMI's serial and VNC sockets): every path is inside one of the Pod's emptyDirs under
+ * REST server dials the VMI's serial and VNC sockets): every path is inside one of the Pod's emptyDirs under
  * the kubelet's pods directory, as a PodPath.
  */
 export interface LauncherOnNode {

@@ -1,6 +1,6 @@
 /**
  * The api on the local cluster, reached the way users reach it, for a test or a bench:
- * - the handler's console server on the node's address (the api dials the Node's InternalIP, as the DaemonSet
+ * - the handler's REST server on the node's address (the api dials the Node's InternalIP, as the DaemonSet
  *   runs with hostNetwork), with its own certificates (`handlerConsole`, made before the handler starts);
  * - the api role in this process on the node's address, registered with the aggregation layer
  *   (virt-registration.ts); kube-apiserver authenticates the user and sends X-Remote-* with its front-proxy
@@ -10,7 +10,7 @@
  */
 import { WEBHOOK_CLIENT_CN } from '../../../lib/apiserver/auth/index.ts';
 import { runApiRole } from '../../../lib/apiserver/role.ts';
-import { makeConsolePki, type ConsolePki } from '../../../lib/handler/console/testing/pki.ts';
+import { makeRestPki, type RestPki } from '../../../lib/handler/rest/testing/pki.ts';
 import { loadRestConfig, type HttpKubeClient, type RestConfig } from '../../../lib/kernel/kube/index.ts';
 import { memoryLogger, nopLogger } from '../../../lib/kernel/log/log.ts';
 import { newRegistry } from '../../../lib/kernel/metrics/registry.ts';
@@ -32,14 +32,14 @@ const NODE_IP = NETWORK.nodeIp;
 const freePort = async (host: string): Promise<number> => (await freePorts(1, Math.random, host))[0] ?? 0;
 
 export interface HandlerConsole {
-  readonly pki: ConsolePki;
+  readonly pki: RestPki;
   readonly port: number;
-  /** The handler's flags for this console server (certificates written under `<dir>/<name>`). */
+  /** The handler's flags for this REST server (certificates written under `<dir>/<name>`). */
   readonly flags: string[];
 }
 
 export async function handlerConsole(dir: string, name: string): Promise<HandlerConsole> {
-  const pki = await makeConsolePki();
+  const pki = await makeRestPki();
   const port = await freePort(NODE_IP);
   return { pki, port, flags: await consoleServerFlags(dir, name, pki, { address: NODE_IP, port }) };
 }

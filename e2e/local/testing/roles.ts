@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runControllerRole } from '../../../lib/controller/role.ts';
 import { loadRestConfig } from '../../../lib/kernel/kube/index.ts';
-import type { ConsolePki } from '../../../lib/handler/console/testing/pki.ts';
+import type { RestPki } from '../../../lib/handler/rest/testing/pki.ts';
 import { createLogger, nopLogger } from '../../../lib/kernel/log/log.ts';
 import { handlerArgs } from '../host-roles.ts';
 import { IMAGES, layout } from '../layout.ts';
@@ -96,13 +96,13 @@ export function handlerPort(h: HandlerProcess, msg = 'health server listening'):
 }
 
 /**
- * Handler flags for its console server (on loopback and any port unless `at` says otherwise), with the run's
+ * Handler flags for its REST server (on loopback and any port unless `at` says otherwise), with the run's
  * certificates written under `<dir>/<name>` (the client CA stands in for the api's).
  */
 export async function consoleServerFlags(
   dir: string,
   name: string,
-  pki: ConsolePki,
+  pki: RestPki,
   at: { address: string; port: number } = { address: '127.0.0.1', port: 0 },
 ): Promise<string[]> {
   const files = join(dir, name);

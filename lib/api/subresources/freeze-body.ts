@@ -9,7 +9,7 @@
 import { parse as parseYaml } from 'yaml';
 import { parseGoDuration } from './go-duration.ts';
 
-/** An HTTP status and the text KubeVirt answers with (the handler's ConsoleError has this shape). */
+/** An HTTP status and the text KubeVirt answers with (the handler's RestError has this shape). */
 export interface BodyError {
   readonly status: number;
   readonly message: string;

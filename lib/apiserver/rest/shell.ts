@@ -123,7 +123,7 @@ export class RestShell {
     );
   }
 
-  /** The handler serving the call's node: its Node's address at the console server port. */
+  /** The handler serving the call's node: its Node's address at the REST server port. */
   async handlerOf(call: HandlerCall): Promise<HandlerAddress | Refusal> {
     const node = await orUndefined(this.client.get<KubeObject & NodeAddresses>(NODES, call.node));
     if (node === undefined) return handlerFailure(call, `node ${call.node} not found`);

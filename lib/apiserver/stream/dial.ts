@@ -1,5 +1,5 @@
 /**
- * The api's calls to a handler's console server (kubevirt pkg/virt-api/rest/dialers.go): mutual TLS with the
+ * The api's calls to a handler's REST server (kubevirt pkg/virt-api/rest/dialers.go): mutual TLS with the
  * api's client certificate, the handler's certificate checked against the CA that signs it and, when
  * `serverName` is set, its common name (KubeVirt checks the handler's CN, not the node address it dials).
  * Requests answer with the handler's status and text; a stream resolves to the open websocket or rejects with the

@@ -4,7 +4,7 @@
  * missing socket, an unreachable handler) reaches the client as an HTTP answer with a Kubernetes Status, not as
  * a websocket that opens and dies; then the client's upgrade is accepted with the subprotocol it offered
  * (`plain.kubevirt.io` or the Deckhouse client's `plain.virtualization.deckhouse.io`) and both are relayed.
- * The client's side takes messages of up to 1 MiB, as the handler's console server does (ws's default is
+ * The client's side takes messages of up to 1 MiB, as the handler's REST server does (ws's default is
  * 100 MiB); a larger one ends the session with 1009.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';

@@ -21,7 +21,7 @@ import {
   type AllocateResponse,
   type DevicePluginHandlers,
   type ListAndWatchResponse,
-} from '../../rpc/device-plugin.ts';
+} from './kubelet-api.ts';
 import { openBeneath, withHandle } from '../../kernel/safepath/index.ts';
 import { listenUnix, shutdownServer } from '../../rpc/listen.ts';
 import { allocateResponse, deviceList, healthOf, type DevicePluginSpec } from './specs.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { AllocateResponse } from '../../rpc/device-plugin.ts';
+import type { AllocateResponse } from './kubelet-api.ts';
 import {
   allocateResponse,
   deviceList,

@@ -18,7 +18,7 @@ import {
   type ContainerAllocateResponse,
   type Device,
   type DeviceHealth,
-} from '../../rpc/device-plugin.ts';
+} from './kubelet-api.ts';
 
 export const DEFAULT_MAX_DEVICES = 1000;
 

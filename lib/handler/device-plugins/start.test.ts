@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { memoryLogger } from '../../kernel/log/log.ts';
 import { waitFor } from '../../kernel/testing/wait.ts';
-import type { Device } from '../../rpc/device-plugin.ts';
-import { DevicePluginTestClient, startFakeKubelet, type FakeKubelet } from '../../rpc/testing/kubelet.ts';
+import type { Device } from './kubelet-api.ts';
+import { DevicePluginTestClient, startFakeKubelet, type FakeKubelet } from './testing/kubelet.ts';
 import { tempRoot, type TempRoot } from '../../rpc/testing/servers.ts';
 import { startDevicePlugins, type RunningDevicePlugins } from './start.ts';
 

@@ -8,7 +8,7 @@ import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { realClock, type Clock } from '../../kernel/clock.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import { DEVICE_PLUGINS_DIR } from '../../rpc/device-plugin.ts';
+import { DEVICE_PLUGINS_DIR } from './kubelet-api.ts';
 import { podLayout } from '../../rpc/index.ts';
 import { DEFAULT_BACKOFF_MS, DevicePlugin } from './plugin.ts';
 import {

@@ -20,8 +20,8 @@ import {
 } from '../../rpc/index.ts';
 import { testDomain } from '../../rpc/testing/domain.ts';
 import { serve, type Serving } from '../../rpc/testing/servers.ts';
-import { isConsoleError } from '../console/errors.ts';
-import { nodeResolver } from '../console/resolve.ts';
+import { isRestError } from '../rest/errors.ts';
+import { nodeResolver } from '../rest/resolve.ts';
 import { startNotifyServer, type NotifyServer } from '../notify/server.ts';
 import { countingSocket, podDirs, type CountingSocket, type PodDirs } from '../testing/planted.ts';
 import { cachedPods, launcherPodFor } from '../testing/pods.ts';
@@ -111,7 +111,7 @@ describe("a VMI whose activePods names another tenant's launcher Pod", () => {
     expect(await (await clients.client(attacker))?.syncVirtualMachine(attacker)).toEqual(ok());
     const resolver = nodeResolver({ vmis: { get: (k) => cache.get(k) }, launchers: clients });
     const launcher = await resolver.launcher(attacker);
-    if (isConsoleError(launcher)) throw new Error(`no launcher: ${launcher.message}`);
+    if (isRestError(launcher)) throw new Error(`no launcher: ${launcher.message}`);
     expect(await launcher.vmiCommand('pauseVirtualMachine', attacker)).toEqual(ok());
     expect(victimSocket.connections).toBe(0);
     expect(calls).toEqual([

@@ -1,5 +1,5 @@
 /**
- * Websocket keepalive from the server side, shared by every streaming server (the handler's console server, the
+ * Websocket keepalive from the server side, shared by every streaming server (the handler's REST server, the
  * api's stream proxy): a ping every intervalMs; a ping still unanswered at the next tick calls onOverdue once
  * and stops. `pongs` counts the answers. Time from the injected Clock.
  */

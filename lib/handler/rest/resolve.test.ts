@@ -1,4 +1,4 @@
-// The console and VNC streams of the node resolver, over the real console server (mutual TLS on 127.0.0.1:0)
+// The console and VNC streams of the node resolver, over the real REST server (mutual TLS on 127.0.0.1:0)
 // and a kubelet-like pods dir: what a tenant plants in the launcher Pod's `private` emptyDir in place of the
 // VMI's socket is refused with the reason, and the host socket it names never gets a connection.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
@@ -14,9 +14,9 @@ import { LauncherClients } from '../launchers/clients.ts';
 import { hostTargets, podDirs, type HostTargets, type PodDirs } from '../testing/planted.ts';
 import { cachedPods, launcherPodFor } from '../testing/pods.ts';
 import { nodeResolver } from './resolve.ts';
-import { startConsoleServer, type ConsoleServer } from './server.ts';
+import { startRestServer, type RestServer } from './server.ts';
 import { openStream, StreamReader, vmiPath, type Dial } from './testing/client.ts';
-import { makeConsolePki, type ConsolePki } from './testing/pki.ts';
+import { makeRestPki, type RestPki } from './testing/pki.ts';
 
 const NODE = 'node1';
 const UID = 'u1';
@@ -28,10 +28,10 @@ const vmi = {
   status: { nodeName: NODE, activePods: { p1: NODE } },
 } as VirtualMachineInstance;
 
-let pki: ConsolePki;
+let pki: RestPki;
 let pods: PodDirs;
 let host: HostTargets;
-let server: ConsoleServer;
+let server: RestServer;
 let logged: ReturnType<typeof memoryLogger>;
 let guest: Server;
 
@@ -39,7 +39,7 @@ const vmiDir = (): string => join(pods.volume(PRIVATE_VOLUME), UID);
 const dial = (): Dial => ({ port: server.port, ca: pki.ca.cert, client: pki.client });
 
 beforeAll(async () => {
-  pki = await makeConsolePki();
+  pki = await makeRestPki();
 }, 30_000);
 
 beforeEach(async () => {
@@ -60,7 +60,7 @@ beforeEach(async () => {
     clock: realClock,
     log: logged.log,
   });
-  server = await startConsoleServer({
+  server = await startRestServer({
     port: 0,
     host: '127.0.0.1',
     tls: { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key },

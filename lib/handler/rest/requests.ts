@@ -1,20 +1,20 @@
 /**
- * The plain HTTP routes of the console server: the lifecycle commands and the guest-agent queries (lifecycle.ts),
+ * The plain HTTP routes of the REST server: the lifecycle commands and the guest-agent queries (lifecycle.ts),
  * after the VMI (404) and its launcher (500) are found; a stream route without a websocket upgrade gets the
  * upgrader's 400. Every answer is counted by route and status.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventRecorder } from '../../kernel/controller/events.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import { isConsoleError, vmiNotFound, type ConsoleError } from './errors.ts';
+import { isRestError, vmiNotFound, type RestError } from './errors.ts';
 import { runCommand, runQuery, type Answer } from './lifecycle.ts';
-import type { ConsoleResolver } from './resolve.ts';
+import type { RestResolver } from './resolve.ts';
 import { isStreamRoute, matchRoute, type RouteName } from './routes.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
 export interface RequestContext {
-  readonly resolver: ConsoleResolver;
+  readonly resolver: RestResolver;
   readonly log: Logger;
   readonly recorder?: EventRecorder;
   answered(route: string, code: number): void;
@@ -32,7 +32,7 @@ function send(res: ServerResponse, a: Answer, allow?: string): void {
   res.end(a.text);
 }
 
-const answerOf = (e: ConsoleError): Answer => ({ status: e.status, text: e.message });
+const answerOf = (e: RestError): Answer => ({ status: e.status, text: e.message });
 
 function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
@@ -81,7 +81,7 @@ export async function handleRequest(
     return;
   }
   const launcher = await c.resolver.launcher(vmi);
-  if (isConsoleError(launcher)) {
+  if (isRestError(launcher)) {
     reply(m.route, answerOf(launcher));
     return;
   }

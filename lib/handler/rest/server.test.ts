@@ -1,4 +1,4 @@
-// The console server over real TLS on 127.0.0.1:0 with a fake resolver: a unix echo server stands in for the
+// The REST server over real TLS on 127.0.0.1:0 with a fake resolver: a unix echo server stands in for the
 // VMI's serial socket, a recording fake for its launcher.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { X509Certificate } from 'node:crypto';
@@ -14,15 +14,10 @@ import { newRegistry } from '../../kernel/metrics/registry.ts';
 import { waitFor } from '../../kernel/testing/wait.ts';
 import type { CmdResult } from '../../rpc/index.ts';
 import { noCommandSocket, noUnixSocket } from './errors.ts';
-import type { ConsoleResolver, LifecycleLauncher } from './resolve.ts';
-import {
-  DEFAULT_CLIENT_COMMON_NAME,
-  startConsoleServer,
-  type ConsoleServer,
-  type ConsoleTls,
-} from './server.ts';
+import type { RestResolver, LifecycleLauncher } from './resolve.ts';
+import { DEFAULT_CLIENT_COMMON_NAME, startRestServer, type RestServer, type RestTls } from './server.ts';
 import { call, openStream, StreamReader, vmiPath, type Dial } from './testing/client.ts';
-import { CLIENT_CN, makeConsolePki, type ConsolePki, type Pem } from './testing/pki.ts';
+import { CLIENT_CN, makeRestPki, type RestPki, type Pem } from './testing/pki.ts';
 
 const vmi = {
   apiVersion: 'kubevirt.io/v1',
@@ -32,7 +27,7 @@ const vmi = {
 } as VirtualMachineInstance;
 const noLauncher = { ...vmi, metadata: { ...vmi.metadata, name: 'bare', uid: 'uid-2' } };
 
-let pki: ConsolePki;
+let pki: RestPki;
 let dir: string;
 let echo: Server;
 const echoed: Socket[] = [];
@@ -49,7 +44,7 @@ const launcher: LifecycleLauncher = {
   getUsers: () => Promise.resolve({ success: true, message: '', payload: [] }),
   getFilesystems: () => Promise.resolve({ success: true, message: '', payload: [] }),
 };
-const resolver: ConsoleResolver = {
+const resolver: RestResolver = {
   vmi: (ns, name) => [vmi, noLauncher].find((v) => v.metadata.namespace === ns && v.metadata.name === name),
   launcher: (v) => Promise.resolve(v === vmi ? launcher : noCommandSocket(v.metadata.uid ?? '', 500)),
   socket: (v, kind) =>
@@ -57,7 +52,7 @@ const resolver: ConsoleResolver = {
 };
 
 beforeAll(async () => {
-  pki = await makeConsolePki();
+  pki = await makeRestPki();
   dir = mkdtempSync(join(tmpdir(), 'kv-console-'));
   echo = createServer((s) => {
     echoed.push(s);
@@ -77,7 +72,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-let server: ConsoleServer | undefined;
+let server: RestServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
@@ -86,14 +81,14 @@ afterEach(async () => {
 interface StartExtra {
   pingIntervalMs?: number;
   requiredClientCommonName?: string;
-  tls?: ConsoleTls;
+  tls?: RestTls;
   tlsReloadIntervalMs?: number;
 }
 
 async function start({ tls, ...extra }: StartExtra = {}) {
   const registry = newRegistry({ defaultMetrics: false });
   const { log, lines } = memoryLogger('virt-handler');
-  server = await startConsoleServer({
+  server = await startRestServer({
     port: 0,
     host: '127.0.0.1',
     tls: tls ?? { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key },
@@ -102,7 +97,7 @@ async function start({ tls, ...extra }: StartExtra = {}) {
     registry,
     ...extra,
   });
-  const dial = (client: ConsolePki['client'] | 'none' = pki.client): Dial => ({
+  const dial = (client: RestPki['client'] | 'none' = pki.client): Dial => ({
     port: server?.port ?? 0,
     ca: pki.ca.cert,
     client: client === 'none' ? undefined : client,
@@ -124,7 +119,7 @@ function servedFingerprint(port: number, client: Pem): Promise<string> {
   });
 }
 
-describe('console server TLS', () => {
+describe('REST server TLS', () => {
   it('refuses a client without a certificate or with one from another CA, before any HTTP', async () => {
     const { dial, lines } = await start();
     const refused = async (p: Promise<unknown>): Promise<string> => {
@@ -173,7 +168,7 @@ describe('console server TLS', () => {
   it('serves new connections with reloaded TLS material and keeps the old one when the new is unusable', async () => {
     const { dial } = await start();
     const guest = vmiPath('ns1', 'vm1', 'guestosinfo');
-    const next = await makeConsolePki();
+    const next = await makeRestPki();
     const tls = { ca: next.ca.cert, cert: next.server.cert, key: next.server.key };
     expect(() => server?.reloadTls({ ...tls, key: next.client.key, keyFile: '/new/tls.key' })).toThrow(
       /\/new\/tls\.key/,
@@ -188,7 +183,7 @@ describe('console server TLS', () => {
   it('serves a rotated CA, certificate and key from its files to new connections; open sessions keep theirs', async () => {
     // A Secret volume's layout: each file a symlink through ..data to the current version's directory.
     const secret = join(dir, 'secret');
-    const version = async (name: string, set: ConsolePki): Promise<void> => {
+    const version = async (name: string, set: RestPki): Promise<void> => {
       await mkdir(join(secret, name), { recursive: true });
       const files = { 'ca.crt': set.ca.cert, 'tls.crt': set.server.cert, 'tls.key': set.server.key };
       for (const [f, pem] of Object.entries(files)) await writeFile(join(secret, name, f), pem);
@@ -196,7 +191,7 @@ describe('console server TLS', () => {
     await version('..v1', pki);
     await symlink('..v1', join(secret, '..data'));
     for (const f of ['ca.crt', 'tls.crt', 'tls.key']) await symlink(join('..data', f), join(secret, f));
-    const tls: ConsoleTls = {
+    const tls: RestTls = {
       ...{ ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key },
       ...{
         caFile: join(secret, 'ca.crt'),
@@ -210,7 +205,7 @@ describe('console server TLS', () => {
     const open = new StreamReader(await openStream(dial(), console1));
     await open.waitFor('hello from the guest', 5_000);
 
-    const next = await makeConsolePki();
+    const next = await makeRestPki();
     await version('..v2', next);
     await symlink('..v2', join(secret, '..data_tmp'));
     await rename(join(secret, '..data_tmp'), join(secret, '..data'));
@@ -226,7 +221,7 @@ describe('console server TLS', () => {
     await open.waitFor('still here', 5_000);
 
     // Half a rotation written in place (a new certificate beside the old key) is not taken.
-    const third = await makeConsolePki();
+    const third = await makeRestPki();
     await writeFile(join(secret, '..v2', 'tls.crt'), third.server.cert);
     const refused = 'TLS files changed but unusable; keeping the ones in use';
     await waitFor(() => lines.some((l) => l['msg'] === refused), 'the broken pair refused');
@@ -242,23 +237,25 @@ describe('console server TLS', () => {
     await start();
     const taken = { ca: pki.ca.cert, cert: pki.server.cert, key: pki.server.key };
     const o = { tls: taken, resolver, log: memoryLogger().log, registry: newRegistry() };
-    await expect(
-      startConsoleServer({ ...o, port: server?.port ?? 0, host: '127.0.0.1' }),
-    ).rejects.toMatchObject({
-      code: 'KV_ERR_CONFIG',
-      message: expect.stringContaining(`cannot listen on 127.0.0.1:${server?.port ?? 0}: listen EADDRINUSE`),
-    });
+    await expect(startRestServer({ ...o, port: server?.port ?? 0, host: '127.0.0.1' })).rejects.toMatchObject(
+      {
+        code: 'KV_ERR_CONFIG',
+        message: expect.stringContaining(
+          `cannot listen on 127.0.0.1:${server?.port ?? 0}: listen EADDRINUSE`,
+        ),
+      },
+    );
   });
 
   it('names the files of an unusable key, not their contents', async () => {
     const bad = { ca: pki.ca.cert, cert: pki.server.cert, key: pki.client.key, keyFile: '/etc/x/tls.key' };
     await expect(
-      startConsoleServer({ port: 0, tls: bad, resolver, log: memoryLogger().log, registry: newRegistry() }),
+      startRestServer({ port: 0, tls: bad, resolver, log: memoryLogger().log, registry: newRegistry() }),
     ).rejects.toMatchObject({ code: 'KV_ERR_CONFIG', message: expect.stringContaining('/etc/x/tls.key') });
   });
 });
 
-describe('console server routes', () => {
+describe('REST server routes', () => {
   it.each<{ method: string; path: string; status: number; text: string; allow?: string }>([
     { method: 'GET', path: '/healthz', status: 404, text: '404: Page Not Found' },
     {
@@ -316,7 +313,7 @@ describe('console server routes', () => {
   });
 });
 
-describe('console server streams', () => {
+describe('REST server streams', () => {
   it('relays bytes both ways in binary frames of at most 10 KiB, ignoring text frames', async () => {
     const { dial, registry } = await start();
     const ws = await openStream(dial(), console1);

@@ -5,7 +5,7 @@
  */
 import { Client, credentials, Metadata, Server, type ClientReadableStream } from '@grpc/grpc-js';
 import path from 'node:path';
-import { KUBELET_SOCKET } from '../device-plugin.ts';
+import { KUBELET_SOCKET } from '../kubelet-api.ts';
 import {
   DevicePluginService,
   RegistrationService,
@@ -14,9 +14,9 @@ import {
   type DevicePluginOptions,
   type ListAndWatchResponse,
   type RegisterRequest,
-} from '../gen/deviceplugin/v1beta1/api.ts';
-import { listenUnix, shutdownServer, unixTarget } from '../listen.ts';
-import { callUnary, serveUnary } from '../unary.ts';
+} from '../gen/v1beta1/api.ts';
+import { listenUnix, shutdownServer, unixTarget } from '../../../rpc/listen.ts';
+import { callUnary, serveUnary } from '../../../rpc/unary.ts';
 
 export interface FakeKubelet {
   readonly socket: string;

@@ -19,8 +19,8 @@ import type { Logger } from '../../kernel/log/log.ts';
 import { acceptUpgrade } from '../../kernel/ws/accept.ts';
 import { connectBeneath, UnsafePathError } from '../../kernel/safepath/index.ts';
 import { podPathText, type PodPath } from '../../rpc/index.ts';
-import { consoleInUse, isConsoleError, noUnixSocket, vmiNotFound, type ConsoleError } from './errors.ts';
-import type { ConsoleResolver } from './resolve.ts';
+import { consoleInUse, isRestError, noUnixSocket, vmiNotFound, type RestError } from './errors.ts';
+import type { RestResolver } from './resolve.ts';
 import { isStreamRoute, matchRoute, type StreamRoute } from './routes.ts';
 import {
   REPLACED_CLOSE_CODE,
@@ -35,7 +35,7 @@ import { relay, type Session } from './stream.ts';
 const DIAL_TIMEOUT_MS = 5_000;
 
 export interface StreamContext {
-  readonly resolver: ConsoleResolver;
+  readonly resolver: RestResolver;
   readonly slots: SessionSlots;
   readonly wss: WebSocketServer;
   readonly log: Logger;
@@ -44,7 +44,7 @@ export interface StreamContext {
   answered(route: string, code: number): void;
 }
 
-function refuse(socket: Duplex, e: ConsoleError, allow?: string): void {
+function refuse(socket: Duplex, e: RestError, allow?: string): void {
   const body = Buffer.from(e.message);
   const head = [
     `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? ''}`,
@@ -70,7 +70,7 @@ export function dialUnix(at: PodPath, clock: Clock): Promise<Socket> {
 }
 
 /** The answer when the dial failed: refused (400, as KubeVirt's socket lookup), or not answering (500). */
-function dialFailure(at: PodPath, err: unknown): ConsoleError {
+function dialFailure(at: PodPath, err: unknown): RestError {
   const path = podPathText(at);
   if (err instanceof UnsafePathError)
     return err.reason === 'not-found'
@@ -106,7 +106,7 @@ export function queryFlag(target: string, name: string): boolean {
   return v !== null && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
 }
 
-export const VNC_IN_USE: ConsoleError = { status: 503, message: 'Active VNC connection. Request denied.' };
+export const VNC_IN_USE: RestError = { status: 503, message: 'Active VNC connection. Request denied.' };
 
 /** The refusal when the route's session slot is held and may not be taken over: any open serial console, an
  * open VNC session when the client asks to preserve it. */
@@ -115,7 +115,7 @@ function inUse(
   req: IncomingMessage,
   route: StreamRoute,
   vmi: VirtualMachineInstance,
-): ConsoleError | undefined {
+): RestError | undefined {
   if (!ctx.slots.has(route, vmi.metadata.uid ?? '')) return undefined;
   if (route === 'console')
     return consoleInUse(
@@ -126,7 +126,7 @@ function inUse(
   return queryFlag(req.url ?? '', 'preserveSession') ? VNC_IN_USE : undefined;
 }
 
-function target(ctx: StreamContext, req: IncomingMessage): Target | (ConsoleError & { allow?: string }) {
+function target(ctx: StreamContext, req: IncomingMessage): Target | (RestError & { allow?: string }) {
   const m = matchRoute(req.method ?? '', req.url ?? '');
   if (!m.ok) return m.allow === undefined ? m : { ...m, allow: m.allow };
   if (!isStreamRoute(m.route)) return { status: 400, message: 'Bad Request\n' };
@@ -135,7 +135,7 @@ function target(ctx: StreamContext, req: IncomingMessage): Target | (ConsoleErro
   const busy = inUse(ctx, req, m.route, vmi);
   if (busy !== undefined) return busy;
   const path = ctx.resolver.socket(vmi, m.route);
-  if (isConsoleError(path)) return path;
+  if (isRestError(path)) return path;
   if (!isWebsocketRequest(req)) return { status: 400, message: 'Bad Request\n' };
   return { route: m.route, vmi, path };
 }

@@ -1,5 +1,5 @@
 /**
- * The console server's routes, as KubeVirt's handler registers them (kubevirt cmd/virt-handler/virt-handler.go
+ * The REST server's routes, as KubeVirt's handler registers them (kubevirt cmd/virt-handler/virt-handler.go
  * runServer, tag v1.6.2): `/v1/namespaces/{namespace}/virtualmachineinstances/{name}/<sub>`. The websocket
  * streams are GETs, the lifecycle commands PUTs, the guest-agent queries GETs. An unknown path answers go-restful's
  * 404 text, a known path with another method its 405 text with an Allow header. Pure.

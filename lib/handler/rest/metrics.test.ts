@@ -1,13 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { lintMetricNames } from '../../kernel/metrics/lint.ts';
 import { newRegistry } from '../../kernel/metrics/registry.ts';
-import { consoleMetricsFor } from './metrics.ts';
+import { restMetricsFor } from './metrics.ts';
 
-describe('console server metrics', () => {
+describe('REST server metrics', () => {
   it('follow the naming rules, register once per registry and read the open sessions at collect time', async () => {
     const registry = newRegistry({ defaultMetrics: false });
-    const m = consoleMetricsFor(registry);
-    expect(consoleMetricsFor(registry)).toBe(m);
+    const m = restMetricsFor(registry);
+    expect(restMetricsFor(registry)).toBe(m);
     expect(lintMetricNames(registry)).toEqual([]);
     const open = { console: 2, vnc: 1 };
     m.countSessionsWith((kind) => open[kind]);

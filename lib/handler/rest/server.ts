@@ -1,5 +1,5 @@
 /**
- * The handler's console server (kubevirt cmd/virt-handler/virt-handler.go runServer, pkg/virt-handler/rest,
+ * The handler's REST server (kubevirt cmd/virt-handler/virt-handler.go runServer, pkg/virt-handler/rest,
  * tag v1.6.2; pkg/util/tls SetupTLSForVirtHandlerServer): HTTPS with mutual TLS on --console-server-port
  * (KubeVirt 8186, DVP 4101). Only a client whose certificate the given CA signed completes the handshake (the api
  * role dials it), and its CN must be the required name (KubeVirt's `kubevirt.io:system:client:virt-handler`, the
@@ -20,8 +20,8 @@ import type { EventRecorder } from '../../kernel/controller/events.ts';
 import { KvError, errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { watchPemFiles, type PemWatch } from '../../kernel/tls/pem-watch.ts';
-import { consoleMetricsFor } from './metrics.ts';
-import type { ConsoleResolver } from './resolve.ts';
+import { restMetricsFor } from './metrics.ts';
+import type { RestResolver } from './resolve.ts';
 import { handleRequest, type RequestContext } from './requests.ts';
 import { SessionSlots } from './sessions.ts';
 import { DEFAULT_PING_INTERVAL_MS, WEBSOCKET_MESSAGE_BUFFER_SIZE } from './stream.ts';
@@ -34,7 +34,7 @@ const CLOSE_GRACE_MS = 5_000;
 /** The CN of the client certificate KubeVirt's virt-api dials the handlers with, which virt-handler requires. */
 export const DEFAULT_CLIENT_COMMON_NAME = 'kubevirt.io:system:client:virt-handler';
 
-export interface ConsoleTls {
+export interface RestTls {
   /** PEM of the CA that signs the clients' certificates (--client-ca-file). */
   readonly ca: Buffer;
   readonly cert: Buffer;
@@ -45,12 +45,12 @@ export interface ConsoleTls {
   readonly keyFile?: string;
 }
 
-export interface ConsoleServerOptions {
+export interface RestServerOptions {
   /** 0 picks a free port (tests). */
   readonly port: number;
   readonly host?: string;
-  readonly tls: ConsoleTls;
-  readonly resolver: ConsoleResolver;
+  readonly tls: RestTls;
+  readonly resolver: RestResolver;
   readonly log: Logger;
   readonly registry: Registry;
   readonly clock?: Clock;
@@ -66,18 +66,18 @@ export interface ConsoleServerOptions {
   readonly tlsReloadIntervalMs?: number;
 }
 
-export interface ConsoleServer {
+export interface RestServer {
   readonly port: number;
   /**
    * Serves new connections with this CA, certificate and key (rotated files, as KubeVirt's certificate managers
    * pick them up); open sessions keep theirs. Throws KV_ERR_CONFIG, keeping the old ones, when they are unusable.
    */
-  reloadTls(tls: ConsoleTls): void;
+  reloadTls(tls: RestTls): void;
   /** Stops accepting, ends the open sessions (1001) and closes the connections. */
   close(): Promise<void>;
 }
 
-function secureOptions(t: ConsoleTls): { ca: Buffer; cert: Buffer; key: Buffer } {
+function secureOptions(t: RestTls): { ca: Buffer; cert: Buffer; key: Buffer } {
   try {
     createSecureContext({ ca: t.ca, cert: t.cert, key: t.key });
   } catch (err) {
@@ -130,10 +130,10 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 
 /** The CA, certificate and key files watched, when all three are named: each usable new set is served. */
 function watchedFiles(
-  tls: ConsoleTls,
+  tls: RestTls,
   log: Logger,
   intervalMs: number | undefined,
-  reload: (t: ConsoleTls) => void,
+  reload: (t: RestTls) => void,
 ): PemWatch | undefined {
   const { caFile, certFile, keyFile } = tls;
   if (caFile === undefined || certFile === undefined || keyFile === undefined) return undefined;
@@ -149,9 +149,9 @@ function watchedFiles(
   });
 }
 
-export async function startConsoleServer(o: ConsoleServerOptions): Promise<ConsoleServer> {
+export async function startRestServer(o: RestServerOptions): Promise<RestServer> {
   const log = o.log.with({ server: 'console' });
-  const metrics = consoleMetricsFor(o.registry);
+  const metrics = restMetricsFor(o.registry);
   const slots = new SessionSlots();
   metrics.countSessionsWith((kind) => slots.count(kind));
   const wss = new WebSocketServer({
@@ -211,7 +211,7 @@ export async function startConsoleServer(o: ConsoleServerOptions): Promise<Conso
   });
   const port = (server.address() as AddressInfo).port;
   log.info('console server listening', { port, bufferBytes: WEBSOCKET_MESSAGE_BUFFER_SIZE });
-  const reloadTls = (t: ConsoleTls): void => {
+  const reloadTls = (t: RestTls): void => {
     server.setSecureContext(secureOptions(t));
   };
   const files = watchedFiles(o.tls, log, o.tlsReloadIntervalMs, reloadTls);

@@ -1,5 +1,5 @@
 /**
- * Certificates for console server tests, made with the openssl CLI (no shell) in a temp dir: the client CA with
+ * Certificates for REST server tests, made with the openssl CLI (no shell) in a temp dir: the client CA with
  * a server certificate for 127.0.0.1 and a client certificate (CN kubevirt.io:system:client:virt-handler, as
  * KubeVirt names it), and a second CA with a client certificate of its own (one the server must refuse).
  */
@@ -19,7 +19,7 @@ export interface Pem {
   readonly key: Buffer;
 }
 
-export interface ConsolePki {
+export interface RestPki {
   readonly ca: Pem;
   readonly server: Pem;
   readonly client: Pem;
@@ -49,7 +49,7 @@ function leaf(dir: string, { ca, cn, usage, sans }: Leaf): string[] {
   return ['-subj', `/CN=${cn}`, '-CA', join(dir, `${ca}.crt`), '-CAkey', join(dir, `${ca}.key`), ...ext];
 }
 
-export async function makeConsolePki(): Promise<ConsolePki> {
+export async function makeRestPki(): Promise<RestPki> {
   const dir = await mkdtemp(join(tmpdir(), 'kv-console-pki-'));
   try {
     const ca = await make(dir, 'ca', ['-subj', '/CN=kubevirt-ts-console-test-ca']);

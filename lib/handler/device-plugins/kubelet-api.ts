@@ -5,17 +5,17 @@
  * The kubelet's side, for tests, is in ./testing/kubelet.ts.
  */
 import { Client, credentials, Server, type handleServerStreamingCall } from '@grpc/grpc-js';
-import { realClock, type Clock } from '../kernel/clock.ts';
-import { KvError } from '../kernel/errors/errors.ts';
+import { realClock, type Clock } from '../../kernel/clock.ts';
+import { KvError } from '../../kernel/errors/errors.ts';
 import {
   DevicePluginService,
   RegistrationService,
   type Empty,
   type ListAndWatchResponse,
   type RegisterRequest,
-} from './gen/deviceplugin/v1beta1/api.ts';
-import { unixTarget } from './listen.ts';
-import { callUnary, serveUnary, serverStatusOf, type UnaryImpl } from './unary.ts';
+} from './gen/v1beta1/api.ts';
+import { unixTarget } from '../../rpc/listen.ts';
+import { callUnary, serveUnary, serverStatusOf, type UnaryImpl } from '../../rpc/unary.ts';
 
 export type {
   AllocateRequest,
@@ -27,7 +27,7 @@ export type {
   ListAndWatchResponse,
   Mount,
   RegisterRequest,
-} from './gen/deviceplugin/v1beta1/api.ts';
+} from './gen/v1beta1/api.ts';
 
 /** The API version a plugin registers with. */
 export const DEVICE_PLUGIN_VERSION = 'v1beta1';

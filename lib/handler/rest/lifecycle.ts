@@ -9,7 +9,7 @@ import type { VirtualMachineInstance } from '../../api/index.ts';
 import type { EventRecorder } from '../../kernel/controller/events.ts';
 import type { PayloadResult, VmiCommand } from '../../rpc/index.ts';
 import type { CmdResult } from '../../rpc/index.ts';
-import { commandError, commandFailed, isConsoleError, type ConsoleError } from './errors.ts';
+import { commandError, commandFailed, isRestError, type RestError } from './errors.ts';
 import { parseFreezeBody } from '../../api/subresources/freeze-body.ts';
 import type { LifecycleLauncher } from './resolve.ts';
 import type { CommandRoute, QueryRoute } from './routes.ts';
@@ -61,13 +61,13 @@ export const QUERIES: Readonly<Record<QueryRoute, QuerySpec>> = {
   filesystemlist: { command: 'GetFilesystems', call: (l) => l.getFilesystems(), list: true },
 };
 
-const failure = (e: ConsoleError): Answer => ({ status: e.status, text: e.message });
+const failure = (e: RestError): Answer => ({ status: e.status, text: e.message });
 
 async function attempt<T extends CmdResult>(
   command: string,
   status: number,
   call: () => Promise<T>,
-): Promise<T | ConsoleError> {
+): Promise<T | RestError> {
   let r: T;
   try {
     r = await call();
@@ -91,14 +91,14 @@ export async function runCommand(r: CommandRequest): Promise<Answer> {
   let call: () => Promise<CmdResult>;
   if (spec.rpc === 'freezeVirtualMachine') {
     const parsed = parseFreezeBody(r.body);
-    if (isConsoleError(parsed)) return failure(parsed);
+    if (isRestError(parsed)) return failure(parsed);
     call = (): Promise<CmdResult> => r.launcher.freezeVirtualMachine(r.vmi, parsed.unfreezeTimeoutSeconds);
   } else {
     const rpc = spec.rpc;
     call = (): Promise<CmdResult> => r.launcher.vmiCommand(rpc, r.vmi);
   }
   const result = await attempt(spec.command, spec.failStatus, call);
-  if (isConsoleError(result)) {
+  if (isRestError(result)) {
     if (r.route === 'freeze')
       r.recorder?.event(r.vmi, 'Warning', 'FreezeError', `Failed to freeze VMI: ${result.message}`);
     return failure(result);
@@ -110,7 +110,7 @@ export async function runCommand(r: CommandRequest): Promise<Answer> {
 export async function runQuery(route: QueryRoute, launcher: LifecycleLauncher): Promise<Answer> {
   const spec = QUERIES[route];
   const result = await attempt(spec.command, 500, () => spec.call(launcher));
-  if (isConsoleError(result)) return failure(result);
+  if (isRestError(result)) return failure(result);
   if (!spec.list) return { status: 200, json: result.payload ?? {} };
   // Go unmarshals the JSON list into a nil slice when the launcher sent nothing: "items": null.
   return { status: 200, json: { metadata: {}, items: result.payload ?? null } };

@@ -1,7 +1,7 @@
 /**
- * How the console server finds what a request names (kubevirt pkg/virt-handler/rest: getVMI over the handler's
+ * How the REST server finds what a request names (kubevirt pkg/virt-handler/rest: getVMI over the handler's
  * VMI store, cmdclient.FindSocket, the isolation detector's socket paths). The server sees only the
- * ConsoleResolver; nodeResolver is the handler's: the VMI informer cache of this node, its LauncherClients
+ * RestResolver; nodeResolver is the handler's: the VMI informer cache of this node, its LauncherClients
  * (shared with the VMI controller, so the server never closes a client), and the VMI's serial and VNC sockets in
  * the launcher Pod's `private` emptyDir under the kubelet's pods dir (lib/rpc launcherOnNode). That emptyDir is
  * the tenant's: a socket is named as a PodPath (the kubelet's root, the tenant's names below it), and the dial
@@ -11,7 +11,7 @@ import { lstatSync } from 'node:fs';
 import type { VirtualMachineInstance } from '../../api/index.ts';
 import { podPathText, type LauncherClient, type PodPath } from '../../rpc/index.ts';
 import type { LauncherClients } from '../launchers/clients.ts';
-import { noCommandSocket, noUnixSocket, type ConsoleError } from './errors.ts';
+import { noCommandSocket, noUnixSocket, type RestError } from './errors.ts';
 import type { StreamRoute } from './routes.ts';
 
 /** The launcher calls the lifecycle routes make. */
@@ -20,13 +20,13 @@ export type LifecycleLauncher = Pick<
   'vmiCommand' | 'freezeVirtualMachine' | 'getGuestInfo' | 'getUsers' | 'getFilesystems'
 >;
 
-export interface ConsoleResolver {
+export interface RestResolver {
   /** The VMI the handler knows by namespace and name; undefined when it is not this node's. */
   vmi(namespace: string, name: string): VirtualMachineInstance | undefined;
   /** The VMI's launcher, connected, or why there is none (KubeVirt answers 500). */
-  launcher(vmi: VirtualMachineInstance): Promise<LifecycleLauncher | ConsoleError>;
+  launcher(vmi: VirtualMachineInstance): Promise<LifecycleLauncher | RestError>;
   /** Where the VMI's serial (`console`) or VNC socket is, or why there is none (KubeVirt answers 400). */
-  socket(vmi: VirtualMachineInstance, kind: StreamRoute): PodPath | ConsoleError;
+  socket(vmi: VirtualMachineInstance, kind: StreamRoute): PodPath | RestError;
 }
 
 export interface NodeResolverOptions {
@@ -47,14 +47,14 @@ function present(p: string): boolean {
   }
 }
 
-export function nodeResolver(o: NodeResolverOptions): ConsoleResolver {
+export function nodeResolver(o: NodeResolverOptions): RestResolver {
   return {
     vmi: (namespace, name): VirtualMachineInstance | undefined => o.vmis.get(`${namespace}/${name}`),
-    launcher: async (vmi): Promise<LifecycleLauncher | ConsoleError> => {
+    launcher: async (vmi): Promise<LifecycleLauncher | RestError> => {
       const client = await o.launchers.client(vmi);
       return client ?? noCommandSocket(vmi.metadata.uid ?? '', 500);
     },
-    socket: (vmi, kind): PodPath | ConsoleError => {
+    socket: (vmi, kind): PodPath | RestError => {
       const uid = vmi.metadata.uid ?? '';
       const paths = o.launchers.paths(vmi);
       if (paths === undefined || uid === '') return noCommandSocket(uid, 400);

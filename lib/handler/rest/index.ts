@@ -1,12 +1,12 @@
 /**
- * The handler's console server, for the role to wire: `startConsoleServer` with the PEM buffers read from
+ * The handler's REST server, for the role to wire: `startRestServer` with the PEM buffers read from
  * --client-ca-file / --tls-cert-file / --tls-key-file (and those files, watched for rotation), the client name of
  * --client-common-name (DEFAULT_CLIENT_COMMON_NAME), `nodeResolver` over the VMI informer's store and the
  * handler's LauncherClients, the process registry, and --console-server-port (DEFAULT_CONSOLE_SERVER_PORT).
  */
 export {
   nodeResolver,
-  type ConsoleResolver,
+  type RestResolver,
   type LifecycleLauncher,
   type NodeResolverOptions,
 } from './resolve.ts';
@@ -14,10 +14,10 @@ export {
   DEFAULT_CLIENT_COMMON_NAME,
   DEFAULT_CONSOLE_SERVER_PORT,
   PLAIN_STREAM_PROTOCOL,
-  startConsoleServer,
-  type ConsoleServer,
-  type ConsoleServerOptions,
-  type ConsoleTls,
+  startRestServer,
+  type RestServer,
+  type RestServerOptions,
+  type RestTls,
 } from './server.ts';
 export { DEFAULT_PING_INTERVAL_MS } from './stream.ts';
-export type { ConsoleError } from './errors.ts';
+export type { RestError } from './errors.ts';

@@ -1,25 +1,25 @@
 /**
- * The console server's metrics, one set per Registry: open streaming sessions by kind (a collect()-time gauge)
+ * The REST server's metrics, one set per Registry: open streaming sessions by kind (a collect()-time gauge)
  * and answered requests by route and HTTP status (101 for an upgraded stream).
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { StreamRoute } from './routes.ts';
 
-export class ConsoleMetrics {
+export class RestMetrics {
   private readonly requests: Counter<'route' | 'code'>;
   private sessions: (kind: StreamRoute) => number = () => 0;
 
   constructor(registry: Registry) {
     this.requests = new Counter({
       name: 'kubevirt_virt_handler_rest_requests_total',
-      help: 'Requests the virt-handler console server answered, by route and HTTP status code',
+      help: 'Requests the virt-handler REST server answered, by route and HTTP status code',
       labelNames: ['route', 'code'] as const,
       registers: [registry],
     });
     const sessions = (kind: StreamRoute): number => this.sessions(kind);
     new Gauge({
       name: 'kubevirt_virt_handler_console_sessions',
-      help: 'Open serial console and VNC websocket sessions on the virt-handler console server, by kind',
+      help: 'Open serial console and VNC websocket sessions on the virt-handler REST server, by kind',
       labelNames: ['kind'] as const,
       registers: [registry],
       collect(): void {
@@ -39,12 +39,12 @@ export class ConsoleMetrics {
   }
 }
 
-const byRegistry = new WeakMap<Registry, ConsoleMetrics>();
+const byRegistry = new WeakMap<Registry, RestMetrics>();
 
-export function consoleMetricsFor(registry: Registry): ConsoleMetrics {
+export function restMetricsFor(registry: Registry): RestMetrics {
   let m = byRegistry.get(registry);
   if (m === undefined) {
-    m = new ConsoleMetrics(registry);
+    m = new RestMetrics(registry);
     byRegistry.set(registry, m);
   }
   return m;

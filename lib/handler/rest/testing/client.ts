@@ -1,5 +1,5 @@
 /**
- * Test clients of the console server, as the api role dials it: HTTPS requests and `wss://` websockets with
+ * Test clients of the REST server, as the api role dials it: HTTPS requests and `wss://` websockets with
  * the plain.kubevirt.io subprotocol, presenting a client certificate (or none) and trusting the test CA.
  */
 import { request } from 'node:https';
