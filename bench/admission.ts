@@ -4,6 +4,7 @@
  * sends internal names), a MutatingWebhookConfiguration by URL for that namespace. Removed by the returned stop.
  */
 import { freePorts } from '../e2e/testenv/ports.ts';
+import { WEBHOOKS } from '../lib/api/webhooks.ts';
 import { WEBHOOK_CLIENT_CN } from '../lib/apiserver/auth/index.ts';
 import { runApiRole } from '../lib/apiserver/role.ts';
 import { loadRestConfig, type GroupVersionResource, type KubeClient } from '../lib/kernel/kube/index.ts';
@@ -80,7 +81,7 @@ export async function vmMutatingWebhook(
         sideEffects: 'None',
         failurePolicy: 'Fail',
         clientConfig: {
-          url: `https://127.0.0.1:${proxy.port}/virtualmachines-mutate`,
+          url: `https://127.0.0.1:${proxy.port}${WEBHOOKS.vmMutate.path}`,
           caBundle: Buffer.from(ca).toString('base64'),
         },
         namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } },

@@ -9,6 +9,7 @@
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
+import { WEBHOOKS } from '../lib/api/webhooks.ts';
 import { WEBHOOK_CLIENT_CN } from '../lib/apiserver/auth/index.ts';
 import { runApiRole } from '../lib/apiserver/role.ts';
 import { vm } from '../lib/api/testing/objects.ts';
@@ -47,7 +48,7 @@ async function measure(
     for (let round = 0; round < ROUNDS; round++) {
       await Promise.all(
         Array.from({ length: CONCURRENT }, async (_, i) => {
-          const path = i % 2 === 0 ? '/virtualmachines-mutate' : '/virtualmachines-validate';
+          const path = i % 2 === 0 ? WEBHOOKS.vmMutate.path : WEBHOOKS.vmValidate.path;
           const t0 = performance.now();
           const res = await request(`https://127.0.0.1:${port}${path}`, {
             method: 'POST',

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { KUBEVIRTS, VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../../lib/api/index.ts';
 import { INTERNAL_VIRTUAL_MACHINE_INSTANCES } from '../../lib/api/internal-gvr.ts';
 import { richVmiSpec } from '../../lib/api/testing/fixtures.ts';
+import { WEBHOOKS } from '../../lib/api/webhooks.ts';
 import { runApiRole } from '../../lib/apiserver/role.ts';
 import { HttpKubeClient, NODES, type KubeClient, type KubeObject } from '../../lib/kernel/kube/index.ts';
 import { memoryLogger, nopLogger } from '../../lib/kernel/log/log.ts';
@@ -104,7 +105,7 @@ async function registerWebhook(): Promise<void> {
         failurePolicy: 'Fail',
         timeoutSeconds: 10,
         clientConfig: {
-          url: `https://127.0.0.1:${String(proxy?.port)}/virtualmachineinstances-validate-update`,
+          url: `https://127.0.0.1:${String(proxy?.port)}${WEBHOOKS.vmiValidateUpdate.path}`,
           caBundle: Buffer.from(pemOf(pki, 'ca').cert).toString('base64'),
         },
         rules: [

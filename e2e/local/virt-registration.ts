@@ -6,12 +6,8 @@
  * namespaces with a label, so that tests in their own namespaces never meet a webhook whose server is gone. Used by `./dev run`
  * and by the tests' api stack.
  */
-import {
-  INTERNAL_KUBEVIRTS,
-  INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
-  INTERNAL_VIRTUAL_MACHINE_INSTANCES,
-  INTERNAL_VIRTUAL_MACHINES,
-} from '../../lib/api/internal-gvr.ts';
+import { internalGvr } from '../../lib/api/internal-gvr.ts';
+import { registeredWebhooks, type AdmissionKind } from '../../lib/api/webhooks.ts';
 import type { GroupVersionResource, HttpKubeClient, KubeObject } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { NETWORK } from './layout.ts';
@@ -39,83 +35,6 @@ const VALIDATING = gvr(
 const MUTATING = gvr(REGISTRATION, 'mutatingwebhookconfigurations', 'MutatingWebhookConfiguration', false);
 export const APISERVICE = 'v1.subresources.kubevirt.io';
 
-interface Hook {
-  readonly name: string;
-  readonly path: string;
-  readonly resource: GroupVersionResource;
-  readonly operations: readonly string[];
-}
-
-const CREATE_UPDATE = ['CREATE', 'UPDATE'];
-const VM = INTERNAL_VIRTUAL_MACHINES;
-const VMI = INTERNAL_VIRTUAL_MACHINE_INSTANCES;
-const MIGRATION = INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS;
-const KUBEVIRT = INTERNAL_KUBEVIRTS;
-
-/** The webhooks the api serves (virt-api's, and the KubeVirt CR's until the operator exists), by kind. */
-export const WEBHOOKS: Record<'validating' | 'mutating', readonly Hook[]> = {
-  validating: [
-    {
-      name: 'virtualmachine-validator.kubevirt.io',
-      path: '/virtualmachines-validate',
-      resource: VM,
-      operations: CREATE_UPDATE,
-    },
-    {
-      name: 'virtualmachineinstances-create-validator.kubevirt.io',
-      path: '/virtualmachineinstances-validate-create',
-      resource: VMI,
-      operations: ['CREATE'],
-    },
-    {
-      name: 'virtualmachineinstances-update-validator.kubevirt.io',
-      path: '/virtualmachineinstances-validate-update',
-      resource: VMI,
-      operations: ['UPDATE'],
-    },
-    {
-      name: 'migration-create-validator.kubevirt.io',
-      path: '/migration-validate-create',
-      resource: MIGRATION,
-      operations: ['CREATE'],
-    },
-    {
-      name: 'migration-update-validator.kubevirt.io',
-      path: '/migration-validate-update',
-      resource: MIGRATION,
-      operations: ['UPDATE'],
-    },
-    // KubeVirt's operator serves these; the api does until the operator role exists. Deckhouse proxies update and
-    // delete only (its KubeVirt CR is created by the module), so create is not registered here either.
-    {
-      name: 'kubevirt-update-validator.kubevirt.io',
-      path: '/kubevirt-validate-update',
-      resource: KUBEVIRT,
-      operations: ['UPDATE'],
-    },
-    {
-      name: 'kubevirt-delete-validator.kubevirt.io',
-      path: '/kubevirt-validate-delete',
-      resource: KUBEVIRT,
-      operations: ['DELETE'],
-    },
-  ],
-  mutating: [
-    {
-      name: 'virtualmachines-mutator.kubevirt.io',
-      path: '/virtualmachines-mutate',
-      resource: VM,
-      operations: CREATE_UPDATE,
-    },
-    {
-      name: 'virtualmachineinstances-mutator.kubevirt.io',
-      path: '/virtualmachineinstances-mutate',
-      resource: VMI,
-      operations: CREATE_UPDATE,
-    },
-  ],
-};
-
 export interface ApiRegistration {
   /** Where the Service and EndpointSlice live. */
   readonly namespace: string;
@@ -133,32 +52,35 @@ export interface ApiRegistration {
 }
 
 function webhookConfiguration(
-  kind: 'validating' | 'mutating',
+  kind: AdmissionKind,
   w: NonNullable<ApiRegistration['webhooks']>,
   caBundle: string,
 ): KubeObject & { webhooks: unknown[] } {
-  const hooks = WEBHOOKS[kind].filter((h) => w.only === undefined || w.only.includes(h.path));
+  const hooks = registeredWebhooks(kind).filter((h) => w.only === undefined || w.only.includes(h.path));
   return {
     apiVersion: REGISTRATION,
     kind: kind === 'validating' ? 'ValidatingWebhookConfiguration' : 'MutatingWebhookConfiguration',
     metadata: { name: w.configName },
-    webhooks: hooks.map((h) => ({
-      name: h.name,
-      admissionReviewVersions: ['v1'],
-      sideEffects: 'None',
-      failurePolicy: 'Fail',
-      timeoutSeconds: 10,
-      clientConfig: { url: `${w.baseUrl}${h.path}`, caBundle },
-      namespaceSelector: { matchLabels: { [w.scope[0]]: w.scope[1] } },
-      rules: [
-        {
-          apiGroups: [h.resource.group],
-          apiVersions: [h.resource.version],
-          resources: [h.resource.resource],
-          operations: h.operations,
-        },
-      ],
-    })),
+    webhooks: hooks.map((h) => {
+      const stored = internalGvr(h.resource);
+      return {
+        name: h.name,
+        admissionReviewVersions: ['v1'],
+        sideEffects: 'None',
+        failurePolicy: 'Fail',
+        timeoutSeconds: 10,
+        clientConfig: { url: `${w.baseUrl}${h.path}`, caBundle },
+        namespaceSelector: { matchLabels: { [w.scope[0]]: w.scope[1] } },
+        rules: [
+          {
+            apiGroups: [stored.group],
+            apiVersions: [stored.version],
+            resources: [stored.resource],
+            operations: h.operations,
+          },
+        ],
+      };
+    }),
   };
 }
 

@@ -11,6 +11,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Agent, request as httpsRequest } from 'node:https';
 import { VIRTUAL_MACHINES } from '../../lib/api/index.ts';
 import { kubevirtCr, withSpec } from '../../lib/api/validation/testing/kubevirts.ts';
+import { WEBHOOKS } from '../../lib/api/webhooks.ts';
 import { MARKER } from '../guests/guests.ts';
 import { API_PORT } from '../local/host-roles.ts';
 import { NETWORK } from '../local/layout.ts';
@@ -76,7 +77,12 @@ async function startFlood(): Promise<Flood> {
       };
       const req = httpsRequest(
         {
-          ...{ host: NETWORK.nodeIp, port: API_PORT, path: '/kubevirt-validate-update', method: 'POST' },
+          ...{
+            host: NETWORK.nodeIp,
+            port: API_PORT,
+            path: WEBHOOKS.kubevirtValidateUpdate.path,
+            method: 'POST',
+          },
           ...{ ca, cert, key, agent, headers: { 'content-type': 'application/json' } },
         },
         (res) => {

@@ -28,6 +28,7 @@ import {
   withResourceClaim,
 } from '../api/testing/resource-claims.ts';
 import { kubevirtCr, withSpec } from '../api/validation/testing/kubevirts.ts';
+import { WEBHOOKS } from '../api/webhooks.ts';
 import type { GroupVersionResource } from '../kernel/kube/index.ts';
 import { memoryLogger } from '../kernel/log/log.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
@@ -352,10 +353,10 @@ describe('the api role with the real kube-apiserver', () => {
       kind: 'AdmissionReview',
       request: { uid: 'r1', operation: 'CREATE', userInfo: { username: 'bob' }, object: bad },
     });
-    const anonymous = await call('POST', '/virtualmachines-validate', { body });
+    const anonymous = await call('POST', WEBHOOKS.vmValidate.path, { body });
     expect(anonymous.status).toBe(401);
     expect(JSON.parse(anonymous.text)).toMatchObject({ kind: 'Status', code: 401, reason: 'Unauthorized' });
-    const review = await call('POST', '/virtualmachines-validate', { client: webhookCaller(), body });
+    const review = await call('POST', WEBHOOKS.vmValidate.path, { client: webhookCaller(), body });
     expect(review.status).toBe(200);
     const response = (JSON.parse(review.text) as { response: Record<string, unknown> }).response;
     expect(response).toMatchObject({ uid: 'r1', allowed: false, status: { code: 422 } });
@@ -368,7 +369,7 @@ describe('the KubeVirt CR webhooks served by the api', () => {
     const update = async (workloads: unknown): Promise<Record<string, unknown>> => {
       const kv = (change: Parameters<typeof kubevirtCr>[0]): unknown =>
         kubevirtCr((k) => (k.metadata.namespace = cluster.ns), change);
-      const a = await call('POST', '/kubevirt-validate-update', {
+      const a = await call('POST', WEBHOOKS.kubevirtValidateUpdate.path, {
         client: webhookCaller(),
         body: JSON.stringify({
           apiVersion: 'admission.k8s.io/v1',

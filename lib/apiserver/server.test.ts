@@ -1,6 +1,7 @@
 // The api's TLS port on 127.0.0.1:0 with the real router (restApi) and stand-in admitters and authorizer: who
 // may call the webhooks, the cap on reviews in flight per path, and authentication before any 404 or 405.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { WEBHOOKS } from '../api/webhooks.ts';
 import { realClock } from '../kernel/clock.ts';
 import { RecordingClient } from '../kernel/kube/testing/recording-client.ts';
 import { nopLogger } from '../kernel/log/log.ts';
@@ -43,7 +44,7 @@ beforeAll(async () => {
     auth: pki.config,
     authorizer: allowAll,
     webhookClients: pki.webhookClients,
-    admitters: { '/virtualmachines-validate': held('validate'), '/virtualmachines-mutate': held('mutate') },
+    admitters: { [WEBHOOKS.vmValidate.path]: held('validate'), [WEBHOOKS.vmMutate.path]: held('mutate') },
     maxReviewsInFlight: CAP,
     subresources: restApi({
       client: new RecordingClient(),
@@ -95,7 +96,7 @@ const statusOf = (a: HttpsAnswer): unknown => ({ status: a.status, body: JSON.pa
 describe('the admission webhooks', () => {
   it('answer a review without a client certificate with 401, before the admitter sees it', async () => {
     reviewed.length = 0;
-    const a = await call('POST', '/virtualmachines-validate', { body: review });
+    const a = await call('POST', WEBHOOKS.vmValidate.path, { body: review });
     expect(statusOf(a)).toMatchObject({
       status: 401,
       body: {
@@ -110,13 +111,13 @@ describe('the admission webhooks', () => {
   it.each(['frontProxy', 'virtualizationApi', 'webhookOther'])(
     'answer a review from %s (a certificate not of a webhook caller) with 401',
     async (name) => {
-      const a = await call('POST', '/virtualmachines-validate', { client: client(name), body: review });
+      const a = await call('POST', WEBHOOKS.vmValidate.path, { client: client(name), body: review });
       expect(a.status).toBe(401);
     },
   );
 
   it('answer the webhook client certificate with the verdict', async () => {
-    const a = await call('POST', '/virtualmachines-validate', {
+    const a = await call('POST', WEBHOOKS.vmValidate.path, {
       client: client('webhookClient'),
       body: review,
     });
@@ -136,10 +137,10 @@ describe('the admission webhooks', () => {
     reviewed.length = 0;
     const post = (path: string): Promise<HttpsAnswer> =>
       call('POST', path, { client: client('webhookClient'), body: review });
-    const inFlight = Array.from({ length: CAP }, () => post('/virtualmachines-validate'));
+    const inFlight = Array.from({ length: CAP }, () => post(WEBHOOKS.vmValidate.path));
     await waitFor(() => reviewed.length === CAP, 'the first reviews in flight');
     expect(reviewed).toEqual(['validate', 'validate']);
-    const beyond = await post('/virtualmachines-validate');
+    const beyond = await post(WEBHOOKS.vmValidate.path);
     expect(beyond.status).toBe(429);
     expect(beyond.headers['retry-after']).toBe('1');
     expect(JSON.parse(beyond.text)).toMatchObject({
@@ -148,12 +149,12 @@ describe('the admission webhooks', () => {
       reason: 'TooManyRequests',
       details: { retryAfterSeconds: 1 },
     });
-    const other = post('/virtualmachines-mutate');
+    const other = post(WEBHOOKS.vmMutate.path);
     await waitFor(() => reviewed.length === CAP + 1, 'the other path’s review in flight');
     expect(reviewed).toEqual(['validate', 'validate', 'mutate']);
     open();
     expect((await Promise.all([...inFlight, other])).map((a) => a.status)).toEqual([200, 200, 200]);
-    expect((await post('/virtualmachines-validate')).status).toBe(200);
+    expect((await post(WEBHOOKS.vmValidate.path)).status).toBe(200);
   });
 });
 

@@ -8,6 +8,7 @@
  * - when asked, the VM webhooks registered by URL at an in-process rewriter webhook proxy, for the namespace only,
  *   the proxy showing the api its webhook client certificate and serving only kube-apiserver's.
  */
+import { WEBHOOKS } from '../../../lib/api/webhooks.ts';
 import { WEBHOOK_CLIENT_CN } from '../../../lib/apiserver/auth/index.ts';
 import { runApiRole } from '../../../lib/apiserver/role.ts';
 import { makeRestPki, type RestPki } from '../../../lib/handler/rest/testing/pki.ts';
@@ -141,7 +142,7 @@ export async function startApiStack(o: ApiStackOptions): Promise<ApiStack> {
         baseUrl: `https://127.0.0.1:${webhookPort}`,
         scope: ['kubernetes.io/metadata.name', o.ns],
         // The test's controller and handler write as the admin, which this api does not count as its own.
-        only: ['/virtualmachines-validate', '/virtualmachines-mutate'],
+        only: [WEBHOOKS.vmValidate.path, WEBHOOKS.vmMutate.path],
       },
     }),
   });

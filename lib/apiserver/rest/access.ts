@@ -14,17 +14,8 @@
  *   does not allow (its status.reason); a review that fails is 500 with no body.
  * Pure.
  */
+import type { ResourceAttributes } from '../auth/index.ts';
 import { unauthorized, type Refusal } from './refusal.ts';
-
-export interface ResourceAttributes {
-  readonly namespace: string;
-  readonly verb: string;
-  readonly group: string;
-  readonly version: string;
-  readonly resource: string;
-  readonly subresource?: string;
-  readonly name?: string;
-}
 
 export type Access =
   | { readonly kind: 'public' }

@@ -8,13 +8,7 @@
  * 3. it carries out the plan: the patches in order (patchFailure when one fails), then `then`; or the handler
  *    call (handlerFailure when it fails); a Refusal is written with statusOf, or as text when plainText.
  */
-export {
-  accessFor,
-  accessRefusal,
-  NOT_AUTHENTICATED,
-  type Access,
-  type ResourceAttributes,
-} from './access.ts';
+export { accessFor, accessRefusal, NOT_AUTHENTICATED, type Access } from './access.ts';
 export { decodeOptions } from './decode-body.ts';
 export {
   apiGroup,

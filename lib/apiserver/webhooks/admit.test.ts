@@ -4,10 +4,11 @@ import fc from 'fast-check';
 import { FINALIZERS } from '../../api/labels.ts';
 import { vm, vmi } from '../../api/testing/objects.ts';
 import { validSpec } from '../../api/validation/testing/fixtures.ts';
+import { WEBHOOKS } from '../../api/webhooks.ts';
 import { FakeClock } from '../../kernel/clock.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { handleAdmission } from './admit.ts';
-import { admitters, WEBHOOK_PATHS } from './admitters.ts';
+import { admitters } from './admitters.ts';
 import { fakeLookup } from './testing/admission.ts';
 
 const table = admitters({
@@ -30,7 +31,7 @@ describe('handleAdmission', () => {
   it('denies an invalid VM with KubeVirt’s message and the field', async () => {
     const bad = vm();
     bad.spec.running = true;
-    const a = await handleAdmission(table, WEBHOOK_PATHS.vmValidate, review('CREATE', bad));
+    const a = await handleAdmission(table, WEBHOOKS.vmValidate.path, review('CREATE', bad));
     expect(a.code).toBe(200);
     if (a.code !== 200) return;
     expect(a.body.response).toMatchObject({
@@ -45,9 +46,9 @@ describe('handleAdmission', () => {
   it('admits a valid VM and mutates it with the controller finalizer', async () => {
     const ok = vm();
     ok.metadata.finalizers = [];
-    const v = await handleAdmission(table, WEBHOOK_PATHS.vmValidate, review('CREATE', ok));
+    const v = await handleAdmission(table, WEBHOOKS.vmValidate.path, review('CREATE', ok));
     expect(v.code === 200 && v.body.response.allowed).toBe(true);
-    const m = await handleAdmission(table, WEBHOOK_PATHS.vmMutate, review('CREATE', ok));
+    const m = await handleAdmission(table, WEBHOOKS.vmMutate.path, review('CREATE', ok));
     if (m.code !== 200) throw new Error(`mutate answered ${m.code}`);
     const patch = JSON.parse(Buffer.from(m.body.response.patch ?? '', 'base64').toString()) as {
       path: string;
@@ -60,9 +61,9 @@ describe('handleAdmission', () => {
 
   it('validates a VMI create and refuses the wrong kind at a VMI path', async () => {
     const good = { ...vmi(), spec: validSpec() };
-    const ok = await handleAdmission(table, WEBHOOK_PATHS.vmiValidateCreate, review('CREATE', good));
+    const ok = await handleAdmission(table, WEBHOOKS.vmiValidateCreate.path, review('CREATE', good));
     expect(ok.code === 200 && ok.body.response).toEqual({ uid: 'u1', allowed: true });
-    const wrong = await handleAdmission(table, WEBHOOK_PATHS.vmiValidateCreate, review('CREATE', vm()));
+    const wrong = await handleAdmission(table, WEBHOOKS.vmiValidateCreate.path, review('CREATE', vm()));
     expect(wrong.code === 200 && wrong.body.response).toMatchObject({
       allowed: false,
       status: { code: 400, message: 'request.object is a "VirtualMachine", not a VirtualMachineInstance' },
@@ -71,11 +72,11 @@ describe('handleAdmission', () => {
 
   it('answers 404 for a path it does not serve, 400 for a body that is no review', async () => {
     expect((await handleAdmission(table, '/nope', '{}')).code).toBe(404);
-    expect((await handleAdmission(table, WEBHOOK_PATHS.vmMutate, 'not json')).code).toBe(400);
+    expect((await handleAdmission(table, WEBHOOKS.vmMutate.path, 'not json')).code).toBe(400);
   });
 
   it('never throws, whatever the body, on every path (fuzz)', async () => {
-    const paths = Object.values(WEBHOOK_PATHS);
+    const paths = Object.values(WEBHOOKS).map((w) => w.path);
     const objects = fc.oneof(
       fc.anything(),
       fc.constant(vm()),

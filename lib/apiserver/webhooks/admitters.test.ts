@@ -6,10 +6,11 @@ import type { KubeVirt, VirtualMachineInstance } from '../../api/index.ts';
 import { validSpec } from '../../api/validation/testing/fixtures.ts';
 import { config, kubevirtCr, type KubeVirtChange } from '../../api/validation/testing/kubevirts.ts';
 import { running } from '../../api/validation/testing/vmis.ts';
+import { WEBHOOKS } from '../../api/webhooks.ts';
 import { FakeClock } from '../../kernel/clock.ts';
 import { memoryLogger } from '../../kernel/log/log.ts';
 import { handleAdmission } from './admit.ts';
-import { admitters, NODE_NAME_EXTRA, WEBHOOK_PATHS } from './admitters.ts';
+import { admitters, NODE_NAME_EXTRA } from './admitters.ts';
 import type { JsonPatchOp, UserInfo } from './review.ts';
 import { lookupWithKubeVirt, reviewBody } from './testing/admission.ts';
 
@@ -74,6 +75,18 @@ const hostDevice = newVmi(
 const i440fx = newVmi((v) => (v.spec.domain.machine = { type: 'pc-i440fx-7.2' }));
 const HOST_DEVICES_OFF = 'Host Devices feature gate is not enabled in kubevirt-config';
 
+describe('the admitters', () => {
+  it('serve every path of the webhook table, and only those, for its kind of object', () => {
+    const served = table({ current: undefined });
+    expect(Object.keys(served).sort()).toEqual(
+      Object.values(WEBHOOKS)
+        .map((w) => w.path)
+        .sort(),
+    );
+    for (const w of Object.values(WEBHOOKS)) expect(served[w.path]?.kind).toBe(w.resource.kind);
+  });
+});
+
 describe('the KubeVirt CR configures admission', () => {
   it.each<[string, KubeVirt | undefined, VirtualMachineInstance, string | undefined]>([
     [
@@ -117,7 +130,7 @@ describe('the KubeVirt CR configures admission', () => {
       undefined,
     ],
   ])('%s', async (_name, kv, object, refusal) => {
-    const a = await admit(kv, WEBHOOK_PATHS.vmiValidateCreate, { operation: 'CREATE', user: ALICE, object });
+    const a = await admit(kv, WEBHOOKS.vmiValidateCreate.path, { operation: 'CREATE', user: ALICE, object });
     expect(a.allowed).toBe(refusal === undefined);
     if (refusal !== undefined) expect(a.message).toContain(refusal);
   });
@@ -127,7 +140,7 @@ describe('the KubeVirt CR configures admission', () => {
     ['the Root gate of the CR: as root', cr(gates('Root')), 0],
   ])('the VMI mutator: %s', async (_name, kv, uid) => {
     const object = newVmi(() => undefined);
-    const a = await admit(kv, WEBHOOK_PATHS.vmiMutate, { operation: 'CREATE', user: ALICE, object });
+    const a = await admit(kv, WEBHOOKS.vmiMutate.path, { operation: 'CREATE', user: ALICE, object });
     expect(a.patch.find((op) => op.path === '/status')?.value).toMatchObject({ runtimeUser: uid });
   });
 
@@ -137,7 +150,7 @@ describe('the KubeVirt CR configures admission', () => {
     const create = async (): Promise<boolean> => {
       const a = await handleAdmission(
         t,
-        WEBHOOK_PATHS.vmiValidateCreate,
+        WEBHOOKS.vmiValidateCreate.path,
         reviewBody('CREATE', ALICE, hostDevice),
       );
       return a.code === 200 && a.body.response.allowed;
@@ -164,7 +177,7 @@ describe('a status sent with a VMI create', () => {
     };
   });
   const statusAfter = async (user: UserInfo, object: VirtualMachineInstance): Promise<unknown> => {
-    const a = await admit(undefined, WEBHOOK_PATHS.vmiMutate, { operation: 'CREATE', user, object });
+    const a = await admit(undefined, WEBHOOKS.vmiMutate.path, { operation: 'CREATE', user, object });
     return a.patch.find((op) => op.path === '/status')?.value;
   };
 
@@ -251,7 +264,7 @@ describe('NodeRestriction: a VMI update from virt-handler', () => {
     oldObject.status = { ...oldObject.status, nodeName: row.node };
     const object = structuredClone(oldObject);
     (row.change ?? failed)(object);
-    const a = await admit(row.kv, WEBHOOK_PATHS.vmiValidateUpdate, {
+    const a = await admit(row.kv, WEBHOOKS.vmiValidateUpdate.path, {
       operation: 'UPDATE',
       user: row.user,
       object,

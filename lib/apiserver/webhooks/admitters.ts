@@ -1,7 +1,6 @@
 /**
- * The admission webhooks the api serves, by KubeVirt's paths (kubevirt pkg/virt-operator/resource/generate/
- * components/webhooks.go): the mutators of mutate.ts and the validators of lib/api/validation, with the feature
- * gates and settings of the cluster's KubeVirt CR (cluster-config.ts; KubeVirt's defaults while there is none).
+ * The admission webhooks the api serves, by the paths of lib/api/webhooks.ts: the mutators of mutate.ts and
+ * the validators of lib/api/validation, with the feature gates and settings of the cluster's KubeVirt CR (cluster-config.ts; KubeVirt's defaults while there is none).
  * The objects arrive with kubevirt.io names (the rewriter's webhook proxy restores them). The VM and migration
  * rules need the VMI (and the namespace's migrations): `lookup` reads them. A VMI update from virt-handler's
  * service account carries the node its token is bound to (the `authentication.kubernetes.io/node-name` user
@@ -26,6 +25,7 @@ import {
   type VmiUpdateContext,
 } from '../../api/validation/index.ts';
 import { clusterOf } from '../../api/validation/context.ts';
+import { WEBHOOKS } from '../../api/webhooks.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import type { Admitter } from './admit.ts';
@@ -33,19 +33,6 @@ import { clusterConfigSource } from './cluster-config.ts';
 import { kubevirtAdmitters, type KubeVirtLookup } from './kubevirt-admitters.ts';
 import { mutateVm, mutateVmi, type MutateContext } from './mutate.ts';
 import { deniedWith, type AdmissionRequest, type Verdict } from './review.ts';
-
-export const WEBHOOK_PATHS = {
-  vmMutate: '/virtualmachines-mutate',
-  vmiMutate: '/virtualmachineinstances-mutate',
-  vmValidate: '/virtualmachines-validate',
-  vmiValidateCreate: '/virtualmachineinstances-validate-create',
-  vmiValidateUpdate: '/virtualmachineinstances-validate-update',
-  migrationValidateCreate: '/migration-validate-create',
-  migrationValidateUpdate: '/migration-validate-update',
-  kubevirtValidateCreate: '/kubevirt-validate-create',
-  kubevirtValidateUpdate: '/kubevirt-validate-update',
-  kubevirtValidateDelete: '/kubevirt-validate-delete',
-} as const;
 
 export interface AdmissionLookup extends KubeVirtLookup {
   vmi(namespace: string, name: string): Promise<VirtualMachineInstance | undefined>;
@@ -133,18 +120,18 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
   };
   const kubevirt = kubevirtAdmitters(o.lookup);
   return {
-    [WEBHOOK_PATHS.vmMutate]: { kind: 'VirtualMachine', admit: (req) => mutateVm(req, mutation(req)) },
-    [WEBHOOK_PATHS.vmiMutate]: {
+    [WEBHOOKS.vmMutate.path]: { kind: 'VirtualMachine', admit: (req) => mutateVm(req, mutation(req)) },
+    [WEBHOOKS.vmiMutate.path]: {
       kind: 'VirtualMachineInstance',
       admit: (req) => mutateVmi(req, mutation(req)),
     },
-    [WEBHOOK_PATHS.vmValidate]: { kind: 'VirtualMachine', admit: vmAdmit },
-    [WEBHOOK_PATHS.vmiValidateCreate]: {
+    [WEBHOOKS.vmValidate.path]: { kind: 'VirtualMachine', admit: vmAdmit },
+    [WEBHOOKS.vmiValidateCreate.path]: {
       kind: 'VirtualMachineInstance',
       admit: (req) =>
         deniedWith(validateVmiCreate(vmi(req), { ...config(), isKubevirtServiceAccount: own(req) })),
     },
-    [WEBHOOK_PATHS.vmiValidateUpdate]: {
+    [WEBHOOKS.vmiValidateUpdate.path]: {
       kind: 'VirtualMachineInstance',
       admit: (req) =>
         deniedWith(
@@ -155,11 +142,11 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
           ),
         ),
     },
-    [WEBHOOK_PATHS.migrationValidateCreate]: {
+    [WEBHOOKS.migrationValidateCreate.path]: {
       kind: 'VirtualMachineInstanceMigration',
       admit: migrationCreate,
     },
-    [WEBHOOK_PATHS.migrationValidateUpdate]: {
+    [WEBHOOKS.migrationValidateUpdate.path]: {
       kind: 'VirtualMachineInstanceMigration',
       admit: (req) =>
         deniedWith(
@@ -169,8 +156,8 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
           ),
         ),
     },
-    [WEBHOOK_PATHS.kubevirtValidateCreate]: kubevirt.create,
-    [WEBHOOK_PATHS.kubevirtValidateUpdate]: kubevirt.update,
-    [WEBHOOK_PATHS.kubevirtValidateDelete]: kubevirt.delete,
+    [WEBHOOKS.kubevirtValidateCreate.path]: kubevirt.create,
+    [WEBHOOKS.kubevirtValidateUpdate.path]: kubevirt.update,
+    [WEBHOOKS.kubevirtValidateDelete.path]: kubevirt.delete,
   };
 }

@@ -4,10 +4,11 @@ import { describe, expect, it } from '@jest/globals';
 import type { KubeVirt } from '../../api/index.ts';
 import type { PlacementProbe } from '../../api/validation/index.ts';
 import { kubevirtCr, withConfig, withSpec } from '../../api/validation/testing/kubevirts.ts';
+import { WEBHOOKS } from '../../api/webhooks.ts';
 import { FakeClock } from '../../kernel/clock.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { handleAdmission } from './admit.ts';
-import { admitters, WEBHOOK_PATHS, type AdmissionLookup } from './admitters.ts';
+import { admitters, type AdmissionLookup } from './admitters.ts';
 import type { AdmissionReviewResponse } from './review.ts';
 
 interface World {
@@ -71,17 +72,17 @@ const blocking = kubevirtCr(withSpec('uninstallStrategy', 'BlockUninstallIfWorkl
 const uninstall = (what: string): string =>
   `Rejecting the uninstall request, since there are still ${what} present. Either delete all KubeVirt related workloads or change the uninstall strategy before uninstalling KubeVirt.`;
 
-describe('/kubevirt-validate-create', () => {
+describe(WEBHOOKS.kubevirtValidateCreate.path, () => {
   it('admits the first KubeVirt CR and refuses another with KubeVirt’s 400', async () => {
     const first = setup();
     const create = { operation: 'CREATE', object: kubevirtCr() };
-    expect(await post(first.table, WEBHOOK_PATHS.kubevirtValidateCreate, create)).toEqual({
+    expect(await post(first.table, WEBHOOKS.kubevirtValidateCreate.path, create)).toEqual({
       uid: 'u1',
       allowed: true,
     });
     expect(first.reads).toEqual(['kubevirts *']);
     const second = setup({ kubevirts: [kubevirtCr()] });
-    expect(await post(second.table, WEBHOOK_PATHS.kubevirtValidateCreate, create)).toEqual({
+    expect(await post(second.table, WEBHOOKS.kubevirtValidateCreate.path, create)).toEqual({
       uid: 'u1',
       allowed: false,
       status: { code: 400, reason: 'BadRequest', message: 'Kubevirt is already created' },
@@ -90,7 +91,7 @@ describe('/kubevirt-validate-create', () => {
 
   it('answers a failed list with its message, as KubeVirt does', async () => {
     const { table } = setup({ fail: 'connection refused' });
-    const r = await post(table, WEBHOOK_PATHS.kubevirtValidateCreate, {
+    const r = await post(table, WEBHOOKS.kubevirtValidateCreate.path, {
       operation: 'CREATE',
       object: kubevirtCr(),
     });
@@ -98,7 +99,7 @@ describe('/kubevirt-validate-create', () => {
   });
 });
 
-describe('/kubevirt-validate-update', () => {
+describe(WEBHOOKS.kubevirtValidateUpdate.path, () => {
   const update = (object: KubeVirt, oldObject: KubeVirt = kubevirtCr()): Record<string, unknown> => ({
     operation: 'UPDATE',
     object,
@@ -111,7 +112,7 @@ describe('/kubevirt-validate-update', () => {
       withConfig('tlsConfiguration', { minTLSVersion: 'VersionTLS12', ciphers: ['RC4'] }),
       withSpec('infra', { replicas: 0 }),
     );
-    const r = await post(table, WEBHOOK_PATHS.kubevirtValidateUpdate, update(bad));
+    const r = await post(table, WEBHOOKS.kubevirtValidateUpdate.path, update(bad));
     expect(r).toEqual({
       uid: 'u1',
       allowed: false,
@@ -143,7 +144,7 @@ describe('/kubevirt-validate-update', () => {
     });
     const r = await post(
       table,
-      WEBHOOK_PATHS.kubevirtValidateUpdate,
+      WEBHOOKS.kubevirtValidateUpdate.path,
       update(kubevirtCr(withSpec('workloads', { nodePlacement: placement }))),
     );
     expect(reads).toEqual(['dry-run DaemonSet d8-virtualization']);
@@ -163,7 +164,7 @@ describe('/kubevirt-validate-update', () => {
       (kv) => kv.spec.configuration?.developerConfiguration?.featureGates?.push('Macvtap'),
       withConfig('mediatedDevicesConfiguration', { mediatedDevicesTypes: ['nvidia-222'] }),
     );
-    expect(await post(table, WEBHOOK_PATHS.kubevirtValidateUpdate, update(next))).toEqual({
+    expect(await post(table, WEBHOOKS.kubevirtValidateUpdate.path, update(next))).toEqual({
       uid: 'u1',
       allowed: true,
       warnings: [
@@ -179,11 +180,11 @@ describe('/kubevirt-validate-update', () => {
     const odd = kubevirtCr(
       withSpec('certificateRotateStrategy', { selfSigned: { ca: { duration: '7days' } } }),
     );
-    expect(await post(table, WEBHOOK_PATHS.kubevirtValidateUpdate, update(odd))).toMatchObject({
+    expect(await post(table, WEBHOOKS.kubevirtValidateUpdate.path, update(odd))).toMatchObject({
       allowed: false,
       status: { code: 400, message: 'time: unknown unit "days" in duration "7days"' },
     });
-    const elsewhere = await post(table, WEBHOOK_PATHS.kubevirtValidateUpdate, {
+    const elsewhere = await post(table, WEBHOOKS.kubevirtValidateUpdate.path, {
       ...update(kubevirtCr()),
       resource: { group: 'kubevirt.io', version: 'v1', resource: 'virtualmachines' },
     });
@@ -194,7 +195,7 @@ describe('/kubevirt-validate-update', () => {
   });
 });
 
-describe('/kubevirt-validate-delete', () => {
+describe(WEBHOOKS.kubevirtValidateDelete.path, () => {
   const remove = (oldObject: KubeVirt | null, name = 'kubevirt'): Record<string, unknown> => ({
     operation: 'DELETE',
     name,
@@ -231,7 +232,7 @@ describe('/kubevirt-validate-delete', () => {
     ],
   ])('%s', async (_name, world, kv, { refusal, reads }) => {
     const s = setup(world);
-    const r = await post(s.table, WEBHOOK_PATHS.kubevirtValidateDelete, remove(kv));
+    const r = await post(s.table, WEBHOOKS.kubevirtValidateDelete.path, remove(kv));
     expect(r).toEqual(
       refusal === undefined
         ? { uid: 'u1', allowed: true }
@@ -242,11 +243,11 @@ describe('/kubevirt-validate-delete', () => {
 
   it('reads the KubeVirt CR from the cluster when the request has no old object', async () => {
     const found = setup({ kubevirts: [blocking], vmis: true });
-    const r = await post(found.table, WEBHOOK_PATHS.kubevirtValidateDelete, remove(null));
+    const r = await post(found.table, WEBHOOKS.kubevirtValidateDelete.path, remove(null));
     expect(r.status?.message).toBe(uninstall('Virtual Machine Instances'));
     expect(found.reads).toEqual(['kubevirts d8-virtualization', 'vmis']);
     const missing = setup({ kubevirts: [blocking] });
-    const gone = await post(missing.table, WEBHOOK_PATHS.kubevirtValidateDelete, remove(null, 'other'));
+    const gone = await post(missing.table, WEBHOOKS.kubevirtValidateDelete.path, remove(null, 'other'));
     expect(gone).toMatchObject({
       allowed: false,
       status: { code: 400, message: 'kubevirts.kubevirt.io "other" not found' },

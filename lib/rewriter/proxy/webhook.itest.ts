@@ -12,6 +12,7 @@ import { Registry } from 'prom-client';
 import { VIRTUAL_MACHINE_INSTANCES } from '../../api/gvr.ts';
 import { INTERNAL_VIRTUAL_MACHINE_INSTANCES } from '../../api/internal-gvr.ts';
 import { richVmiSpec } from '../../api/testing/fixtures.ts';
+import { WEBHOOKS } from '../../api/webhooks.ts';
 import type { GroupVersionResource, KubeObject } from '../../kernel/kube/index.ts';
 import { makeTlsFixture, type TlsFixture } from '../../kernel/kube/testing/tls-fixture.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
@@ -113,7 +114,7 @@ describe('webhook proxy against kube-apiserver', () => {
           failurePolicy: 'Fail',
           timeoutSeconds: 10,
           clientConfig: {
-            url: `https://127.0.0.1:${proxy.port}/virtualmachineinstances-mutate`,
+            url: `https://127.0.0.1:${proxy.port}${WEBHOOKS.vmiMutate.path}`,
             caBundle: Buffer.from(tls.cert).toString('base64'),
           },
           rules: [

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { Registry } from 'prom-client';
 import { Agent, request } from 'undici';
+import { WEBHOOKS } from '../../api/webhooks.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { makeTlsFixture, type TlsFixture } from '../../kernel/kube/testing/tls-fixture.ts';
 import { makeTestPki, pemOf, type TestPem } from '../../kernel/tls/testing/pki.ts';
@@ -160,13 +161,11 @@ describe('webhook proxy', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(denial));
     };
-    expect((await post('/virtualmachineinstances-validate-create', JSON.stringify(review()))).json).toEqual(
-      denial,
-    );
+    expect((await post(WEBHOOKS.vmiValidateCreate.path, JSON.stringify(review()))).json).toEqual(denial);
   });
 
   it('answers a review that is not JSON with a 400 Status', async () => {
-    const r = await post('/virtualmachines-mutate', '{"kind":');
+    const r = await post(WEBHOOKS.vmMutate.path, '{"kind":');
     expect(r.status).toBe(400);
     expect(r.json).toMatchObject({ kind: 'Status', code: 400 });
     expect(seen).toHaveLength(0);
@@ -216,7 +215,7 @@ describe('webhook proxy to a server that asks for a client certificate', () => {
   });
 
   it('shows its client certificate, and passes the server’s 429 back with its Retry-After', async () => {
-    const res = await request(`https://127.0.0.1:${certProxy.port}/virtualmachines-mutate`, {
+    const res = await request(`https://127.0.0.1:${certProxy.port}${WEBHOOKS.vmMutate.path}`, {
       dispatcher: client,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -261,7 +260,7 @@ describe('webhook proxy that knows its callers', () => {
       connect: { ca: pemOf(pki, 'ca').cert, ...(as !== undefined && pemOf(pki, as)) },
     });
     agents.push(agent);
-    return request(`https://127.0.0.1:${guarded.port}/virtualmachines-mutate`, {
+    return request(`https://127.0.0.1:${guarded.port}${WEBHOOKS.vmMutate.path}`, {
       dispatcher: agent,
       method: 'POST',
       headers: { 'content-type': 'application/json' },

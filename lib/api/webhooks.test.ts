@@ -1,0 +1,39 @@
+import { describe, expect, it } from '@jest/globals';
+import { KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
+import { registeredWebhooks, WEBHOOKS, type Webhook } from './webhooks.ts';
+
+const all: readonly Webhook[] = Object.values(WEBHOOKS);
+
+describe('the webhook table', () => {
+  it('names every path and every webhook once', () => {
+    expect(new Set(all.map((w) => w.path)).size).toBe(all.length);
+    expect(new Set(all.map((w) => w.name)).size).toBe(all.length);
+  });
+
+  it('registers each kind in the order of its configuration', () => {
+    expect(registeredWebhooks('validating').map((w) => w.path)).toEqual([
+      '/virtualmachines-validate',
+      '/virtualmachineinstances-validate-create',
+      '/virtualmachineinstances-validate-update',
+      '/migration-validate-create',
+      '/migration-validate-update',
+      '/kubevirt-validate-update',
+      '/kubevirt-validate-delete',
+    ]);
+    expect(registeredWebhooks('mutating').map((w) => w.path)).toEqual([
+      '/virtualmachines-mutate',
+      '/virtualmachineinstances-mutate',
+    ]);
+  });
+
+  it.each(registeredWebhooks('validating').concat(registeredWebhooks('mutating')))(
+    '$path is proxied by the rewriter for the resource it admits',
+    (w) => {
+      expect(KUBEVIRT_REWRITE_RULES.webhooks[w.path]).toEqual({
+        path: w.path,
+        group: w.resource.group,
+        resource: w.resource.resource,
+      });
+    },
+  );
+});

@@ -1,0 +1,123 @@
+/**
+ * The admission webhooks KubeVirt registers for the kubevirt.io resources this project serves, by path
+ * (kubevirt pkg/virt-operator/resource/generate/components/webhooks.go): what each admits and how it is
+ * registered. The api routes these paths; whatever registers the webhooks (the local cluster today) reads
+ * the rest from here. The resources are the kubevirt.io names; a cluster that stores them renamed registers
+ * their internal twins (internal-gvr.ts).
+ */
+import type { GroupVersionResource } from '../kernel/kube/types.ts';
+import {
+  KUBEVIRTS,
+  VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+  VIRTUAL_MACHINE_INSTANCES,
+  VIRTUAL_MACHINES,
+} from './gvr.ts';
+
+export type AdmissionKind = 'validating' | 'mutating';
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface Webhook {
+  /** The webhook's name in its configuration. */
+  readonly name: string;
+  readonly path: string;
+  readonly admission: AdmissionKind;
+  readonly resource: GroupVersionResource;
+  readonly operations: readonly AdmissionOperation[];
+  /** False for a path the api serves that no configuration names. */
+  readonly registered: boolean;
+}
+
+const CREATE_UPDATE: readonly AdmissionOperation[] = ['CREATE', 'UPDATE'];
+
+/**
+ * Each webhook by the name the code uses; within a kind, in the order of its configuration. The KubeVirt CR's
+ * are virt-operator's in KubeVirt. Deckhouse proxies only their update and delete (the module creates its
+ * KubeVirt CR), so create is served but not registered.
+ */
+export const WEBHOOKS = {
+  vmMutate: {
+    name: 'virtualmachines-mutator.kubevirt.io',
+    path: '/virtualmachines-mutate',
+    admission: 'mutating',
+    resource: VIRTUAL_MACHINES,
+    operations: CREATE_UPDATE,
+    registered: true,
+  },
+  vmiMutate: {
+    name: 'virtualmachineinstances-mutator.kubevirt.io',
+    path: '/virtualmachineinstances-mutate',
+    admission: 'mutating',
+    resource: VIRTUAL_MACHINE_INSTANCES,
+    operations: CREATE_UPDATE,
+    registered: true,
+  },
+  vmValidate: {
+    name: 'virtualmachine-validator.kubevirt.io',
+    path: '/virtualmachines-validate',
+    admission: 'validating',
+    resource: VIRTUAL_MACHINES,
+    operations: CREATE_UPDATE,
+    registered: true,
+  },
+  vmiValidateCreate: {
+    name: 'virtualmachineinstances-create-validator.kubevirt.io',
+    path: '/virtualmachineinstances-validate-create',
+    admission: 'validating',
+    resource: VIRTUAL_MACHINE_INSTANCES,
+    operations: ['CREATE'],
+    registered: true,
+  },
+  vmiValidateUpdate: {
+    name: 'virtualmachineinstances-update-validator.kubevirt.io',
+    path: '/virtualmachineinstances-validate-update',
+    admission: 'validating',
+    resource: VIRTUAL_MACHINE_INSTANCES,
+    operations: ['UPDATE'],
+    registered: true,
+  },
+  migrationValidateCreate: {
+    name: 'migration-create-validator.kubevirt.io',
+    path: '/migration-validate-create',
+    admission: 'validating',
+    resource: VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+    operations: ['CREATE'],
+    registered: true,
+  },
+  migrationValidateUpdate: {
+    name: 'migration-update-validator.kubevirt.io',
+    path: '/migration-validate-update',
+    admission: 'validating',
+    resource: VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+    operations: ['UPDATE'],
+    registered: true,
+  },
+  kubevirtValidateCreate: {
+    name: 'kubevirt-create-validator.kubevirt.io',
+    path: '/kubevirt-validate-create',
+    admission: 'validating',
+    resource: KUBEVIRTS,
+    operations: ['CREATE'],
+    registered: false,
+  },
+  kubevirtValidateUpdate: {
+    name: 'kubevirt-update-validator.kubevirt.io',
+    path: '/kubevirt-validate-update',
+    admission: 'validating',
+    resource: KUBEVIRTS,
+    operations: ['UPDATE'],
+    registered: true,
+  },
+  kubevirtValidateDelete: {
+    name: 'kubevirt-delete-validator.kubevirt.io',
+    path: '/kubevirt-validate-delete',
+    admission: 'validating',
+    resource: KUBEVIRTS,
+    operations: ['DELETE'],
+    registered: true,
+  },
+} as const satisfies Readonly<Record<string, Webhook>>;
+
+/** The webhooks a configuration of this kind registers, in order. */
+export function registeredWebhooks(admission: AdmissionKind): readonly Webhook[] {
+  return Object.values<Webhook>(WEBHOOKS).filter((w) => w.registered && w.admission === admission);
+}
