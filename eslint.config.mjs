@@ -25,7 +25,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/explicit-function-return-type': 'error' },
   },
   {
-    files: ['**/*.test.ts', '**/*.itest.ts', 'e2e/**/*.ts', 'bench/**/*.ts', 'cmd/**/*.ts'],
+    files: ['**/*.test.ts', '**/*.itest.ts', 'testenv/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts', 'cmd/**/*.ts'],
     rules: { 'max-lines-per-function': 'off', 'no-console': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
   {

@@ -1,5 +1,5 @@
 // Two projects: unit tests sit next to the code (*.test.ts); integration tests (*.itest.ts) run
-// against the real kube-apiserver + etcd started once per run by e2e/testenv/jest-global-setup.ts
+// against the real kube-apiserver + etcd started once per run by testenv/jest-global-setup.ts
 // (or against $KUBECONFIG when it is set).
 const transform = {
   '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2023' }, module: { type: 'es6' } }],
@@ -12,14 +12,14 @@ const common = {
 };
 export default {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{cmd,lib,e2e,bench}/**/*.test.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{cmd,lib,testenv,e2e,bench}/**/*.test.ts'] },
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{cmd,lib,e2e}/**/*.itest.ts'],
-      globalSetup: '<rootDir>/e2e/testenv/jest-global-setup.ts',
-      globalTeardown: '<rootDir>/e2e/testenv/jest-global-teardown.ts',
-      setupFilesAfterEnv: ['<rootDir>/e2e/testenv/jest-setup-integration.ts'],
+      testMatch: ['<rootDir>/{cmd,lib,testenv,e2e}/**/*.itest.ts'],
+      globalSetup: '<rootDir>/testenv/jest-global-setup.ts',
+      globalTeardown: '<rootDir>/testenv/jest-global-teardown.ts',
+      setupFilesAfterEnv: ['<rootDir>/testenv/jest-setup-integration.ts'],
     },
   ],
 };

@@ -3,8 +3,8 @@
  * plane, as a cluster would have it: the api in this process, the rewriter's webhook proxy before it (kube-api
  * sends internal names), a MutatingWebhookConfiguration by URL for that namespace. Removed by the returned stop.
  */
-import { freePorts } from '../e2e/testenv/ports.ts';
-import { WEBHOOKS } from '../lib/api/webhooks.ts';
+import { freePorts } from '../testenv/ports.ts';
+import { WEBHOOKS } from '../lib/kubevirt/webhooks.ts';
 import { WEBHOOK_CLIENT_CN } from '../lib/apiserver/auth/index.ts';
 import { runApiRole } from '../lib/apiserver/role.ts';
 import { loadRestConfig, type GroupVersionResource, type KubeClient } from '../lib/kernel/kube/index.ts';

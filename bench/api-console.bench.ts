@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import type { VirtualMachineInstance } from '../lib/api/index.ts';
+import type { VirtualMachineInstance } from '../lib/kubevirt/index.ts';
 import { newStreamServer, proxyStream } from '../lib/apiserver/stream/proxy.ts';
 import type { RelaySession } from '../lib/apiserver/stream/relay.ts';
 import { realClock } from '../lib/kernel/clock.ts';

@@ -14,14 +14,14 @@ import {
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
   type VirtualMachineInstance,
-} from '../lib/api/index.ts';
-import type { Pod } from '../lib/api/core/pod.ts';
+} from '../lib/kubevirt/index.ts';
+import type { Pod } from '../lib/kubevirt/core/pod.ts';
 import { loadRestConfig, PODS, type RestConfig } from '../lib/kernel/kube/index.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';
 import { realClock } from '../lib/kernel/clock.ts';
 import { connectBeneath } from '../lib/kernel/safepath/index.ts';
 import { launcherOnNode, type PodPath } from '../lib/rpc/index.ts';
-import { MARKER } from '../e2e/guests/guests.ts';
+import { MARKER } from '../testenv/guests/guests.ts';
 import { consoleUrl } from '../e2e/local/api-console.ts';
 import { useLocalCluster } from '../e2e/local/testing/cluster.ts';
 import { admitted, startVirtStack, stopVirtStack } from '../e2e/local/virt-stack.ts';
@@ -34,7 +34,7 @@ import {
   type VirtClients,
 } from '../e2e/local/virt.ts';
 import { ESCAPE, VIRTCTL } from '../e2e/scenarios/virtctl.ts';
-import { newNamespaceName } from '../e2e/testenv/handle.ts';
+import { newNamespaceName } from '../testenv/handle.ts';
 import { median, percentile } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 

@@ -9,10 +9,10 @@
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
-import { WEBHOOKS } from '../lib/api/webhooks.ts';
+import { WEBHOOKS } from '../lib/kubevirt/webhooks.ts';
 import { WEBHOOK_CLIENT_CN } from '../lib/apiserver/auth/index.ts';
 import { runApiRole } from '../lib/apiserver/role.ts';
-import { vm } from '../lib/api/testing/objects.ts';
+import { vm } from '../lib/kubevirt/testing/objects.ts';
 import { loadRestConfig } from '../lib/kernel/kube/index.ts';
 import { memoryLogger } from '../lib/kernel/log/log.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';

@@ -11,9 +11,9 @@
  * PATCH ≤ 2 × Pod creates, VMI UPDATE ≤ 10 × Pod creates.
  */
 import { Registry } from 'prom-client';
-import { newNamespaceName } from '../e2e/testenv/handle.ts';
-import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../lib/api/gvr.ts';
-import type { VirtualMachine, VirtualMachineInstance } from '../lib/api/index.ts';
+import { newNamespaceName } from '../testenv/handle.ts';
+import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../lib/kubevirt/gvr.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../lib/kubevirt/index.ts';
 import { installCrds } from '../lib/operator/apply/install-crds.ts';
 import { startControllers } from '../lib/controller/start.ts';
 import { newLauncherPod } from '../lib/controller/vmi/launcher-pod.ts';

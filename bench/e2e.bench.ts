@@ -10,8 +10,8 @@
  * for 100 minimal VMIs on real clusters; the goal here is p50 ≤ 3 s, p95 ≤ 5 s.
  * It takes the local stack as the tests do (brought up if down; the roles of ./dev run are restarted by it).
  */
-import { VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../lib/api/index.ts';
-import type { Pod } from '../lib/api/core/pod.ts';
+import { VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../lib/kubevirt/index.ts';
+import type { Pod } from '../lib/kubevirt/core/pod.ts';
 import { PODS } from '../lib/kernel/kube/index.ts';
 import { newCmdClient, type LauncherClient } from '../lib/rpc/index.ts';
 import type { DomainJson } from '../lib/rpc/domain-json.ts';
@@ -25,7 +25,7 @@ import {
   virtClients,
   type VirtClients,
 } from '../e2e/local/virt.ts';
-import { newNamespaceName } from '../e2e/testenv/handle.ts';
+import { newNamespaceName } from '../testenv/handle.ts';
 import { percentile, procStat } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { VirtualMachineInstance } from '../lib/api/index.ts';
+import type { VirtualMachineInstance } from '../lib/kubevirt/index.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
 import { newRegistry } from '../lib/kernel/metrics/registry.ts';
 import type { RestResolver } from '../lib/handler/rest/resolve.ts';

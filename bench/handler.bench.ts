@@ -14,8 +14,8 @@ import {
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
   type VirtualMachineInstance,
-} from '../lib/api/index.ts';
-import type { Pod } from '../lib/api/core/pod.ts';
+} from '../lib/kubevirt/index.ts';
+import type { Pod } from '../lib/kubevirt/core/pod.ts';
 import { openStream, StreamReader, vmiPath } from '../lib/handler/rest/testing/client.ts';
 import { makeRestPki, type RestPki } from '../lib/handler/rest/testing/pki.ts';
 import { NAMESPACES, PODS } from '../lib/kernel/kube/index.ts';
@@ -39,7 +39,7 @@ import {
   virtClients,
   type VirtClients,
 } from '../e2e/local/virt.ts';
-import { newNamespaceName } from '../e2e/testenv/handle.ts';
+import { newNamespaceName } from '../testenv/handle.ts';
 import { percentile, procStat } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 

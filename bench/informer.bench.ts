@@ -6,7 +6,7 @@
  * through client.watch() only (stream + JSON decode), once through a SharedInformer resuming its watch
  * (reflector, cache, indexes, handler), timed until the cache holds all N. Rates are medians over rounds.
  */
-import { newNamespaceName } from '../e2e/testenv/handle.ts';
+import { newNamespaceName } from '../testenv/handle.ts';
 import { HttpKubeClient } from '../lib/kernel/kube/client.ts';
 import { loadRestConfig } from '../lib/kernel/kube/config.ts';
 import { CONFIG_MAPS, NAMESPACES } from '../lib/kernel/kube/resources.ts';

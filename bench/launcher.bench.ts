@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { ensureGuests, GUEST_CMDLINE, MARKER } from '../e2e/guests/guests.ts';
+import { ensureGuests, GUEST_CMDLINE, MARKER } from '../testenv/guests/guests.ts';
 import { ensureKvmDeviceAccess } from '../lib/launcher/daemon/kvm-device.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
 import { toDomainXml } from '../lib/launcher/converter/index.ts';

@@ -6,8 +6,8 @@
  * was not is taken down.
  */
 import { stat } from 'node:fs/promises';
-import { VIRTUAL_MACHINES } from '../lib/api/index.ts';
-import type { Pod } from '../lib/api/core/pod.ts';
+import { VIRTUAL_MACHINES } from '../lib/kubevirt/index.ts';
+import type { Pod } from '../lib/kubevirt/core/pod.ts';
 import { NAMESPACES, PODS } from '../lib/kernel/kube/index.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';
@@ -24,8 +24,8 @@ import {
   virtClients,
   type VirtClients,
 } from '../e2e/local/virt.ts';
-import { newNamespaceName } from '../e2e/testenv/handle.ts';
-import { readState } from '../e2e/testenv/state.ts';
+import { newNamespaceName } from '../testenv/handle.ts';
+import { readState } from '../testenv/state.ts';
 import { percentile, procStat } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 

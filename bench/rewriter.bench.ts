@@ -12,8 +12,8 @@
  *   size (target: < 2×); the client streams the body and counts bytes.
  */
 import { installCrds } from '../lib/operator/apply/install-crds.ts';
-import { INTERNAL_VIRTUAL_MACHINE_INSTANCES } from '../lib/api/internal-gvr.ts';
-import { VIRTUAL_MACHINE_INSTANCES } from '../lib/api/gvr.ts';
+import { INTERNAL_VIRTUAL_MACHINE_INSTANCES } from '../lib/kubevirt/internal-gvr.ts';
+import { VIRTUAL_MACHINE_INSTANCES } from '../lib/kubevirt/gvr.ts';
 import { mapConcurrent } from '../lib/kernel/informer/testing/cluster.ts';
 import {
   HttpKubeClient,
@@ -28,7 +28,7 @@ import { INT } from '../lib/rename/testing/objects.ts';
 import { startProxyProcess, type ProxyProcess } from '../lib/rewriter/proxy/testing/proxy-process.ts';
 import { clusterAdminToken, type AdminToken } from '../lib/rewriter/proxy/testing/service-account.ts';
 import { Upstream } from '../lib/rewriter/proxy/upstream.ts';
-import { newNamespaceName } from '../e2e/testenv/handle.ts';
+import { newNamespaceName } from '../testenv/handle.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 
 /** KV_BENCH_REWRITER_SCALE=0.1 runs a tenth of the object counts (a quick check while developing). */

@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startControlPlane } from '../e2e/testenv/controlplane.ts';
+import { startControlPlane } from '../testenv/controlplane.ts';
 import { formatTable, type BenchContext, type BenchFn, type BenchRow } from './table.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testCluster, type TestCluster } from '../e2e/testenv/cluster.ts';
+import { testCluster, type TestCluster } from '../testenv/cluster.ts';
 import { call, vmiPath, type Dial } from '../lib/handler/rest/testing/client.ts';
 import { makeRestPki, type RestPki } from '../lib/handler/rest/testing/pki.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';

@@ -1,11 +1,14 @@
-// The layering the README's Layout draws, checked on every import of every .ts file under cmd, lib, e2e and bench:
+// The layering the README's Layout draws, checked on every import of every .ts file under cmd, lib, testenv, e2e
+// and bench:
 // - lib/kernel imports nothing of ours but lib/kernel (and lib/version);
-// - the shared layers import only downward: kernel ← rename ← api ← rpc, and kernel ← libvirt;
+// - the shared layers import only downward: kernel ← rename ← kubevirt ← rpc, and kernel ← libvirt;
 // - a role (lib/<role>/) imports the shared layers and itself, never another role;
 // - generated code (a gen/ folder: lib/rpc/gen, lib/handler/device-plugins/gen) is private to the folder that
 //   holds it; only lib/kernel/kube imports @kubernetes/client-node;
+// - testenv/ (the test infrastructure: control plane, certificates, libvirt daemon, guests) imports lib/ and
+//   itself, never e2e/, cmd/ or bench/;
 // - tests (*.test.ts, *.itest.ts) and test helpers (testing/ folders) follow their folder's rule, and may
-//   also use the test infrastructure in e2e/; cmd, e2e and bench may import any of lib.
+//   also use testenv/; nothing under lib/ imports e2e/; cmd, e2e and bench may import any of lib and testenv.
 // `node scripts/check-layers.mjs [--root DIR]` prints each violation as `file: imports spec (rule)` and exits 1
 // when there is any.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,8 +18,8 @@ export const SHARED = {
   kernel: [],
   version: [],
   rename: ['kernel'],
-  api: ['kernel', 'rename'],
-  rpc: ['kernel', 'rename', 'api'],
+  kubevirt: ['kernel', 'rename'],
+  rpc: ['kernel', 'rename', 'kubevirt'],
   libvirt: ['kernel'],
 };
 export const ROLES = ['controller', 'launcher', 'rewriter', 'handler', 'apiserver', 'operator', 'pr-helper', 'virtctl'];
@@ -38,7 +41,7 @@ function* tsFiles(dir) {
   }
 }
 
-/** 'lib/<area>' for a repo-relative path under lib/, else its top folder ('cmd', 'e2e', 'bench'). */
+/** '<area>' for a repo-relative path under lib/<area>/, else '/' + its top folder ('/cmd', '/testenv', '/e2e', …). */
 function areaOf(rel) {
   const parts = rel.split('/');
   return parts[0] === 'lib' ? (parts[1] ?? '') : `/${parts[0]}`;
@@ -54,8 +57,11 @@ export function violation(rel, target) {
   }
   const from = areaOf(rel);
   const to = areaOf(target);
+  if (from === '/testenv') {
+    return to === '/testenv' || !to.startsWith('/') ? undefined : `testenv imports only lib/ and testenv/`;
+  }
   if (from.startsWith('/') || from === to) return undefined;
-  if (to === '/e2e' && isTestCode(rel)) return undefined;
+  if (to === '/testenv' && isTestCode(rel)) return undefined;
   if (to.startsWith('/')) return `lib/${from} imports nothing from ${to.slice(1)}/`;
   if (from in SHARED) {
     if (SHARED[from].includes(to) || to === 'version') return undefined;
@@ -69,7 +75,7 @@ export function violation(rel, target) {
 /** Every violation in the tree at root, as `file: imports spec (rule)`. */
 export function checkLayers(root) {
   const out = [];
-  for (const top of ['cmd', 'lib', 'e2e', 'bench']) {
+  for (const top of ['cmd', 'lib', 'testenv', 'e2e', 'bench']) {
     for (const file of tsFiles(join(root, top))) {
       const rel = relative(root, file);
       for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {

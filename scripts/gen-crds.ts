@@ -1,4 +1,4 @@
-// Regenerates manifests/crds/*.yaml from the schemas in lib/api (npm run gen:crds).
+// Regenerates manifests/crds/*.yaml from the schemas in lib/kubevirt (npm run gen:crds).
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CRD_MANIFEST_DIR, renderCrdManifests } from '../lib/operator/generate/crds/render.ts';

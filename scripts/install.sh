@@ -44,13 +44,13 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
 fi
 
 if [ "${KV_SKIP_CONTROL_PLANE:-}" != 1 ]; then
-  bash e2e/testenv/build.sh
+  bash testenv/build.sh
 fi
 
 # The local cluster's node binaries, containerd 2 and its small images (cached by hash; the project image
 # is built by `npm run local -- up`, since it follows every commit).
 if [ "${KV_SKIP_CONTROL_PLANE:-}" != 1 ] && [ "${KV_SKIP_LOCAL_CLUSTER:-}" != 1 ]; then
-  bash e2e/testenv/build.sh node >/dev/null
+  bash testenv/build.sh node >/dev/null
   bash e2e/local/build-containerd.sh >/dev/null
   bash e2e/local/image/build-small.sh >/dev/null
 fi

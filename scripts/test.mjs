@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 const checks = [
   ['node version', ['node', 'scripts/check-node.mjs']],
   ['typecheck', ['npx', 'tsc', '-p', '.']],
-  ['lint', ['npx', 'eslint', '--max-warnings', '0', 'cmd', 'lib', 'e2e', 'bench']],
+  ['lint', ['npx', 'eslint', '--max-warnings', '0', 'cmd', 'lib', 'testenv', 'e2e', 'bench']],
   ['layering', ['node', 'scripts/check-layers.mjs']],
   ['import cycles', ['npx', 'madge', '--circular', '--extensions', 'ts', 'cmd', 'lib']],
 ];

@@ -6,13 +6,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import type { VirtualMachineInstance } from '../../lib/api/index.ts';
+import type { VirtualMachineInstance } from '../../lib/kubevirt/index.ts';
 import { realClock } from '../../lib/kernel/clock.ts';
 import { MemoryRecorder } from '../../lib/kernel/controller/events.ts';
 import { nopLogger } from '../../lib/kernel/log/log.ts';
 import { newRegistry } from '../../lib/kernel/metrics/registry.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../guests/guests.ts';
+import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../../testenv/guests/guests.ts';
 import { ensureKvmDeviceAccess } from '../../lib/launcher/daemon/kvm-device.ts';
 import { kernelBootVmi, startLauncher, type LauncherProcess } from '../../lib/launcher/testing/harness.ts';
 import { LauncherClients } from '../../lib/handler/launchers/clients.ts';

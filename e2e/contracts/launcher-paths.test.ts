@@ -4,8 +4,8 @@
  * controller renders for the same VMI. A change on one side alone fails here.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../lib/api/index.ts';
-import { vmi as vmiFixture } from '../../lib/api/testing/objects.ts';
+import type { VirtualMachineInstance } from '../../lib/kubevirt/index.ts';
+import { vmi as vmiFixture } from '../../lib/kubevirt/testing/objects.ts';
 import { newLauncherPod } from '../../lib/controller/vmi/launcher-pod.ts';
 import { configDiskImages, diskFiles, type SourceFs } from '../../lib/launcher/configdisk/index.ts';
 import { converterContext, domainXml, toDomain } from '../../lib/launcher/converter/index.ts';

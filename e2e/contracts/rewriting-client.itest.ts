@@ -3,12 +3,12 @@
  * speaks kubevirt.io, the API server stores internal names (no proxy in between).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../lib/api/gvr.ts';
-import { INTERNAL_VIRTUAL_MACHINE_INSTANCES } from '../../lib/api/internal-gvr.ts';
-import { richVmiSpec, richVmSpec } from '../../lib/api/testing/fixtures.ts';
+import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../lib/kubevirt/gvr.ts';
+import { INTERNAL_VIRTUAL_MACHINE_INSTANCES } from '../../lib/kubevirt/internal-gvr.ts';
+import { richVmiSpec, richVmSpec } from '../../lib/kubevirt/testing/fixtures.ts';
 import { isNotFound } from '../../lib/kernel/errors/errors.ts';
 import type { KubeClient, KubeObject, WatchEvent } from '../../lib/kernel/kube/index.ts';
-import { testCluster, type TestCluster } from '../testenv/cluster.ts';
+import { testCluster, type TestCluster } from '../../testenv/cluster.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../lib/rename/index.ts';
 import { IG, INT } from '../../lib/rename/testing/objects.ts';
 import { rewritingClient } from '../../lib/rename/client/rewriting-client.ts';

@@ -14,11 +14,11 @@ import {
   VIRTUAL_MACHINES,
   type VirtualMachine,
   type VirtualMachineInstance,
-} from '../../lib/api/index.ts';
-import { FINALIZERS } from '../../lib/api/labels.ts';
+} from '../../lib/kubevirt/index.ts';
+import { FINALIZERS } from '../../lib/kubevirt/labels.ts';
 import type { RestConfig } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { MARKER } from '../guests/guests.ts';
+import { MARKER } from '../../testenv/guests/guests.ts';
 import {
   handlerConsole,
   startApiStack,

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realClock } from '../../lib/kernel/clock.ts';
-import { runCacheBuild } from '../cache-build.ts';
+import { runCacheBuild } from '../../testenv/cache-build.ts';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 

@@ -16,12 +16,12 @@ import {
   PR_HELPER_DEVICE,
   TUN_DEVICE,
   VHOST_NET_DEVICE,
-} from '../../lib/api/device-resources.ts';
-import { parseQuantity } from '../../lib/api/index.ts';
+} from '../../lib/kubevirt/device-resources.ts';
+import { parseQuantity } from '../../lib/kubevirt/index.ts';
 import { startDevicePlugins, type RunningDevicePlugins } from '../../lib/handler/device-plugins/start.ts';
 import { memoryLogger } from '../../lib/kernel/log/log.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { newNamespaceName } from '../testenv/handle.ts';
+import { newNamespaceName } from '../../testenv/handle.ts';
 import { restartKubelet } from './cluster.ts';
 import type { Obj } from './kube.ts';
 import { IMAGES, NODE_NAME } from './layout.ts';

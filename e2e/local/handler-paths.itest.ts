@@ -20,7 +20,7 @@ import {
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
   type VirtualMachineInstance,
-} from '../../lib/api/index.ts';
+} from '../../lib/kubevirt/index.ts';
 import { openStream, StreamReader, vmiPath, type Dial } from '../../lib/handler/rest/testing/client.ts';
 import { makeRestPki, type RestPki } from '../../lib/handler/rest/testing/pki.ts';
 import { hostTargets, type HostTargets } from '../../lib/handler/testing/planted.ts';
@@ -28,7 +28,7 @@ import { EVENTS, NAMESPACES } from '../../lib/kernel/kube/index.ts';
 import type { KubeObject } from '../../lib/kernel/kube/types.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { podVolumeOnNode, PRIVATE_VOLUME, PUBLIC_VOLUME, SOCKETS_VOLUME } from '../../lib/rpc/index.ts';
-import { MARKER } from '../guests/guests.ts';
+import { MARKER } from '../../testenv/guests/guests.ts';
 import { pidsWhere } from './testing/procs.ts';
 import { consoleServerFlags, handlerPort, spawnHandler, type HandlerProcess } from './testing/roles.ts';
 import { virtSuite } from './testing/suite.ts';

@@ -22,14 +22,14 @@ import {
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
   type VirtualMachineInstance,
-} from '../../lib/api/index.ts';
-import type { Pod } from '../../lib/api/core/pod.ts';
-import { KVM_DEVICE, TUN_DEVICE } from '../../lib/api/device-resources.ts';
+} from '../../lib/kubevirt/index.ts';
+import type { Pod } from '../../lib/kubevirt/core/pod.ts';
+import { KVM_DEVICE, TUN_DEVICE } from '../../lib/kubevirt/device-resources.ts';
 import { call, openStream, StreamReader, vmiPath, type Dial } from '../../lib/handler/rest/testing/client.ts';
 import { makeRestPki, type RestPki } from '../../lib/handler/rest/testing/pki.ts';
 import { NODES, PODS, type KubeObject } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { MARKER } from '../guests/guests.ts';
+import { MARKER } from '../../testenv/guests/guests.ts';
 import { layout, NODE_NAME } from './layout.ts';
 import { pidsNaming, pidsWhere } from './testing/procs.ts';
 import { consoleServerFlags, handlerPort, spawnHandler, type HandlerProcess } from './testing/roles.ts';

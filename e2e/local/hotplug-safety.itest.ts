@@ -20,9 +20,9 @@ import {
   VIRTUAL_MACHINE_INSTANCES,
   type VirtualMachineInstance,
   type VolumeStatus,
-} from '../../lib/api/index.ts';
-import type { Pod } from '../../lib/api/core/pod.ts';
-import type { PersistentVolumeClaim } from '../../lib/api/core/pvc.ts';
+} from '../../lib/kubevirt/index.ts';
+import type { Pod } from '../../lib/kubevirt/core/pod.ts';
+import type { PersistentVolumeClaim } from '../../lib/kubevirt/core/pvc.ts';
 import { EVENTS, NAMESPACES, PERSISTENT_VOLUME_CLAIMS, PODS } from '../../lib/kernel/kube/index.ts';
 import type { KubeObject } from '../../lib/kernel/kube/types.ts';
 import { mountCount, readMountPoints } from '../../lib/kernel/host/mounts.ts';

@@ -10,13 +10,13 @@ import {
   VIRTUAL_MACHINE_INSTANCES,
   type VirtualMachineInstance,
   type VolumeStatus,
-} from '../../lib/api/index.ts';
-import type { Pod } from '../../lib/api/core/pod.ts';
+} from '../../lib/kubevirt/index.ts';
+import type { Pod } from '../../lib/kubevirt/core/pod.ts';
 import { PODS } from '../../lib/kernel/kube/index.ts';
 import { readMountPoints } from '../../lib/kernel/host/mounts.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { HOTPLUG_DISKS_VOLUME, podVolumeOnNode } from '../../lib/rpc/index.ts';
-import { MARKER } from '../guests/guests.ts';
+import { MARKER } from '../../testenv/guests/guests.ts';
 import { claimWithDisk } from './testing/claims.ts';
 import { virtSuite } from './testing/suite.ts';
 import { agentVm, kubeletPodsDir, readSerial } from './virt.ts';

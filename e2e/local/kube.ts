@@ -3,8 +3,8 @@
  * testenv's plain node:https helper: the cluster tooling deliberately does not depend on lib/kernel/kube.
  */
 import { KvError } from '../../lib/kernel/errors/errors.ts';
-import { httpsRequest, type Credentials } from '../testenv/https.ts';
-import { readKubeconfig } from '../testenv/kubeconfig.ts';
+import { httpsRequest, type Credentials } from '../../testenv/https.ts';
+import { readKubeconfig } from '../../testenv/kubeconfig.ts';
 
 export type Obj = Record<string, unknown> & {
   metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string } & Record<

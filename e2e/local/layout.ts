@@ -18,7 +18,7 @@ export const NETWORK = {
   prefix: 24,
   rangeStart: '10.247.0.10',
   rangeEnd: '10.247.0.250',
-  /** kube-apiserver's --service-cluster-ip-range (e2e/testenv/apiserver-args.ts). */
+  /** kube-apiserver's --service-cluster-ip-range (testenv/apiserver-args.ts). */
   serviceCidr: '10.96.0.0/16',
 } as const;
 

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { ensureGuests } from '../guests/guests.ts';
-import { newNamespaceName } from '../testenv/handle.ts';
+import { ensureGuests } from '../../testenv/guests/guests.ts';
+import { newNamespaceName } from '../../testenv/handle.ts';
 import { restartKubelet } from './cluster.ts';
 import { run } from './exec.ts';
 import { IMAGES } from './layout.ts';

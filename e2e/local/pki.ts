@@ -7,7 +7,7 @@
  */
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { leaf, type KeyPair, type LeafOptions } from '../testenv/certs.ts';
+import { leaf, type KeyPair, type LeafOptions } from '../../testenv/certs.ts';
 import { NETWORK, NODE_NAME } from './layout.ts';
 
 export interface NodeCerts {

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realClock } from '../../lib/kernel/clock.ts';
-import { isRunning } from '../testenv/process.ts';
+import { isRunning } from '../../testenv/process.ts';
 import { startLocal, stopLocal } from './procs.ts';
 import type { LocalProcess } from './state.ts';
 

@@ -11,8 +11,8 @@ import {
   startProcess,
   stopProcess,
   wrapperOf,
-} from '../testenv/process.ts';
-import { waitUntilReady } from '../testenv/ready.ts';
+} from '../../testenv/process.ts';
+import { waitUntilReady } from '../../testenv/ready.ts';
 import type { LocalProcess } from './state.ts';
 
 export async function startLocal(p: LocalProcess): Promise<number> {

@@ -13,8 +13,8 @@ import {
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
   type VirtualMachineInstance,
-} from '../../lib/api/index.ts';
-import type { Pod } from '../../lib/api/core/pod.ts';
+} from '../../lib/kubevirt/index.ts';
+import type { Pod } from '../../lib/kubevirt/core/pod.ts';
 import { errorMessage, isAlreadyExists } from '../../lib/kernel/errors/errors.ts';
 import { loadRestConfig, PODS } from '../../lib/kernel/kube/index.ts';
 import { createLogger } from '../../lib/kernel/log/log.ts';
@@ -33,7 +33,7 @@ import { APISERVICE } from './virt-registration.ts';
 import { admitted, startVirtStack } from './virt-stack.ts';
 import { exampleVm, virtClients, type VirtClients } from './virt.ts';
 
-/** What the example guest prints on its serial console once it is up (e2e/guests). */
+/** What the example guest prints on its serial console once it is up (testenv/guests). */
 const GUEST_MARKER = 'KUBEVIRT-TS-GUEST-READY';
 
 const NS = 'default';

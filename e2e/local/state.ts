@@ -5,7 +5,7 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { KvError } from '../../lib/kernel/errors/errors.ts';
-import type { ProcessState } from '../testenv/state.ts';
+import type { ProcessState } from '../../testenv/state.ts';
 
 export type Component = 'containerd' | 'kubeControllerManager' | 'kubeScheduler' | 'kubelet' | 'kubeProxy';
 export const COMPONENTS: readonly Component[] = [

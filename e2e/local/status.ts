@@ -2,8 +2,8 @@
  * `status`: what of the local cluster runs (each process by PID, checked against /proc), whether the API
  * server answers, whether node `local` is Ready, and whether our bridge is there.
  */
-import { attachControlPlane } from '../testenv/controlplane.ts';
-import type { ControlPlaneStatus } from '../testenv/local-control-plane.ts';
+import { attachControlPlane } from '../../testenv/controlplane.ts';
+import type { ControlPlaneStatus } from '../../testenv/local-control-plane.ts';
 import { nopLogger } from '../../lib/kernel/log/log.ts';
 import { bridgeExists } from './host.ts';
 import { Api } from './kube.ts';

@@ -5,9 +5,9 @@
  * Each part is started only when it does not already run.
  */
 import { realClock } from '../../lib/kernel/clock.ts';
-import { certPaths, ensureCerts } from '../testenv/certs.ts';
-import { attachControlPlane, startControlPlane } from '../testenv/controlplane.ts';
-import { readState, statePath } from '../testenv/state.ts';
+import { certPaths, ensureCerts } from '../../testenv/certs.ts';
+import { attachControlPlane, startControlPlane } from '../../testenv/controlplane.ts';
+import { readState, statePath } from '../../testenv/state.ts';
 import { kcmArgs, schedulerArgs } from './components.ts';
 import { save, type StepContext } from './context.ts';
 import { writeComponentKubeconfigs, type ComponentKubeconfigs } from './kubeconfigs.ts';

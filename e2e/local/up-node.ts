@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { realClock } from '../../lib/kernel/clock.ts';
 import { KvError } from '../../lib/kernel/errors/errors.ts';
-import { certPaths } from '../testenv/certs.ts';
+import { certPaths } from '../../testenv/certs.ts';
 import type { ImageArchives } from './builds.ts';
 import { CNI_BIN_DIR, cniConflist } from './cni.ts';
 import { kubeProxyArgs, kubeProxyConfig } from './components.ts';

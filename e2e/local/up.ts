@@ -8,7 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import { realClock } from '../../lib/kernel/clock.ts';
 import { createLogger, type Logger } from '../../lib/kernel/log/log.ts';
-import { freePorts } from '../testenv/ports.ts';
+import { freePorts } from '../../testenv/ports.ts';
 import { buildBinaries, buildImages } from './builds.ts';
 import { save, type StepContext } from './context.ts';
 import { attempt } from './exec.ts';

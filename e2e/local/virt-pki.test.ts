@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_CLIENT_COMMON_NAME } from '../../lib/handler/rest/index.ts';
-import { leaf } from '../testenv/certs.ts';
+import { leaf } from '../../testenv/certs.ts';
 import { ensureVirtCerts, virtCertPaths } from './virt-pki.ts';
 
 let dir: string;

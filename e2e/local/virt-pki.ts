@@ -12,7 +12,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WEBHOOK_CLIENT_CN } from '../../lib/apiserver/auth/index.ts';
-import { leaf, selfSignedCa, type KeyPair, type LeafOptions } from '../testenv/certs.ts';
+import { leaf, selfSignedCa, type KeyPair, type LeafOptions } from '../../testenv/certs.ts';
 import { DEFAULT_CLIENT_COMMON_NAME } from '../../lib/handler/rest/index.ts';
 import { NETWORK } from './layout.ts';
 import { exists } from './pki.ts';

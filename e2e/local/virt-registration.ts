@@ -6,8 +6,8 @@
  * namespaces with a label, so that tests in their own namespaces never meet a webhook whose server is gone. Used by `./dev run`
  * and by the tests' api stack.
  */
-import { internalGvr } from '../../lib/api/internal-gvr.ts';
-import { registeredWebhooks, type AdmissionKind } from '../../lib/api/webhooks.ts';
+import { internalGvr } from '../../lib/kubevirt/internal-gvr.ts';
+import { registeredWebhooks, type AdmissionKind } from '../../lib/kubevirt/webhooks.ts';
 import type { GroupVersionResource, HttpKubeClient, KubeObject } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { NETWORK } from './layout.ts';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { ANNOTATIONS, LABELS, type VirtualMachine } from '../../lib/api/index.ts';
+import { ANNOTATIONS, LABELS, type VirtualMachine } from '../../lib/kubevirt/index.ts';
 import {
   HttpKubeClient,
   loadRestConfig,

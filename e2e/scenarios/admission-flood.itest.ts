@@ -9,10 +9,10 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from '@jest/globals';
 import { Agent, request as httpsRequest } from 'node:https';
-import { VIRTUAL_MACHINES } from '../../lib/api/index.ts';
-import { kubevirtCr, withSpec } from '../../lib/api/validation/testing/kubevirts.ts';
-import { WEBHOOKS } from '../../lib/api/webhooks.ts';
-import { MARKER } from '../guests/guests.ts';
+import { VIRTUAL_MACHINES } from '../../lib/kubevirt/index.ts';
+import { kubevirtCr, withSpec } from '../../lib/kubevirt/validation/testing/kubevirts.ts';
+import { WEBHOOKS } from '../../lib/kubevirt/webhooks.ts';
+import { MARKER } from '../../testenv/guests/guests.ts';
 import { API_PORT } from '../local/host-roles.ts';
 import { NETWORK } from '../local/layout.ts';
 import { exampleVm } from '../local/virt.ts';

@@ -11,8 +11,8 @@ import {
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
   type VirtualMachineInstance,
-} from '../../lib/api/index.ts';
-import type { Pod } from '../../lib/api/core/pod.ts';
+} from '../../lib/kubevirt/index.ts';
+import type { Pod } from '../../lib/kubevirt/core/pod.ts';
 import { PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { killHostRole, killNodeProcess } from '../local/chaos.ts';

@@ -4,8 +4,8 @@
  * the handler syncs the launchers. Deleting them leaves no VMI, Pod, pod directory, mount or QEMU process.
  */
 import { describe, expect, it } from '@jest/globals';
-import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES, type VirtualMachine } from '../../lib/api/index.ts';
-import { FINALIZERS } from '../../lib/api/labels.ts';
+import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES, type VirtualMachine } from '../../lib/kubevirt/index.ts';
+import { FINALIZERS } from '../../lib/kubevirt/labels.ts';
 import { PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { exampleVm } from '../local/virt.ts';

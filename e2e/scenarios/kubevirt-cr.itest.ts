@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { Agent, request } from 'undici';
-import { KUBEVIRTS } from '../../lib/api/index.ts';
+import { KUBEVIRTS } from '../../lib/kubevirt/index.ts';
 import { REWRITER_LISTEN, rewriterSocket } from '../local/host-roles.ts';
 import { layout } from '../local/layout.ts';
 import { scenario } from './stack.ts';

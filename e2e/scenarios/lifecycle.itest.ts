@@ -7,9 +7,9 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
-import { VIRTUAL_MACHINES, type VirtualMachineInstance } from '../../lib/api/index.ts';
+import { VIRTUAL_MACHINES, type VirtualMachineInstance } from '../../lib/kubevirt/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { MARKER } from '../guests/guests.ts';
+import { MARKER } from '../../testenv/guests/guests.ts';
 import { claimWithDisk } from '../local/testing/claims.ts';
 import { agentVm } from '../local/virt.ts';
 import { EXIT } from '../../lib/virtctl/exit-codes.ts';

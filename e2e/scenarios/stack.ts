@@ -7,12 +7,12 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll } from '@jest/globals';
-import { VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../../lib/api/index.ts';
-import type { Pod } from '../../lib/api/core/pod.ts';
+import { VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../../lib/kubevirt/index.ts';
+import type { Pod } from '../../lib/kubevirt/core/pod.ts';
 import { readMountPoints } from '../../lib/kernel/host/mounts.ts';
 import { PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { newNamespaceName } from '../testenv/handle.ts';
+import { newNamespaceName } from '../../testenv/handle.ts';
 import { useLocalCluster, type TestCluster } from '../local/testing/cluster.ts';
 import { readHostRoles, roleRunning } from '../local/host-roles.ts';
 import { admitted, startVirtStack, stopVirtStack } from '../local/virt-stack.ts';

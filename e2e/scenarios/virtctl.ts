@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { certPaths, leaf } from '../testenv/certs.ts';
+import { certPaths, leaf } from '../../testenv/certs.ts';
 import { componentKubeconfig } from '../local/kubeconfigs.ts';
 
 export const VIRTCTL = fileURLToPath(new URL('../../bin/virtctl-ts', import.meta.url));

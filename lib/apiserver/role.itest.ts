@@ -14,11 +14,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { certPaths } from '../../e2e/testenv/certs.ts';
-import { testCluster, type TestCluster } from '../../e2e/testenv/cluster.ts';
-import { VIRTUAL_MACHINES, type VirtualMachine } from '../api/index.ts';
-import { INTERNAL_VIRTUAL_MACHINES } from '../api/internal-gvr.ts';
-import { onSpec, vm as vmFixture } from '../api/testing/objects.ts';
+import { certPaths } from '../../testenv/certs.ts';
+import { testCluster, type TestCluster } from '../../testenv/cluster.ts';
+import { VIRTUAL_MACHINES, type VirtualMachine } from '../kubevirt/index.ts';
+import { INTERNAL_VIRTUAL_MACHINES } from '../kubevirt/internal-gvr.ts';
+import { onSpec, vm as vmFixture } from '../kubevirt/testing/objects.ts';
 import {
   addClaim,
   draDevice,
@@ -26,9 +26,9 @@ import {
   templateClaim,
   withHostDevice,
   withResourceClaim,
-} from '../api/testing/resource-claims.ts';
-import { kubevirtCr, withSpec } from '../api/validation/testing/kubevirts.ts';
-import { WEBHOOKS } from '../api/webhooks.ts';
+} from '../kubevirt/testing/resource-claims.ts';
+import { kubevirtCr, withSpec } from '../kubevirt/validation/testing/kubevirts.ts';
+import { WEBHOOKS } from '../kubevirt/webhooks.ts';
 import type { GroupVersionResource } from '../kernel/kube/index.ts';
 import { memoryLogger } from '../kernel/log/log.ts';
 import { waitFor } from '../kernel/testing/wait.ts';

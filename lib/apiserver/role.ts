@@ -38,7 +38,7 @@ import {
   type KubeVirt,
   type VirtualMachineInstance,
   type VirtualMachineInstanceMigration,
-} from '../api/index.ts';
+} from '../kubevirt/index.ts';
 import {
   namedTrust,
   parseRequestHeaderConfig,

@@ -1,7 +1,7 @@
 // The api's TLS port on 127.0.0.1:0 with the real router (restApi) and stand-in admitters and authorizer: who
 // may call the webhooks, the cap on reviews in flight per path, and authentication before any 404 or 405.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { WEBHOOKS } from '../api/webhooks.ts';
+import { WEBHOOKS } from '../kubevirt/webhooks.ts';
 import { realClock } from '../kernel/clock.ts';
 import { RecordingClient } from '../kernel/kube/testing/recording-client.ts';
 import { nopLogger } from '../kernel/log/log.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { KubeVirt } from '../api/index.ts';
+import type { KubeVirt } from '../kubevirt/index.ts';
 import { clusterKubeVirt } from './cluster-config.ts';
 
 const kv = (name: string, created: string, deleting = false): KubeVirt => ({

@@ -4,7 +4,7 @@
  * (the api admits one per cluster). KubeVirt also waits until its operator has given the CR a phase; no
  * operator runs here yet, so a CR counts as soon as it exists.
  */
-import type { KubeVirt } from '../api/index.ts';
+import type { KubeVirt } from '../kubevirt/index.ts';
 import { parseTime } from '../kernel/controller/time.ts';
 
 export function clusterKubeVirt(kvs: readonly KubeVirt[]): KubeVirt | undefined {

@@ -6,17 +6,17 @@
  * Pods themselves, as KubeVirt's do.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../api/gvr.ts';
-import { parseQuantity } from '../api/index.ts';
+import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../kubevirt/gvr.ts';
+import { parseQuantity } from '../kubevirt/index.ts';
 import type {
   RunStrategy,
   VirtualMachine,
   VirtualMachineInstance,
   VirtualMachineInstancePhase,
-} from '../api/index.ts';
+} from '../kubevirt/index.ts';
 import { NODES, PODS } from '../kernel/kube/index.ts';
 import type { WatchEvent } from '../kernel/kube/index.ts';
-import type { Pod } from '../api/core/pod.ts';
+import type { Pod } from '../kubevirt/core/pod.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
 import {
   FakeKubelet,

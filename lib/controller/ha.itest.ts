@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testCluster, type TestCluster } from '../../e2e/testenv/cluster.ts';
-import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../api/gvr.ts';
-import type { VirtualMachine, VirtualMachineInstance } from '../api/index.ts';
+import { testCluster, type TestCluster } from '../../testenv/cluster.ts';
+import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../kubevirt/gvr.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../kubevirt/index.ts';
 import { PODS } from '../kernel/kube/index.ts';
 import type { KubeClient, WatchEvent } from '../kernel/kube/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
 import { rewritingClient } from '../rename/client/index.ts';
-import type { Pod } from '../api/core/pod.ts';
+import type { Pod } from '../kubevirt/core/pod.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

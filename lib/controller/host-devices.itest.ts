@@ -5,10 +5,10 @@
  * launcher Pod's resource limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { KUBEVIRTS, VIRTUAL_MACHINE_INSTANCES } from '../api/gvr.ts';
-import type { VirtualMachineInstance } from '../api/index.ts';
+import { KUBEVIRTS, VIRTUAL_MACHINE_INSTANCES } from '../kubevirt/gvr.ts';
+import type { VirtualMachineInstance } from '../kubevirt/index.ts';
 import { PODS } from '../kernel/kube/index.ts';
-import type { Pod } from '../api/core/pod.ts';
+import type { Pod } from '../kubevirt/core/pod.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
 import { startControllerEnv, type ControllerEnv } from './testing/cluster.ts';
 

@@ -6,13 +6,13 @@
  * so hotplug volumes stop at AttachedToNode.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { VIRTUAL_MACHINE_INSTANCES } from '../api/gvr.ts';
-import type { VirtualMachineInstance, Volume, VolumeStatus } from '../api/index.ts';
+import { VIRTUAL_MACHINE_INSTANCES } from '../kubevirt/gvr.ts';
+import type { VirtualMachineInstance, Volume, VolumeStatus } from '../kubevirt/index.ts';
 import { PERSISTENT_VOLUME_CLAIMS } from '../kernel/kube/resources.ts';
 import { EVENTS, PODS } from '../kernel/kube/index.ts';
 import type { KubeObject, WatchEvent } from '../kernel/kube/index.ts';
-import type { Pod } from '../api/core/pod.ts';
-import type { PersistentVolumeClaim } from '../api/core/pvc.ts';
+import type { Pod } from '../kubevirt/core/pod.ts';
+import type { PersistentVolumeClaim } from '../kubevirt/core/pvc.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
 import {
   FakeKubelet,

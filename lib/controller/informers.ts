@@ -4,8 +4,8 @@
  * PersistentVolumeClaims (namespaced like the rest), Nodes (cluster-wide) and the KubeVirt CR (in the
  * controller's own namespace). One watch per resource, shared by every controller that reads it.
  */
-import { APP_LABEL, KUBEVIRTS, LABELS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../api/index.ts';
-import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../api/index.ts';
+import { APP_LABEL, KUBEVIRTS, LABELS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../kubevirt/index.ts';
+import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../kubevirt/index.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { InformerFactory } from '../kernel/informer/factory.ts';
 import { fieldIndex, labelIndex } from '../kernel/informer/index-funcs.ts';
@@ -13,8 +13,8 @@ import { SharedInformer } from '../kernel/informer/informer.ts';
 import { NODES, PERSISTENT_VOLUME_CLAIMS, PODS } from '../kernel/kube/resources.ts';
 import type { KubeClient, KubeObject } from '../kernel/kube/types.ts';
 import type { Logger } from '../kernel/log/log.ts';
-import type { Pod } from '../api/core/pod.ts';
-import type { PersistentVolumeClaim } from '../api/core/pvc.ts';
+import type { Pod } from '../kubevirt/core/pod.ts';
+import type { PersistentVolumeClaim } from '../kubevirt/core/pvc.ts';
 import { BY_NODE } from './node/controller.ts';
 import { BY_CLAIM, vmiClaimIndex, vmiIndexers } from './vmi/indexers.ts';
 

@@ -6,12 +6,12 @@
  * VMI needs. The test plays kubelet for both namespaces and virt-handler (Running).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { VIRTUAL_MACHINE_INSTANCES } from '../api/gvr.ts';
-import type { VirtualMachineInstance } from '../api/index.ts';
+import { VIRTUAL_MACHINE_INSTANCES } from '../kubevirt/gvr.ts';
+import type { VirtualMachineInstance } from '../kubevirt/index.ts';
 import { isNotFound } from '../kernel/errors/errors.ts';
 import { NAMESPACES, PERSISTENT_VOLUME_CLAIMS, PODS } from '../kernel/kube/index.ts';
 import type { WatchEvent } from '../kernel/kube/index.ts';
-import type { Pod } from '../api/core/pod.ts';
+import type { Pod } from '../kubevirt/core/pod.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
 import {
   FakeKubelet,

@@ -10,8 +10,8 @@
  * and the heartbeat around it.
  */
 import type { Registry } from 'prom-client';
-import { LABELS, VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../api/index.ts';
-import type { Pod } from '../api/core/pod.ts';
+import { LABELS, VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../kubevirt/index.ts';
+import type { Pod } from '../kubevirt/core/pod.ts';
 import { realClock, type Clock } from '../kernel/clock.ts';
 import { ApiEventRecorder, type EventRecorder } from '../kernel/controller/events.ts';
 import { enqueueOwnKey } from '../kernel/controller/keys.ts';

@@ -4,7 +4,7 @@
  * the command and the cause (a conversion error names the VMI field); the server keeps serving. RPCs not
  * listed here answer UNIMPLEMENTED. GetUsers and GetFilesystems answer a JSON list, empty without an agent.
  */
-import { asVirtualMachineInstance, type VirtualMachineInstance } from '../api/index.ts';
+import { asVirtualMachineInstance, type VirtualMachineInstance } from '../kubevirt/index.ts';
 import { errorMessage, KvError } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import { getVersion } from '../libvirt/index.ts';

@@ -12,7 +12,7 @@ import {
   clusterDefaultsFrom,
   withVmiDefaults,
   type VirtualMachineInstance,
-} from '../api/index.ts';
+} from '../kubevirt/index.ts';
 import { errorMessage, KvError } from '../kernel/errors/errors.ts';
 import { converterContext, isArch, toDomainXml, type Arch } from './converter/index.ts';
 

@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { GUEST_CMDLINE, MARKER } from '../../e2e/guests/guests.ts';
+import { GUEST_CMDLINE, MARKER } from '../../testenv/guests/guests.ts';
 import { realClock } from '../kernel/clock.ts';
 import type { DomainEvent, LauncherClient } from '../rpc/index.ts';
 import { daemonIdentity } from './daemon/identity.ts';

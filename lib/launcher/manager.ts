@@ -3,7 +3,7 @@
  * prepare, define, start paused, attach the console relay, resume, hotplug), the lifecycle commands and the
  * domain as the handler sees it. Failures throw; the Cmd handlers turn them into `{success:false}`.
  */
-import type { VirtualMachineInstance } from '../api/index.ts';
+import type { VirtualMachineInstance } from '../kubevirt/index.ts';
 import { realClock, type Clock } from '../kernel/clock.ts';
 import { KvError } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';

@@ -3,7 +3,7 @@
  * socket closes): every call in flight is rejected with KV_ERR_TRANSPORT. Uses its own private daemon.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startPrivateLibvirt, type PrivateLibvirt } from '../../e2e/libvirt/daemon.ts';
+import { startPrivateLibvirt, type PrivateLibvirt } from '../../testenv/libvirt/daemon.ts';
 import { createLogger } from '../kernel/log/log.ts';
 import { LibvirtConnection, getLibVersion, getVersion } from './index.ts';
 

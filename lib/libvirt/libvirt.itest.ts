@@ -1,5 +1,5 @@
 /**
- * The libvirt client against a real, private libvirtd (session mode, e2e/libvirt/daemon.ts). Guests are
+ * The libvirt client against a real, private libvirtd (session mode, testenv/libvirt/daemon.ts). Guests are
  * tiny TCG domains with no disk and no OS: SeaBIOS runs and waits, which is enough for every lifecycle
  * call. Guest-agent calls are exercised on their error path (no agent in such a guest).
  */
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { chownSync } from 'node:fs';
 import { join } from 'node:path';
-import { QEMU, startPrivateLibvirt, type PrivateLibvirt } from '../../e2e/libvirt/daemon.ts';
+import { QEMU, startPrivateLibvirt, type PrivateLibvirt } from '../../testenv/libvirt/daemon.ts';
 import { realClock } from '../kernel/clock.ts';
 import { createLogger } from '../kernel/log/log.ts';
 import * as lv from './index.ts';

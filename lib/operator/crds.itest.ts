@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Agent, request } from 'undici';
-import { newNamespaceName } from '../../e2e/testenv/handle.ts';
+import { newNamespaceName } from '../../testenv/handle.ts';
 import { isNotFound } from '../kernel/errors/errors.ts';
 import {
   CUSTOM_RESOURCE_DEFINITIONS,
@@ -25,7 +25,7 @@ import {
   INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
   INTERNAL_VIRTUAL_MACHINE_INSTANCES,
   INTERNAL_VIRTUAL_MACHINES,
-} from '../api/internal-gvr.ts';
+} from '../kubevirt/internal-gvr.ts';
 import {
   kubevirtSpec,
   migrationSpec,
@@ -33,13 +33,13 @@ import {
   richVmSpec,
   vmiStatusRunning,
   vmStatusRunning,
-} from '../api/testing/fixtures.ts';
+} from '../kubevirt/testing/fixtures.ts';
 import type {
   KubeVirt,
   VirtualMachine,
   VirtualMachineInstance,
   VirtualMachineInstanceMigration,
-} from '../api/v1/objects.ts';
+} from '../kubevirt/v1/objects.ts';
 import { statusFailure } from '../kernel/kube/testing/status-failure.ts';
 
 const ns = newNamespaceName('api-crds');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance, VolumeStatus } from '../api/index.ts';
+import type { VirtualMachineInstance, VolumeStatus } from '../kubevirt/index.ts';
 import { vmiSpecChecksum } from './checksum.ts';
 
 const base: VirtualMachineInstance = { metadata: { name: 'v' }, spec: { domain: { devices: {} } } };

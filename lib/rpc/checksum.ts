@@ -5,7 +5,7 @@
  * launcher Pod, since the domain gets a hotplugged disk only once it is mounted (a status change, not a spec one).
  */
 import { createHash } from 'node:crypto';
-import { mountedHotplugVolumes, type VirtualMachineInstance } from '../api/index.ts';
+import { mountedHotplugVolumes, type VirtualMachineInstance } from '../kubevirt/index.ts';
 
 export function vmiSpecChecksum(vmi: Pick<VirtualMachineInstance, 'spec' | 'status'>): string {
   const h = createHash('sha256').update(JSON.stringify(vmi.spec));

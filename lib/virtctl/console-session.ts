@@ -6,7 +6,7 @@
  * transient drop (abnormal close, network error, server restarting) reconnects within --timeout.
  */
 import type { WebSocket } from 'ws';
-import { subresourcePath } from '../api/gvr.ts';
+import { subresourcePath } from '../kubevirt/gvr.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { keepAlive } from '../kernel/ws/keepalive.ts';
 import type { VirtctlClient } from './client.ts';

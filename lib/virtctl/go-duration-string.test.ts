@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { parseGoDuration } from '../api/subresources/go-duration.ts';
+import { parseGoDuration } from '../kubevirt/subresources/go-duration.ts';
 import { formatGoDuration } from './go-duration-string.ts';
 
 describe('formatGoDuration', () => {

@@ -4,8 +4,8 @@
  * for /apis/kubevirt.io/v1 and, when the group is not there, goes through the rewriter rules in process
  * instead, so the caller sees kubevirt.io objects either way. A missing object reads as undefined.
  */
-import { VIRTUAL_MACHINES, VIRTUAL_MACHINE_INSTANCES } from '../api/gvr.ts';
-import type { VirtualMachine, VirtualMachineInstance } from '../api/v1/objects.ts';
+import { VIRTUAL_MACHINES, VIRTUAL_MACHINE_INSTANCES } from '../kubevirt/gvr.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../kubevirt/v1/objects.ts';
 import { isNotFound } from '../kernel/errors/errors.ts';
 import type { GroupVersionResource, KubeClient, KubeObject } from '../kernel/kube/index.ts';
 import { rewritingClient } from '../rename/client/index.ts';

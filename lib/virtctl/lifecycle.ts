@@ -3,8 +3,8 @@
  * StopOptions and RestartOptions bodies, virtctl's rule that --force and --grace-period go together, its
  * error prefixes and its "VM x was scheduled to start" line. Pure.
  */
-import { subresourcePath } from '../api/gvr.ts';
-import type { RestartOptions, StartOptions, StopOptions } from '../api/v1/subresources.ts';
+import { subresourcePath } from '../kubevirt/gvr.ts';
+import type { RestartOptions, StartOptions, StopOptions } from '../kubevirt/v1/subresources.ts';
 import { dryRunField, type ApiCall } from './api-call.ts';
 import { usageError } from './failures.ts';
 

@@ -3,7 +3,7 @@
  * (unless --client). An unreachable server still leaves the client line printed and fails with its error.
  */
 import type { Command } from 'commander';
-import { SUBRESOURCES_GROUP, SUBRESOURCES_VERSION } from '../api/gvr.ts';
+import { SUBRESOURCES_GROUP, SUBRESOURCES_VERSION } from '../kubevirt/gvr.ts';
 import { buildInfo } from '../version/version.ts';
 import { CommandFailed } from './failures.ts';
 import type { Session } from './session.ts';

@@ -3,9 +3,9 @@
  * a Go duration (default 5m, sent as "5m0s"), unfreeze, soft-reboot, and the guest agent reads guestosinfo,
  * userlist and fslist. Requests, argument checks and virtctl's lines. Pure.
  */
-import { subresourcePath } from '../api/gvr.ts';
-import type { FreezeUnfreezeTimeout, PauseOptions } from '../api/v1/subresources.ts';
-import { parseGoDuration } from '../api/subresources/go-duration.ts';
+import { subresourcePath } from '../kubevirt/gvr.ts';
+import type { FreezeUnfreezeTimeout, PauseOptions } from '../kubevirt/v1/subresources.ts';
+import { parseGoDuration } from '../kubevirt/subresources/go-duration.ts';
 import { dryRunField, type ApiCall } from './api-call.ts';
 import { usageError } from './failures.ts';
 import { formatGoDuration } from './go-duration-string.ts';

@@ -7,7 +7,7 @@
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type { WebSocket } from 'ws';
-import { subresourcePath } from '../api/gvr.ts';
+import { subresourcePath } from '../kubevirt/gvr.ts';
 import { errorMessage } from '../kernel/errors/errors.ts';
 import type { VirtctlClient } from './client.ts';
 import { CommandFailed } from './failures.ts';

@@ -4,10 +4,10 @@
  * defaults to that name, the source is hotpluggable), the VM's path first and the VMI's when there is no VM,
  * and the conflicts worth trying again (a concurrent change of the same spec). Pure.
  */
-import { subresourcePath } from '../api/gvr.ts';
-import type { AddVolumeOptions, RemoveVolumeOptions } from '../api/v1/subresources.ts';
-import type { DriverCache } from '../api/v1/disk.ts';
-import type { HotplugVolumeSource } from '../api/v1/volume.ts';
+import { subresourcePath } from '../kubevirt/gvr.ts';
+import type { AddVolumeOptions, RemoveVolumeOptions } from '../kubevirt/v1/subresources.ts';
+import type { DriverCache } from '../kubevirt/v1/disk.ts';
+import type { HotplugVolumeSource } from '../kubevirt/v1/volume.ts';
 import { StatusError } from '../kernel/errors/errors.ts';
 import { dryRunField, type ApiCall } from './api-call.ts';
 import { usageError } from './failures.ts';

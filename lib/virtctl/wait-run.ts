@@ -3,7 +3,7 @@
  * progress line (updated in place on a terminal, a new line per status change elsewhere) on stderr, then the
  * final line. Gives up with a timeout after --timeout, or when interrupted.
  */
-import type { VirtualMachineInstance } from '../api/v1/objects.ts';
+import type { VirtualMachineInstance } from '../kubevirt/v1/objects.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { KvError } from '../kernel/errors/errors.ts';
 import { timeoutError } from './failures.ts';

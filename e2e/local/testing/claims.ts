@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PersistentVolume } from '../../../lib/api/core/pv.ts';
+import type { PersistentVolume } from '../../../lib/kubevirt/core/pv.ts';
 import { isNotFound } from '../../../lib/kernel/errors/errors.ts';
-import type { PersistentVolumeClaim } from '../../../lib/api/core/pvc.ts';
+import type { PersistentVolumeClaim } from '../../../lib/kubevirt/core/pvc.ts';
 import {
   PERSISTENT_VOLUME_CLAIMS,
   PERSISTENT_VOLUMES,

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll } from '@jest/globals';
 import { NAMESPACES } from '../../../lib/kernel/kube/index.ts';
-import { newNamespaceName } from '../../testenv/handle.ts';
+import { newNamespaceName } from '../../../testenv/handle.ts';
 import { deleteNamespace, prepareForVirt, virtClients, type VirtClients } from '../virt.ts';
 import { useLocalCluster, type TestCluster } from './cluster.ts';
 import { controllerHere, spawnHandler, stopHandler, type HandlerProcess, type Running } from './roles.ts';

@@ -14,7 +14,7 @@ import type {
   RestartOptions,
   StartOptions,
   StopOptions,
-} from '../../api/index.ts';
+} from '../../kubevirt/index.ts';
 import { goDecode, type GoType } from './go-json.ts';
 import {
   ADD_RESOURCE_CLAIM_OPTIONS,

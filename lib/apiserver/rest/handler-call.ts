@@ -12,8 +12,8 @@
  *   500 "dialing virt-handler: <error>".
  * Pure.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { isRunning, isScheduled } from '../../api/vmi-state.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { isRunning, isScheduled } from '../../kubevirt/vmi-state.ts';
 import { badRequest, internalError, type Refusal } from './refusal.ts';
 
 export type HandlerSub =

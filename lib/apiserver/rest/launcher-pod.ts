@@ -3,7 +3,7 @@
  * launcher pods (the selectors below), the only one; of several, the migration's target pod once the migration
  * completed (none if it is not among them), else the first listed. Pure.
  */
-import { APP_LABEL, LABEL_VALUES, LABELS, type VirtualMachineInstance } from '../../api/index.ts';
+import { APP_LABEL, LABEL_VALUES, LABELS, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 
 export function launcherPodSelectors(vmiUid: string): { labelSelector: string; fieldSelector: string } {
   return {

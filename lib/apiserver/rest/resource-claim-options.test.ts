@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineResourceClaimRequest } from '../../api/index.ts';
-import { addClaim, removeClaim } from '../../api/testing/resource-claims.ts';
+import type { VirtualMachineResourceClaimRequest } from '../../kubevirt/index.ts';
+import { addClaim, removeClaim } from '../../kubevirt/testing/resource-claims.ts';
 import { badRequest, unmarshalFailed, type Refusal } from './refusal.ts';
 import {
   addResourceClaimRequest,

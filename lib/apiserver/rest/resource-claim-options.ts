@@ -12,7 +12,7 @@
  * - remove: 400 for a missing name.
  * The result is the resource claim request the plan writes. Pure.
  */
-import type { VirtualMachineResourceClaimRequest } from '../../api/index.ts';
+import type { VirtualMachineResourceClaimRequest } from '../../kubevirt/index.ts';
 import { decodeOptions } from './decode-body.ts';
 import { badRequest, isRefusal, type Refusal } from './refusal.ts';
 import { NO_BODY, type FeatureGates } from './volume-options.ts';

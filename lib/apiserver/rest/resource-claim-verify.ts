@@ -6,7 +6,7 @@
  * hotpluggable. The first claim that decides it, in order, gives the text, which names the request. The host
  * devices are not looked at: the request names its host device and its claim alike. Pure.
  */
-import type { PodResourceClaim, VirtualMachineResourceClaimRequest } from '../../api/index.ts';
+import type { PodResourceClaim, VirtualMachineResourceClaimRequest } from '../../kubevirt/index.ts';
 
 type AddOptions = NonNullable<VirtualMachineResourceClaimRequest['addResourceClaimOptions']>;
 

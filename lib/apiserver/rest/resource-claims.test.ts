@@ -4,9 +4,9 @@ import type {
   VirtualMachine,
   VirtualMachineInstance,
   VirtualMachineResourceClaimRequest,
-} from '../../api/index.ts';
-import type { SpecOption } from '../../api/testing/builders.ts';
-import { onSpec, vm, vmi, withPhase } from '../../api/testing/objects.ts';
+} from '../../kubevirt/index.ts';
+import type { SpecOption } from '../../kubevirt/testing/builders.ts';
+import { onSpec, vm, vmi, withPhase } from '../../kubevirt/testing/objects.ts';
 import {
   addClaim,
   draDevice,
@@ -14,8 +14,8 @@ import {
   templateClaim,
   withHostDevice,
   withResourceClaim,
-} from '../../api/testing/resource-claims.ts';
-import type { HostDevice } from '../../api/index.ts';
+} from '../../kubevirt/testing/resource-claims.ts';
+import type { HostDevice } from '../../kubevirt/index.ts';
 import { VMI_NOT_RUNNING } from './messages.ts';
 import type { JsonPatchOp, VmPlan } from './patch-plan.ts';
 import { conflict, notFound, type Refusal } from './refusal.ts';

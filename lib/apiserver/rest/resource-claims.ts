@@ -6,7 +6,7 @@
  * "All".
  * - On a VMI: 409 unless Running; 409 when the request does not fit its claims (resource-claim-verify.ts); then
  *   `test` + `replace`/`add` of spec.resourceClaims and spec.domain.devices.hostDevices with the request
- *   applied (lib/api/resource-claim-requests.ts). Unlike a volume there is no "owned by a VM" refusal: the fork
+ *   applied (lib/kubevirt/resource-claim-requests.ts). Unlike a volume there is no "owned by a VM" refusal: the fork
  *   has none.
  * - On a VM: 409 when the request does not fit the template's claims; then a patch of
  *   status.resourceClaimRequests (status-requests.ts: 409 for a request of that name already pending), which
@@ -18,9 +18,9 @@ import type {
   VirtualMachineInstance,
   VirtualMachineInstanceSpec,
   VirtualMachineResourceClaimRequest,
-} from '../../api/index.ts';
-import { applyResourceClaimRequest } from '../../api/resource-claim-requests.ts';
-import { isRunning } from '../../api/vmi-state.ts';
+} from '../../kubevirt/index.ts';
+import { applyResourceClaimRequest } from '../../kubevirt/resource-claim-requests.ts';
+import { isRunning } from '../../kubevirt/vmi-state.ts';
 import { listsPatch } from './list-patch.ts';
 import { VMI_NOT_RUNNING } from './messages.ts';
 import { ACCEPTED, patchPlan, type JsonPatchOp, type VmPlan } from './patch-plan.ts';

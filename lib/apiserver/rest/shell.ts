@@ -11,8 +11,8 @@ import {
   VIRTUAL_MACHINES,
   type VirtualMachine,
   type VirtualMachineInstance,
-} from '../../api/index.ts';
-import { DECKHOUSE_FEATURE_GATES } from '../../api/validation/index.ts';
+} from '../../kubevirt/index.ts';
+import { DECKHOUSE_FEATURE_GATES } from '../../kubevirt/validation/index.ts';
 import { errorMessage, StatusError } from '../../kernel/errors/errors.ts';
 import { NODES, PODS, type KubeClient, type KubeObject } from '../../kernel/kube/index.ts';
 import type { SubresourceReply } from '../subresource-api.ts';

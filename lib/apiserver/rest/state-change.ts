@@ -13,7 +13,7 @@ import type {
   VirtualMachine,
   VirtualMachineStateChangeRequest,
   VirtualMachineStatus,
-} from '../../api/index.ts';
+} from '../../kubevirt/index.ts';
 import type { JsonPatchOp } from './patch-plan.ts';
 import { internalError, type Refusal } from './refusal.ts';
 

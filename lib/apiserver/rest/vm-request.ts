@@ -9,7 +9,7 @@ import {
   type RunStrategy,
   type VirtualMachine,
   type VirtualMachineInstance,
-} from '../../api/index.ts';
+} from '../../kubevirt/index.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import { internalError, notFound, type Refusal } from './refusal.ts';
 

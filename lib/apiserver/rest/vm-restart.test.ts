@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import {
   vm,
   vmi,
@@ -9,7 +9,7 @@ import {
   withStopRequest,
   withStrategy,
   withVmCondition,
-} from '../../api/testing/objects.ts';
+} from '../../kubevirt/testing/objects.ts';
 import { launcherPodSelectors, pickLauncherPod } from './launcher-pod.ts';
 import type { VmPlan } from './patch-plan.ts';
 import { badRequest, conflict, internalError, notFound, unmarshalFailed, type Refusal } from './refusal.ts';

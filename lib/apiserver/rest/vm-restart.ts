@@ -9,7 +9,7 @@
  *   (launcher-pod.ts picks it; none found is still 202).
  * Pure.
  */
-import { hasConditionStatus } from '../../api/conditions.ts';
+import { hasConditionStatus } from '../../kubevirt/conditions.ts';
 import { decodeOptions } from './decode-body.ts';
 import { ACCEPTED, patchPlan, type VmPlan } from './patch-plan.ts';
 import { badRequest, conflict, isRefusal, type Refusal } from './refusal.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineInstancePhase } from '../../api/index.ts';
+import type { VirtualMachine, VirtualMachineInstance, VirtualMachineInstancePhase } from '../../kubevirt/index.ts';
 import {
   vm,
   vmi,
@@ -8,7 +8,7 @@ import {
   withStartRequest,
   withStrategy,
   withVmCondition,
-} from '../../api/testing/objects.ts';
+} from '../../kubevirt/testing/objects.ts';
 import type { VmPlan } from './patch-plan.ts';
 import { conflict, internalError, notFound, unmarshalFailed, type Refusal } from './refusal.ts';
 import { CHANGE_UNDERWAY } from './state-change.ts';

@@ -12,14 +12,14 @@
  *   answer is still 202.
  * Pure.
  */
-import { hasConditionStatus } from '../../api/conditions.ts';
+import { hasConditionStatus } from '../../kubevirt/conditions.ts';
 import {
   START_REQUEST_DATA_PAUSED,
   type RunStrategy,
   type StartOptions,
   type VirtualMachineStateChangeRequest,
-} from '../../api/index.ts';
-import { isFinal } from '../../api/vmi-state.ts';
+} from '../../kubevirt/index.ts';
+import { isFinal } from '../../kubevirt/vmi-state.ts';
 import { decodeOptions } from './decode-body.ts';
 import { ACCEPTED, patchPlan, type JsonPatchOp, type VmPlan } from './patch-plan.ts';
 import { conflict, isRefusal, type Refusal } from './refusal.ts';

@@ -9,8 +9,8 @@
  *   strategy to Halted; WaitAsReceiver has no case (202, nothing else written).
  * A Stop request replaces any pending requests. Pure.
  */
-import type { StopOptions, VirtualMachineInstance } from '../../api/index.ts';
-import { isFinal } from '../../api/vmi-state.ts';
+import type { StopOptions, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { isFinal } from '../../kubevirt/vmi-state.ts';
 import { decodeOptions } from './decode-body.ts';
 import { ACCEPTED, patchPlan, type PatchPlan, type VmPlan } from './patch-plan.ts';
 import { conflict, isRefusal, type Refusal } from './refusal.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineInstancePhase } from '../../api/index.ts';
-import { FREEZE_NOT_SET, FREEZE_UNMARSHAL } from '../../api/subresources/freeze-body.ts';
-import { vm, vmi, withPhase, withVmiCondition } from '../../api/testing/objects.ts';
+import type { VirtualMachine, VirtualMachineInstance, VirtualMachineInstancePhase } from '../../kubevirt/index.ts';
+import { FREEZE_NOT_SET, FREEZE_UNMARSHAL } from '../../kubevirt/subresources/freeze-body.ts';
+import { vm, vmi, withPhase, withVmiCondition } from '../../kubevirt/testing/objects.ts';
 import type { HandlerCall } from './handler-call.ts';
 import {
   badRequest,

@@ -16,10 +16,10 @@
  *   reset non-running VMI with phase X: …"), as is a failed call to a Scheduled one.
  * pause and unpause have read the body, so the handler gets none; the others pass it on. Pure.
  */
-import { findCondition, hasConditionStatus } from '../../api/conditions.ts';
-import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
-import { parseFreezeBody } from '../../api/subresources/freeze-body.ts';
-import { isRunning } from '../../api/vmi-state.ts';
+import { findCondition, hasConditionStatus } from '../../kubevirt/conditions.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { parseFreezeBody } from '../../kubevirt/subresources/freeze-body.ts';
+import { isRunning } from '../../kubevirt/vmi-state.ts';
 import { decodeOptions } from './decode-body.ts';
 import { connectRefusal, handlerCall, unexpectedReturnCode, type HandlerCall } from './handler-call.ts';
 import { conflict, forbidden, internalError, isRefusal, notFound, type Refusal } from './refusal.ts';

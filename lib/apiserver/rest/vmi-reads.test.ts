@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance, VirtualMachineInstancePhase } from '../../api/index.ts';
-import { vmi, withPhase, withVmiCondition } from '../../api/testing/objects.ts';
+import type { VirtualMachineInstance, VirtualMachineInstancePhase } from '../../kubevirt/index.ts';
+import { vmi, withPhase, withVmiCondition } from '../../kubevirt/testing/objects.ts';
 import { handlerFailure, unexpectedReturnCode, type HandlerCall } from './handler-call.ts';
 import { badRequest, conflict, internalError, notFound, type Refusal } from './refusal.ts';
 import {

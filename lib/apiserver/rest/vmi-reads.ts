@@ -8,9 +8,9 @@
  *   graphics not switched off (400) and a Running VMI (400). These refusals are Status objects.
  * The plan is the call to forward (handler-call.ts). Pure.
  */
-import { findCondition } from '../../api/conditions.ts';
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { isRunning } from '../../api/vmi-state.ts';
+import { findCondition } from '../../kubevirt/conditions.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { isRunning } from '../../kubevirt/vmi-state.ts';
 import { connectRefusal, handlerCall, type HandlerCall } from './handler-call.ts';
 import { VMI_GUEST_AGENT, VMI_NOT_RUNNING } from './messages.ts';
 import { asPlainText500, badRequest, conflict, notFound, type Refusal } from './refusal.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineVolumeRequest } from '../../api/index.ts';
+import type { VirtualMachineVolumeRequest } from '../../kubevirt/index.ts';
 import { badRequest, unmarshalFailed, type Refusal } from './refusal.ts';
 import {
   addVolumeRequest,

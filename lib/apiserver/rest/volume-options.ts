@@ -14,7 +14,7 @@ import type {
   HotplugVolumeSource,
   RemoveVolumeOptions,
   VirtualMachineVolumeRequest,
-} from '../../api/index.ts';
+} from '../../kubevirt/index.ts';
 import { decodeOptions, type DecodedAddVolumeOptions } from './decode-body.ts';
 
 type DecodedSource = NonNullable<DecodedAddVolumeOptions['volumeSource']>;

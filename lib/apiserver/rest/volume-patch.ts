@@ -9,14 +9,14 @@
  * - on a VM's status: `test` + `replace` (or `add`) of status.volumeRequests with the request appended; a pending
  *   add of the same name is dropped by a remove; a second add, an add while a remove is pending, or a second
  *   remove are refused with KubeVirt's texts (status-requests.ts, shared with the resource claim requests).
- * The requests are applied as the VM controller applies them (lib/api/volume-requests.ts). Pure.
+ * The requests are applied as the VM controller applies them (lib/kubevirt/volume-requests.ts). Pure.
  */
 import type {
   VirtualMachine,
   VirtualMachineInstanceSpec,
   VirtualMachineVolumeRequest,
-} from '../../api/index.ts';
-import { applyVolumeRequest } from '../../api/volume-requests.ts';
+} from '../../kubevirt/index.ts';
+import { applyVolumeRequest } from '../../kubevirt/volume-requests.ts';
 import { listsPatch } from './list-patch.ts';
 import type { JsonPatchOp } from './patch-plan.ts';
 import { statusRequestsPatch, type RequestKind } from './status-requests.ts';

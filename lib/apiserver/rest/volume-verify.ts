@@ -4,7 +4,7 @@
  * name and a source no volume uses; a remove needs a volume with that name, or using a source of that name, and
  * that volume hotpluggable. The first volume that decides it, in order, gives the text. Pure.
  */
-import type { HotplugVolumeSource, VirtualMachineVolumeRequest, Volume } from '../../api/index.ts';
+import type { HotplugVolumeSource, VirtualMachineVolumeRequest, Volume } from '../../kubevirt/index.ts';
 
 /** The name of the source: the DataVolume's, else the claim's, else the image (the first source set decides). */
 export function volumeSourceName(source: HotplugVolumeSource): string {

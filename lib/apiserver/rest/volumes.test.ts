@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineVolumeRequest } from '../../api/index.ts';
-import { withVolume } from '../../api/testing/builders.ts';
-import { onSpec, vm, vmi, withPhase } from '../../api/testing/objects.ts';
+import type { VirtualMachine, VirtualMachineInstance, VirtualMachineVolumeRequest } from '../../kubevirt/index.ts';
+import { withVolume } from '../../kubevirt/testing/builders.ts';
+import { onSpec, vm, vmi, withPhase } from '../../kubevirt/testing/objects.ts';
 import type { JsonPatchOp, VmPlan } from './patch-plan.ts';
 import { badRequest, conflict, notFound, type Refusal } from './refusal.ts';
 import {

@@ -10,8 +10,8 @@
  *   only) a patch of the template's volumes and disks.
  * Without the object: 404. A failed patch: the API server's 422 as it answered, else 500 (patch-plan.ts patchFailure). Pure.
  */
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineVolumeRequest } from '../../api/index.ts';
-import { isRunning } from '../../api/vmi-state.ts';
+import type { VirtualMachine, VirtualMachineInstance, VirtualMachineVolumeRequest } from '../../kubevirt/index.ts';
+import { isRunning } from '../../kubevirt/vmi-state.ts';
 import { VMI_NOT_RUNNING } from './messages.ts';
 import { ACCEPTED, patchPlan, type VmPlan } from './patch-plan.ts';
 import { badRequest, conflict, notFound, type Refusal } from './refusal.ts';

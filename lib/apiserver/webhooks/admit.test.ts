@@ -1,10 +1,10 @@
 // The admitter table end to end without IO: AdmissionReview bodies in, AdmissionReview (or Status) out.
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { FINALIZERS } from '../../api/labels.ts';
-import { vm, vmi } from '../../api/testing/objects.ts';
-import { validSpec } from '../../api/validation/testing/fixtures.ts';
-import { WEBHOOKS } from '../../api/webhooks.ts';
+import { FINALIZERS } from '../../kubevirt/labels.ts';
+import { vm, vmi } from '../../kubevirt/testing/objects.ts';
+import { validSpec } from '../../kubevirt/validation/testing/fixtures.ts';
+import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import { FakeClock } from '../../kernel/clock.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { handleAdmission } from './admit.ts';

@@ -2,11 +2,11 @@
 // the CR (KubeVirt's defaults without one), a VMI created by a user starts from an empty status, and a VMI
 // update from virt-handler's service account is held to the node its token is bound to.
 import { describe, expect, it } from '@jest/globals';
-import type { KubeVirt, VirtualMachineInstance } from '../../api/index.ts';
-import { validSpec } from '../../api/validation/testing/fixtures.ts';
-import { config, kubevirtCr, type KubeVirtChange } from '../../api/validation/testing/kubevirts.ts';
-import { running } from '../../api/validation/testing/vmis.ts';
-import { WEBHOOKS } from '../../api/webhooks.ts';
+import type { KubeVirt, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { validSpec } from '../../kubevirt/validation/testing/fixtures.ts';
+import { config, kubevirtCr, type KubeVirtChange } from '../../kubevirt/validation/testing/kubevirts.ts';
+import { running } from '../../kubevirt/validation/testing/vmis.ts';
+import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import { FakeClock } from '../../kernel/clock.ts';
 import { memoryLogger } from '../../kernel/log/log.ts';
 import { handleAdmission } from './admit.ts';

@@ -1,6 +1,6 @@
 /**
- * The admission webhooks the api serves, by the paths of lib/api/webhooks.ts: the mutators of mutate.ts and
- * the validators of lib/api/validation, with the feature gates and settings of the cluster's KubeVirt CR (cluster-config.ts; KubeVirt's defaults while there is none).
+ * The admission webhooks the api serves, by the paths of lib/kubevirt/webhooks.ts: the mutators of mutate.ts and
+ * the validators of lib/kubevirt/validation, with the feature gates and settings of the cluster's KubeVirt CR (cluster-config.ts; KubeVirt's defaults while there is none).
  * The objects arrive with kubevirt.io names (the rewriter's webhook proxy restores them). The VM and migration
  * rules need the VMI (and the namespace's migrations): `lookup` reads them. A VMI update from virt-handler's
  * service account carries the node its token is bound to (the `authentication.kubernetes.io/node-name` user
@@ -12,7 +12,7 @@ import type {
   VirtualMachine,
   VirtualMachineInstance,
   VirtualMachineInstanceMigration,
-} from '../../api/index.ts';
+} from '../../kubevirt/index.ts';
 import {
   configuringKubeVirt,
   validateMigrationCreate,
@@ -23,9 +23,9 @@ import {
   type RunningVmi,
   type ValidationContext,
   type VmiUpdateContext,
-} from '../../api/validation/index.ts';
-import { clusterOf } from '../../api/validation/context.ts';
-import { WEBHOOKS } from '../../api/webhooks.ts';
+} from '../../kubevirt/validation/index.ts';
+import { clusterOf } from '../../kubevirt/validation/context.ts';
+import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import type { Admitter } from './admit.ts';

@@ -5,12 +5,12 @@
  * good context kept; so is the last good one once the CR is gone or being deleted, as in KubeVirt. Before any
  * CR is seen the context is KubeVirt's defaults.
  */
-import type { KubeVirt } from '../../api/index.ts';
+import type { KubeVirt } from '../../kubevirt/index.ts';
 import {
   DEFAULT_VALIDATION_CONTEXT,
   readClusterConfig,
   type ValidationContext,
-} from '../../api/validation/index.ts';
+} from '../../kubevirt/validation/index.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 
 export type ClusterConfigSource = () => ValidationContext;

@@ -1,10 +1,10 @@
 // The KubeVirt CR webhooks end to end without IO: AdmissionReview bodies in, AdmissionReview out, with a fake
 // lookup that records what the admitters read.
 import { describe, expect, it } from '@jest/globals';
-import type { KubeVirt } from '../../api/index.ts';
-import type { PlacementProbe } from '../../api/validation/index.ts';
-import { kubevirtCr, withConfig, withSpec } from '../../api/validation/testing/kubevirts.ts';
-import { WEBHOOKS } from '../../api/webhooks.ts';
+import type { KubeVirt } from '../../kubevirt/index.ts';
+import type { PlacementProbe } from '../../kubevirt/validation/index.ts';
+import { kubevirtCr, withConfig, withSpec } from '../../kubevirt/validation/testing/kubevirts.ts';
+import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import { FakeClock } from '../../kernel/clock.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { handleAdmission } from './admit.ts';

@@ -1,13 +1,13 @@
 /**
  * The KubeVirt CR webhooks (/kubevirt-validate-create, -update, -delete), which virt-operator serves in
  * KubeVirt (pkg/virt-operator/webhooks) and the api serves here until the operator role exists. The rules are
- * the pure ones of lib/api/validation/kubevirt-cr.ts; this file reads what they need through KubeVirtLookup:
+ * the pure ones of lib/kubevirt/validation/kubevirt-cr.ts; this file reads what they need through KubeVirtLookup:
  * the cluster's KubeVirt CRs (create; delete when the request carries no object), whether any VMI or VM exists
  * (delete), and dry-run creates of the placement probes (update). As in KubeVirt, a failed lookup or an object
  * that does not decode is a 400 carrying the error's message. KubeVirt's ValidateSchema is left to the CRD's
  * schema, which kube-apiserver applies before the validating webhooks.
  */
-import type { KubeVirt } from '../../api/index.ts';
+import type { KubeVirt } from '../../kubevirt/index.ts';
 import {
   blocksUninstall,
   kubeVirtCreateRefusal,
@@ -20,7 +20,7 @@ import {
   type KubeVirtView,
   type PlacementCheck,
   type PlacementProbe,
-} from '../../api/validation/index.ts';
+} from '../../kubevirt/validation/index.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Admitter } from './admit.ts';
 import { deniedWith, type AdmissionRequest, type Verdict } from './review.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_CLUSTER_DEFAULTS } from '../../api/defaults/cluster.ts';
-import { FINALIZERS } from '../../api/labels.ts';
-import { vm, vmi, withPhase } from '../../api/testing/objects.ts';
+import { DEFAULT_CLUSTER_DEFAULTS } from '../../kubevirt/defaults/cluster.ts';
+import { FINALIZERS } from '../../kubevirt/labels.ts';
+import { vm, vmi, withPhase } from '../../kubevirt/testing/objects.ts';
 import { mutateVm, mutateVmi, partsPatch, type MutateContext } from './mutate.ts';
 import type { AdmissionRequest, JsonPatchOp } from './review.ts';
 

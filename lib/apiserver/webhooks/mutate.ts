@@ -13,11 +13,11 @@
  * existing member), as KubeVirt's mutators do.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
-import { FINALIZERS } from '../../api/labels.ts';
-import type { ClusterDefaults } from '../../api/defaults/cluster.ts';
-import { withVmDefaults } from '../../api/defaults/vm.ts';
-import { withVmiCreateDefaults } from '../../api/defaults/vmi.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { FINALIZERS } from '../../kubevirt/labels.ts';
+import type { ClusterDefaults } from '../../kubevirt/defaults/cluster.ts';
+import { withVmDefaults } from '../../kubevirt/defaults/vm.ts';
+import { withVmiCreateDefaults } from '../../kubevirt/defaults/vmi.ts';
 import type { AdmissionRequest, JsonPatchOp, Verdict } from './review.ts';
 
 export interface MutateContext {

@@ -1,13 +1,13 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { FakeClock } from '../../kernel/clock.ts';
 import { fieldIndex, labelIndex } from '../../kernel/informer/index-funcs.ts';
 import { Store } from '../../kernel/informer/store.ts';
 import type { KubeObject } from '../../kernel/kube/types.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { MemoryRecorder } from '../../kernel/controller/events.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import { pod, T0, vmi, withPhase } from '../../api/testing/objects.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import { pod, T0, vmi, withPhase } from '../../kubevirt/testing/objects.ts';
 import { RecordingClient } from '../../kernel/kube/testing/recording-client.ts';
 import { BY_NODE, NodeController } from './controller.ts';
 

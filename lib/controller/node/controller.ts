@@ -4,16 +4,16 @@
  * VMIs on it that have no live launcher Pod are moved to Failed with reason NodeUnresponsive. A node that
  * still exists is checked again every recheckMs.
  */
-import { LABELS, VIRTUAL_MACHINE_INSTANCES } from '../../api/index.ts';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import { LABELS, VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { ReconcileContext, ReconcileResult } from '../../kernel/controller/runner.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import { NODES } from '../../kernel/kube/resources.ts';
 import type { KubeClient, KubeObject } from '../../kernel/kube/types.ts';
 import type { EventRecorder } from '../../kernel/controller/events.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import { isFinal } from '../../api/vmi-state.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import { isFinal } from '../../kubevirt/vmi-state.ts';
 import { mergePatch } from '../../kernel/controller/merge-patch.ts';
 import {
   DEFAULT_HEARTBEAT_TIMEOUT_MS,

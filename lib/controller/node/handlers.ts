@@ -3,7 +3,7 @@
  * (label kubevirt.io/nodeName) and launcher Pods (spec.nodeName) carry, so a VMI or Pod that lands on a node
  * gets that node checked.
  */
-import { LABELS } from '../../api/index.ts';
+import { LABELS } from '../../kubevirt/index.ts';
 import { enqueueOwnKey } from '../../kernel/controller/keys.ts';
 import type { ControllerInformers } from '../informers.ts';
 

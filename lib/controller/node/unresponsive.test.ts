@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KubeObject } from '../../kernel/kube/types.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import { pod, T0, vmi, withContainer, withPodPhase } from '../../api/testing/objects.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import { pod, T0, vmi, withContainer, withPodPhase } from '../../kubevirt/testing/objects.ts';
 import { isAliveLauncher, isNodeUnresponsive, stuckVmis } from './unresponsive.ts';
 
 const node = (heartbeat?: string): KubeObject => ({

@@ -5,11 +5,11 @@
  * left alone. Of the VMIs on such a node, those with no live launcher Pod there are stuck: the controller
  * fails them (a live Pod means the guest may still run; its node, not the controller, decides).
  */
-import { ANNOTATIONS } from '../../api/index.ts';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import { ANNOTATIONS } from '../../kubevirt/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { KubeObject } from '../../kernel/kube/types.ts';
-import type { Pod } from '../../api/core/pod.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
 import { parseTime } from '../../kernel/controller/time.ts';
 import { ownerIndexKey, vmiUidIndex } from '../vmi/indexers.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Integration-test support: the test cluster (e2e/testenv/cluster.ts: CRDs, a fresh namespace, a direct
+ * Integration-test support: the test cluster (testenv/cluster.ts: CRDs, a fresh namespace, a direct
  * client seeing internal names), a client speaking kubevirt.io through the rename rules in-process, the
  * controllers running on that namespace, and a fake kubelet's moves (bind a Pod, report it ready, fail it,
  * force-delete it). There is no kube-controller-manager: nothing garbage-collects, so what KubeVirt leaves to
@@ -7,16 +7,16 @@
  * controllers' logs.
  */
 import { Registry } from 'prom-client';
-import { testCluster, type TestCluster } from '../../../e2e/testenv/cluster.ts';
+import { testCluster, type TestCluster } from '../../../testenv/cluster.ts';
 import { isNotFound } from '../../kernel/errors/errors.ts';
 import { PODS } from '../../kernel/kube/index.ts';
 import type { KubeClient } from '../../kernel/kube/index.ts';
 import { createLogger, nopLogger, type Logger } from '../../kernel/log/log.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../rename/index.ts';
 import { rewritingClient } from '../../rename/client/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import { VIRTUAL_MACHINE_INSTANCES } from '../../api/gvr.ts';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import { VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/gvr.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { waitFor } from '../../kernel/testing/wait.ts';
 import { startControllers, type RunningControllers } from '../start.ts';
 

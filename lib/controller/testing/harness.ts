@@ -1,16 +1,16 @@
 /** Stores, a recording client, a fake clock and an event recorder wired to a controller, for unit tests. */
-import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { FakeClock } from '../../kernel/clock.ts';
 import type { ReconcileContext } from '../../kernel/controller/runner.ts';
 import { Store } from '../../kernel/informer/store.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { MemoryRecorder } from '../../kernel/controller/events.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import type { PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
 import { VmiController, type VmiControllerOptions } from '../vmi/controller.ts';
 import { BY_CLAIM, vmiClaimIndex, vmiIndexers } from '../vmi/indexers.ts';
 import { RecordingClient } from '../../kernel/kube/testing/recording-client.ts';
-import { T0 } from '../../api/testing/objects.ts';
+import { T0 } from '../../kubevirt/testing/objects.ts';
 
 export interface Harness {
   client: RecordingClient;

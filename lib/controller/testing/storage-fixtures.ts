@@ -3,11 +3,11 @@
  * (withHotplugVolume('hp', 'disk')), volume statuses, and attachment Pods of the fixtures' launcher Pod
  * (attachmentPod('hp-volume-a', ['hp'], withPodPhase('Running'))).
  */
-import type { Volume, VolumeStatus, VirtualMachineInstance } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import type { ClaimLookup, PersistentVolumeClaim } from '../../api/core/pvc.ts';
-import { withVolume as withSpecVolume } from '../../api/testing/builders.ts';
-import { NS, onSpec, pod, type Option } from '../../api/testing/objects.ts';
+import type { Volume, VolumeStatus, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import type { ClaimLookup, PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
+import { withVolume as withSpecVolume } from '../../kubevirt/testing/builders.ts';
+import { NS, onSpec, pod, type Option } from '../../kubevirt/testing/objects.ts';
 
 export const LAUNCHER_UID = 'pod-uid-1';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { RunStrategy } from '../../api/index.ts';
-import { T0, vm, vmi, withPhase, withStartFailure, withVmiUid } from '../../api/testing/objects.ts';
+import type { RunStrategy } from '../../kubevirt/index.ts';
+import { T0, vm, vmi, withPhase, withStartFailure, withVmiUid } from '../../kubevirt/testing/objects.ts';
 import {
   MAX_START_BACKOFF_SECONDS,
   nextStartFailure,

@@ -9,8 +9,8 @@ import type {
   VirtualMachine,
   VirtualMachineInstance,
   VirtualMachineStartFailure,
-} from '../../api/index.ts';
-import { isFinal } from '../../api/vmi-state.ts';
+} from '../../kubevirt/index.ts';
+import { isFinal } from '../../kubevirt/vmi-state.ts';
 import { parseTime, rfc3339 } from '../../kernel/controller/time.ts';
 
 /** KubeVirt's defaultMaxCrashLoopBackoffDelaySeconds. */

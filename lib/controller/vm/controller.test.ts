@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { alreadyExists, conflict, forbidden } from '../../kernel/kube/testing/recording-client.ts';
 import { harness, type Harness } from '../testing/harness.ts';
 import {
@@ -14,7 +14,7 @@ import {
   withStartRequest,
   withStopRequest,
   withStrategy,
-} from '../../api/testing/objects.ts';
+} from '../../kubevirt/testing/objects.ts';
 import {
   addClaim,
   draDevice,
@@ -22,7 +22,7 @@ import {
   templateClaim,
   withHostDevice,
   withResourceClaim,
-} from '../../api/testing/resource-claims.ts';
+} from '../../kubevirt/testing/resource-claims.ts';
 import { VmController } from './controller.ts';
 import { vmiHandlerForVms } from './handlers.ts';
 

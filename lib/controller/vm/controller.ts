@@ -7,8 +7,8 @@
  * precondition, creations and deletions are guarded by expectations, so a slow cache never yields a second VMI
  * (the VMI's name is the VM's, too).
  */
-import { FINALIZERS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../api/index.ts';
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineStatus } from '../../api/index.ts';
+import { FINALIZERS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../kubevirt/index.ts';
+import type { VirtualMachine, VirtualMachineInstance, VirtualMachineStatus } from '../../kubevirt/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { ControllerExpectations, UIDTrackingExpectations } from '../../kernel/controller/expectations.ts';
 import { controllerRefOf, newControllerRef } from '../../kernel/controller/owner.ts';
@@ -19,9 +19,9 @@ import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { EventRecorder } from '../../kernel/controller/events.ts';
 import { addFinalizer, hasFinalizer, removeFinalizer } from '../../kernel/controller/finalizers.ts';
 import { StaleCacheGuard } from '../../kernel/controller/stale-guard.ts';
-import { isFinal, isWaitingForSync } from '../../api/vmi-state.ts';
+import { isFinal, isWaitingForSync } from '../../kubevirt/vmi-state.ts';
 import { deepEqual, mergeDiff, mergePatch } from '../../kernel/controller/merge-patch.ts';
-import type { SyncFailure } from '../../api/conditions.ts';
+import type { SyncFailure } from '../../kubevirt/conditions.ts';
 import { decideRun, type RunDecision } from './run-strategy.ts';
 import { hasStartRequest } from './state-change.ts';
 import { computeVmStatus } from './vm-status.ts';

@@ -3,7 +3,7 @@
  * VM keys and record observed creations and deletions for the expectations; a VMI's VM is its controller
  * reference when that names a VM in the cache with the same uid, or the VM of the same name for an orphan.
  */
-import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { EventHandler } from '../../kernel/informer/informer.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';

@@ -3,7 +3,7 @@
  * Deckhouse fork's status.resourceClaimRequests. The VM controller applies them to the template and the running
  * VMI, and a new VMI starts with the pending ones (vmi-from-vm.ts). Pure: always a new spec.
  */
-import type { VirtualMachineInstanceSpec, VirtualMachineStatus } from '../../api/index.ts';
+import type { VirtualMachineInstanceSpec, VirtualMachineStatus } from '../../kubevirt/index.ts';
 import { applyResourceClaimRequests } from './resource-claim-requests.ts';
 import { applyVolumeRequests } from './volume-requests.ts';
 

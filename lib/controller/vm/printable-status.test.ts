@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { PrintableStatus } from '../../api/index.ts';
+import type { PrintableStatus } from '../../kubevirt/index.ts';
 import {
   T0,
   vm,
@@ -11,7 +11,7 @@ import {
   withStartFailure,
   withStrategy,
   withVmiCondition,
-} from '../../api/testing/objects.ts';
+} from '../../kubevirt/testing/objects.ts';
 import { PRINTABLE_STATUS_ORDER, printableStatus, type PrintableStatusInput } from './printable-status.ts';
 
 const input = (over: Partial<PrintableStatusInput>): PrintableStatusInput => ({

@@ -3,14 +3,14 @@
  * setPrintableStatus, tag v1.6.2). Several can hold at once (Running and Migrating, Paused and Terminating);
  * the order decides.
  */
-import { runStrategyOf } from '../../api/index.ts';
+import { runStrategyOf } from '../../kubevirt/index.ts';
 import type {
   PrintableStatus,
   RunStrategy,
   VirtualMachine,
   VirtualMachineInstance,
-} from '../../api/index.ts';
-import { hasConditionStatus } from '../../api/conditions.ts';
+} from '../../kubevirt/index.ts';
+import { hasConditionStatus } from '../../kubevirt/conditions.ts';
 import {
   isFinal,
   isMigrating,
@@ -19,7 +19,7 @@ import {
   isScheduling,
   isUnprocessed,
   isWaitingForSync,
-} from '../../api/vmi-state.ts';
+} from '../../kubevirt/vmi-state.ts';
 import { hasStartRequest, hasStopRequestForVmi } from './state-change.ts';
 
 /** Volume facts KubeVirt reads from its DataVolume and PVC caches; all false when there are none. */

@@ -2,12 +2,12 @@
  * status.resourceClaimRequests (the Deckhouse fork's addresourceclaim/removeresourceclaim) dropped once the VM
  * template reflects them, as volume requests are (./volume-requests.ts). The fork's VM controller is not public,
  * so this is inferred by analogy with KubeVirt's trimDoneVolumeRequests: an add is done when the template has a
- * host device of that name, a remove when it has none. Applying them to a spec is lib/api's
+ * host device of that name, a remove when it has none. Applying them to a spec is lib/kubevirt's
  * (resource-claim-requests.ts), shared with the api's VMI patch.
  */
-import type { VirtualMachine, VirtualMachineResourceClaimRequest } from '../../api/index.ts';
+import type { VirtualMachine, VirtualMachineResourceClaimRequest } from '../../kubevirt/index.ts';
 
-export { applyResourceClaimRequests } from '../../api/index.ts';
+export { applyResourceClaimRequests } from '../../kubevirt/index.ts';
 
 /** The requests the VM template does not reflect yet. */
 export function pendingResourceClaimRequests(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import {
   T0,
   vm,
@@ -15,7 +15,7 @@ import {
   withStrategy,
   withVmCondition,
   withVmiUid,
-} from '../../api/testing/objects.ts';
+} from '../../kubevirt/testing/objects.ts';
 import { decideRun, type RunDecision } from './run-strategy.ts';
 
 type Row = [string, VirtualMachine, VirtualMachineInstance | undefined, Partial<RunDecision>];

@@ -11,12 +11,12 @@
  * - Once: create a VMI only when none exists, never restart.
  * WaitAsReceiver (migration receivers) is not supported and reported as a sync error.
  */
-import { FINALIZERS, runStrategyOf } from '../../api/index.ts';
-import type { RunStrategy, VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import { FINALIZERS, runStrategyOf } from '../../kubevirt/index.ts';
+import type { RunStrategy, VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
-import { hasConditionStatus, type SyncFailure } from '../../api/conditions.ts';
+import { hasConditionStatus, type SyncFailure } from '../../kubevirt/conditions.ts';
 import { hasFinalizer } from '../../kernel/controller/finalizers.ts';
-import { isFinal } from '../../api/vmi-state.ts';
+import { isFinal } from '../../kubevirt/vmi-state.ts';
 import { startBackoffSecondsLeft } from './backoff.ts';
 import { hasStartRequest, hasStopRequestForVmi } from './state-change.ts';
 

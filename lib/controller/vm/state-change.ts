@@ -2,13 +2,13 @@
  * status.stateChangeRequests as KubeVirt's VM controller reads them (kubevirt vm.go hasStartRequest,
  * hasStopRequestForVMI, isTrimFirstChangeRequestNeeded): only the first request is ever acted on.
  */
-import { START_REQUEST_DATA_PAUSED } from '../../api/index.ts';
+import { START_REQUEST_DATA_PAUSED } from '../../kubevirt/index.ts';
 import type {
   VirtualMachine,
   VirtualMachineInstance,
   VirtualMachineStateChangeRequest,
-} from '../../api/index.ts';
-import { isFinal } from '../../api/vmi-state.ts';
+} from '../../kubevirt/index.ts';
+import { isFinal } from '../../kubevirt/vmi-state.ts';
 
 type Vm = Pick<VirtualMachine, 'status'>;
 

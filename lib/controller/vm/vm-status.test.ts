@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import {
   onSpec,
   T0,
@@ -12,7 +12,7 @@ import {
   withVmCondition,
   withVmiCondition,
   withVmiUid,
-} from '../../api/testing/objects.ts';
+} from '../../kubevirt/testing/objects.ts';
 import {
   addClaim,
   draDevice,
@@ -20,7 +20,7 @@ import {
   templateClaim,
   withHostDevice,
   withResourceClaim,
-} from '../../api/testing/resource-claims.ts';
+} from '../../kubevirt/testing/resource-claims.ts';
 import { computeVmStatus, type VmStatusInput } from './vm-status.ts';
 
 const NOW = '2026-01-01T00:00:00Z';

@@ -4,19 +4,19 @@
  * (Ready copied from the VMI, Failure from the sync, the VMI's other conditions mirrored) and printableStatus.
  * Pure: the caller writes only when the result differs from the current status.
  */
-import { runStrategyOf } from '../../api/index.ts';
+import { runStrategyOf } from '../../kubevirt/index.ts';
 import type {
   RunStrategy,
   VirtualMachine,
   VirtualMachineCondition,
   VirtualMachineInstance,
   VirtualMachineStatus,
-} from '../../api/index.ts';
-import { findCondition, upsertCondition, withoutCondition } from '../../api/conditions.ts';
+} from '../../kubevirt/index.ts';
+import { findCondition, upsertCondition, withoutCondition } from '../../kubevirt/conditions.ts';
 import { rfc3339 } from '../../kernel/controller/time.ts';
 import { nextStartFailure } from './backoff.ts';
 import { printableStatus, type VolumeFacts } from './printable-status.ts';
-import type { SyncFailure } from '../../api/conditions.ts';
+import type { SyncFailure } from '../../kubevirt/conditions.ts';
 import { isFirstStateChangeDone } from './state-change.ts';
 import { pendingResourceClaimRequests } from './resource-claim-requests.ts';
 import { pendingVolumeRequests } from './volume-requests.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { onSpec, vm, withStartRequest } from '../../api/testing/objects.ts';
+import { onSpec, vm, withStartRequest } from '../../kubevirt/testing/objects.ts';
 import {
   addClaim,
   draDevice,
@@ -7,7 +7,7 @@ import {
   templateClaim,
   withHostDevice,
   withResourceClaim,
-} from '../../api/testing/resource-claims.ts';
+} from '../../kubevirt/testing/resource-claims.ts';
 import { legacyFirmwareUuid, newVmiFromVm } from './vmi-from-vm.ts';
 
 describe('legacyFirmwareUuid', () => {

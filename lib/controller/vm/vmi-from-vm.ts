@@ -11,8 +11,8 @@ import {
   KUBEVIRT_API_VERSION,
   KUBEVIRT_GROUP,
   KUBEVIRT_VERSION,
-} from '../../api/index.ts';
-import type { VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+} from '../../kubevirt/index.ts';
+import type { VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { newControllerRef } from '../../kernel/controller/owner.ts';
 import { hasStartPausedRequest } from './state-change.ts';
 import { applyHotplugRequests } from './hotplug-requests.ts';

@@ -1,10 +1,10 @@
 /**
  * status.volumeRequests dropped once the VM template reflects them (kubevirt vm.go trimDoneVolumeRequests).
- * Applying them to a spec is shared with the VM admission check (lib/api/volume-requests.ts).
+ * Applying them to a spec is shared with the VM admission check (lib/kubevirt/volume-requests.ts).
  */
-import type { VirtualMachine, VirtualMachineVolumeRequest } from '../../api/index.ts';
+import type { VirtualMachine, VirtualMachineVolumeRequest } from '../../kubevirt/index.ts';
 
-export { applyVolumeRequest, applyVolumeRequests } from '../../api/index.ts';
+export { applyVolumeRequest, applyVolumeRequests } from '../../kubevirt/index.ts';
 
 /** The requests the VM template does not reflect yet (an add whose volume and disk exist is done, ...). */
 export function pendingVolumeRequests(vm: VirtualMachine): VirtualMachineVolumeRequest[] | undefined {

@@ -4,10 +4,10 @@
  * testdata/attachment-pod.pod.json. UPDATE_GOLDEN=1 rewrites it.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
-import { pod } from '../../api/testing/objects.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import type { PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
+import { pod } from '../../kubevirt/testing/objects.ts';
 import { goldens } from '../../kernel/testing/golden.ts';
 import { claims, pvc } from '../testing/storage-fixtures.ts';
 import { newAttachmentPod } from './attachment-pod.ts';

@@ -16,11 +16,11 @@
  * pod directories), not through a socket. The image is the launcher Pod's own (already on that node, same
  * version as the launcher), falling back to the configured launcher image.
  */
-import { APP_LABEL, LABEL_VALUES, NON_ROOT_UID } from '../../api/index.ts';
-import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
+import { APP_LABEL, LABEL_VALUES, NON_ROOT_UID } from '../../kubevirt/index.ts';
+import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
 import { newControllerRef } from '../../kernel/controller/owner.ts';
-import { COMPUTE_CONTAINER, type Container, type Pod } from '../../api/core/pod.ts';
-import { claimNameOf, isBlockClaim, type ClaimLookup } from '../../api/core/pvc.ts';
+import { COMPUTE_CONTAINER, type Container, type Pod } from '../../kubevirt/core/pod.ts';
+import { claimNameOf, isBlockClaim, type ClaimLookup } from '../../kubevirt/core/pvc.ts';
 import { HOTPLUG_DISKS_VOLUME } from '../../rpc/index.ts';
 import { isMountedPhase } from './hotplug-volumes.ts';
 import type { LauncherPodConfig } from './launcher-pod.ts';

@@ -5,7 +5,7 @@
  * attachment Pod to create and which to delete. Expectations are raised before the writes and lowered when
  * the API refuses one, so a slow cache never leads to a second Pod. Deletes use a grace period of 0.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { UIDTrackingExpectations } from '../../kernel/controller/expectations.ts';
 import type { ReconcileContext } from '../../kernel/controller/runner.ts';
 import { errorMessage, isNotFound } from '../../kernel/errors/errors.ts';
@@ -13,10 +13,10 @@ import type { StoreReader } from '../../kernel/informer/store.ts';
 import { PODS } from '../../kernel/kube/resources.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { EventRecorder } from '../../kernel/controller/events.ts';
-import { isPodDown, isPodReady, type Pod } from '../../api/core/pod.ts';
-import { claimNameOf, type ClaimLookup } from '../../api/core/pvc.ts';
-import { isFinal } from '../../api/vmi-state.ts';
-import type { SyncFailure } from '../../api/conditions.ts';
+import { isPodDown, isPodReady, type Pod } from '../../kubevirt/core/pod.ts';
+import { claimNameOf, type ClaimLookup } from '../../kubevirt/core/pvc.ts';
+import { isFinal } from '../../kubevirt/vmi-state.ts';
+import type { SyncFailure } from '../../kubevirt/conditions.ts';
 import { newAttachmentPod } from './attachment-pod.ts';
 import { hotplugVolumes, planAttachment, readyToAttach, type AttachmentPlan } from './hotplug-volumes.ts';
 import { attachmentPodsOfLauncher } from './indexers.ts';

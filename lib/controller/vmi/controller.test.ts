@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
-import type { KubeVirt, VirtualMachineInstance } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
+import type { KubeVirt, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
 import { harness, vmiController, type Harness } from '../testing/harness.ts';
 import { alreadyExists, forbidden } from '../../kernel/kube/testing/recording-client.ts';
 import {
@@ -13,7 +13,7 @@ import {
   vmi,
   vmiDeleting,
   withPhase,
-} from '../../api/testing/objects.ts';
+} from '../../kubevirt/testing/objects.ts';
 import { attachmentPod, attachReady, bound, pvc, withHotplugVolume } from '../testing/storage-fixtures.ts';
 import { currentPod, type VmiController } from './controller.ts';
 import { podHandler } from './handlers.ts';

@@ -8,8 +8,8 @@
  * the resourceVersion precondition, only when it changed.
  */
 import { PODS } from '../../kernel/kube/resources.ts';
-import { VIRTUAL_MACHINE_INSTANCES } from '../../api/index.ts';
-import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../../api/index.ts';
+import { VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/index.ts';
+import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { ControllerExpectations, UIDTrackingExpectations } from '../../kernel/controller/expectations.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
@@ -19,13 +19,13 @@ import type { StoreReader } from '../../kernel/informer/store.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { EventRecorder } from '../../kernel/controller/events.ts';
 import { ownerKey } from '../../kernel/controller/keys.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import type { ClaimLookup, PersistentVolumeClaim } from '../../api/core/pvc.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import type { ClaimLookup, PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
 import { StaleCacheGuard } from '../../kernel/controller/stale-guard.ts';
 import { parseTime } from '../../kernel/controller/time.ts';
-import { isRunning, isScheduled, isScheduling, isUnprocessed } from '../../api/vmi-state.ts';
+import { isRunning, isScheduled, isScheduling, isUnprocessed } from '../../kubevirt/vmi-state.ts';
 import { mergePatch } from '../../kernel/controller/merge-patch.ts';
-import type { SyncFailure } from '../../api/conditions.ts';
+import type { SyncFailure } from '../../kubevirt/conditions.ts';
 import { AttachmentPodSync } from './attachment-sync.ts';
 import { podsOfVmi } from './indexers.ts';
 import { clusterKubeVirt } from '../cluster-config.ts';

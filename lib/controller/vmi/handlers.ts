@@ -4,13 +4,13 @@
  * (each link checked by uid against the caches), and count towards the Pod expectations; VMI events wake the
  * VMI itself; claim events wake the VMIs that use the claim.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { EventHandler } from '../../kernel/informer/informer.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import { enqueueOwnKey, objectKey, ownerKey } from '../../kernel/controller/keys.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import type { PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
 import type { ControllerInformers } from '../informers.ts';
 import type { VmiController } from './controller.ts';
 import { BY_CLAIM } from './indexers.ts';

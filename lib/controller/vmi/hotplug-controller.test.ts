@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance, VolumeStatus } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
+import type { VirtualMachineInstance, VolumeStatus } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
 import { harness, vmiController, type Harness } from '../testing/harness.ts';
 import { forbidden } from '../../kernel/kube/testing/recording-client.ts';
-import { pod, podReady, vm, vmi, withPhase, withPodPhase } from '../../api/testing/objects.ts';
+import { pod, podReady, vm, vmi, withPhase, withPodPhase } from '../../kubevirt/testing/objects.ts';
 import {
   attachReady,
   attachmentPod,

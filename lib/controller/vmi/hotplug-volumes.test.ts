@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
-import { pod, podDeleting, vmi, withPhase, withPodPhase } from '../../api/testing/objects.ts';
+import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import type { PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
+import { pod, podDeleting, vmi, withPhase, withPodPhase } from '../../kubevirt/testing/objects.ts';
 import {
   attachmentPod,
   bound,

@@ -10,10 +10,10 @@
  *   first and the old one deleted once the new one runs; a Pod still holding a mounted volume the spec no
  *   longer has (phase MountedToPod or Ready) waits for the node to unmount it.
  */
-import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
-import { HOTPLUG_MOUNTED_PHASES } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import { isDataVolumeClaim, type PersistentVolumeClaim } from '../../api/core/pvc.ts';
+import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
+import { HOTPLUG_MOUNTED_PHASES } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import { isDataVolumeClaim, type PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
 import { parseTime } from '../../kernel/controller/time.ts';
 
 interface PodVolume {

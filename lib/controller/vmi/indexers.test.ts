@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Store } from '../../kernel/informer/store.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import { pod, vmi, type Option } from '../../api/testing/objects.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import { pod, vmi, type Option } from '../../kubevirt/testing/objects.ts';
 import { attachmentPod } from '../testing/storage-fixtures.ts';
 import {
   attachmentPodsOfLauncher,

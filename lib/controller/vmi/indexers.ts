@@ -4,13 +4,13 @@
  * namespace, so a Pod elsewhere that names a VMI's uid is never that VMI's (kubevirt controller.go
  * CurrentVMIPod and AttachmentPods list the owner's namespace, then compare uids).
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { Indexer } from '../../kernel/informer/index-funcs.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import type { KubeObject } from '../../kernel/kube/types.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import { claimNameOf } from '../../api/core/pvc.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import { claimNameOf } from '../../kubevirt/core/pvc.ts';
 
 export const BY_VMI_UID = 'vmi-uid';
 export const BY_OWNER_POD_UID = 'owner-pod-uid';

@@ -3,8 +3,8 @@
  * case's config and compared, as an exact string, with testdata/<case>.pod.json. UPDATE_GOLDEN=1 rewrites them.
  */
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { vmi as vmiFixture } from '../../api/testing/objects.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { vmi as vmiFixture } from '../../kubevirt/testing/objects.ts';
 import { goldens } from '../../kernel/testing/golden.ts';
 import { launcherHostname, launcherPodName, newLauncherPod, type LauncherPodConfig } from './launcher-pod.ts';
 

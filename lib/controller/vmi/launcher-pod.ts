@@ -21,10 +21,10 @@ import {
   LABELS,
   NON_ROOT_UID,
   terminationGracePeriodSeconds,
-} from '../../api/index.ts';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+} from '../../kubevirt/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { newControllerRef } from '../../kernel/controller/owner.ts';
-import { COMPUTE_CONTAINER, type Container, type Pod } from '../../api/core/pod.ts';
+import { COMPUTE_CONTAINER, type Container, type Pod } from '../../kubevirt/core/pod.ts';
 import type { OverheadOptions } from './overhead.ts';
 import { DEFAULT_CPU_ALLOCATION_RATIO, launcherResources } from './pod-resources.ts';
 import { launcherVolumes, type RenderedVolumes } from './pod-volumes.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { vmi } from '../../api/testing/objects.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { vmi } from '../../kubevirt/testing/objects.ts';
 import { KUBEVIRT_OVERHEAD, memoryOverheadBytes, OUR_OVERHEAD, type OverheadOptions } from './overhead.ts';
 
 const Mi = 2 ** 20;

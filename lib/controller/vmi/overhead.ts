@@ -17,9 +17,9 @@
  * for SEV, 53Mi for a TPM (swtpm), 1Mi for downward metrics, 100Mi + 10Mi per exec probe, 100Mi for dedicated
  * CPUs or Guaranteed QoS, then × additionalGuestMemoryOverheadRatio. Re-measure when the launcher changes.
  */
-import { parseQuantity, quantityValue } from '../../api/index.ts';
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { vcpusOf } from '../../api/vmi-state.ts';
+import { parseQuantity, quantityValue } from '../../kubevirt/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { vcpusOf } from '../../kubevirt/vmi-state.ts';
 
 const Mi = 2 ** 20;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { KubeVirt, VirtualMachineInstance } from '../../api/index.ts';
-import { vmi } from '../../api/testing/objects.ts';
+import type { KubeVirt, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { vmi } from '../../kubevirt/testing/objects.ts';
 import { KUBEVIRT_OVERHEAD } from './overhead.ts';
 import { checkPermittedHostDevices, permittedHostDevicesOf } from './permitted-host-devices.ts';
 import { launcherResources } from './pod-resources.ts';

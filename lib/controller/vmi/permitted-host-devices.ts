@@ -5,7 +5,7 @@
  * every device is permitted, as in KubeVirt; with it, any other device is refused with KubeVirt's message.
  * Only devices that become a resource request (a deviceName) are checked: a DRA device (a claim) requests none.
  */
-import type { KubeVirt, VirtualMachineInstance } from '../../api/index.ts';
+import type { KubeVirt, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 
 const LISTS = ['pciHostDevices', 'mediatedDevices', 'usb'] as const;

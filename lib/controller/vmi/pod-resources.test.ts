@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { vmi } from '../../api/testing/objects.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { vmi } from '../../kubevirt/testing/objects.ts';
 import { KUBEVIRT_OVERHEAD } from './overhead.ts';
 import { launcherResources, type ResourceOptions, type ResourceRequirements } from './pod-resources.ts';
 

@@ -8,10 +8,10 @@
  * plus GPU and host-device plugin resources, each one the KubeVirt CR's permittedHostDevices permits
  * (permitted-host-devices.ts). Hugepages and memory overcommit are not rendered.
  */
-import { KVM_DEVICE, TUN_DEVICE, VHOST_NET_DEVICE, VHOST_VSOCK_DEVICE } from '../../api/device-resources.ts';
-import { formatBinaryQuantity, parseQuantity } from '../../api/index.ts';
-import type { Quantity, VirtualMachineInstance } from '../../api/index.ts';
-import { vcpusOf } from '../../api/vmi-state.ts';
+import { KVM_DEVICE, TUN_DEVICE, VHOST_NET_DEVICE, VHOST_VSOCK_DEVICE } from '../../kubevirt/device-resources.ts';
+import { formatBinaryQuantity, parseQuantity } from '../../kubevirt/index.ts';
+import type { Quantity, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { vcpusOf } from '../../kubevirt/vmi-state.ts';
 import { guestMemoryRequest, memoryOverheadBytes, type OverheadOptions } from './overhead.ts';
 import { checkPermittedHostDevices } from './permitted-host-devices.ts';
 

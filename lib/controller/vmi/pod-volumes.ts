@@ -16,8 +16,8 @@
  * Hotpluggable volumes are left to attachment pods.
  */
 import path from 'node:path';
-import { accessCredentialDir, accessCredentialSecrets } from '../../api/index.ts';
-import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
+import { accessCredentialDir, accessCredentialSecrets } from '../../kubevirt/index.ts';
+import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
 import {
   HOTPLUG_DISKS_VOLUME,
   POD_LAYOUT as L,

@@ -3,7 +3,7 @@
  * Scheduled or Running (the node writes it too), only the fields KubeVirt's controller still patches then:
  * conditions, activePods, phase, launcherContainerImageVersion, volumeStatus, interfaces and labels.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { scopedMergePatch, type PatchScope } from '../../kernel/controller/merge-patch.ts';
 
 const CONTROLLER_OWNED: PatchScope = {

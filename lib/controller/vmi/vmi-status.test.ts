@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance, VirtualMachineInstancePhase } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
+import type { VirtualMachineInstance, VirtualMachineInstancePhase } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
 import {
   onNode,
   pod,
@@ -14,7 +14,7 @@ import {
   withPodCondition,
   withPodPhase,
   withVmiCondition,
-} from '../../api/testing/objects.ts';
+} from '../../kubevirt/testing/objects.ts';
 import { computeVmiStatus, type VmiStatusInput } from './vmi-status.ts';
 
 const NOW = '2026-01-01T00:00:00Z';

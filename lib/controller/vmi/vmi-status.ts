@@ -11,15 +11,15 @@
  * Ready mirrors the Pod's Ready condition once the guest runs; activePods lists every Pod the VMI controls.
  * Our addition: the VMI finalizer is set on the first write when the API's defaulting did not set it.
  */
-import { FINALIZERS, LABELS } from '../../api/index.ts';
-import type { VirtualMachineInstance, VirtualMachineInstanceCondition } from '../../api/index.ts';
+import { FINALIZERS, LABELS } from '../../kubevirt/index.ts';
+import type { VirtualMachineInstance, VirtualMachineInstanceCondition } from '../../kubevirt/index.ts';
 import {
   findCondition,
   upsertCondition,
   withoutCondition,
   withPhaseTransition,
   withSyncFailure,
-} from '../../api/conditions.ts';
+} from '../../kubevirt/conditions.ts';
 import { addFinalizer, removeFinalizer } from '../../kernel/controller/finalizers.ts';
 import {
   COMPUTE_CONTAINER,
@@ -27,7 +27,7 @@ import {
   isPodReady,
   podCondition,
   type Pod,
-} from '../../api/core/pod.ts';
+} from '../../kubevirt/core/pod.ts';
 import { rfc3339 } from '../../kernel/controller/time.ts';
 import {
   isFinal,
@@ -36,8 +36,8 @@ import {
   isScheduling,
   isUnprocessed,
   isWaitingForSync,
-} from '../../api/vmi-state.ts';
-import type { SyncFailure } from '../../api/conditions.ts';
+} from '../../kubevirt/vmi-state.ts';
+import type { SyncFailure } from '../../kubevirt/conditions.ts';
 
 export interface VmiStatusInput {
   vmi: VirtualMachineInstance;

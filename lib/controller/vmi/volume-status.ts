@@ -14,15 +14,15 @@
  *   node still has it mounted), "Deleted hotplug attachment pod" once that Pod is being deleted; then it goes.
  * Entries are sorted by name. The transitions KubeVirt announces come back as events.
  */
-import type { VirtualMachineInstance, VolumeStatus } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
+import type { VirtualMachineInstance, VolumeStatus } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
 import {
   claimNameOf,
   DEFAULT_FS_OVERHEAD,
   isPreallocated,
   type ClaimLookup,
   type PersistentVolumeClaim,
-} from '../../api/core/pvc.ts';
+} from '../../kubevirt/core/pvc.ts';
 import {
   hotplugVolumes,
   isMountedPhase,

@@ -6,10 +6,10 @@
  * controlled by this VMI's launcher Pod, itself controlled by the VMI (kubevirt vmi/volume-hotplug.go's
  * attachment Pods, found by their controller reference), and mount that claim as that volume.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import type { PersistentVolume } from '../../api/core/pv.ts';
-import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import type { PersistentVolume } from '../../kubevirt/core/pv.ts';
+import type { PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
 import { controllerRefOf, isControlledBy } from '../../kernel/controller/owner.ts';
 import type { WantedHotplug } from './plan.ts';
 

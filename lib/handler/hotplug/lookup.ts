@@ -5,10 +5,10 @@
  * (kubevirt pkg/virt-handler/hotplug-disk/mount.go finds the attachment Pod by the uid alone). An API error other
  * than NotFound is thrown: the pass is retried.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
-import type { PersistentVolume } from '../../api/core/pv.ts';
-import type { PersistentVolumeClaim } from '../../api/core/pvc.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import type { PersistentVolume } from '../../kubevirt/core/pv.ts';
+import type { PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
 import { isNotFound } from '../../kernel/errors/errors.ts';
 import { PERSISTENT_VOLUME_CLAIMS, PERSISTENT_VOLUMES, PODS } from '../../kernel/kube/index.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';

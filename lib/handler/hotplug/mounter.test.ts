@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { lstat, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { mountCount, readMountPoints } from '../../kernel/host/mounts.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { HotplugMounter } from './mounter.ts';

@@ -12,7 +12,7 @@
  */
 import { readdir, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance, VolumeStatus } from '../../api/index.ts';
-import type { PersistentVolume } from '../../api/core/pv.ts';
+import type { VirtualMachineInstance, VolumeStatus } from '../../kubevirt/index.ts';
+import type { PersistentVolume } from '../../kubevirt/core/pv.ts';
 import {
   claimSourceOnNode,
   isUid,

@@ -17,10 +17,10 @@
  * - A mount whose volume is no longer wanted comes off only once the domain no longer uses the disk.
  */
 import path from 'node:path';
-import { HOTPLUG_ATTACHED_PHASES, type VirtualMachineInstance } from '../../api/index.ts';
-import { claimNameOf } from '../../api/core/pvc.ts';
-import type { PersistentVolume } from '../../api/core/pv.ts';
-import { isDns1123Label, isDns1123Subdomain } from '../../api/validation/dns.ts';
+import { HOTPLUG_ATTACHED_PHASES, type VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { claimNameOf } from '../../kubevirt/core/pvc.ts';
+import type { PersistentVolume } from '../../kubevirt/core/pv.ts';
+import { isDns1123Label, isDns1123Subdomain } from '../../kubevirt/validation/dns.ts';
 
 export interface WantedHotplug {
   readonly volume: string;

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { lstat, readlink, rename, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { realClock } from '../../kernel/clock.ts';
 import { memoryLogger } from '../../kernel/log/log.ts';
 import { newCmdServer, ok, SOCKETS_VOLUME } from '../../rpc/index.ts';

@@ -13,7 +13,7 @@
  * socket (lib/rpc newCmdClient), and the marker is created with O_CREAT|O_EXCL|O_NOFOLLOW below the emptyDir;
  * a symlink at either is refused with the reason logged.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';

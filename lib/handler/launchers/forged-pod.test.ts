@@ -5,7 +5,7 @@
 // only, and no Notify endpoint takes the attacker's events from the victim's Pod.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { join } from 'node:path';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { realClock } from '../../kernel/clock.ts';
 import { memoryLogger } from '../../kernel/log/log.ts';
 import {

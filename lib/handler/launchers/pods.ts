@@ -7,8 +7,8 @@
  * finds a VMI's Pods) and labelled as its launcher Pod (lib/controller/vmi/launcher-pod.ts). The command
  * socket, Notify, the console and hotplug all reach a launcher Pod through this one check.
  */
-import { APP_LABEL, LABEL_VALUES, LABELS, type VirtualMachineInstance } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
+import { APP_LABEL, LABEL_VALUES, LABELS, type VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { Indexer } from '../../kernel/informer/index-funcs.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { newVmi } from '../../api/testing/builders.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { newVmi } from '../../kubevirt/testing/builders.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import type { LauncherClient } from '../../rpc/index.ts';
 import { registerVmiStats, vmiSamples, type DomainStatsJson } from './vmi-stats.ts';

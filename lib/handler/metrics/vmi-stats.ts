@@ -5,7 +5,7 @@
  * collector beside it asks each running VMI's launcher on every scrape.
  */
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import type { LauncherClient } from '../../rpc/index.ts';

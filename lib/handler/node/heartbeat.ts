@@ -5,7 +5,7 @@
  * `kubevirt.io/heartbeat` annotation with the time; the node-labeller's labels ride along. When the handler
  * stops, the node is marked unschedulable, so no launcher Pod is placed where nobody would run it.
  */
-import { ANNOTATIONS, LABELS } from '../../api/index.ts';
+import { ANNOTATIONS, LABELS } from '../../kubevirt/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { rfc3339 } from '../../kernel/controller/time.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';

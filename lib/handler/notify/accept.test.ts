@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
 import { launcherPodFor } from '../testing/pods.ts';
 import { domainUid, involvedUid, notifyVerdict, type NotifyEndpoint } from './accept.ts';
 

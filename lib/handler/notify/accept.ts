@@ -8,8 +8,8 @@
  * Everything else is dropped, so a launcher can neither fill the handler's memory with made-up uids nor speak
  * for another VMI.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
 import { launcherPodProblem } from '../launchers/pods.ts';
 
 /** The launcher Pod an endpoint serves, and the VMI it was started for. */

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { launcherOnNode, podPathText, PUBLIC_VOLUME } from '../../rpc/index.ts';
 import { podDirs, type PodDirs } from '../testing/planted.ts';

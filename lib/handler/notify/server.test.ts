@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { lstat, readlink, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { memoryLogger } from '../../kernel/log/log.ts';
 import { testDomain } from '../../rpc/testing/domain.ts';
 import { launcherOnNode, newNotifyClient, PUBLIC_VOLUME, type LauncherOnNode } from '../../rpc/index.ts';

@@ -14,7 +14,7 @@
  * Node unlinks the path it bound when it closes.
  */
 import { ServerCredentials, type Server } from '@grpc/grpc-js';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
 import type { KubeObject } from '../../kernel/kube/types.ts';
 import type { Logger } from '../../kernel/log/log.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { MemoryRecorder } from '../../kernel/controller/events.ts';
 import type { CmdResult, PayloadResult } from '../../rpc/index.ts';
 import { runCommand, runQuery } from './lifecycle.ts';

@@ -5,12 +5,12 @@
  * KubeVirt's status for that route: 400 for freeze and unfreeze, 500 for the others, with the cmd client's
  * text. Reset and soft reboot record a Normal event, a failed freeze a Warning FreezeError.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { EventRecorder } from '../../kernel/controller/events.ts';
 import type { PayloadResult, VmiCommand } from '../../rpc/index.ts';
 import type { CmdResult } from '../../rpc/index.ts';
 import { commandError, commandFailed, isRestError, type RestError } from './errors.ts';
-import { parseFreezeBody } from '../../api/subresources/freeze-body.ts';
+import { parseFreezeBody } from '../../kubevirt/subresources/freeze-body.ts';
 import type { LifecycleLauncher } from './resolve.ts';
 import type { CommandRoute, QueryRoute } from './routes.ts';
 

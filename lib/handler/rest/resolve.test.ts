@@ -5,7 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/gl
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { realClock } from '../../kernel/clock.ts';
 import { memoryLogger } from '../../kernel/log/log.ts';
 import { newRegistry } from '../../kernel/metrics/registry.ts';

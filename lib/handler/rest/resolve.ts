@@ -8,7 +8,7 @@
  * (upgrade.ts) opens it without following a symlink.
  */
 import { lstatSync } from 'node:fs';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { podPathText, type LauncherClient, type PodPath } from '../../rpc/index.ts';
 import type { LauncherClients } from '../launchers/clients.ts';
 import { noCommandSocket, noUnixSocket, type RestError } from './errors.ts';

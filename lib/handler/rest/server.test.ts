@@ -8,7 +8,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { connect } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { memoryLogger } from '../../kernel/log/log.ts';
 import { newRegistry } from '../../kernel/metrics/registry.ts';
 import { waitFor } from '../../kernel/testing/wait.ts';

@@ -12,7 +12,7 @@ import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';

@@ -3,8 +3,8 @@
  * for a VMI (its labels and controller reference, lib/controller/vmi/launcher-pod.ts), scheduled to a node,
  * and the handler's Pod cache over given Pods (a real Store with the handler's uid index).
  */
-import { APP_LABEL, LABEL_VALUES, LABELS, type VirtualMachineInstance } from '../../api/index.ts';
-import type { Pod } from '../../api/core/pod.ts';
+import { APP_LABEL, LABEL_VALUES, LABELS, type VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
 import { newControllerRef } from '../../kernel/controller/owner.ts';
 import { Store } from '../../kernel/informer/store.ts';
 import { nodePods, POD_BY_UID, podUidIndex, type NodePods } from '../launchers/pods.ts';

@@ -6,10 +6,10 @@
  * status of status.ts when it changed. Notify events and informer events only enqueue; a VMI the node runs is
  * looked at again every resyncMs, so a launcher that stops answering is noticed.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { VIRTUAL_MACHINE_INSTANCES } from '../../api/index.ts';
-import { isFinal } from '../../api/vmi-state.ts';
-import type { SyncFailure } from '../../api/conditions.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/index.ts';
+import { isFinal } from '../../kubevirt/vmi-state.ts';
+import type { SyncFailure } from '../../kubevirt/conditions.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { EventRecorder } from '../../kernel/controller/events.ts';
 import { deepEqual, mergePatch, scopedMergePatch } from '../../kernel/controller/merge-patch.ts';

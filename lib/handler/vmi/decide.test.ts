@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance, VirtualMachineInstancePhase } from '../../api/index.ts';
+import type { VirtualMachineInstance, VirtualMachineInstancePhase } from '../../kubevirt/index.ts';
 import type { DomainJson, LifeCycle } from '../../rpc/index.ts';
 import { testDomain } from '../../rpc/testing/domain.ts';
 import { decideAction, type HandlerAction } from './decide.ts';

@@ -7,7 +7,7 @@
  * - sync: the VMI is not final and the phase the domain says is the phase it has (during start-up the two agree
  *   only once the handler wrote what the domain says).
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { DomainJson } from '../../rpc/index.ts';
 import { domainPhase, type LauncherReach } from './phase.ts';
 

@@ -3,7 +3,7 @@
  * virtualMachineOptions): the cluster's SMBIOS values (KubeVirt's defaults unless configured), the balloon
  * statistics period, the preallocated volumes from the VMI's volume status, and the cluster switches. Pure.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { VirtualMachineOptions } from '../../rpc/index.ts';
 
 export interface HandlerClusterConfig {

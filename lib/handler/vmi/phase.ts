@@ -7,7 +7,7 @@
  *   the phase.
  * - Paused: Running, unless a post-copy migration failed. Running, Blocked, PMSuspended: Running.
  */
-import type { VirtualMachineInstance, VirtualMachineInstancePhase } from '../../api/index.ts';
+import type { VirtualMachineInstance, VirtualMachineInstancePhase } from '../../kubevirt/index.ts';
 import type { DomainJson } from '../../rpc/index.ts';
 
 export interface LauncherReach {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { DomainJson, LifeCycle } from '../../rpc/index.ts';
 import { testDomain } from '../../rpc/testing/domain.ts';
 import type { LauncherReach } from './phase.ts';

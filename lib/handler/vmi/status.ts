@@ -15,15 +15,15 @@ import {
   withSyncFailure,
   findCondition,
   withoutCondition,
-} from '../../api/conditions.ts';
-import type { SyncFailure } from '../../api/conditions.ts';
+} from '../../kubevirt/conditions.ts';
+import type { SyncFailure } from '../../kubevirt/conditions.ts';
 import {
   formatBinaryQuantity,
   HOTPLUG_ATTACHED_PHASES,
   HOTPLUG_MOUNTED_PHASES,
   type VirtualMachineInstance,
-} from '../../api/index.ts';
-import type { VirtualMachineInstanceCondition } from '../../api/v1/vmi-status.ts';
+} from '../../kubevirt/index.ts';
+import type { VirtualMachineInstanceCondition } from '../../kubevirt/v1/vmi-status.ts';
 import { rfc3339 } from '../../kernel/controller/time.ts';
 import { AGENT_CHANNEL, type DomainJson } from '../../rpc/index.ts';
 import { domainPhase, type LauncherReach } from './phase.ts';

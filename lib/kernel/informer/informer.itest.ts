@@ -4,7 +4,7 @@
  * with writes pending; (c) an etcd compaction that forces 410 Gone and a relist.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { newNamespaceName, testEnv, UNCACHED_RESOURCE, type TestEnv } from '../../../e2e/testenv/handle.ts';
+import { newNamespaceName, testEnv, UNCACHED_RESOURCE, type TestEnv } from '../../../testenv/handle.ts';
 import { isAlreadyExists, isNotFound } from '../errors/errors.ts';
 import { HttpKubeClient } from '../kube/client.ts';
 import { loadRestConfig } from '../kube/config.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { CloudInitSource, VirtualMachineInstance, Volume } from '../../api/index.ts';
-import { newVmi, withVolume } from '../../api/testing/builders.ts';
+import type { CloudInitSource, VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
+import { newVmi, withVolume } from '../../kubevirt/testing/builders.ts';
 import { podLayout } from '../../rpc/pod-layout.ts';
 import { cloudInitImage, guestHostname, type CloudInitOptions } from './cloud-init.ts';
 import { ConfigDiskError } from './image.ts';

@@ -11,7 +11,7 @@
  * ConfigDrive. Device metadata (interface tags) is not written. Pure.
  */
 import path from 'node:path';
-import type { CloudInitSource, VirtualMachineInstance } from '../../api/index.ts';
+import type { CloudInitSource, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { PodLayout } from '../../rpc/index.ts';
 import { ConfigDiskError, type IsoFile, type IsoImage, type SourceFs } from './image.ts';
 import { sshPublicKeys } from './ssh-keys.ts';

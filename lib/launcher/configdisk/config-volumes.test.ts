@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Volume } from '../../api/index.ts';
-import { newVmi, withVolume } from '../../api/testing/builders.ts';
+import type { Volume } from '../../kubevirt/index.ts';
+import { newVmi, withVolume } from '../../kubevirt/testing/builders.ts';
 import { configVolumeImages } from './config-volumes.ts';
 import { ConfigDiskError } from './image.ts';
 import { podLayout } from '../../rpc/pod-layout.ts';

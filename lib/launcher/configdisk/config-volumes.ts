@@ -7,7 +7,7 @@
  * timestamped entries are left out (KubeVirt copies them too; a guest has no use for them). Pure.
  */
 import path from 'node:path';
-import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
+import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
 import type { ConfigVolumeKind, PodLayout } from '../../rpc/index.ts';
 import { ConfigDiskError, isAtomicWriterEntry, type IsoImage, type SourceFs } from './image.ts';
 

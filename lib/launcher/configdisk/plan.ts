@@ -2,7 +2,7 @@
  * Every configuration ISO a VMI's domain reads (kubevirt manager.go preStartHook: cloud-init, configMap,
  * secret, downwardAPI and serviceAccount disks), each at the path the converter gave its disk. Pure.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { ConverterContext, Disk } from '../converter/index.ts';
 import { cloudInitImage } from './cloud-init.ts';
 import { configVolumeImages } from './config-volumes.ts';

@@ -9,7 +9,7 @@ import {
   accessCredentialDir,
   accessCredentialSecrets,
   type VirtualMachineInstance,
-} from '../../api/index.ts';
+} from '../../kubevirt/index.ts';
 import type { PodLayout } from '../../rpc/index.ts';
 import { ConfigDiskError, isAtomicWriterEntry, type SourceFs } from './image.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Clock as VmiClock, Features as VmiFeatures } from '../../api/index.ts';
-import { withSpec } from '../../api/testing/builders.ts';
+import type { Clock as VmiClock, Features as VmiFeatures } from '../../kubevirt/index.ts';
+import { withSpec } from '../../kubevirt/testing/builders.ts';
 import { clockConfigurator } from './clock.ts';
 import type { Arch } from './context.ts';
 import type { Clock, Features } from './domain-spec.ts';

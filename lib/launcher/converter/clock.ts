@@ -3,7 +3,7 @@
  * timers in KubeVirt's order: rtc, pit, kvmclock, hpet, hypervclock (kubevirt Convert_v1_Clock_To_api_Clock).
  * A clock that names neither is UTC (KubeVirt writes no offset, which libvirt refuses).
  */
-import type { Clock as VmiClock } from '../../api/index.ts';
+import type { Clock as VmiClock } from '../../kubevirt/index.ts';
 import { configurator, yesNo, type Configurator } from './configurator.ts';
 import type { Clock, Timer } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';

@@ -2,7 +2,7 @@
  * One device area of the conversion: reads the VMI (and the context), fills its part of the domain, or throws a
  * ConversionError naming the VMI field at fault (kubevirt converter/types/builder.go DomainConfigurator).
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { ConverterContext } from './context.ts';
 import type { DomainSpec } from './domain-spec.ts';
 

@@ -4,7 +4,7 @@
  * virtio-serial for the serial console. Runs after the disk and input configurators: it looks at what they
  * added.
  */
-import { busOf } from '../../api/index.ts';
+import { busOf } from '../../kubevirt/index.ts';
 import { configurator, virtioModel, type Configurator } from './configurator.ts';
 import type { Controller, DomainSpec } from './domain-spec.ts';
 

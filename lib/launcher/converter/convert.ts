@@ -3,7 +3,7 @@
  * order over an empty domain. The VMI is expected as the API serves it (KubeVirt's defaults applied, as its
  * mutating webhook does); it is not modified. Pure: same VMI and context, same domain.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { agentChannelConfigurator } from './agent-channel.ts';
 import { balloonConfigurator } from './balloon.ts';
 import { clockConfigurator } from './clock.ts';

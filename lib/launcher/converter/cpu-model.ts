@@ -5,7 +5,7 @@
  * the hypervisor reports usable when that one is not. On amd64 a named model also disables mpx unless the VMI
  * set it, as KubeVirt does (libvirt's cpu_map still lists mpx for models whose hosts no longer have it).
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import type { ConverterContext } from './context.ts';
 import type { Cpu, CpuFeature } from './domain-spec.ts';

@@ -6,7 +6,7 @@
  * upper bound (512) or libvirt's maximum for the host (ctx.maxVcpus): the VMI is refused, naming the field the
  * count came from, before any per-vCPU list is built.
  */
-import { MAX_VCPUS, quantityValue, type VirtualMachineInstance } from '../../api/index.ts';
+import { MAX_VCPUS, quantityValue, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import type { Arch, ConverterContext } from './context.ts';
 import type { VcpuEntry } from './domain-spec.ts';

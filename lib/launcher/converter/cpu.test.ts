@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Cpu, ResourceList } from '../../api/index.ts';
-import { withCpu, withLimits, withRequests } from '../../api/testing/builders.ts';
+import type { Cpu, ResourceList } from '../../kubevirt/index.ts';
+import { withCpu, withLimits, withRequests } from '../../kubevirt/testing/builders.ts';
 import type { Arch } from './context.ts';
 import { cpuModelConfigurator } from './cpu-model.ts';
 import { cpuTopologyConfigurator } from './cpu-topology.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Devices as VmiDevices, VirtualMachineInstanceSpec } from '../../api/index.ts';
-import { withDisk, withSpec, withVolume } from '../../api/testing/builders.ts';
+import type { Devices as VmiDevices, VirtualMachineInstanceSpec } from '../../kubevirt/index.ts';
+import { withDisk, withSpec, withVolume } from '../../kubevirt/testing/builders.ts';
 import { agentChannelConfigurator } from './agent-channel.ts';
 import { balloonConfigurator } from './balloon.ts';
 import { consoleConfigurator } from './console.ts';

@@ -4,7 +4,7 @@
  * virtio model; read-only (CD-ROMs by default); serial; shareable; boot order; PCI address; block sizes;
  * cache and io as asked; multi-queue. What backs it comes from volume-source.ts.
  */
-import { type Disk as VmiDisk, type DiskBus } from '../../api/index.ts';
+import { type Disk as VmiDisk, type DiskBus } from '../../kubevirt/index.ts';
 import type { Disk, DiskDriver, PciAddress } from './domain-spec.ts';
 import { userAlias } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Disk as VmiDisk, Volume, VolumeStatus } from '../../api/index.ts';
-import { withDisk, withSpec, withVolume } from '../../api/testing/builders.ts';
+import type { Disk as VmiDisk, Volume, VolumeStatus } from '../../kubevirt/index.ts';
+import { withDisk, withSpec, withVolume } from '../../kubevirt/testing/builders.ts';
 import type { ConverterContextOptions } from './context.ts';
 import { deviceIndex } from './disk-device.ts';
 import { disksConfigurator } from './disks.ts';

@@ -13,7 +13,7 @@ import {
   type DiskBus,
   type VirtualMachineInstance,
   type VolumeStatus,
-} from '../../api/index.ts';
+} from '../../kubevirt/index.ts';
 import { configurator, virtioModel, type Configurator } from './configurator.ts';
 import type { ConverterContext } from './context.ts';
 import { cpuTopology, vcpuCount } from './cpu-topology.ts';

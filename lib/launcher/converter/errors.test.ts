@@ -1,7 +1,7 @@
 /** Invalid or unsupported VMIs: toDomain throws a ConversionError naming the field, with a stable code. */
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance, VirtualMachineInstanceSpec } from '../../api/index.ts';
-import { withSpec } from '../../api/testing/builders.ts';
+import type { VirtualMachineInstance, VirtualMachineInstanceSpec } from '../../kubevirt/index.ts';
+import { withSpec } from '../../kubevirt/testing/builders.ts';
 import type { ConverterContextOptions } from './context.ts';
 import { toDomain } from './convert.ts';
 import { ConversionError, isConversionError } from './errors.ts';

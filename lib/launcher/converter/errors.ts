@@ -2,7 +2,7 @@
  * Why a VMI cannot be turned into a domain, naming the VMI field at fault (KubeVirt field-path style:
  * `spec.domain.devices.disks[1].name`), so the launcher can answer `{success: false, message}` with it.
  */
-import { InvalidFieldError } from '../../api/index.ts';
+import { InvalidFieldError } from '../../kubevirt/index.ts';
 
 /** invalid: the spec is wrong; unsupported: valid KubeVirt, but this converter does not render it. */
 export type ConversionErrorReason = 'invalid' | 'unsupported';

@@ -3,7 +3,7 @@
  * Hyper-V passthrough), a hidden KVM signature, paravirtual spinlocks, and vmport off on amd64
  * (kubevirt Convert_v1_Features_To_api_Features).
  */
-import type { Features as VmiFeatures } from '../../api/index.ts';
+import type { Features as VmiFeatures } from '../../kubevirt/index.ts';
 import { configurator, onOff, type Configurator } from './configurator.ts';
 import type { Features, Hyperv, OnOff } from './domain-spec.ts';
 

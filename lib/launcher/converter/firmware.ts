@@ -5,7 +5,7 @@
  * SMM (kubevirt vmi-create-admitter.go).
  */
 import path from 'node:path';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import type { ConverterContext } from './context.ts';
 import type { DomainSpec, SysInfoEntry } from './domain-spec.ts';

@@ -4,7 +4,7 @@
  * string, with testdata/<case>.domain.xml. UPDATE_GOLDEN=1 rewrites the XML files.
  */
 import { describe, expect, it } from '@jest/globals';
-import { clusterDefaultsFrom, withVmiDefaults, type VirtualMachineInstance } from '../../api/index.ts';
+import { clusterDefaultsFrom, withVmiDefaults, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { goldens } from '../../kernel/testing/golden.ts';
 import { isWellFormedXml } from '../xml-read.ts';
 import { converterContext, toDomainXml, type ConverterContextOptions } from './index.ts';

@@ -5,7 +5,7 @@
  * virtio); with graphics, arm64 adds a USB tablet and keyboard and s390x a virtio keyboard, and a VMI with
  * autoattachInputDevice gets a USB tablet when it lists none.
  */
-import type { Input as VmiInput, VirtualMachineInstance } from '../../api/index.ts';
+import type { Input as VmiInput, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import type { ConverterContext } from './context.ts';
 import { userAlias, type Input, type Video } from './domain-spec.ts';

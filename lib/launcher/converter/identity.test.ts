@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../api/index.ts';
-import { withSpec } from '../../api/testing/builders.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { withSpec } from '../../kubevirt/testing/builders.ts';
 import { identityConfigurator } from './identity.ts';
 import { runConfigurator, TEST_UID, testCtx, testVmi } from './testing/vmi.ts';
 

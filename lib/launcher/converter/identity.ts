@@ -2,7 +2,7 @@
  * Who the domain is: `<namespace>_<name>`, the firmware UUID, kvm or qemu (TCG), and KubeVirt's metadata
  * element (VMI uid and grace period, which the launcher reads back from a running domain).
  */
-import { terminationGracePeriodSeconds } from '../../api/index.ts';
+import { terminationGracePeriodSeconds } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import { ConversionError } from './errors.ts';
 

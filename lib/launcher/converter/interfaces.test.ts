@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Interface as VmiInterface } from '../../api/index.ts';
-import { withInterface, withSpec } from '../../api/testing/builders.ts';
+import type { Interface as VmiInterface } from '../../kubevirt/index.ts';
+import { withInterface, withSpec } from '../../kubevirt/testing/builders.ts';
 import type { ConverterContextOptions } from './context.ts';
 import type { Interface } from './domain-spec.ts';
 import { interfacesConfigurator } from './interfaces.ts';

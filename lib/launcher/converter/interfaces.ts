@@ -4,7 +4,7 @@
  * the tap name, MTU and the rest are added at runtime by the network setup (a later step). SR-IOV and binding
  * plugins other than tap ones are not libvirt interfaces. Absent interfaces are left out.
  */
-import type { Interface as VmiInterface, VirtualMachineInstance } from '../../api/index.ts';
+import type { Interface as VmiInterface, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, virtioModel, type Configurator } from './configurator.ts';
 import type { ConverterContext } from './context.ts';
 import { cpuTopology, vcpuCount } from './cpu-topology.ts';

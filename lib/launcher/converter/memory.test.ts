@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Memory, ResourceList } from '../../api/index.ts';
-import { withSpec } from '../../api/testing/builders.ts';
+import type { Memory, ResourceList } from '../../kubevirt/index.ts';
+import { withSpec } from '../../kubevirt/testing/builders.ts';
 import { memoryConfigurator } from './memory.ts';
 import { runConfigurator, testVmi } from './testing/vmi.ts';
 

@@ -3,7 +3,7 @@
  * vcpu.GetVirtualMemory). memory.maxGuest (hotplug headroom) is not rendered: libvirt needs NUMA cells and a
  * virtio-mem device for it, which this converter does not build yet.
  */
-import { quantityValue, type Quantity, type VirtualMachineInstance } from '../../api/index.ts';
+import { quantityValue, type Quantity, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import { atField, ConversionError } from './errors.ts';
 

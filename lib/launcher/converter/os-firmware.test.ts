@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Firmware, VirtualMachineInstanceSpec } from '../../api/index.ts';
-import { withSpec } from '../../api/testing/builders.ts';
+import type { Firmware, VirtualMachineInstanceSpec } from '../../kubevirt/index.ts';
+import { withSpec } from '../../kubevirt/testing/builders.ts';
 import type { Arch } from './context.ts';
 import { firmwareConfigurator } from './firmware.ts';
 import { osConfigurator } from './os.ts';

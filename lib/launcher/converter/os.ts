@@ -5,7 +5,7 @@
  * command line.
  */
 import path from 'node:path';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import type { Arch, ConverterContext } from './context.ts';
 import type { Os } from './domain-spec.ts';

@@ -3,7 +3,7 @@
  * asked for, conversion fails naming the field (reason "unsupported"). IOThread placement
  * (ioThreadsPolicy, dedicatedIOThread) is left out silently: it only tunes performance.
  */
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import { ConversionError } from './errors.ts';
 

@@ -10,7 +10,7 @@
  * - configMap, secret, downwardAPI, serviceAccount, sysprep: their ISO images.
  */
 import path from 'node:path';
-import type { VirtualMachineInstance, Volume } from '../../api/index.ts';
+import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
 import type { ConverterContext } from './context.ts';
 import type { BackingStore, DiskSource, ImageFormat } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Volume } from '../../api/index.ts';
-import { withVolume } from '../../api/testing/builders.ts';
+import type { Volume } from '../../kubevirt/index.ts';
+import { withVolume } from '../../kubevirt/testing/builders.ts';
 import { testVmi } from '../converter/testing/vmi.ts';
 import { findContainerDiskImages } from './container-disks.ts';
 

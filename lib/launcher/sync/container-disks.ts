@@ -8,7 +8,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
 import { resolveBeneath, UnsafePathError, type PathKind } from '../../kernel/safepath/index.ts';
 import type { PodLayout } from '../../rpc/index.ts';

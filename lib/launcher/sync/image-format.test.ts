@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withVolume } from '../../api/testing/builders.ts';
+import { withVolume } from '../../kubevirt/testing/builders.ts';
 import { testVmi } from '../converter/testing/vmi.ts';
 import type { Identity } from '../daemon/process.ts';
 import {

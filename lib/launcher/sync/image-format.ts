@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import type { VirtualMachineInstance } from '../../api/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 import type { ImageFormat } from '../converter/index.ts';
 import type { Identity } from '../daemon/process.ts';

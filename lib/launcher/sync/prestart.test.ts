@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { chmod, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { withDisk, withVolume } from '../../api/testing/builders.ts';
+import { withDisk, withVolume } from '../../kubevirt/testing/builders.ts';
 import { toDomain, type Disk } from '../converter/index.ts';
 import { testCtx, testVmi } from '../converter/testing/vmi.ts';
 import type { Identity } from '../daemon/process.ts';

@@ -13,7 +13,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { quantityValue, type VirtualMachineInstance } from '../../api/index.ts';
+import { quantityValue, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 import { withHandle, type SafeHandle } from '../../kernel/safepath/index.ts';
 import type { PodLayout } from '../../rpc/index.ts';

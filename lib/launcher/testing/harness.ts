@@ -18,7 +18,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_CLUSTER_DEFAULTS, withVmiDefaults, type VirtualMachineInstance } from '../../api/index.ts';
+import { DEFAULT_CLUSTER_DEFAULTS, withVmiDefaults, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { realClock } from '../../kernel/clock.ts';
 import {
   decodeDomainEvent,
@@ -31,7 +31,7 @@ import {
   type LauncherClient,
   type PodLayout,
 } from '../../rpc/index.ts';
-import { DEFAULT_CAPS_CACHE } from '../../../e2e/libvirt/daemon.ts';
+import { DEFAULT_CAPS_CACHE } from '../../../testenv/libvirt/daemon.ts';
 import type { Server } from '@grpc/grpc-js';
 import { waitFor } from '../../kernel/testing/wait.ts';
 
@@ -43,7 +43,7 @@ export const VIRT_LAUNCHER = [
   fileURLToPath(new URL('../../../cmd/main.ts', import.meta.url)),
   'launcher',
 ];
-/** libvirt's QEMU capabilities, shared with the other private daemons of the tests (e2e/libvirt). */
+/** libvirt's QEMU capabilities, shared with the other private daemons of the tests (testenv/libvirt). */
 export const CAPS_CACHE = DEFAULT_CAPS_CACHE;
 
 export interface Guest {

@@ -3,7 +3,7 @@
  * file, KVM device access is fixed, and each test's launcher is cleaned up after it.
  */
 import { afterEach, beforeAll } from '@jest/globals';
-import { ensureGuests, type Guests } from '../../../e2e/guests/guests.ts';
+import { ensureGuests, type Guests } from '../../../testenv/guests/guests.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { ensureKvmDeviceAccess } from '../daemon/kvm-device.ts';
 import { startLauncher, type LauncherProcess, type StartOptions } from './harness.ts';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { Registry } from 'prom-client';
 import { Agent, request } from 'undici';
-import { WEBHOOKS } from '../../api/webhooks.ts';
+import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { makeTlsFixture, type TlsFixture } from '../../kernel/kube/testing/tls-fixture.ts';
 import { makeTestPki, pemOf, type TestPem } from '../../kernel/tls/testing/pki.ts';

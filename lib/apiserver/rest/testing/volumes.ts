@@ -1,7 +1,7 @@
 /** Volumes, disks and requests for the addvolume/removevolume tables, and the plans they expect. */
-import type { VirtualMachineVolumeRequest, Volume } from '../../../api/index.ts';
-import { withDisk, withVolume } from '../../../api/testing/builders.ts';
-import { onSpec } from '../../../api/testing/objects.ts';
+import type { VirtualMachineVolumeRequest, Volume } from '../../../kubevirt/index.ts';
+import { withDisk, withVolume } from '../../../kubevirt/testing/builders.ts';
+import { onSpec } from '../../../kubevirt/testing/objects.ts';
 import type { JsonPatchOp, PatchPlan, VmPlan } from '../patch-plan.ts';
 import type { FeatureGates } from '../volume-options.ts';
 import { accepted } from './plans.ts';

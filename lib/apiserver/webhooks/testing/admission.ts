@@ -2,7 +2,7 @@
  * Fakes for the admitter tests: a lookup that finds nothing unless told (the KubeVirt CR it returns can be
  * swapped between reviews), and AdmissionReview bodies for handleAdmission.
  */
-import type { KubeVirt } from '../../../api/index.ts';
+import type { KubeVirt } from '../../../kubevirt/index.ts';
 import type { AdmissionLookup } from '../admitters.ts';
 import type { UserInfo } from '../review.ts';
 

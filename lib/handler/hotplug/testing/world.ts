@@ -4,10 +4,10 @@
  * PersistentVolume (hostPath, local or CSI), and an in-memory reader of them that answers 404 for anything else.
  * Each test breaks one piece.
  */
-import type { VirtualMachineInstance } from '../../../api/index.ts';
-import type { Pod } from '../../../api/core/pod.ts';
-import type { PersistentVolume } from '../../../api/core/pv.ts';
-import type { PersistentVolumeClaim } from '../../../api/core/pvc.ts';
+import type { VirtualMachineInstance } from '../../../kubevirt/index.ts';
+import type { Pod } from '../../../kubevirt/core/pod.ts';
+import type { PersistentVolume } from '../../../kubevirt/core/pv.ts';
+import type { PersistentVolumeClaim } from '../../../kubevirt/core/pvc.ts';
 import { newStatus, StatusError } from '../../../kernel/errors/errors.ts';
 import type { GroupVersionResource, KubeObject } from '../../../kernel/kube/types.ts';
 import type { ObjectReader } from '../lookup.ts';

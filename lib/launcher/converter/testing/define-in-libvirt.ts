@@ -1,5 +1,5 @@
 /**
- * Proving domain XML in a real libvirt (test code): a private libvirtd (e2e/libvirt, the tests' shared QEMU
+ * Proving domain XML in a real libvirt (test code): a private libvirtd (testenv/libvirt, the tests' shared QEMU
  * capabilities cache) reached through our client, and defineAndUndefine: define with libvirt's schema
  * validation, read the persistent definition back, check it is the domain given, undefine it. Nothing
  * starts, so paths the XML names (disk images, OVMF files, sockets) need not exist: libvirt 9.0 checks at
@@ -23,7 +23,7 @@ import {
   VIR_ERR,
   type DomainRef,
 } from '../../../libvirt/index.ts';
-import { startPrivateLibvirt, type PrivateLibvirt } from '../../../../e2e/libvirt/daemon.ts';
+import { startPrivateLibvirt, type PrivateLibvirt } from '../../../../testenv/libvirt/daemon.ts';
 import { readBackMismatches } from './read-back.ts';
 
 export interface DefineLibvirt {

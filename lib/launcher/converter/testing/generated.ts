@@ -1,15 +1,15 @@
 /**
  * Generated VMIs for the converter's fuzz test and for checks against a real libvirt: arbitraryVmi() draws VMIs
- * from the VMI schema (lib/api/schema/testing) narrowed to what a real guest looks like and this converter
+ * from the VMI schema (lib/kubevirt/schema/testing) narrowed to what a real guest looks like and this converter
  * renders (16Mi..2Gi of memory, 1 to 4 vCPUs, a few disks on supported buses, each with a volume of one source),
  * brokenVmi() draws one of them with exactly one field broken and says which field must be named when it is
  * refused, wildVmi() draws VMIs with any field the schema has, and generatedDomains(seed, n) gives n valid
  * realistic ones with their domain XML, the same for the same seed.
  */
 import fc from 'fast-check';
-import { vmiInputSchema } from '../../../api/index.ts';
-import { arbitraryFor } from '../../../api/schema/testing/arbitrary.ts';
-import { brokenFrom, type Broken } from '../../../api/schema/testing/broken.ts';
+import { vmiInputSchema } from '../../../kubevirt/index.ts';
+import { arbitraryFor } from '../../../kubevirt/schema/testing/arbitrary.ts';
+import { brokenFrom, type Broken } from '../../../kubevirt/schema/testing/broken.ts';
 import { convertVmiText } from '../../convert-command.ts';
 import type { Arch } from '../context.ts';
 

@@ -1,6 +1,6 @@
 /** Test helpers: a convertible VMI from option builders, a context, and one configurator run on its own. */
-import type { VirtualMachineInstance } from '../../../api/index.ts';
-import { newVmi, type SpecOption } from '../../../api/testing/builders.ts';
+import type { VirtualMachineInstance } from '../../../kubevirt/index.ts';
+import { newVmi, type SpecOption } from '../../../kubevirt/testing/builders.ts';
 import type { Configurator } from '../configurator.ts';
 import { converterContext, type ConverterContext, type ConverterContextOptions } from '../context.ts';
 import { emptyDomain, type DomainSpec } from '../domain-spec.ts';

@@ -5,8 +5,8 @@
 import { KvError } from '../../../kernel/errors/errors.ts';
 import type { KubeObject } from '../../../kernel/kube/types.ts';
 import { rewriteDocument, type RewriteContext } from '../../../rename/index.ts';
-import { KUBEVIRT_RENAME } from '../../../api/internal-gvr.ts';
-import { toOpenApi, type JsonSchemaProps } from '../../../api/schema/openapi.ts';
+import { KUBEVIRT_RENAME } from '../../../kubevirt/internal-gvr.ts';
+import { toOpenApi, type JsonSchemaProps } from '../../../kubevirt/schema/openapi.ts';
 import { CRD_DEFINITIONS, type CrdDefinition, type PrinterColumn } from './definitions.ts';
 
 export interface CrdNames {

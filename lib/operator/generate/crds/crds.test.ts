@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import type { JsonSchemaProps } from '../../../api/schema/openapi.ts';
+import type { JsonSchemaProps } from '../../../kubevirt/schema/openapi.ts';
 import { buildInternalCrds, buildKubevirtCrd, type CustomResourceDefinition } from './build.ts';
 import { CRD_DEFINITIONS, VIRTUAL_MACHINE_CRD } from './definitions.ts';
 import { CRD_MANIFEST_DIR, renderCrdManifests } from './render.ts';
@@ -26,7 +26,7 @@ function schemaAt(c: CustomResourceDefinition, path: string): JsonSchemaProps {
 }
 
 describe('committed manifests', () => {
-  it('equal a fresh generation (run `npm run gen:crds` after changing lib/api)', () => {
+  it('equal a fresh generation (run `npm run gen:crds` after changing lib/kubevirt)', () => {
     const dir = join(repo, CRD_MANIFEST_DIR);
     const fresh = renderCrdManifests();
     const committed = readdirSync(dir).filter((f) => f.endsWith('.yaml'));

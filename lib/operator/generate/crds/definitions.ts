@@ -3,19 +3,19 @@
  * subresource. Names come from gvr.ts; the internal CRDs are these passed through the rewriter (build.ts).
  */
 import type { GroupVersionResource } from '../../../kernel/kube/types.ts';
-import type { AnySchema } from '../../../api/schema/dsl.ts';
+import type { AnySchema } from '../../../kubevirt/schema/dsl.ts';
 import {
   KUBEVIRTS,
   VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
-} from '../../../api/gvr.ts';
+} from '../../../kubevirt/gvr.ts';
 import {
   kubeVirtSchema,
   migrationSchema,
   virtualMachineInstanceSchema,
   virtualMachineSchema,
-} from '../../../api/v1/objects.ts';
+} from '../../../kubevirt/v1/objects.ts';
 
 export interface PrinterColumn {
   readonly name: string;

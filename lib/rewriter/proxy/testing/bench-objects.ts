@@ -3,7 +3,7 @@
  * references and node affinity, where the rewriter restores them): a virt-launcher-sized Pod (about 8 KB once
  * the API server has defaulted it) and a VMI padded to a given size.
  */
-import { richVmiSpec } from '../../../api/testing/fixtures.ts';
+import { richVmiSpec } from '../../../kubevirt/testing/fixtures.ts';
 import { IG, INT } from '../../../rename/testing/objects.ts';
 
 const NODE = 'node.virtualization.deckhouse.io';

@@ -1,5 +1,5 @@
 /**
- * Integration-test support for the proxy: the test cluster (e2e/testenv/cluster.ts: CRDs, a fresh namespace, a
+ * Integration-test support for the proxy: the test cluster (testenv/cluster.ts: CRDs, a fresh namespace, a
  * direct client), the kube-api proxy in this process on TCP and on a unix socket, a ServiceAccount of the
  * namespace bound to cluster-admin with a token (TokenRequest), and a client speaking kubevirt.io through the
  * proxy's TCP port with that token, as a client of the proxy must.
@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
-import { testCluster, type TestCluster } from '../../../../e2e/testenv/cluster.ts';
+import { testCluster, type TestCluster } from '../../../../testenv/cluster.ts';
 import { HttpKubeClient } from '../../../kernel/kube/index.ts';
 import { nopLogger } from '../../../kernel/log/log.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES, type RuleIndex } from '../../../rename/index.ts';

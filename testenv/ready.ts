@@ -3,8 +3,8 @@
  * when the process died, and on failure name the log file and show its tail.
  */
 import { readFile } from 'node:fs/promises';
-import { realClock } from '../../lib/kernel/clock.ts';
-import { KvError } from '../../lib/kernel/errors/errors.ts';
+import { realClock } from '../lib/kernel/clock.ts';
+import { KvError } from '../lib/kernel/errors/errors.ts';
 import { describeProcess, isRunning } from './process.ts';
 
 export interface WaitOptions {

@@ -4,8 +4,8 @@
  * plane, enables the destructive helpers; against an external cluster they throw.
  */
 import { randomBytes } from 'node:crypto';
-import { KvError } from '../../lib/kernel/errors/errors.ts';
-import { nopLogger } from '../../lib/kernel/log/log.ts';
+import { KvError } from '../lib/kernel/errors/errors.ts';
+import { nopLogger } from '../lib/kernel/log/log.ts';
 import { attachControlPlane, type ControlPlane } from './controlplane.ts';
 
 export const KUBECONFIG_ENV = 'KUBECONFIG';

@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { KvError } from '../../lib/kernel/errors/errors.ts';
+import { KvError } from '../lib/kernel/errors/errors.ts';
 import type { Credentials } from './https.ts';
 
 const NAME = 'kubevirt-ts-testenv';

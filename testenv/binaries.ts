@@ -1,11 +1,11 @@
 /**
- * Locates etcd and kube-apiserver through e2e/testenv/build.sh: it builds them from the pinned go.mod via
+ * Locates etcd and kube-apiserver through testenv/build.sh: it builds them from the pinned go.mod via
  * the Go module proxy on first use (progress on stderr, passed through) and prints the cache dir on the
  * last stdout line; a warm run returns at once.
  */
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { runCacheBuild } from '../cache-build.ts';
+import { runCacheBuild } from './cache-build.ts';
 
 export interface ControlPlaneBinaries {
   etcd: string;

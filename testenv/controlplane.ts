@@ -6,9 +6,9 @@
 import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { realClock } from '../../lib/kernel/clock.ts';
-import { KvError } from '../../lib/kernel/errors/errors.ts';
-import { createLogger, type Logger } from '../../lib/kernel/log/log.ts';
+import { realClock } from '../lib/kernel/clock.ts';
+import { KvError } from '../lib/kernel/errors/errors.ts';
+import { createLogger, type Logger } from '../lib/kernel/log/log.ts';
 import { writeAdmissionConfig } from './admission-config.ts';
 import { apiServerArgs } from './apiserver-args.ts';
 import { controlPlaneBinaries, type ControlPlaneBinaries } from './binaries.ts';

@@ -4,7 +4,7 @@
  */
 import { request } from 'node:https';
 import type { IncomingMessage } from 'node:http';
-import { KvError } from '../../lib/kernel/errors/errors.ts';
+import { KvError } from '../lib/kernel/errors/errors.ts';
 
 /** PEM contents (not paths); token for clusters that use bearer auth. */
 export interface Credentials {

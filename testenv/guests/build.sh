@@ -24,7 +24,7 @@ AGENT_MODULES=(virtio_pci virtio_console virtio_blk virtio_scsi sd_mod crc32c_ge
 BUTTON_MODULES=(button evdev)
 log() { printf '[guests] %3ds %s\n' "$SECONDS" "$*" >&2; }
 die() { log "$*"; exit 1; }
-# shellcheck source=e2e/guests/lib-build.sh
+# shellcheck source=testenv/guests/lib-build.sh
 source "$here/lib-build.sh"
 
 # Decompressors (lz4 for the cloud kernel, xz-utils or zstd for others) are checked when needed.

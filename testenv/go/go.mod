@@ -1,5 +1,5 @@
 // Pinned control plane for tests and local mode: kube-apiserver and etcd from the Go module proxy.
-// Regenerate the replace block with e2e/testenv/go/gen-replaces.sh when bumping k8s.io/kubernetes.
+// Regenerate the replace block with testenv/go/gen-replaces.sh when bumping k8s.io/kubernetes.
 module kubevirt-ts/testenv
 
 go 1.26.0

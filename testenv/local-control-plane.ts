@@ -3,8 +3,8 @@
  * operation, so any process (jest setup, a jest worker, the CLI) can kill, restart or stop it.
  */
 import { readFile, rm } from 'node:fs/promises';
-import { KvError } from '../../lib/kernel/errors/errors.ts';
-import type { Logger } from '../../lib/kernel/log/log.ts';
+import { KvError } from '../lib/kernel/errors/errors.ts';
+import type { Logger } from '../lib/kernel/log/log.ts';
 import { compactEtcd, etcdHealthy } from './etcd.ts';
 import { httpsRequest, type Credentials } from './https.ts';
 import { waitPortFree } from './ports.ts';

@@ -4,7 +4,7 @@
  * KUBECONFIG / KV_TESTENV_STATE are set here so jest's workers inherit them.
  * KV_TESTENV_KEEP=1 keeps the temp dir (logs, etcd data) after the run.
  */
-import { createLogger } from '../../lib/kernel/log/log.ts';
+import { createLogger } from '../lib/kernel/log/log.ts';
 import { startControlPlane } from './controlplane.ts';
 import { KUBECONFIG_ENV, STATE_ENV } from './handle.ts';
 import { setStarted } from './jest-started.ts';

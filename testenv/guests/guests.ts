@@ -1,5 +1,5 @@
 /**
- * The test guests built by e2e/guests/build.sh from Debian packages: an uncompressed Debian kernel
+ * The test guests built by testenv/guests/build.sh from Debian packages: an uncompressed Debian kernel
  * (vmlinux, booted through its PVH entry with `-kernel` / libvirt `<kernel>`), a busybox initramfs whose
  * /init prints MARKER on ttyS0, an "agent" initramfs that also loads the virtio modules, mounts /dev/vda at
  * /mnt/data and runs qemu-ga on the org.qemu.guest_agent.0 port, and a 16 MiB ext4 data disk (qcow2).

@@ -6,7 +6,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { createLogger } from '../../lib/kernel/log/log.ts';
+import { createLogger } from '../lib/kernel/log/log.ts';
 import { attachControlPlane, startControlPlane, type ControlPlane } from './controlplane.ts';
 import { KUBECONFIG_ENV, STATE_ENV } from './handle.ts';
 import { statePath } from './state.ts';

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { KvError } from '../../lib/kernel/errors/errors.ts';
+import { KvError } from '../lib/kernel/errors/errors.ts';
 
 const run = promisify(execFile);
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds kube-apiserver and etcd from the pinned go.mod in e2e/testenv/go (Go module proxy only) and
+# Builds kube-apiserver and etcd from the pinned go.mod in testenv/go (Go module proxy only) and
 # caches the binaries outside the repo, keyed by the hash of go.mod + go.sum: a warm run does nothing.
 # `build.sh node` also builds the node's binaries from the same module (kubelet, kube-proxy,
 # kube-scheduler, kube-controller-manager: the local cluster in e2e/local) into the same cache dir.

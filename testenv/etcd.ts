@@ -2,7 +2,7 @@
  * etcd for the test control plane: a single member on loopback (client and peer), plain HTTP, and the
  * v3 HTTP/JSON gateway (on by default) for health and compaction, so no etcdctl is needed.
  */
-import { KvError } from '../../lib/kernel/errors/errors.ts';
+import { KvError } from '../lib/kernel/errors/errors.ts';
 
 export interface EtcdArgsOptions {
   dataDir: string;

@@ -5,8 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
-import { realClock } from '../../lib/kernel/clock.ts';
-import { KvError } from '../../lib/kernel/errors/errors.ts';
+import { realClock } from '../lib/kernel/clock.ts';
+import { KvError } from '../lib/kernel/errors/errors.ts';
 
 export interface ProcessSpec {
   bin: string;

@@ -3,9 +3,9 @@
  * installed, a fresh namespace, and a client that talks to it directly (it sees the stored, internal names).
  * Fixtures of a role build on it (the rewriter's proxy, the controllers) and hand their own cleanup to `close`.
  */
-import { isNotFound } from '../../lib/kernel/errors/errors.ts';
-import { HttpKubeClient, loadRestConfig, NAMESPACES, type RestConfig } from '../../lib/kernel/kube/index.ts';
-import { installCrds } from '../../lib/operator/apply/install-crds.ts';
+import { isNotFound } from '../lib/kernel/errors/errors.ts';
+import { HttpKubeClient, loadRestConfig, NAMESPACES, type RestConfig } from '../lib/kernel/kube/index.ts';
+import { installCrds } from '../lib/operator/apply/install-crds.ts';
 import { newNamespaceName } from './handle.ts';
 
 export interface TestCluster {

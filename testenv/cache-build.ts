@@ -1,5 +1,5 @@
 /**
- * Runs one of the project's cached build scripts (e2e/testenv/build.sh, e2e/guests/build.sh): progress goes to
+ * Runs one of the project's cached build scripts (testenv/build.sh, testenv/guests/build.sh): progress goes to
  * our stderr, and the script prints its cache dir on the last stdout line, which this returns.
  */
 import { spawn } from 'node:child_process';

@@ -4,7 +4,7 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { KvError } from '../../lib/kernel/errors/errors.ts';
+import { KvError } from '../lib/kernel/errors/errors.ts';
 
 export interface ProcessState {
   bin: string;
