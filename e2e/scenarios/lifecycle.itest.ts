@@ -12,7 +12,7 @@ import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { MARKER } from '../../testenv/guests/guests.ts';
 import { claimWithDisk } from '../local/testing/claims.ts';
 import { agentVm } from '../local/virt.ts';
-import { EXIT } from '../../lib/virtctl/exit-codes.ts';
+import { EXIT } from '../../lib/virtctl/errors/exit-codes.ts';
 import { scenario } from './stack.ts';
 import { ESCAPE, userKubeconfig, virtctl, type Run } from './virtctl.ts';
 

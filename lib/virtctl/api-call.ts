@@ -1,5 +1,5 @@
 /** One request to the API server as the commands build it: method, path and JSON body. */
-import type { ApiRequest } from './failures.ts';
+import type { ApiRequest } from './errors/failures.ts';
 
 export interface ApiCall extends ApiRequest {
   /** JSON body; absent sends none (unfreeze, softreboot). */

@@ -12,7 +12,7 @@ import { realClock } from '../kernel/clock.ts';
 import { buildInfo } from '../version/version.ts';
 import { withoutUserinfo } from './server-url.ts';
 import type { ApiCall } from './api-call.ts';
-import { RequestFailed } from './failures.ts';
+import { RequestFailed } from './errors/failures.ts';
 
 export interface GlobalFlags {
   readonly kubeconfig?: string;

@@ -1,8 +1,8 @@
 /** The VM commands: start, stop, restart, addvolume, removevolume (virtctl's flag names). */
 import { Option, type Command } from 'commander';
 import type { Session } from './session.ts';
-import { runLifecycle } from './run-lifecycle.ts';
-import { runAddVolume, runRemoveVolume } from './run-volumes.ts';
+import { runLifecycle } from './lifecycle/run-lifecycle.ts';
+import { runAddVolume, runRemoveVolume } from './volumes/run-volumes.ts';
 import { DRY_RUN_HELP, wholeNumber } from './flag-parsers.ts';
 
 const WAIT_TIMEOUT = 'how long --wait waits, a Go duration (90s, 5m)';

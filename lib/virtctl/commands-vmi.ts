@@ -1,12 +1,12 @@
 /** The VMI commands: console, vnc, port-forward (refused), pause, unpause, freeze, unfreeze, soft-reboot, guest reads. */
 import { Argument, type Command } from 'commander';
 import { KvError } from '../kernel/errors/errors.ts';
-import { runConsole } from './console-session.ts';
+import { runConsole } from './console/console-session.ts';
 import { DRY_RUN_HELP, port, wholeNumber } from './flag-parsers.ts';
-import { runBare, runFreeze, runGuestQuery, runPause } from './run-vmi.ts';
+import { runBare, runFreeze, runGuestQuery, runPause } from './vmi/run-vmi.ts';
 import type { Session } from './session.ts';
-import { DEFAULT_UNFREEZE_TIMEOUT, type GuestQuery } from './vmi-commands.ts';
-import { runVncProxy } from './vnc-proxy.ts';
+import { DEFAULT_UNFREEZE_TIMEOUT, type GuestQuery } from './vmi/vmi-commands.ts';
+import { runVncProxy } from './console/vnc-proxy.ts';
 
 interface VncFlags {
   readonly proxyOnly?: boolean;

@@ -11,7 +11,7 @@ import type { GroupVersionResource, KubeClient, KubeObject } from '../kernel/kub
 import { rewritingClient } from '../rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
 import type { VirtctlClient } from './client.ts';
-import { RequestFailed } from './failures.ts';
+import { RequestFailed } from './errors/failures.ts';
 
 export class KubevirtReader {
   private chosen: Promise<KubeClient> | undefined;

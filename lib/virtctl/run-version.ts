@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { SUBRESOURCES_GROUP, SUBRESOURCES_VERSION } from '../kubevirt/gvr.ts';
 import { buildInfo } from '../version/version.ts';
-import { CommandFailed } from './failures.ts';
+import { CommandFailed } from './errors/failures.ts';
 import type { Session } from './session.ts';
 import { clientInfo, versionInfo } from './version-info.ts';
 

@@ -9,7 +9,7 @@
  *    call (handlerFailure when it fails); a Refusal is written with statusOf, or as text when plainText.
  */
 export { accessFor, accessRefusal, NOT_AUTHENTICATED, type Access } from './access.ts';
-export { decodeOptions } from './decode-body.ts';
+export { decodeOptions } from './body/decode-body.ts';
 export {
   apiGroup,
   apiGroupList,
@@ -24,8 +24,8 @@ export {
   type HandlerCall,
   type HandlerCallKind,
   type HandlerSub,
-} from './handler-call.ts';
-export { launcherPodSelectors, pickLauncherPod } from './launcher-pod.ts';
+} from './vmi/handler-call.ts';
+export { launcherPodSelectors, pickLauncherPod } from './lifecycle/launcher-pod.ts';
 export {
   ACCEPTED,
   patchFailure,
@@ -56,14 +56,14 @@ export {
   addResourceClaimRequest,
   removeResourceClaimRequest,
   RESOURCE_CLAIM_HOTPLUG_NOT_ENABLED,
-} from './resource-claim-options.ts';
-export { planVmiResourceClaim, planVmResourceClaim, type ResourceClaimChange } from './resource-claims.ts';
+} from './claims/resource-claim-options.ts';
+export { planVmiResourceClaim, planVmResourceClaim, type ResourceClaimChange } from './claims/resource-claims.ts';
 export { statusOf, type SubresourceStatus } from './status.ts';
-export { planRestart } from './vm-restart.ts';
-export { type VmRequest } from './vm-request.ts';
-export { planStart } from './vm-start.ts';
-export { planStop } from './vm-stop.ts';
-export { planVmiCommand, type CommandPlan, type VmiCommand, type VmiCommandRequest } from './vmi-commands.ts';
-export { planVmiQuery, planVmiStream, type VmiQuery, type VmiStream } from './vmi-reads.ts';
-export { addVolumeRequest, removeVolumeRequest, type FeatureGates } from './volume-options.ts';
-export { planVmiVolume, planVmVolume, type VolumeChange } from './volumes.ts';
+export { planRestart } from './lifecycle/vm-restart.ts';
+export { type VmRequest } from './lifecycle/vm-request.ts';
+export { planStart } from './lifecycle/vm-start.ts';
+export { planStop } from './lifecycle/vm-stop.ts';
+export { planVmiCommand, type CommandPlan, type VmiCommand, type VmiCommandRequest } from './vmi/vmi-commands.ts';
+export { planVmiQuery, planVmiStream, type VmiQuery, type VmiStream } from './vmi/vmi-reads.ts';
+export { addVolumeRequest, removeVolumeRequest, type FeatureGates } from './volumes/volume-options.ts';
+export { planVmiVolume, planVmVolume, type VolumeChange } from './volumes/volumes.ts';

@@ -3,7 +3,7 @@ import type { VirtualMachineVolumeRequest, Volume } from '../../../kubevirt/inde
 import { withDisk, withVolume } from '../../../kubevirt/testing/builders.ts';
 import { onSpec } from '../../../kubevirt/testing/objects.ts';
 import type { JsonPatchOp, PatchPlan, VmPlan } from '../patch-plan.ts';
-import type { FeatureGates } from '../volume-options.ts';
+import type { FeatureGates } from '../volumes/volume-options.ts';
 import { accepted } from './plans.ts';
 
 export const legacy: FeatureGates = new Set(['HotplugVolumes']);

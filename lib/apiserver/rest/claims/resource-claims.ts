@@ -1,0 +1,86 @@
+/**
+ * addresourceclaim and removeresourceclaim, the Deckhouse fork's DRA host device hotplug, once the body is
+ * checked (resource-claim-options.ts) and the object read (deckhouse/3p-kubevirt rest/resourceclaims.go
+ * vmiResourceClaimPatch, vmResourceClaimPatchStatus, which follow rest/volumes.go, as volumes.ts does). Either
+ * answers 202 once its one patch is applied; the patch request carries the body's dryRun when it starts with
+ * "All".
+ * - On a VMI: 409 unless Running; 409 when the request does not fit its claims (resource-claim-verify.ts); then
+ *   `test` + `replace`/`add` of spec.resourceClaims and spec.domain.devices.hostDevices with the request
+ *   applied (lib/kubevirt/resource-claim-requests.ts). Unlike a volume there is no "owned by a VM" refusal: the fork
+ *   has none.
+ * - On a VM: 409 when the request does not fit the template's claims; then a patch of
+ *   status.resourceClaimRequests (status-requests.ts: 409 for a request of that name already pending), which
+ *   the VM controller applies to the template and the running VMI.
+ * Without the object: 404. A failed patch: the API server's 422 as it answered, else 500 (patch-plan.ts). Pure.
+ */
+import type {
+  VirtualMachine,
+  VirtualMachineInstance,
+  VirtualMachineInstanceSpec,
+  VirtualMachineResourceClaimRequest,
+} from '../../../kubevirt/index.ts';
+import { applyResourceClaimRequest } from '../../../kubevirt/resource-claim-requests.ts';
+import { isRunning } from '../../../kubevirt/vmi-state.ts';
+import { listsPatch } from '../list-patch.ts';
+import { VMI_NOT_RUNNING } from '../messages.ts';
+import { ACCEPTED, patchPlan, type JsonPatchOp, type VmPlan } from '../patch-plan.ts';
+import { conflict, notFound, type Refusal } from '../refusal.ts';
+import { resourceClaimDryRun } from './resource-claim-options.ts';
+import { verifyResourceClaimRequest } from './resource-claim-verify.ts';
+import { statusRequestsPatch, type RequestKind } from '../status-requests.ts';
+
+export interface ResourceClaimChange<T> {
+  /** The name in the request path. */
+  readonly name: string;
+  /** The object read, or undefined when there is none (404). */
+  readonly object: T | undefined;
+  /** From addResourceClaimRequest or removeResourceClaimRequest. */
+  readonly request: VirtualMachineResourceClaimRequest;
+}
+
+const RESOURCE_CLAIM_REQUESTS: RequestKind<VirtualMachineResourceClaimRequest> = {
+  path: '/status/resourceClaimRequests',
+  noun: 'resource claim',
+  addName: (r) => r.addResourceClaimOptions?.name,
+  removeName: (r) => r.removeResourceClaimOptions?.name,
+};
+
+/** test + replace/add of a VMI spec's resource claims and host devices with the request applied. */
+export function specResourceClaimPatch(
+  spec: VirtualMachineInstanceSpec,
+  req: VirtualMachineResourceClaimRequest,
+): JsonPatchOp[] {
+  const out = applyResourceClaimRequest(spec, req);
+  return listsPatch([
+    { path: '/spec/resourceClaims', old: spec.resourceClaims, next: out.resourceClaims ?? [] },
+    {
+      path: '/spec/domain/devices/hostDevices',
+      old: spec.domain.devices.hostDevices,
+      next: out.domain.devices.hostDevices ?? [],
+    },
+  ]);
+}
+
+export function planVmiResourceClaim(change: ResourceClaimChange<VirtualMachineInstance>): VmPlan | Refusal {
+  const { object: vmi, request: req } = change;
+  if (vmi === undefined) return notFound('virtualmachineinstance', change.name);
+  const name = vmi.metadata.name ?? '';
+  if (!isRunning(vmi)) return conflict('virtualmachineinstance', name, VMI_NOT_RUNNING);
+  const refused = verifyResourceClaimRequest(vmi.spec.resourceClaims, req);
+  if (refused !== undefined) return conflict('virtualmachineinstance', name, refused);
+  const onError = { kind: 'invalid-or-internal', prefix: 'unable to patch vmi' } as const;
+  const ops = specResourceClaimPatch(vmi.spec, req);
+  return { patches: [patchPlan('vmi', ops, onError, resourceClaimDryRun(req))], then: ACCEPTED };
+}
+
+export function planVmResourceClaim(change: ResourceClaimChange<VirtualMachine>): VmPlan | Refusal {
+  const { object: vm, request: req } = change;
+  if (vm === undefined) return notFound('virtualmachine', change.name);
+  const name = vm.metadata.name ?? '';
+  const refused = verifyResourceClaimRequest(vm.spec.template.spec.resourceClaims, req);
+  if (refused !== undefined) return conflict('virtualmachine', name, refused);
+  const ops = statusRequestsPatch(RESOURCE_CLAIM_REQUESTS, vm.status?.resourceClaimRequests, req);
+  if (typeof ops === 'string') return conflict('virtualmachine', name, ops);
+  const onError = { kind: 'invalid-or-internal', prefix: 'unable to patch vm status' } as const;
+  return { patches: [patchPlan('vm/status', ops, onError, resourceClaimDryRun(req))], then: ACCEPTED };
+}
