@@ -1,13 +1,13 @@
 /**
- * Controller throughput and API writes (issue 5, Benchmark): N VMs with runStrategy Always are created at once
+ * Controller throughput and API writes: N VMs with runStrategy Always are created at once
  * (64 in flight) on the real control plane, with the VM and VMI controllers running in this process through
  * the rewriter rules; Pods are not run. Measured: time until every VM has a VMI and a launcher Pod, the
  * resulting object rate (VM + VMI + Pod per VM) against a plain client creating the same 3N objects the same
  * way in the same run, per-VM latency from the VM create to its Pod being seen, and the API server's own
  * apiserver_request_total deltas per VM by resource and verb, once the controllers have settled.
  * A third run has the api's VM mutating webhook in front of its namespace, so the VM controller's finalizer is
- * added at admission (issue 13, Benchmark).
- * KubeVirt's anchors (reference §4 #4): ~1 VMI/s at its default QPS 5, 17 VMI/s at QPS 400; thresholds: VMI
+ * added at admission.
+ * KubeVirt's figures to compare with: ~1 VMI/s at its default QPS 5, 17 VMI/s at QPS 400; thresholds: VMI
  * PATCH ≤ 2 × Pod creates, VMI UPDATE ≤ 10 × Pod creates.
  */
 import { Registry } from 'prom-client';

@@ -1,11 +1,12 @@
 /**
  * The virtualization roles `./dev run` runs as host processes against the local cluster (fast to restart
- * while developing; the operator will install them into the cluster from the image later): the rewriter (with
- * its webhook proxy in front of the api), the api on the node's address, two controller replicas electing one
- * leader, and the handler of node `local` with its REST server on the node's address (after the
- * node-labeller ran once), each from this checkout (`cmd/main.ts <role>` under the project's Node and tsx), detached,
- * with its log under the stack's logs dir, tracked by PID in `<stack>/host-roles.json` and stopped by PID (the
- * cluster's `down` stops them first, so nothing keeps writing to a cluster going away).
+ * while developing; installing them into the cluster from the image is the operator's, a role not built): the
+ * rewriter (with its webhook proxy in front of the api), the api on the node's address, two controller
+ * replicas electing one leader, and the handler of node `local` with its REST server on the node's address
+ * (after the node-labeller ran once), each from this checkout (`cmd/main.ts <role>` under the project's Node
+ * and tsx), detached, with its log under the stack's logs dir, tracked by PID in `<stack>/host-roles.json`
+ * and stopped by PID (the cluster's `down` stops them first, so nothing keeps writing to a cluster going
+ * away).
  */
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';

@@ -11,7 +11,7 @@ import { readMountPoints } from '../../lib/kernel/host/mounts.ts';
 import { attempt, run } from './exec.ts';
 import { NETWORK } from './layout.ts';
 
-/** Written outside the stack dir by libcni, the kubelet, containerd 2 and runc (reference: local-cluster.md). */
+/** Written outside the stack dir by libcni, the kubelet, containerd 2 and runc. */
 export const OUTSIDE_PATHS = [
   '/var/lib/cni',
   '/var/lib/kubelet',

@@ -1,10 +1,10 @@
 /**
- * The kubelet of node `local`: its KubeletConfiguration, its flags, and the mount-namespace wrapper it
- * runs in. Every setting here was a hard failure or a host change on this kind of machine without it
- * (shared/reference/local-cluster.md): cgroup v1 allowed, cgroupfs, protectKernelDefaults with the
- * kernel tunables shielded (see sysctlShield), no iptables utility chains, maxOpenFiles under the hard
- * nofile limit, webhook authn/authz with x509 client certs of the cluster CA, no read-only port, healthz
- * on loopback, the node IP on our bridge, pod logs and volume plugins moved off /var/log and /usr/libexec.
+ * The kubelet of node `local`: its KubeletConfiguration, its flags, and the mount-namespace wrapper it runs
+ * in. Every setting here was a hard failure or a host change on this kind of machine without it: cgroup v1
+ * allowed, cgroupfs, protectKernelDefaults with the kernel tunables shielded (see sysctlShield), no iptables
+ * utility chains, maxOpenFiles under the hard nofile limit, webhook authn/authz with x509 client certs of the
+ * cluster CA, no read-only port, healthz on loopback, the node IP on our bridge, pod logs and volume plugins
+ * moved off /var/log and /usr/libexec.
  */
 import { join } from 'node:path';
 import { stringify } from 'yaml';

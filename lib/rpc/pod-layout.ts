@@ -2,9 +2,9 @@
  * The launcher Pod's path layout: where the controller's Pod renderer mounts each volume, where the converter
  * points the domain, where the launcher creates its directories and sockets, and where the handler finds them
  * (kubevirt pkg/handler-launcher-com, pkg/virt-controller/services/rendervolumes.go, tag v1.6.2, in its
- * ImageVolume layout; ARCHITECTURE.md "Ports and paths"). One function writes it. Every path sits under a root
- * prefix so several launchers and handlers run side by side, unprivileged, in local mode and in tests; the root
- * "/" gives the paths a Pod sees.
+ * ImageVolume layout). One function writes it. Every path sits under a root prefix so several launchers and
+ * handlers run side by side, unprivileged, in local mode and in tests; the root "/" gives the paths a Pod
+ * sees.
  */
 import path from 'node:path';
 import { KvError } from '../kernel/errors/errors.ts';

@@ -1,8 +1,8 @@
 /**
  * Where the api reaches the handler of a VMI's node (kubevirt pkg/virt-api/rest/dialers.go finds the
- * virt-handler Pod on `status.nodeName` and dials its Pod IP): the handler runs with hostNetwork (Deckhouse,
- * §0.1 #6) or as a host process (the local cluster), so its address is the Node's own — InternalIP first, then
- * ExternalIP — at the REST server port the api is configured with. Pure.
+ * virt-handler Pod on `status.nodeName` and dials its Pod IP): the handler runs with hostNetwork (in
+ * Deckhouse) or as a host process (the local cluster), so its address is the Node's own — InternalIP first,
+ * then ExternalIP — at the REST server port the api is configured with. Pure.
  */
 import type { HandlerAddress } from './dial.ts';
 

@@ -1,9 +1,9 @@
 /**
- * One admission call: the path picks the admitter (KubeVirt's webhook paths, §1.4), the body is parsed
- * (parseReview), the object is checked to be an object with metadata and spec of the kind the path expects,
- * and the admitter's verdict becomes the AdmissionReview answer. An unknown path is 404, a bad body a 400
- * Status; an admitter that throws on an object it did not expect answers allowed=false with 400 and the
- * reason, never a crash of the server. Only the admitters that look objects up do IO.
+ * One admission call: the path picks the admitter (KubeVirt's webhook paths, `lib/kubevirt/webhooks.ts`), the
+ * body is parsed (parseReview), the object is checked to be an object with metadata and spec of the kind the
+ * path expects, and the admitter's verdict becomes the AdmissionReview answer. An unknown path is 404, a bad
+ * body a 400 Status; an admitter that throws on an object it did not expect answers allowed=false with 400
+ * and the reason, never a crash of the server. Only the admitters that look objects up do IO.
  */
 import { errorMessage, newStatus, type Status } from '../../kernel/errors/errors.ts';
 import {

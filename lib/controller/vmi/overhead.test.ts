@@ -16,7 +16,7 @@ const mem = (q: string) => (s: VirtualMachineInstance['spec']) => {
 
 describe('memoryOverheadBytes', () => {
   it.each<[string, VirtualMachineInstance, OverheadOptions, number]>([
-    // reference §4 #3: a 1-vCPU VM with VNC carries 268Mi + mem/512 with KubeVirt's constants.
+    // A 1-vCPU VM with VNC carries 268Mi + mem/512 with KubeVirt's constants.
     [
       'KubeVirt constants, 1 vCPU, no memory',
       spec(() => undefined),

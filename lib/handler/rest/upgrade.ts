@@ -1,12 +1,12 @@
 /**
  * Opening a console or VNC stream (kubevirt pkg/virt-handler/rest/console.go SerialHandler, VNCHandler): the
- * VMI (404); a 409 while a serial console is open for it (the issue asks for a clear error, where KubeVirt ends
- * the open one); for VNC with `?preserveSession=true` a 503 while a VNC session is open (KubeVirt after v1.6.2,
- * KV@HEAD; without it the newest VNC session wins as in v1.6.2, the older one closed with 1001); its socket
- * (400); then the session slot, the unix socket dialled without following a symlink (400 when what is there is
- * refused, 500 when it does not answer: answered before the upgrade, where KubeVirt can only drop the upgraded
- * connection), and the websocket upgrade. Refusals before the upgrade are plain HTTP answers on the raw
- * connection.
+ * VMI (404); a 409 while a serial console is open for it (a clear error, where KubeVirt ends the open one);
+ * for VNC with `?preserveSession=true` a 503 while a VNC session is open (KubeVirt after v1.6.2, KV@HEAD;
+ * without it the newest VNC session wins as in v1.6.2, the older one closed with 1001); its socket (400);
+ * then the session slot, the unix socket dialled without following a symlink (400 when what is there is
+ * refused, 500 when it does not answer: answered before the upgrade, where KubeVirt can only drop the
+ * upgraded connection), and the websocket upgrade. Refusals before the upgrade are plain HTTP answers on the
+ * raw connection.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';

@@ -1,8 +1,9 @@
 /**
  * Network interfaces as KubeVirt renders them for the pod network (kubevirt converter/network.go): bridge and
- * masquerade bindings attach through a tap device the launcher prepares, so libvirt gets `type="ethernet"`;
- * the tap name, MTU and the rest are added at runtime by the network setup (a later step). SR-IOV and binding
- * plugins other than tap ones are not libvirt interfaces. Absent interfaces are left out.
+ * masquerade bindings attach through a tap device, so libvirt gets `type="ethernet"`; the tap name, MTU and
+ * the rest come from KubeVirt's network setup in the launcher Pod, which this launcher does not do, so the
+ * domain carries none of them. SR-IOV and binding plugins other than tap ones are not libvirt interfaces.
+ * Absent interfaces are left out.
  */
 import type { Interface as VmiInterface, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, virtioModel, type Configurator } from './configurator.ts';
