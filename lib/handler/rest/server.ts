@@ -1,8 +1,8 @@
 /**
  * The handler's REST server (kubevirt cmd/virt-handler/virt-handler.go runServer, pkg/virt-handler/rest,
  * tag v1.6.2; pkg/util/tls SetupTLSForVirtHandlerServer): HTTPS with mutual TLS on --console-server-port
- * (KubeVirt 8186, DVP 4101). Only a client whose certificate the given CA signed completes the handshake (the api
- * role dials it), and its CN must be the required name (KubeVirt's `kubevirt.io:system:client:virt-handler`, the
+ * (KubeVirt 8186, the Deckhouse virtualization module 4101). Only a client whose certificate the given CA
+ * signed completes the handshake (the api role dials it), and its CN must be the required name (KubeVirt's `kubevirt.io:system:client:virt-handler`, the
  * name of the client certificate virt-api dials with), else the connection is dropped before any route. The CA,
  * certificate and key files are read again every few seconds and a usable new set serves the next connections
  * (KubeVirt's certificate managers). Routes: routes.ts; streams: stream.ts; commands and queries: lifecycle.ts.
