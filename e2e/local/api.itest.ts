@@ -7,7 +7,7 @@
  *   controller's finalizer and KubeVirt's defaults.
  * The api and the webhook proxy run in this process; the handler is the host process of the suite.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import { WebSocket } from 'ws';
 import {
   VIRTUAL_MACHINE_INSTANCES,
@@ -35,15 +35,20 @@ const ROLES = gvr('rbac.authorization.k8s.io/v1', 'roles', 'Role', true);
 const ROLE_BINDINGS = gvr('rbac.authorization.k8s.io/v1', 'rolebindings', 'RoleBinding', true);
 
 let handlerSide: HandlerConsole | undefined;
+let stack: ApiStack | undefined;
 const s = virtSuite('api', {
   handler: true,
   handlerFlags: async (dir) => {
     handlerSide = await handlerConsole(dir, 'api-test-pki');
     return handlerSide.flags;
   },
+  // Once the namespace is gone (its VMs' finalizers went through the webhooks) and while the clients still
+  // work: the APIService and the webhook configurations go with the api.
+  cleanup: async () => {
+    await stack?.stop();
+  },
 });
 
-let stack: ApiStack | undefined;
 let admin: RestConfig;
 const ready = (): ApiStack => {
   if (stack === undefined) throw new Error('the api stack is not up');
@@ -65,10 +70,6 @@ beforeAll(async () => {
   });
   admin = stack.admin;
 }, 600_000);
-
-afterAll(async () => {
-  await stack?.stop();
-}, 60_000);
 
 describe('the api on node local', () => {
   it('rejects an invalid VM at its webhook with the field named, and mutates a valid one', async () => {

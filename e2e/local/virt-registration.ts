@@ -6,6 +6,7 @@
  * namespaces with a label, so that tests in their own namespaces never meet a webhook whose server is gone. Used by `./dev run`
  * and by the tests' api stack.
  */
+import { isNotFound } from '../../lib/kernel/errors/errors.ts';
 import { internalGvr } from '../../lib/kubevirt/internal-gvr.ts';
 import { registeredWebhooks, type AdmissionKind } from '../../lib/kubevirt/webhooks.ts';
 import type { GroupVersionResource, HttpKubeClient, KubeObject } from '../../lib/kernel/kube/index.ts';
@@ -84,7 +85,10 @@ function webhookConfiguration(
   };
 }
 
-const ignoreMissing = (): undefined => undefined;
+const ignoreMissing = (err: unknown): undefined => {
+  if (!isNotFound(err)) throw err;
+  return undefined;
+};
 
 /**
  * Replaces whatever an earlier run registered with this api's Service, EndpointSlice, APIService and webhooks;
