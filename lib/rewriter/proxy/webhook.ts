@@ -15,6 +15,7 @@ import { TLSSocket } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
+import { peerNameRefusal } from '../../kernel/tls/peer-name.ts';
 import { rewriteAdmissionReview } from '../../rename/admission-review.ts';
 import { renameContext, restoreContext } from '../../rename/context.ts';
 import { rewriteDocument } from '../../rename/document.ts';
@@ -171,14 +172,11 @@ async function handleWebhook(
   rec.handled();
 }
 
-/** Why this (TLS-verified) caller may not call, or undefined when it may. */
+/** Why this caller may not call, or undefined when it may (the handshake verified its certificate). */
 function callerRefusal(callers: WebhookCallers | undefined, req: IncomingMessage): string | undefined {
   if (callers === undefined) return undefined;
-  const cn: unknown =
-    req.socket instanceof TLSSocket ? req.socket.getPeerCertificate().subject.CN : undefined;
-  if (typeof cn === 'string' && callers.allowedNames.includes(cn)) return undefined;
-  const named = typeof cn === 'string' ? `common name ${JSON.stringify(cn)}` : 'no single common name';
-  return `Unauthorized: the client certificate has ${named}, which is not in --webhook-client-allowed-names`;
+  if (!(req.socket instanceof TLSSocket)) return 'Unauthorized';
+  return peerNameRefusal(req.socket, callers.allowedNames, '--webhook-client-allowed-names');
 }
 
 /** 401 before the body is read; the connection closes after it. */
