@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import { Registry } from 'prom-client';
 import { Agent, request } from 'undici';
-import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
+import { APISERVER_WEBHOOK_CLIENT_CN, WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { makeTlsFixture, type TlsFixture } from '../../kernel/kube/testing/tls-fixture.ts';
 import { makeTestPki, pemOf, type TestPem } from '../../kernel/tls/testing/pki.ts';
@@ -279,14 +279,14 @@ describe('webhook proxy that knows its callers', () => {
       { name: 'ca', cn: 'ca', ca: true },
       { name: 'other-ca', cn: 'other-ca', ca: true },
       { name: 'serving', cn: 'proxy', issuer: 'ca', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
-      { name: 'apiserver', cn: 'kube-apiserver-webhook-client', issuer: 'ca', usage: 'clientAuth' },
+      { name: 'apiserver', cn: APISERVER_WEBHOOK_CLIENT_CN, issuer: 'ca', usage: 'clientAuth' },
       { name: 'someone', cn: 'someone-else', issuer: 'ca', usage: 'clientAuth' },
-      { name: 'stranger', cn: 'kube-apiserver-webhook-client', issuer: 'other-ca', usage: 'clientAuth' },
+      { name: 'stranger', cn: APISERVER_WEBHOOK_CLIENT_CN, issuer: 'other-ca', usage: 'clientAuth' },
     ]);
     guarded = await proxyTo(webhook, {
       ...pemOf(pki, 'serving'),
       upstreamCa: tls.cert,
-      callers: { ca: pemOf(pki, 'ca').cert, allowedNames: ['kube-apiserver-webhook-client'] },
+      callers: { ca: pemOf(pki, 'ca').cert, allowedNames: [APISERVER_WEBHOOK_CLIENT_CN] },
     });
   }, 30_000);
 

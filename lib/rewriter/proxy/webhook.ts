@@ -56,9 +56,6 @@ export interface WebhookProxyOptions {
   readonly keepAliveTimeout?: number;
 }
 
-/** The common name the webhook proxy expects of its caller by default (the local cluster's kube-apiserver shows it). */
-export const WEBHOOK_CALLER_CN = 'kube-apiserver-webhook-client';
-
 export interface WebhookCallers {
   readonly ca: string;
   readonly allowedNames: readonly string[];
