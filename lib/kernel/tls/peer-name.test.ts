@@ -39,20 +39,32 @@ afterAll(async () => {
   await once(server, 'close');
 });
 
+interface Answer {
+  readonly text: string;
+  readonly session: Buffer | undefined;
+  readonly reused: boolean;
+}
+
 /** What the server answers a connection showing the certificate `as` (none when undefined). */
-async function answerTo(as?: string): Promise<string> {
+async function connectAs(as: string | undefined, session?: Buffer): Promise<Answer> {
   const socket = connect({
     host: '127.0.0.1',
     port: (server.address() as AddressInfo).port,
     ca: pemOf(pki, 'ca').cert,
     ...(as !== undefined && pemOf(pki, as)),
+    ...(session !== undefined && { session }),
   });
+  let next: Buffer | undefined;
+  socket.on('session', (s: Buffer) => (next = s));
   const chunks: Buffer[] = [];
   socket.on('data', (c: Buffer) => chunks.push(c));
   await once(socket, 'end');
+  const reused = socket.isSessionReused();
   socket.destroy();
-  return Buffer.concat(chunks).toString('utf8');
+  return { text: Buffer.concat(chunks).toString('utf8'), session: next, reused };
 }
+
+const answerTo = async (as?: string): Promise<string> => (await connectAs(as)).text;
 
 describe('peerNameRefusal', () => {
   it('lets a certificate of the CA with a listed name call', async () => {
@@ -60,18 +72,29 @@ describe('peerNameRefusal', () => {
   });
 
   it.each([
-    [undefined, 'Unauthorized: a client certificate is required'],
-    ['stranger', 'Unauthorized: the client certificate is not accepted: it is not signed by a trusted CA'],
+    ['no certificate', undefined, 'Unauthorized: a client certificate is required'],
     [
+      'a certificate of another CA',
+      'stranger',
+      'Unauthorized: the client certificate is not accepted: it is not signed by a trusted CA',
+    ],
+    [
+      'another name of the CA',
       'other',
       'Unauthorized: the client certificate has common name "someone-else", which is not in --allowed-names',
     ],
-  ])('refuses %s', async (as, message) => {
+  ])('refuses %s', async (_what, as, message) => {
     expect(await answerTo(as)).toBe(message);
   });
 
   it('goes by the last of several common names, as Go does', async () => {
     expect(await answerTo('two')).toBe('ok');
+  });
+
+  it('knows the caller again on a resumed TLS session', async () => {
+    const first = await connectAs('known');
+    const second = await connectAs('known', first.session);
+    expect(second).toMatchObject({ text: 'ok', reused: true });
   });
 });
 
