@@ -10,6 +10,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { KvError } from '../lib/kernel/errors/errors.ts';
+import { APISERVER_WEBHOOK_CLIENT_CN } from '../lib/kubevirt/webhooks.ts';
 
 const run = promisify(execFile);
 
@@ -27,9 +28,6 @@ export interface TestEnvCerts {
   webhookClient: KeyPair;
   serviceAccount: { privateKey: string; publicKey: string };
 }
-
-/** The common name of the certificate kube-apiserver shows the admission webhooks it calls. */
-export const APISERVER_WEBHOOK_CLIENT_CN = 'kube-apiserver-webhook-client';
 
 /** The SANs of the serving cert: loopback only, plus the in-cluster name. */
 export const SERVING_SANS = 'IP:127.0.0.1,IP:::1,DNS:localhost,DNS:kubernetes.default.svc';

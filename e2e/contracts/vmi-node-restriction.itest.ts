@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { KUBEVIRTS, VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../../lib/kubevirt/index.ts';
 import { INTERNAL_VIRTUAL_MACHINE_INSTANCES } from '../../lib/kubevirt/internal-gvr.ts';
 import { richVmiSpec } from '../../lib/kubevirt/testing/fixtures.ts';
-import { WEBHOOKS } from '../../lib/kubevirt/webhooks.ts';
+import { APISERVER_WEBHOOK_CLIENT_CN, WEBHOOKS } from '../../lib/kubevirt/webhooks.ts';
 import { runApiRole } from '../../lib/apiserver/role.ts';
 import { HttpKubeClient, NODES, type KubeClient, type KubeObject } from '../../lib/kernel/kube/index.ts';
 import { memoryLogger, nopLogger } from '../../lib/kernel/log/log.ts';
@@ -23,7 +23,6 @@ import { rewriterMetrics } from '../../lib/rewriter/proxy/metrics.ts';
 import { startWebhookProxy } from '../../lib/rewriter/proxy/webhook.ts';
 import { WEBHOOK_CLIENT_CN } from '../../lib/apiserver/auth/index.ts';
 import { gvr } from '../local/virt-registration.ts';
-import { APISERVER_WEBHOOK_CLIENT_CN } from '../../testenv/certs.ts';
 import { testCluster, type TestCluster } from '../../testenv/cluster.ts';
 
 const VALIDATING = gvr(

@@ -27,6 +27,12 @@ export interface Webhook {
   readonly registered: boolean;
 }
 
+/**
+ * The common name of the client certificate kube-apiserver shows the webhooks it calls (from its admission
+ * configuration): what the local cluster's certificate carries and the webhook proxy expects by default.
+ */
+export const APISERVER_WEBHOOK_CLIENT_CN = 'kube-apiserver-webhook-client';
+
 const CREATE_UPDATE: readonly AdmissionOperation[] = ['CREATE', 'UPDATE'];
 
 /**

@@ -8,7 +8,7 @@
  * - when asked, the VM webhooks registered by URL at an in-process rewriter webhook proxy, for the namespace only,
  *   the proxy showing the api its webhook client certificate and serving only kube-apiserver's.
  */
-import { WEBHOOKS } from '../../../lib/kubevirt/webhooks.ts';
+import { APISERVER_WEBHOOK_CLIENT_CN, WEBHOOKS } from '../../../lib/kubevirt/webhooks.ts';
 import { WEBHOOK_CLIENT_CN } from '../../../lib/apiserver/auth/index.ts';
 import { runApiRole } from '../../../lib/apiserver/role.ts';
 import { makeRestPki, type RestPki } from '../../../lib/handler/rest/testing/pki.ts';
@@ -21,7 +21,6 @@ import { makeTestPki, pemOf } from '../../../lib/kernel/tls/testing/pki.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../../lib/rename/index.ts';
 import { rewriterMetrics } from '../../../lib/rewriter/proxy/metrics.ts';
 import { startWebhookProxy } from '../../../lib/rewriter/proxy/webhook.ts';
-import { APISERVER_WEBHOOK_CLIENT_CN } from '../../../testenv/certs.ts';
 import { freePorts } from '../../../testenv/ports.ts';
 import { NETWORK } from '../layout.ts';
 import { registerApi, unregisterApi, type ApiRegistration } from '../virt-registration.ts';

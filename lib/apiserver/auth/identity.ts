@@ -10,6 +10,7 @@
  * Anything else is refused with 401 and its headers are never read, so a forged `X-Remote-User` without such
  * a certificate gets nowhere. Messages name header names and certificate common names, never header values.
  */
+import { nameRefusal } from '../../kernel/tls/peer-name.ts';
 import type { AuthConfig } from './config.ts';
 import { allValues, extraValues, firstValue, type HeaderValues } from './headers.ts';
 
@@ -46,17 +47,6 @@ export const PROBLEM_TEXT: Readonly<Record<PeerProblem, string>> = {
 
 function refuse(message: string): AuthResult {
   return { ok: false, code: 401, message };
-}
-
-/** Why a verified certificate's common name is not accepted by a list, or undefined when it is. */
-export function nameRefusal(
-  commonName: string | undefined,
-  names: readonly string[],
-  from: string,
-): string | undefined {
-  if (commonName !== undefined && names.includes(commonName)) return undefined;
-  const shown = commonName === undefined ? 'no common name' : `common name ${JSON.stringify(commonName)}`;
-  return `Unauthorized: the client certificate has ${shown}, which is not in ${from}`;
 }
 
 /** Why the certificate may not vouch for headers, or undefined when it may. */

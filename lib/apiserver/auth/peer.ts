@@ -13,6 +13,7 @@
 import type { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import { realClock, type Clock } from '../../kernel/clock.ts';
+import { commonNameOf } from '../../kernel/tls/peer-name.ts';
 import type { CaBundle } from './ca-bundle.ts';
 import type { AuthConfig } from './config.ts';
 import type { PeerFacts, PeerProblem, TrustSource } from './identity.ts';
@@ -30,17 +31,6 @@ export function anchorsOf(config: AuthConfig): Anchors<TrustSource> {
   const anchors: [TrustSource, CaBundle][] = [['requestheader', config.requestHeader.ca]];
   if (config.virtualization !== undefined) anchors.push(['virtualization-ca', config.virtualization.ca]);
   return anchors;
-}
-
-/** The subject's common name; with several, the last one counts, as in Go's pkix.Name. */
-export function commonNameOf(cert: X509Certificate): string | undefined {
-  const cn: unknown = cert.toLegacyObject().subject.CN;
-  if (typeof cn === 'string') return cn;
-  if (Array.isArray(cn)) {
-    const last: unknown = cn[cn.length - 1];
-    return typeof last === 'string' ? last : undefined;
-  }
-  return undefined;
 }
 
 function issuedBy(child: X509Certificate, parent: X509Certificate): boolean {

@@ -1,15 +1,16 @@
 /**
- * Who may call the admission webhooks: a client whose certificate the webhook client CA verified (peer.ts) and
- * whose common name is one of that trust's allowed names (the rewriter's webhook proxy; kube-apiserver's
- * webhook client certificate where it calls the api directly). KubeVirt's virt-api asks webhook callers for no
- * certificate; this port serves the subresource API to whoever reaches it as well, so a review without such a
- * certificate is answered 401 before its body is read.
+ * Who may call the admission webhooks: a client whose certificate the webhook client CA verified (peer.ts, since
+ * this port trusts other CAs too) and whose common name is one of that trust's allowed names (the kernel's
+ * nameRefusal): the rewriter's webhook proxy, or kube-apiserver's webhook client certificate where it calls the
+ * api directly. KubeVirt's virt-api asks webhook callers for no certificate; this port serves the subresource API
+ * to whoever reaches it as well, so a review without such a certificate is answered 401 before its body is read.
  */
 import type { TLSSocket } from 'node:tls';
 import type { Clock } from '../../kernel/clock.ts';
 import type { Status } from '../../kernel/errors/errors.ts';
+import { nameRefusal } from '../../kernel/tls/peer-name.ts';
 import type { NamedTrust } from './config.ts';
-import { nameRefusal, PROBLEM_TEXT, type PeerFacts } from './identity.ts';
+import { PROBLEM_TEXT, type PeerFacts } from './identity.ts';
 import { peerVerifiedBy } from './peer.ts';
 import { unauthorizedStatus } from './status.ts';
 

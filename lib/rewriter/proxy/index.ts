@@ -6,9 +6,6 @@ export { REWRITER_BUCKETS, rewriterMetrics, type RewriterMetrics } from './metri
 export { UpstreamProbe } from './probe.ts';
 export type { ProxyServer } from './serve.ts';
 export { Upstream, type UpstreamOptions } from './upstream.ts';
-export {
-  startWebhookProxy,
-  WEBHOOK_CALLER_CN,
-  type WebhookCallers,
-  type WebhookProxyOptions,
-} from './webhook.ts';
+export { startWebhookProxy, type WebhookCallers, type WebhookProxyOptions } from './webhook.ts';
+/** The common name the webhook proxy expects of its caller by default: kube-apiserver's webhook client. */
+export { APISERVER_WEBHOOK_CLIENT_CN as WEBHOOK_CALLER_CN } from '../../kubevirt/webhooks.ts';

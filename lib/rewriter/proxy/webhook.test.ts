@@ -2,10 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import { TLSSocket } from 'node:tls';
 import { Registry } from 'prom-client';
 import { Agent, request } from 'undici';
-import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
+import { APISERVER_WEBHOOK_CLIENT_CN, WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { makeTlsFixture, type TlsFixture } from '../../kernel/kube/testing/tls-fixture.ts';
 import { makeTestPki, pemOf, type TestPem } from '../../kernel/tls/testing/pki.ts';
@@ -182,11 +182,22 @@ describe('webhook proxy', () => {
   });
 });
 
+/** The common name of the certificate the peer of this request showed, or 'none'. */
+function peerOf(req: IncomingMessage): string {
+  if (!(req.socket instanceof TLSSocket)) return 'none';
+  const cert = req.socket.getPeerCertificate();
+  return Object.keys(cert).length === 0 ? 'none' : String(cert.subject.CN);
+}
+
 describe('webhook proxy to a server that asks for a client certificate', () => {
   let pki: Record<string, TestPem>;
   let strict: Server;
   let certProxy: ProxyServer;
   const peers: string[] = [];
+  /** A server that asks for a certificate without requiring one, and the proxy in front of it. */
+  let asking: Server;
+  let askingProxy: ProxyServer;
+  const asked: { url: string; peer: string }[] = [];
 
   beforeAll(async () => {
     pki = await makeTestPki([
@@ -206,12 +217,23 @@ describe('webhook proxy to a server that asks for a client certificate', () => {
     });
     await new Promise<void>((resolve) => strict.listen(0, '127.0.0.1', resolve));
     certProxy = await proxyTo(strict, { upstreamCa: ca, upstreamClient: pemOf(pki, 'client') });
+    asking = createServer({ ...pemOf(pki, 'server'), ca, requestCert: true, rejectUnauthorized: false });
+    asking.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      asked.push({ url: req.url ?? '', peer: peerOf(req) });
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"kind":"AdmissionReview","response":{"uid":"u1","allowed":true}}');
+    });
+    await new Promise<void>((resolve) => asking.listen(0, '127.0.0.1', resolve));
+    askingProxy = await proxyTo(asking, { upstreamCa: ca, upstreamClient: pemOf(pki, 'client') });
   }, 30_000);
 
   afterAll(async () => {
-    await certProxy.close(100);
-    strict.closeAllConnections();
-    await new Promise((resolve) => strict.close(resolve));
+    await Promise.all([certProxy.close(100), askingProxy.close(100)]);
+    for (const s of [strict, asking]) {
+      s.closeAllConnections();
+      await new Promise((resolve) => s.close(resolve));
+    }
   });
 
   it('shows its client certificate, and passes the server’s 429 back with its Retry-After', async () => {
@@ -226,6 +248,25 @@ describe('webhook proxy to a server that asks for a client certificate', () => {
     expect(await res.body.json()).toMatchObject({ kind: 'Status', code: 429 });
     expect(peers).toEqual(['kube-api-rewriter']);
   });
+
+  it('shows its client certificate on a webhook path only, never on a path it passes through', async () => {
+    for (const path of [WEBHOOKS.vmMutate.path, '/some-other-webhook', WEBHOOKS.vmiMutate.path, '/healthz']) {
+      const res = await request(`https://127.0.0.1:${askingProxy.port}${path}`, {
+        dispatcher: client,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(review()),
+      });
+      expect(res.statusCode).toBe(200);
+      await res.body.text();
+    }
+    expect(asked).toEqual([
+      { url: WEBHOOKS.vmMutate.path, peer: 'kube-api-rewriter' },
+      { url: '/some-other-webhook', peer: 'none' },
+      { url: WEBHOOKS.vmiMutate.path, peer: 'kube-api-rewriter' },
+      { url: '/healthz', peer: 'none' },
+    ]);
+  });
 });
 
 describe('webhook proxy that knows its callers', () => {
@@ -238,14 +279,14 @@ describe('webhook proxy that knows its callers', () => {
       { name: 'ca', cn: 'ca', ca: true },
       { name: 'other-ca', cn: 'other-ca', ca: true },
       { name: 'serving', cn: 'proxy', issuer: 'ca', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
-      { name: 'apiserver', cn: 'kube-apiserver-webhook-client', issuer: 'ca', usage: 'clientAuth' },
+      { name: 'apiserver', cn: APISERVER_WEBHOOK_CLIENT_CN, issuer: 'ca', usage: 'clientAuth' },
       { name: 'someone', cn: 'someone-else', issuer: 'ca', usage: 'clientAuth' },
-      { name: 'stranger', cn: 'kube-apiserver-webhook-client', issuer: 'other-ca', usage: 'clientAuth' },
+      { name: 'stranger', cn: APISERVER_WEBHOOK_CLIENT_CN, issuer: 'other-ca', usage: 'clientAuth' },
     ]);
     guarded = await proxyTo(webhook, {
       ...pemOf(pki, 'serving'),
       upstreamCa: tls.cert,
-      callers: { ca: pemOf(pki, 'ca').cert, allowedNames: ['kube-apiserver-webhook-client'] },
+      callers: { ca: pemOf(pki, 'ca').cert, allowedNames: [APISERVER_WEBHOOK_CLIENT_CN] },
     });
   }, 30_000);
 

@@ -2,9 +2,10 @@
  * The webhook proxy (mode "restore"): a TLS server the API server calls for admission, in front of the real
  * webhook server that speaks kubevirt.io. An AdmissionReview request for one of the rule set's webhook paths
  * is restored (kinds, resources, object and oldObject) before it is forwarded; the response patch is renamed
- * on the way back (rewriteAdmissionReview). Other paths pass through untouched. The proxy shows the webhook
- * server its own client certificate when it has one (the api answers reviews only to a caller it knows), and
- * passes a Retry-After back with the answer, so kube-apiserver retries a review the server had no room for.
+ * on the way back (rewriteAdmissionReview). Other paths pass through untouched. On the webhook paths only, the
+ * proxy shows the webhook server its own client certificate when it has one (the api answers reviews only to a
+ * caller it knows); a pass-through goes on a connection without one, so no caller borrows that name for another
+ * path. It passes a Retry-After back with the answer, so kube-apiserver retries a review the server had no room for.
  * With `callers` it serves only a client whose certificate that CA signed (the TLS handshake refuses any other)
  * and whose common name is in the list (401 otherwise, before the body is read): kube-apiserver shows its
  * webhook client certificate from its admission configuration.
@@ -15,6 +16,7 @@ import { TLSSocket } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
+import { peerNameRefusal } from '../../kernel/tls/peer-name.ts';
 import { rewriteAdmissionReview } from '../../rename/admission-review.ts';
 import { renameContext, restoreContext } from '../../rename/context.ts';
 import { rewriteDocument } from '../../rename/document.ts';
@@ -54,33 +56,24 @@ export interface WebhookProxyOptions {
   readonly keepAliveTimeout?: number;
 }
 
-/** The common name the webhook proxy expects of its caller by default (the local cluster's kube-apiserver shows it). */
-export const WEBHOOK_CALLER_CN = 'kube-apiserver-webhook-client';
-
 export interface WebhookCallers {
   readonly ca: string;
   readonly allowedNames: readonly string[];
 }
 
 interface WebhookDeps extends WebhookProxyOptions {
-  readonly agent: Agent;
+  /** To the webhook server for the rule set's webhook paths, showing upstreamClient. */
+  readonly webhookAgent: Agent;
+  /** For every other path: no client certificate. */
+  readonly passAgent: Agent;
   readonly origin: string;
 }
 
 export async function startWebhookProxy(opts: WebhookProxyOptions): Promise<ProxyServer> {
   const url = new URL(opts.upstream);
-  const agent = new Agent({
-    connect: {
-      ...(opts.upstreamCa !== undefined && { ca: opts.upstreamCa }),
-      ...(opts.upstreamServerName !== undefined && { servername: opts.upstreamServerName }),
-      ...(opts.upstreamClient !== undefined && {
-        cert: opts.upstreamClient.cert,
-        key: opts.upstreamClient.key,
-      }),
-    },
-    ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
-  });
-  const d: WebhookDeps = { ...opts, agent, origin: url.origin };
+  const webhookAgent = upstreamAgent(opts, opts.upstreamClient);
+  const passAgent = upstreamAgent(opts, undefined);
+  const d: WebhookDeps = { ...opts, webhookAgent, passAgent, origin: url.origin };
   const c = opts.callers;
   const server = createServer({
     cert: opts.cert,
@@ -108,9 +101,20 @@ export async function startWebhookProxy(opts: WebhookProxyOptions): Promise<Prox
     port: proxy.port,
     close: async (graceMs?: number): Promise<void> => {
       await proxy.close(graceMs);
-      await agent.close();
+      await Promise.all([webhookAgent.close(), passAgent.close()]);
     },
   };
+}
+
+function upstreamAgent(opts: WebhookProxyOptions, client: WebhookProxyOptions['upstreamClient']): Agent {
+  return new Agent({
+    connect: {
+      ...(opts.upstreamCa !== undefined && { ca: opts.upstreamCa }),
+      ...(opts.upstreamServerName !== undefined && { servername: opts.upstreamServerName }),
+      ...(client !== undefined && { cert: client.cert, key: client.key }),
+    },
+    ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
+  });
 }
 
 function recorderOf(d: WebhookDeps, target: ApiTarget, method: string | undefined): RequestRecorder {
@@ -171,14 +175,11 @@ async function handleWebhook(
   rec.handled();
 }
 
-/** Why this (TLS-verified) caller may not call, or undefined when it may. */
+/** Why this caller may not call, or undefined when it may (the handshake verified its certificate). */
 function callerRefusal(callers: WebhookCallers | undefined, req: IncomingMessage): string | undefined {
   if (callers === undefined) return undefined;
-  const cn: unknown =
-    req.socket instanceof TLSSocket ? req.socket.getPeerCertificate().subject.CN : undefined;
-  if (typeof cn === 'string' && callers.allowedNames.includes(cn)) return undefined;
-  const named = typeof cn === 'string' ? `common name ${JSON.stringify(cn)}` : 'no single common name';
-  return `Unauthorized: the client certificate has ${named}, which is not in --webhook-client-allowed-names`;
+  if (!(req.socket instanceof TLSSocket)) return 'Unauthorized';
+  return peerNameRefusal(req.socket, callers.allowedNames, '--webhook-client-allowed-names');
 }
 
 /** 401 before the body is read; the connection closes after it. */
@@ -195,9 +196,11 @@ function forward(
   body: Buffer,
   signal: AbortSignal,
 ): Promise<Dispatcher.ResponseData> {
-  return webhookDeps.agent.request({
+  const target = parseTarget(req.url ?? '/', webhookDeps.index);
+  const agent = target.webhook === undefined ? webhookDeps.passAgent : webhookDeps.webhookAgent;
+  return agent.request({
     origin: webhookDeps.origin,
-    path: upstreamPath(parseTarget(req.url ?? '/', webhookDeps.index), req.url),
+    path: upstreamPath(target, req.url),
     method: req.method ?? 'POST',
     headers: { ...upstreamHeaders(req.headers, { forceJson: false }), 'content-length': String(body.length) },
     body,
