@@ -11,7 +11,7 @@ import { loadRestConfig, type GroupVersionResource, type KubeClient } from '../l
 import { memoryLogger, nopLogger } from '../lib/kernel/log/log.ts';
 import { newRegistry } from '../lib/kernel/metrics/registry.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';
-import { makeTestPki, pemOf } from '../lib/kernel/tls/testing/pki.ts';
+import { makeTestPki, pemOf } from '../testenv/pki.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../lib/rename/index.ts';
 import { rewriterMetrics } from '../lib/rewriter/proxy/metrics.ts';
 import { startWebhookProxy } from '../lib/rewriter/proxy/webhook.ts';

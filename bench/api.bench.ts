@@ -16,7 +16,7 @@ import { vm } from '../lib/kubevirt/testing/objects.ts';
 import { loadRestConfig } from '../lib/kernel/kube/index.ts';
 import { memoryLogger } from '../lib/kernel/log/log.ts';
 import { waitFor } from '../lib/kernel/testing/wait.ts';
-import { makeTestPki, pemOf } from '../lib/kernel/tls/testing/pki.ts';
+import { makeTestPki, pemOf } from '../testenv/pki.ts';
 import { percentile } from './stats.ts';
 import type { BenchContext, BenchRow } from './table.ts';
 

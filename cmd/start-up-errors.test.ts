@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { makeTlsFixture, type TlsFixture } from '../lib/kernel/kube/testing/tls-fixture.ts';
+import { makeTlsFixture, type TlsFixture } from '../testenv/pki.ts';
 
 const virt = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'virt');
 
@@ -32,8 +32,8 @@ const files: Record<string, string> = {};
 const yaml = (...lines: string[]): string => lines.join('\n') + '\n';
 const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
-beforeAll(() => {
-  tls = makeTlsFixture();
+beforeAll(async () => {
+  tls = await makeTlsFixture();
   dir = mkdtempSync(join(tmpdir(), 'kv-start-up-'));
   const head = ['apiVersion: v1', 'kind: Config', 'users:', '- name: u', '  user:'];
   const valid = (user: string[]): string =>

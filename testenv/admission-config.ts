@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { KeyPair } from './certs.ts';
+import type { KeyPair } from './pki.ts';
 
 export const admissionConfigPath = (dir: string): string => join(dir, 'admission-config.yaml');
 

@@ -1,23 +1,16 @@
 /**
- * Certificates for the test control plane, made with the `openssl` CLI (no shell): a cluster CA, the
- * apiserver serving cert, an admin client cert (system:masters), the front-proxy (request-header) CA and
- * its client cert, kube-apiserver's webhook client cert (APISERVER_WEBHOOK_CLIENT_CN, signed by the cluster CA,
- * made on its own when missing), and the service-account RSA key pair. Files live in `<dir>/pki`; an existing complete
- * set is reused so a restarted control plane keeps trusting the same kubeconfig.
+ * Certificates for the test control plane, from the test PKI (`pki.ts`): a cluster CA, the apiserver serving
+ * cert, an admin client cert (system:masters), the front-proxy (request-header) CA and its client cert,
+ * kube-apiserver's webhook client cert (APISERVER_WEBHOOK_CLIENT_CN, signed by the cluster CA, made on its own
+ * when missing), and the service-account RSA key pair. Files live in `<dir>/pki`; an existing complete set is
+ * reused so a restarted control plane keeps trusting the same kubeconfig.
  */
-import { execFile } from 'node:child_process';
-import { access, mkdir } from 'node:fs/promises';
+import { generateKeyPair } from 'node:crypto';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { KvError } from '../lib/kernel/errors/errors.ts';
 import { APISERVER_WEBHOOK_CLIENT_CN } from '../lib/kubevirt/webhooks.ts';
-
-const run = promisify(execFile);
-
-export interface KeyPair {
-  cert: string;
-  key: string;
-}
+import { issue, type KeyPair } from './pki.ts';
 
 export interface TestEnvCerts {
   ca: KeyPair;
@@ -32,9 +25,6 @@ export interface TestEnvCerts {
 /** The SANs of the serving cert: loopback only, plus the in-cluster name. */
 export const SERVING_SANS = 'IP:127.0.0.1,IP:::1,DNS:localhost,DNS:kubernetes.default.svc';
 
-const DAYS = '3650';
-const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-
 export function certPaths(dir: string): TestEnvCerts {
   const pki = join(dir, 'pki');
   const pair = (name: string): KeyPair => ({ cert: join(pki, `${name}.crt`), key: join(pki, `${name}.key`) });
@@ -47,57 +37,6 @@ export function certPaths(dir: string): TestEnvCerts {
     webhookClient: pair('webhook-client'),
     serviceAccount: { privateKey: join(pki, 'sa.key'), publicKey: join(pki, 'sa.pub') },
   };
-}
-
-async function openssl(args: string[]): Promise<void> {
-  try {
-    await run('openssl', args);
-  } catch (err) {
-    const stderr = (err as { stderr?: unknown }).stderr;
-    const detail = typeof stderr === 'string' ? stderr.trim() : String(err);
-    throw new KvError('KV_ERR_CONFIG', `openssl ${args[0] ?? ''} failed: ${detail}`, { cause: err });
-  }
-}
-
-export async function selfSignedCa(p: KeyPair, cn: string): Promise<void> {
-  await openssl([
-    'req',
-    '-x509',
-    ...EC_KEY,
-    '-keyout',
-    p.key,
-    '-out',
-    p.cert,
-    '-days',
-    DAYS,
-    '-subj',
-    `/CN=${cn}`,
-  ]);
-}
-
-export interface LeafOptions {
-  subject: string;
-  usage: 'serverAuth' | 'clientAuth';
-  sans?: string;
-}
-
-export async function leaf(p: KeyPair, ca: KeyPair, o: LeafOptions): Promise<void> {
-  const ext = [
-    '-addext',
-    'basicConstraints=critical,CA:FALSE',
-    '-addext',
-    'keyUsage=critical,digitalSignature,keyEncipherment',
-    '-addext',
-    `extendedKeyUsage=${o.usage}`,
-  ];
-  if (o.sans !== undefined) ext.push('-addext', `subjectAltName=${o.sans}`);
-  const signer = ['-CA', ca.cert, '-CAkey', ca.key];
-  await openssl(
-    ['req', '-x509', ...EC_KEY, '-keyout', p.key, '-out', p.cert, '-days', DAYS, '-subj', o.subject].concat(
-      signer,
-      ext,
-    ),
-  );
 }
 
 async function allExist(pairs: readonly KeyPair[], extra: readonly string[] = []): Promise<boolean> {
@@ -118,22 +57,31 @@ export async function ensureCerts(dir: string): Promise<TestEnvCerts> {
   if (!(await allExist(base, [sa.privateKey, sa.publicKey]))) await makeBase(dir, c);
   // On its own: a set made before this certificate existed keeps its CA (the kubeconfigs trust it).
   if (!(await allExist([c.webhookClient])))
-    await leaf(c.webhookClient, c.ca, { subject: `/CN=${APISERVER_WEBHOOK_CLIENT_CN}`, usage: 'clientAuth' });
+    await issue(c.webhookClient, { cn: APISERVER_WEBHOOK_CLIENT_CN, usage: 'clientAuth' }, c.ca);
   return c;
 }
 
 async function makeBase(dir: string, c: TestEnvCerts): Promise<void> {
   await mkdir(join(dir, 'pki'), { recursive: true, mode: 0o700 });
   await Promise.all([
-    selfSignedCa(c.ca, 'kubevirt-ts-testenv-ca'),
-    selfSignedCa(c.frontProxyCa, 'front-proxy-ca'),
+    issue(c.ca, { cn: 'kubevirt-ts-testenv-ca' }),
+    issue(c.frontProxyCa, { cn: 'front-proxy-ca' }),
   ]);
-  const sa = c.serviceAccount;
   await Promise.all([
-    leaf(c.serving, c.ca, { subject: '/CN=kube-apiserver', usage: 'serverAuth', sans: SERVING_SANS }),
-    leaf(c.admin, c.ca, { subject: '/O=system:masters/CN=admin', usage: 'clientAuth' }),
-    leaf(c.frontProxyClient, c.frontProxyCa, { subject: '/CN=front-proxy-client', usage: 'clientAuth' }),
-    openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', sa.privateKey]),
+    issue(c.serving, { cn: 'kube-apiserver', usage: 'serverAuth', sans: SERVING_SANS }, c.ca),
+    issue(c.admin, { o: 'system:masters', cn: 'admin', usage: 'clientAuth' }, c.ca),
+    issue(c.frontProxyClient, { cn: 'front-proxy-client', usage: 'clientAuth' }, c.frontProxyCa),
+    serviceAccountKeys(c.serviceAccount),
   ]);
-  await openssl(['pkey', '-in', sa.privateKey, '-pubout', '-out', sa.publicKey]);
+}
+
+/** The RSA key pair kube-apiserver signs and checks service-account tokens with (PKCS#8 and SPKI PEM). */
+async function serviceAccountKeys(sa: TestEnvCerts['serviceAccount']): Promise<void> {
+  const { privateKey, publicKey } = await promisify(generateKeyPair)('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  await writeFile(sa.privateKey, privateKey, { mode: 0o600 });
+  await writeFile(sa.publicKey, publicKey);
 }

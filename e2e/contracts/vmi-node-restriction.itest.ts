@@ -16,7 +16,7 @@ import { HttpKubeClient, NODES, type KubeClient, type KubeObject } from '../../l
 import { memoryLogger, nopLogger } from '../../lib/kernel/log/log.ts';
 import { newRegistry } from '../../lib/kernel/metrics/registry.ts';
 import { eventually, waitFor } from '../../lib/kernel/testing/wait.ts';
-import { makeTestPki, pemOf, type TestPem } from '../../lib/kernel/tls/testing/pki.ts';
+import { makeTestPki, pemOf, type TestPem } from '../../testenv/pki.ts';
 import { rewritingClient } from '../../lib/rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../lib/rename/index.ts';
 import { rewriterMetrics } from '../../lib/rewriter/proxy/metrics.ts';

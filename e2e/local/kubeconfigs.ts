@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import type { KeyPair } from '../../testenv/certs.ts';
+import type { KeyPair } from '../../testenv/pki.ts';
 
 export interface ComponentKubeconfigs {
   kubelet: string;

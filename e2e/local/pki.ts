@@ -7,7 +7,7 @@
  */
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { leaf, type KeyPair, type LeafOptions } from '../../testenv/certs.ts';
+import { issue, type CertSpec, type KeyPair } from '../../testenv/pki.ts';
 import { NETWORK, NODE_NAME } from './layout.ts';
 
 export interface NodeCerts {
@@ -19,20 +19,17 @@ export interface NodeCerts {
   kubeProxy: KeyPair;
 }
 
-export const LEAVES: Record<keyof NodeCerts, LeafOptions> = {
-  kubeletClient: { subject: `/O=system:nodes/CN=system:node:${NODE_NAME}`, usage: 'clientAuth' },
+export const LEAVES: Record<keyof NodeCerts, CertSpec> = {
+  kubeletClient: { o: 'system:nodes', cn: `system:node:${NODE_NAME}`, usage: 'clientAuth' },
   kubeletServing: {
-    subject: `/CN=${NODE_NAME}`,
+    cn: NODE_NAME,
     usage: 'serverAuth',
     sans: `IP:${NETWORK.nodeIp},IP:127.0.0.1,DNS:${NODE_NAME},DNS:localhost`,
   },
-  apiserverKubeletClient: {
-    subject: '/O=system:masters/CN=kube-apiserver-kubelet-client',
-    usage: 'clientAuth',
-  },
-  controllerManager: { subject: '/CN=system:kube-controller-manager', usage: 'clientAuth' },
-  scheduler: { subject: '/CN=system:kube-scheduler', usage: 'clientAuth' },
-  kubeProxy: { subject: '/CN=system:kube-proxy', usage: 'clientAuth' },
+  apiserverKubeletClient: { o: 'system:masters', cn: 'kube-apiserver-kubelet-client', usage: 'clientAuth' },
+  controllerManager: { cn: 'system:kube-controller-manager', usage: 'clientAuth' },
+  scheduler: { cn: 'system:kube-scheduler', usage: 'clientAuth' },
+  kubeProxy: { cn: 'system:kube-proxy', usage: 'clientAuth' },
 };
 
 const NAMES: Record<keyof NodeCerts, string> = {
@@ -74,7 +71,7 @@ export async function ensureNodeCerts(pki: string, ca: KeyPair): Promise<NodeCer
   await Promise.all(
     keys.map(async (k) => {
       if ((await exists(certs[k].cert)) && (await exists(certs[k].key))) return;
-      await leaf(certs[k], ca, LEAVES[k]);
+      await issue(certs[k], LEAVES[k], ca);
     }),
   );
   return certs;

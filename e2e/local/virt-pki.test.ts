@@ -1,4 +1,4 @@
-// The certificates of `./dev run`'s roles, made with openssl in a temp dir: the api's client certificate for the
+// The certificates of `./dev run`'s roles, made in a temp dir: the api's client certificate for the
 // handlers carries KubeVirt's client name, and a set made before that is mended from the same CA.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_CLIENT_COMMON_NAME } from '../../lib/handler/rest/index.ts';
-import { leaf } from '../../testenv/certs.ts';
+import { issue } from '../../testenv/pki.ts';
 import { ensureVirtCerts, virtCertPaths } from './virt-pki.ts';
 
 let dir: string;
@@ -30,7 +30,7 @@ describe('ensureVirtCerts', () => {
   it('issues a leaf with an old subject again from the same CA and leaves the rest as they are', async () => {
     const c = virtCertPaths(dir);
     await ensureVirtCerts(dir);
-    await leaf(c.apiHandlerClient, c.ca, { subject: '/CN=virt-api', usage: 'clientAuth' });
+    await issue(c.apiHandlerClient, { cn: 'virt-api', usage: 'clientAuth' }, c.ca);
     const before = await Promise.all([c.ca.cert, c.apiServing.cert].map((f) => readFile(f, 'utf8')));
     await ensureVirtCerts(dir);
     const client = await cert(c.apiHandlerClient.cert);

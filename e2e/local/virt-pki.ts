@@ -12,8 +12,8 @@ import { X509Certificate } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WEBHOOK_CLIENT_CN } from '../../lib/apiserver/auth/index.ts';
-import { leaf, selfSignedCa, type KeyPair, type LeafOptions } from '../../testenv/certs.ts';
 import { DEFAULT_CLIENT_COMMON_NAME } from '../../lib/handler/rest/index.ts';
+import { issue, subjectOf, type CertSpec, type KeyPair } from '../../testenv/pki.ts';
 import { NETWORK } from './layout.ts';
 import { exists } from './pki.ts';
 
@@ -29,20 +29,20 @@ export interface VirtCerts {
 /** The CN the api expects of the handler's REST server certificate (its --handler-server-name). */
 export const HANDLER_SERVER_NAME = 'virt-handler';
 
-const LEAVES: Record<Exclude<keyof VirtCerts, 'ca'>, LeafOptions> = {
+const LEAVES: Record<Exclude<keyof VirtCerts, 'ca'>, CertSpec> = {
   apiServing: {
-    subject: '/CN=virt-api',
+    cn: 'virt-api',
     usage: 'serverAuth',
     sans: `IP:${NETWORK.nodeIp},IP:127.0.0.1,DNS:virt-api.kubevirt-ts.svc`,
   },
   handlerServing: {
-    subject: `/CN=${HANDLER_SERVER_NAME}`,
+    cn: HANDLER_SERVER_NAME,
     usage: 'serverAuth',
     sans: `IP:${NETWORK.nodeIp}`,
   },
-  apiHandlerClient: { subject: `/CN=${DEFAULT_CLIENT_COMMON_NAME}`, usage: 'clientAuth' },
-  webhookServing: { subject: '/CN=virt-webhooks', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
-  webhookClient: { subject: `/CN=${WEBHOOK_CLIENT_CN}`, usage: 'clientAuth' },
+  apiHandlerClient: { cn: DEFAULT_CLIENT_COMMON_NAME, usage: 'clientAuth' },
+  webhookServing: { cn: 'virt-webhooks', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
+  webhookClient: { cn: WEBHOOK_CLIENT_CN, usage: 'clientAuth' },
 };
 
 export function virtCertPaths(stackDir: string): VirtCerts {
@@ -60,10 +60,7 @@ export function virtCertPaths(stackDir: string): VirtCerts {
 
 const names = Object.keys(LEAVES) as (keyof typeof LEAVES)[];
 
-/** '/CN=a/O=b' as X509Certificate.subject writes it ('CN=a\nO=b'). */
-const subjectOf = (o: LeafOptions): string => o.subject.slice(1).split('/').join('\n');
-
-async function hasSubject(p: KeyPair, o: LeafOptions): Promise<boolean> {
+async function hasSubject(p: KeyPair, o: CertSpec): Promise<boolean> {
   return new X509Certificate(await readFile(p.cert)).subject === subjectOf(o);
 }
 
@@ -73,11 +70,11 @@ export async function ensureVirtCerts(stackDir: string): Promise<VirtCerts> {
   const files = Object.values(c).flatMap((p: KeyPair) => [p.cert, p.key]);
   if ((await Promise.all(files.map(exists))).every(Boolean)) {
     const stale = await Promise.all(names.map(async (k) => !(await hasSubject(c[k], LEAVES[k]))));
-    await Promise.all(names.filter((_, i) => stale[i]).map((k) => leaf(c[k], c.ca, LEAVES[k])));
+    await Promise.all(names.filter((_, i) => stale[i]).map((k) => issue(c[k], LEAVES[k], c.ca)));
     return c;
   }
   await mkdir(join(stackDir, 'virt-pki'), { recursive: true, mode: 0o700 });
-  await selfSignedCa(c.ca, 'kubevirt-ts-virtualization-ca');
-  await Promise.all(names.map((k) => leaf(c[k], c.ca, LEAVES[k])));
+  await issue(c.ca, { cn: 'kubevirt-ts-virtualization-ca' });
+  await Promise.all(names.map((k) => issue(c[k], LEAVES[k], c.ca)));
   return c;
 }

@@ -9,7 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { certPaths, leaf } from '../../testenv/certs.ts';
+import { certPaths } from '../../testenv/certs.ts';
+import { issue } from '../../testenv/pki.ts';
 import { componentKubeconfig } from '../local/kubeconfigs.ts';
 
 export const VIRTCTL = fileURLToPath(new URL('../../bin/virtctl-ts', import.meta.url));
@@ -99,7 +100,7 @@ export async function userKubeconfig(adminKubeconfig: string, user: string, dir:
   const ca = certPaths(dirname(adminKubeconfig)).ca;
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const pair = { cert: join(dir, `${user}.crt`), key: join(dir, `${user}.key`) };
-  await leaf(pair, ca, { subject: `/CN=${user}`, usage: 'clientAuth' });
+  await issue(pair, { cn: user, usage: 'clientAuth' }, ca);
   const file = join(dir, `${user}.kubeconfig`);
   await writeFile(file, componentKubeconfig(admin.clusters[0]?.cluster.server ?? '', ca.cert, pair));
   return file;

@@ -8,7 +8,7 @@ import { nopLogger } from '../kernel/log/log.ts';
 import { newRegistry } from '../kernel/metrics/registry.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
 import { httpsCall, type HttpsAnswer } from '../kernel/tls/testing/https.ts';
-import type { TestPem } from '../kernel/tls/testing/pki.ts';
+import type { TestPem } from '../../testenv/pki.ts';
 import { makeAuthPki, type AuthPki } from './auth/testing/tls.ts';
 import type { Authorizer } from './auth/index.ts';
 import { newApiMetrics } from './metrics.ts';

@@ -22,7 +22,7 @@ import { NODES } from '../kernel/kube/index.ts';
 import { memoryLogger } from '../kernel/log/log.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
 import { httpsCall } from '../kernel/tls/testing/https.ts';
-import { makeTestPki, pemOf, type TestPem } from '../kernel/tls/testing/pki.ts';
+import { makeTestPki, pemOf, type TestPem } from '../../testenv/pki.ts';
 import { rewritingClient } from '../rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
 import { WEBHOOK_CLIENT_CN } from './auth/index.ts';

@@ -3,14 +3,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KvError } from '../kernel/errors/errors.ts';
-import { makeTlsFixture, type TlsFixture } from '../kernel/kube/testing/tls-fixture.ts';
+import { makeTlsFixture, type TlsFixture } from '../../testenv/pki.ts';
 import { memoryLogger, nopLogger } from '../kernel/log/log.ts';
 import { rewriterRoleOptions, type RewriterFlags } from './flags.ts';
 
 let tls: TlsFixture;
 let dir: string;
-beforeAll(() => {
-  tls = makeTlsFixture();
+beforeAll(async () => {
+  tls = await makeTlsFixture();
   dir = mkdtempSync(join(tmpdir(), 'kv-rewriter-flags-'));
   writeFileSync(join(dir, 'not-a-key.pem'), 'kv-flag-secret-0a1b\n');
 });

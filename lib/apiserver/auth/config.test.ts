@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { inspect } from 'node:util';
 import { KvError } from '../../kernel/errors/errors.ts';
-import { makeTestPki, pemOf } from '../../kernel/tls/testing/pki.ts';
+import { makeTestPki, pemOf } from '../../../testenv/pki.ts';
 import { CaBundle } from './ca-bundle.ts';
 import {
   parseRequestHeaderConfig,

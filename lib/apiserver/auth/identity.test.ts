@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { makeTestPki, pemOf } from '../../kernel/tls/testing/pki.ts';
+import { makeTestPki, pemOf } from '../../../testenv/pki.ts';
 import { namedTrust, parseRequestHeaderConfig, type AuthConfig } from './config.ts';
 import type { HeaderValues } from './headers.ts';
 import { identify, type PeerFacts } from './identity.ts';

@@ -7,7 +7,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { realClock } from '../../kernel/clock.ts';
 import { memoryLogger } from '../../kernel/log/log.ts';
 import { waitFor } from '../../kernel/testing/wait.ts';
-import { makeTestPki, pemOf, type TestPem } from '../../kernel/tls/testing/pki.ts';
+import { makeTestPki, pemOf, type TestPem } from '../../../testenv/pki.ts';
 import { PLAIN_STREAM_PROTOCOL } from './dial.ts';
 import {
   DECKHOUSE_STREAM_PROTOCOL,

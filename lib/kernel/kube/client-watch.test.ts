@@ -5,7 +5,7 @@ import { KvError, isGone, newStatus } from '../errors/errors.ts';
 import { HttpKubeClient } from './client.ts';
 import { FakeApiServer, json, type RecordedRequest } from './testing/fake-api-server.ts';
 import { CONFIG_MAPS, NODES } from './resources.ts';
-import { makeTlsFixture, type TlsFixture } from './testing/tls-fixture.ts';
+import { makeTlsFixture, type TlsFixture } from '../../../testenv/pki.ts';
 import type { KubeObject, WatchEvent } from './types.ts';
 
 let tls: TlsFixture;
@@ -59,7 +59,7 @@ async function collect<T extends KubeObject>(it: AsyncIterable<WatchEvent<T>>): 
 }
 
 beforeAll(async () => {
-  tls = makeTlsFixture();
+  tls = await makeTlsFixture();
   server = await FakeApiServer.start(tls);
 });
 afterEach(async () => {

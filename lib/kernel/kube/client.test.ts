@@ -8,7 +8,7 @@ import { HttpKubeClient, type HttpKubeClientOptions } from './client.ts';
 import type { RestConfig } from './config.ts';
 import { FakeApiServer, json } from './testing/fake-api-server.ts';
 import { CONFIG_MAPS, LEASES, NODES, PODS } from './resources.ts';
-import { makeTlsFixture, type TlsFixture } from './testing/tls-fixture.ts';
+import { makeTlsFixture, type TlsFixture } from '../../../testenv/pki.ts';
 import type { KubeClient, KubeObject } from './types.ts';
 
 let tls: TlsFixture;
@@ -54,7 +54,7 @@ async function failure(p: Promise<unknown>): Promise<KvError> {
 }
 
 beforeAll(async () => {
-  tls = makeTlsFixture();
+  tls = await makeTlsFixture();
   server = await FakeApiServer.start(tls);
 });
 afterEach(async () => {

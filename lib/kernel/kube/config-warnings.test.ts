@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KvError } from '../errors/errors.ts';
 import { loadRestConfig, type ConfigWarning } from './config.ts';
-import { makeTlsFixture, type TlsFixture } from './testing/tls-fixture.ts';
+import { makeTlsFixture, type TlsFixture } from '../../../testenv/pki.ts';
 
 let tls: TlsFixture;
 let dir: string;
 const TOKEN = 'sekret-token-value';
 
-beforeAll(() => {
-  tls = makeTlsFixture();
+beforeAll(async () => {
+  tls = await makeTlsFixture();
   dir = mkdtempSync(join(tmpdir(), 'kv-kube-config-warn-'));
 });
 afterAll(() => {

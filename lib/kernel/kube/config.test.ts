@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { KvError } from '../errors/errors.ts';
 import { loadRestConfig, type LoadRestConfigOptions, type RestConfig } from './config.ts';
-import { makeTlsFixture, type TlsFixture } from './testing/tls-fixture.ts';
+import { makeTlsFixture, type TlsFixture } from '../../../testenv/pki.ts';
 
 let tls: TlsFixture;
 let dir: string;
@@ -47,8 +47,8 @@ function configError(opts: LoadRestConfigOptions): KvError {
   throw new Error('expected loadRestConfig to fail');
 }
 
-beforeAll(() => {
-  tls = makeTlsFixture();
+beforeAll(async () => {
+  tls = await makeTlsFixture();
   dir = mkdtempSync(join(tmpdir(), 'kv-kube-config-'));
 });
 afterAll(() => {
@@ -299,8 +299,8 @@ describe('loadRestConfig: a failing kubeconfig says where and what, never what t
     expect(everything(err)).not.toContain(TOKEN);
   });
 
-  it('refuses a client key that does not belong to the certificate', () => {
-    const other = makeTlsFixture();
+  it('refuses a client key that does not belong to the certificate', async () => {
+    const other = await makeTlsFixture();
     try {
       const err = failing(
         writeKubeconfig(

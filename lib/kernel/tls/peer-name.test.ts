@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { connect, createServer, type Server, type TLSSocket } from 'node:tls';
 import { commonNameOf, nameRefusal, peerNameRefusal } from './peer-name.ts';
-import { makeTestPki, pemOf, type TestPem } from './testing/pki.ts';
+import { makeTestPki, pemOf, type TestPem } from '../../../testenv/pki.ts';
 
 const NAMES = ['known-caller'];
 const FROM = '--allowed-names';

@@ -15,7 +15,7 @@ import {
   type PemSet,
   type PemWatch,
 } from './pem-watch.ts';
-import { makeTestPki, pemOf, type TestPem } from './testing/pki.ts';
+import { makeTestPki, pemOf, type TestPem } from '../../../testenv/pki.ts';
 
 let pki: Record<string, TestPem>;
 let dir: string;

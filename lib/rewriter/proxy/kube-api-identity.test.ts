@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
-import { makeTlsFixture, type TlsFixture } from '../../kernel/kube/testing/tls-fixture.ts';
+import { makeTlsFixture, type TlsFixture } from '../../../testenv/pki.ts';
 import { FakeUpstream, sendJson } from './testing/fake-upstream.ts';
 import { call, CLIENT_TOKEN, startHarness, type Harness, type HarnessOptions } from './testing/harness.ts';
 
@@ -18,8 +18,8 @@ interface Seen {
 }
 
 let tls: TlsFixture;
-beforeAll(() => {
-  tls = makeTlsFixture();
+beforeAll(async () => {
+  tls = await makeTlsFixture();
 });
 afterAll(() => {
   tls.remove();

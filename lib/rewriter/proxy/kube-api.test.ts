@@ -230,8 +230,8 @@ describe('kube-api proxy: the way back', () => {
 
 describe('kube-api proxy over TLS', () => {
   it('verifies the API server with the CA and, as the rewriter, presents its client certificate', async () => {
-    const { makeTlsFixture } = await import('../../kernel/kube/testing/tls-fixture.ts');
-    const tls = makeTlsFixture();
+    const { makeTlsFixture } = await import('../../../testenv/pki.ts');
+    const tls = await makeTlsFixture();
     const fake = await FakeUpstream.start(tls);
     const th = await startHarness({
       fake,

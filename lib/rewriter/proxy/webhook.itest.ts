@@ -14,7 +14,7 @@ import { INTERNAL_VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/internal-gvr.
 import { richVmiSpec } from '../../kubevirt/testing/fixtures.ts';
 import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import type { GroupVersionResource, KubeObject } from '../../kernel/kube/index.ts';
-import { makeTlsFixture, type TlsFixture } from '../../kernel/kube/testing/tls-fixture.ts';
+import { makeTlsFixture, type TlsFixture } from '../../../testenv/pki.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
 import { rewriterMetrics } from './metrics.ts';
 import type { ProxyServer } from './serve.ts';
@@ -72,7 +72,7 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
 
 beforeAll(async () => {
   c = await startCluster('rewriter-webhook');
-  tls = makeTlsFixture();
+  tls = await makeTlsFixture();
   webhook = createServer({ cert: tls.cert, key: tls.key }, answer);
   await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
   proxy = await startWebhookProxy({

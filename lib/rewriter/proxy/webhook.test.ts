@@ -7,8 +7,7 @@ import { Registry } from 'prom-client';
 import { Agent, request } from 'undici';
 import { APISERVER_WEBHOOK_CLIENT_CN, WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
-import { makeTlsFixture, type TlsFixture } from '../../kernel/kube/testing/tls-fixture.ts';
-import { makeTestPki, pemOf, type TestPem } from '../../kernel/tls/testing/pki.ts';
+import { makeTestPki, makeTlsFixture, pemOf, type TestPem, type TlsFixture } from '../../../testenv/pki.ts';
 import { KUBEVIRT } from '../../rename/testing/synthetic-rules.ts';
 import { rewriterMetrics } from './metrics.ts';
 import type { ProxyServer } from './serve.ts';
@@ -47,7 +46,7 @@ const proxyTo = (upstream: Server, o: Partial<WebhookProxyOptions>): Promise<Pro
   });
 
 beforeAll(async () => {
-  tls = makeTlsFixture();
+  tls = await makeTlsFixture();
   webhook = createServer({ cert: tls.cert, key: tls.key }, (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

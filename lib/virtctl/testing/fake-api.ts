@@ -12,7 +12,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { newStatus } from '../../kernel/errors/errors.ts';
-import { makeTestPki, pemOf, type TestPem } from '../../kernel/tls/testing/pki.ts';
+import { makeTestPki, pemOf, type TestPem } from '../../../testenv/pki.ts';
 
 export interface Recorded {
   readonly method: string;

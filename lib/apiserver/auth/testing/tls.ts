@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { connect, createServer, type Server, type TLSSocket } from 'node:tls';
-import { makeTestPki, pemOf, type TestPem } from '../../../kernel/tls/testing/pki.ts';
+import { makeTestPki, pemOf, type TestPem } from '../../../../testenv/pki.ts';
 import {
   namedTrust,
   parseRequestHeaderConfig,

@@ -1,16 +1,9 @@
 /**
- * Certificates for REST server tests, made with the openssl CLI (no shell) in a temp dir: the client CA with
- * a server certificate for 127.0.0.1 and a client certificate (CN kubevirt.io:system:client:virt-handler, as
- * KubeVirt names it), and a second CA with a client certificate of its own (one the server must refuse).
+ * Certificates for REST server tests, from the test PKI: the client CA with a server certificate for
+ * 127.0.0.1 and a client certificate (CN kubevirt.io:system:client:virt-handler, as KubeVirt names it), and a
+ * second CA with a client certificate of its own (one the server must refuse).
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
-const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2'];
+import { makeTestPki, pemOf } from '../../../../testenv/pki.ts';
 
 export const CLIENT_CN = 'kubevirt.io:system:client:virt-handler';
 
@@ -29,43 +22,30 @@ export interface RestPki {
   readonly otherName: Pem;
 }
 
-async function make(dir: string, name: string, args: string[]): Promise<Pem> {
-  const cert = join(dir, `${name}.crt`);
-  const key = join(dir, `${name}.key`);
-  await run('openssl', ['req', '-x509', ...EC_KEY, '-keyout', key, '-out', cert, ...args]);
-  return { cert: await readFile(cert), key: await readFile(key) };
-}
-
-interface Leaf {
-  readonly ca: string;
-  readonly cn: string;
-  readonly usage: 'serverAuth' | 'clientAuth';
-  readonly sans?: string;
-}
-
-function leaf(dir: string, { ca, cn, usage, sans }: Leaf): string[] {
-  const ext = ['-addext', 'basicConstraints=critical,CA:FALSE', '-addext', `extendedKeyUsage=${usage}`];
-  if (sans !== undefined) ext.push('-addext', `subjectAltName=${sans}`);
-  return ['-subj', `/CN=${cn}`, '-CA', join(dir, `${ca}.crt`), '-CAkey', join(dir, `${ca}.key`), ...ext];
-}
-
 export async function makeRestPki(): Promise<RestPki> {
-  const dir = await mkdtemp(join(tmpdir(), 'kv-console-pki-'));
-  try {
-    const ca = await make(dir, 'ca', ['-subj', '/CN=kubevirt-ts-console-test-ca']);
-    await make(dir, 'other-ca', ['-subj', '/CN=some-other-ca']);
-    const [server, client, stranger, otherName] = await Promise.all([
-      make(
-        dir,
-        'server',
-        leaf(dir, { ca: 'ca', cn: 'virt-handler', usage: 'serverAuth', sans: 'IP:127.0.0.1,DNS:localhost' }),
-      ),
-      make(dir, 'client', leaf(dir, { ca: 'ca', cn: CLIENT_CN, usage: 'clientAuth' })),
-      make(dir, 'stranger', leaf(dir, { ca: 'other-ca', cn: CLIENT_CN, usage: 'clientAuth' })),
-      make(dir, 'other-name', leaf(dir, { ca: 'ca', cn: 'someone-else', usage: 'clientAuth' })),
-    ]);
-    return { ca, server, client, stranger, otherName };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const pki = await makeTestPki([
+    { name: 'ca', cn: 'kubevirt-ts-console-test-ca' },
+    { name: 'other-ca', cn: 'some-other-ca' },
+    {
+      name: 'server',
+      cn: 'virt-handler',
+      issuer: 'ca',
+      usage: 'serverAuth',
+      sans: 'IP:127.0.0.1,DNS:localhost',
+    },
+    { name: 'client', cn: CLIENT_CN, issuer: 'ca', usage: 'clientAuth' },
+    { name: 'stranger', cn: CLIENT_CN, issuer: 'other-ca', usage: 'clientAuth' },
+    { name: 'other-name', cn: 'someone-else', issuer: 'ca', usage: 'clientAuth' },
+  ]);
+  const pem = (name: string): Pem => {
+    const p = pemOf(pki, name);
+    return { cert: Buffer.from(p.cert), key: Buffer.from(p.key) };
+  };
+  return {
+    ca: pem('ca'),
+    server: pem('server'),
+    client: pem('client'),
+    stranger: pem('stranger'),
+    otherName: pem('other-name'),
+  };
 }

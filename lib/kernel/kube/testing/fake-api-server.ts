@@ -9,7 +9,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
-import type { TlsFixture } from './tls-fixture.ts';
+import type { TlsFixture } from '../../../../testenv/pki.ts';
 
 export interface RecordedRequest {
   method: string;
