@@ -32,7 +32,7 @@ export interface TestEnvCerts {
 export const APISERVER_WEBHOOK_CLIENT_CN = 'kube-apiserver-webhook-client';
 
 /** The SANs of the serving cert: loopback only, plus the in-cluster name. */
-export const SERVING_SANS = 'IP:127.0.0.1,IP:::1,DNS:localhost,DNS:kubernetes.default.svc';
+const SERVING_SANS = 'IP:127.0.0.1,IP:::1,DNS:localhost,DNS:kubernetes.default.svc';
 
 const DAYS = '3650';
 const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];

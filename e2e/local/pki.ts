@@ -19,7 +19,7 @@ export interface NodeCerts {
   kubeProxy: KeyPair;
 }
 
-export const LEAVES: Record<keyof NodeCerts, LeafOptions> = {
+const LEAVES: Record<keyof NodeCerts, LeafOptions> = {
   kubeletClient: { subject: `/O=system:nodes/CN=system:node:${NODE_NAME}`, usage: 'clientAuth' },
   kubeletServing: {
     subject: `/CN=${NODE_NAME}`,
@@ -44,7 +44,7 @@ const NAMES: Record<keyof NodeCerts, string> = {
   kubeProxy: 'kube-proxy',
 };
 
-export function nodeCertPaths(pki: string): NodeCerts {
+function nodeCertPaths(pki: string): NodeCerts {
   const pair = (k: keyof NodeCerts): KeyPair => ({
     cert: join(pki, `${NAMES[k]}.crt`),
     key: join(pki, `${NAMES[k]}.key`),

@@ -26,14 +26,14 @@ const MAX_DEPTH = 4;
 export type Anchors<S extends string> = readonly (readonly [S, CaBundle])[];
 
 /** The bundles of a config, in the order they are tried. */
-export function anchorsOf(config: AuthConfig): Anchors<TrustSource> {
+function anchorsOf(config: AuthConfig): Anchors<TrustSource> {
   const anchors: [TrustSource, CaBundle][] = [['requestheader', config.requestHeader.ca]];
   if (config.virtualization !== undefined) anchors.push(['virtualization-ca', config.virtualization.ca]);
   return anchors;
 }
 
 /** The subject's common name; with several, the last one counts, as in Go's pkix.Name. */
-export function commonNameOf(cert: X509Certificate): string | undefined {
+function commonNameOf(cert: X509Certificate): string | undefined {
   const cn: unknown = cert.toLegacyObject().subject.CN;
   if (typeof cn === 'string') return cn;
   if (Array.isArray(cn)) {
@@ -80,7 +80,7 @@ function parentInChain(cert: X509Certificate): X509Certificate | undefined {
 }
 
 /** Verification of a leaf (with its chain as Node linked it) against the anchors. */
-export function verifyChain<S extends string>(
+function verifyChain<S extends string>(
   leaf: X509Certificate,
   anchors: Anchors<S>,
   now: number,
