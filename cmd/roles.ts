@@ -5,7 +5,7 @@
  */
 import { Command, Option } from 'commander';
 
-export const NOT_IMPLEMENTED_EXIT = 2;
+const NOT_IMPLEMENTED_EXIT = 2;
 
 interface FlagSpec {
   flags: string;

@@ -8,6 +8,7 @@ const checks = [
   ['lint', ['npx', 'eslint', '--max-warnings', '0', 'cmd', 'lib', 'testenv', 'e2e', 'bench']],
   ['layering', ['node', 'scripts/check-layers.mjs']],
   ['import cycles', ['npx', 'madge', '--circular', '--extensions', 'ts', 'cmd', 'lib']],
+  ['unused exports', ['npx', 'knip', '--no-progress']],
 ];
 let passed = 0;
 let failed = 0;

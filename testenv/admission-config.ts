@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { KeyPair } from './pki.ts';
 
-export const admissionConfigPath = (dir: string): string => join(dir, 'admission-config.yaml');
+const admissionConfigPath = (dir: string): string => join(dir, 'admission-config.yaml');
 
 export async function writeAdmissionConfig(dir: string, client: KeyPair): Promise<string> {
   const kubeconfig = join(dir, 'webhook-client.kubeconfig');

@@ -13,13 +13,13 @@ export interface ApiServerArgsOptions {
   port: number;
 }
 
-export const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc';
+const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc';
 
 /**
  * Admission plugins that are on by default but need kube-controller-manager: ServiceAccount rejects
  * every pod until the service-account controller has made the namespace's `default` ServiceAccount.
  */
-export const DISABLED_ADMISSION_PLUGINS = ['ServiceAccount'];
+const DISABLED_ADMISSION_PLUGINS = ['ServiceAccount'];
 
 export function apiServerArgs(o: ApiServerArgsOptions): string[] {
   const c = o.certs;

@@ -12,7 +12,7 @@ export interface ControlPlaneBinaries {
   kubeApiServer: string;
 }
 
-export const BUILD_SCRIPT = fileURLToPath(new URL('./build.sh', import.meta.url));
+const BUILD_SCRIPT = fileURLToPath(new URL('./build.sh', import.meta.url));
 
 /** Runs build.sh (stderr goes to ours) and returns the absolute binary paths. */
 export async function controlPlaneBinaries(): Promise<ControlPlaneBinaries> {

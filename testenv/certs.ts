@@ -23,7 +23,7 @@ export interface TestEnvCerts {
 }
 
 /** The SANs of the serving cert: loopback only, plus the in-cluster name. */
-export const SERVING_SANS = 'IP:127.0.0.1,IP:::1,DNS:localhost,DNS:kubernetes.default.svc';
+const SERVING_SANS = 'IP:127.0.0.1,IP:::1,DNS:localhost,DNS:kubernetes.default.svc';
 
 export function certPaths(dir: string): TestEnvCerts {
   const pki = join(dir, 'pki');

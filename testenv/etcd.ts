@@ -54,7 +54,7 @@ async function post(endpoint: string, path: string, body: unknown): Promise<Gate
 }
 
 /** The store's current revision (from the response header of a one-key range). */
-export async function etcdRevision(endpoint: string): Promise<string> {
+async function etcdRevision(endpoint: string): Promise<string> {
   const res = await post(endpoint, '/v3/kv/range', { key: Buffer.from('/').toString('base64'), limit: 1 });
   const rev = res.header?.revision;
   if (typeof rev !== 'string') throw new KvError('KV_ERR_DECODE', 'etcd range: no header.revision');

@@ -123,7 +123,7 @@ function signal(pid: number, sig: NodeJS.Signals): void {
 }
 
 /** Resolves true when the process is gone before timeoutMs elapses. */
-export async function waitExit(pid: number, bin: string, timeoutMs: number): Promise<boolean> {
+async function waitExit(pid: number, bin: string, timeoutMs: number): Promise<boolean> {
   const deadline = realClock.now() + timeoutMs;
   while (!gone(pid, bin)) {
     if (realClock.now() >= deadline) return false;

@@ -15,7 +15,7 @@ export interface WaitOptions {
   timeoutMs: number;
 }
 
-export async function logTail(path: string, lines = 15): Promise<string> {
+async function logTail(path: string, lines = 15): Promise<string> {
   try {
     const text = await readFile(path, 'utf8');
     return text.trimEnd().split('\n').slice(-lines).join('\n');

@@ -8,10 +8,10 @@ import { layout } from './layout.ts';
 import { readLocalState } from './state.ts';
 import { statusOf, type ClusterStatus } from './status.ts';
 
-export { up, type UpOptions, type UpResult } from './up.ts';
-export { down, type DownOptions, type DownResult } from './down.ts';
+export { up } from './up.ts';
+export { down } from './down.ts';
 export type { ClusterStatus } from './status.ts';
-export { IMAGES, NETWORK, NODE_NAME, defaultStackDir } from './layout.ts';
+export { defaultStackDir } from './layout.ts';
 
 /** What runs of the stack in dir; undefined when it was never brought up there. */
 export async function status(dir?: string): Promise<ClusterStatus | undefined> {

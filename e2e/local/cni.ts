@@ -6,7 +6,7 @@
  */
 import { NETWORK } from './layout.ts';
 
-export const CNI_NETWORK = 'kvts';
+const CNI_NETWORK = 'kvts';
 export const CNI_BIN_DIR = '/usr/lib/cni';
 
 export function cniConflist(ipamDataDir: string): string {

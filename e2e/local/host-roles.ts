@@ -23,22 +23,22 @@ import type { ApiRegistration } from './virt-registration.ts';
 import { ensureVirtCerts, HANDLER_SERVER_NAME, virtCertPaths } from './virt-pki.ts';
 
 /** Where `virt launcher node-labeller` writes the node's facts for the handler. */
-export const labellerDir = (L: Layout): string => join(L.dir, 'node-labeller');
+const labellerDir = (L: Layout): string => join(L.dir, 'node-labeller');
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const execFileAsync = promisify(execFile);
 const NODE = process.execPath;
 const TSX = join(REPO, 'node_modules/tsx/dist/loader.mjs');
 
-export const REWRITER_PORT = 23915;
+const REWRITER_PORT = 23915;
 export const REWRITER_LISTEN = `127.0.0.1:${REWRITER_PORT}`;
 /** The rewriter's kube-api socket (0600): a request without credentials runs there as the roles' user. */
 export const rewriterSocket = (L: Layout): string => join(L.dir, 'rewriter', 'kube-api.sock');
 /** Where the API server reaches the rewriter's webhook proxy. */
-export const WEBHOOK_PROXY_PORT = 23918;
+const WEBHOOK_PROXY_PORT = 23918;
 /** The api's and the handler REST server's ports on the node's address. */
 export const API_PORT = 23916;
-export const CONSOLE_SERVER_PORT = 23917;
+const CONSOLE_SERVER_PORT = 23917;
 /** The namespace of the api's Service and the controllers' leader Lease. */
 export const VIRT_NAMESPACE = 'kubevirt-ts';
 /** The label of the namespaces whose objects the webhooks of `./dev run` admit (`default` and the e2e scenarios'). */

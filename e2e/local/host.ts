@@ -48,7 +48,7 @@ export async function deleteBridge(): Promise<void> {
 }
 
 /** Mount points at or under dir, deepest first. */
-export async function mountsUnder(dir: string): Promise<string[]> {
+async function mountsUnder(dir: string): Promise<string[]> {
   const points = (await readMountPoints()).filter((p) => p === dir || p.startsWith(`${dir}/`));
   return points.sort((a, b) => b.length - a.length);
 }
@@ -88,7 +88,7 @@ async function rmTree(dir: string): Promise<number> {
 }
 
 /** The kubelet's and containerd's cgroup dirs (kubepods*, k8s.io) at the top of every hierarchy. */
-export async function nodeCgroups(): Promise<string[]> {
+async function nodeCgroups(): Promise<string[]> {
   const out: string[] = [];
   for (const h of await readdir(CGROUP_ROOT, { withFileTypes: true }).catch(() => [])) {
     if (!h.isDirectory()) continue;

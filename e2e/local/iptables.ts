@@ -12,13 +12,12 @@ import { attempt, run } from './exec.ts';
 import { CHAINS, NETWORK } from './layout.ts';
 
 export type Family = 'ip' | 'ip6';
-export const TABLES = ['filter', 'nat', 'mangle', 'raw'] as const;
 const save = (f: Family): string => (f === 'ip' ? 'iptables-save' : 'ip6tables-save');
 const restore = (f: Family): string => (f === 'ip' ? 'iptables-restore' : 'ip6tables-restore');
 const iptables = (f: Family): string => (f === 'ip' ? 'iptables' : 'ip6tables');
 
 /** Chains made by this stack or by the kubelet / kube-proxy it ran. */
-export const isNodeChain = (name: string): boolean => /^(KUBE-|KVTS-)/.test(name);
+const isNodeChain = (name: string): boolean => /^(KUBE-|KVTS-)/.test(name);
 
 function jumpTarget(rule: string): string | undefined {
   return / -[jg] (\S+)/.exec(rule)?.[1];

@@ -100,7 +100,7 @@ export function shieldFile(dir: string, key: string): string {
  * `-n` keeps mount(8) from writing /run/mount/utab, whose lock the host's own mounts share.
  * Positional parameters: $@ is the kubelet command line.
  */
-export function shieldScript(dir: string): string {
+function shieldScript(dir: string): string {
   const lines = ['set -e', 'mount -n --make-private /proc'];
   for (const key of Object.keys(KUBELET_TUNABLES)) {
     lines.push(`mount -n --bind ${shieldFile(dir, key)} /proc/sys/${key}`);

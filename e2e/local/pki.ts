@@ -19,7 +19,7 @@ export interface NodeCerts {
   kubeProxy: KeyPair;
 }
 
-export const LEAVES: Record<keyof NodeCerts, CertSpec> = {
+const LEAVES: Record<keyof NodeCerts, CertSpec> = {
   kubeletClient: { o: 'system:nodes', cn: `system:node:${NODE_NAME}`, usage: 'clientAuth' },
   kubeletServing: {
     cn: NODE_NAME,
@@ -41,7 +41,7 @@ const NAMES: Record<keyof NodeCerts, string> = {
   kubeProxy: 'kube-proxy',
 };
 
-export function nodeCertPaths(pki: string): NodeCerts {
+function nodeCertPaths(pki: string): NodeCerts {
   const pair = (k: keyof NodeCerts): KeyPair => ({
     cert: join(pki, `${NAMES[k]}.crt`),
     key: join(pki, `${NAMES[k]}.key`),

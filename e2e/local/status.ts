@@ -11,7 +11,7 @@ import { running } from './procs.ts';
 import { COMPONENTS, type LocalState } from './state.ts';
 import { nodeReady } from './up-node.ts';
 
-export interface ProcessStatus {
+interface ProcessStatus {
   pid: number;
   running: boolean;
 }

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { Api, List, Obj } from './kube.ts';
 
 export const STORAGE_CLASS = 'local';
-export const POOL_SIZE = 6;
-export const PV_CAPACITY = '10Gi';
+const POOL_SIZE = 6;
+const PV_CAPACITY = '10Gi';
 const POOL_LABEL = 'kubevirt-ts.local/pool';
 
 interface Pv extends Obj {
@@ -19,7 +19,7 @@ interface Pv extends Obj {
   status?: { phase?: string };
 }
 
-export function storageClass(): Obj {
+function storageClass(): Obj {
   return {
     apiVersion: 'storage.k8s.io/v1',
     kind: 'StorageClass',
@@ -30,7 +30,7 @@ export function storageClass(): Obj {
   };
 }
 
-export function hostPathPv(name: string, path: string): Obj {
+function hostPathPv(name: string, path: string): Obj {
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolume',

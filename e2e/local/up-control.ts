@@ -17,7 +17,7 @@ import { healthz } from './probes.ts';
 import { running, startLocal, waitHealthy } from './procs.ts';
 import type { LocalProcess } from './state.ts';
 
-export function apiServerArgsFor(certs: NodeCerts, ca: string): (defaults: string[]) => string[] {
+function apiServerArgsFor(certs: NodeCerts, ca: string): (defaults: string[]) => string[] {
   return (defaults) => [
     ...defaults.filter((a) => !a.startsWith('--disable-admission-plugins=')),
     `--kubelet-client-certificate=${certs.apiserverKubeletClient.cert}`,

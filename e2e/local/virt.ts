@@ -23,7 +23,7 @@ import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../lib/rename/index.t
 import { launcherOnNode, launcherSocketOnNode, openSocket } from '../../lib/rpc/index.ts';
 import { layout, NODE_NAME } from './layout.ts';
 
-export const EXAMPLE_VM = fileURLToPath(new URL('../../manifests/examples/vm-tiny.yaml', import.meta.url));
+const EXAMPLE_VM = fileURLToPath(new URL('../../manifests/examples/vm-tiny.yaml', import.meta.url));
 
 export interface VirtClients {
   /** Straight to the API server (internal names). */

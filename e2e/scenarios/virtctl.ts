@@ -28,7 +28,7 @@ export interface Virtctl {
   console(name: string): ConsoleSession;
 }
 
-export interface ConsoleSession {
+interface ConsoleSession {
   /** Everything printed on stdout so far. */
   readonly output: () => string;
   readonly stderr: () => string;

@@ -85,7 +85,7 @@ export interface ApiRoleOptions {
   readonly log: Logger;
 }
 
-export interface TrustedClients {
+interface TrustedClients {
   readonly caPem: string;
   readonly allowedNames: readonly string[];
 }

@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Identity, ResourceAttributes } from './auth/index.ts';
 
-export type RouteAccess =
+type RouteAccess =
   /** An information endpoint anyone with a TLS connection may read. */
   | { readonly kind: 'public' }
   | { readonly kind: 'review'; readonly attributes: ResourceAttributes }

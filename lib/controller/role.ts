@@ -33,7 +33,7 @@ export interface ControllerRoleOptions {
   log: Logger;
 }
 
-export const LEASE_NAME = 'virt-controller';
+const LEASE_NAME = 'virt-controller';
 
 function kubevirtClient(inner: KubeClient, rewrite: boolean): KubeClient {
   return rewrite ? rewritingClient(inner, buildRuleIndex(KUBEVIRT_REWRITE_RULES)) : inner;

@@ -63,9 +63,9 @@ export interface RunningControllers {
   done: Promise<void>;
 }
 
-export const VM_QUEUE = 'virt-controller-vm';
-export const VMI_QUEUE = 'virt-controller-vmi';
-export const NODE_QUEUE = 'virt-controller-node';
+const VM_QUEUE = 'virt-controller-vm';
+const VMI_QUEUE = 'virt-controller-vmi';
+const NODE_QUEUE = 'virt-controller-node';
 const DEFAULT_RESYNC_MS = 5 * 60 * 1000;
 const DEFAULT_VMI_EVENT_DELAY_MS = 500;
 

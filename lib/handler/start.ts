@@ -32,7 +32,7 @@ import { startNotifyServer } from './notify/server.ts';
 import { HandlerVmiController } from './vmi/controller.ts';
 import { DEFAULT_CLUSTER_CONFIG, type HandlerClusterConfig } from './vmi/options.ts';
 
-export const HANDLER_VM_QUEUE = 'virt-handler-vm';
+const HANDLER_VM_QUEUE = 'virt-handler-vm';
 
 export interface StartHandlerOptions {
   /** Speaks kubevirt.io (a rewritingClient where the cluster stores the internal names). */

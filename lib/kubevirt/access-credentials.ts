@@ -5,7 +5,7 @@
  */
 import type { VirtualMachineInstanceSpec } from './v1/vmi-spec.ts';
 
-export type Propagation = 'noCloud' | 'configDrive' | 'qemuGuestAgent';
+type Propagation = 'noCloud' | 'configDrive' | 'qemuGuestAgent';
 
 export interface AccessCredentialSecret {
   /** Position in spec.accessCredentials. */

@@ -4,7 +4,7 @@
  * reservation prResourceName "pr-helper") under Deckhouse's namespace. Wire constants, hence UPPER_SNAKE.
  */
 
-export const DEVICE_RESOURCE_PREFIX = 'devices.virtualization.deckhouse.io/';
+const DEVICE_RESOURCE_PREFIX = 'devices.virtualization.deckhouse.io/';
 export const KVM_DEVICE = `${DEVICE_RESOURCE_PREFIX}kvm`;
 export const TUN_DEVICE = `${DEVICE_RESOURCE_PREFIX}tun`;
 export const VHOST_NET_DEVICE = `${DEVICE_RESOURCE_PREFIX}vhost-net`;

@@ -33,14 +33,6 @@ export const VIRTUAL_MACHINE_INSTANCE_MIGRATIONS = kubevirtResource(
   'VirtualMachineInstanceMigration',
 );
 
-/** The four resources this project defines CRDs for. */
-export const KUBEVIRT_RESOURCES: readonly GroupVersionResource[] = [
-  VIRTUAL_MACHINES,
-  VIRTUAL_MACHINE_INSTANCES,
-  KUBEVIRTS,
-  VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
-];
-
 /** Path of a subresource call: /apis/subresources.kubevirt.io/v1/namespaces/{ns}/{resource}/{name}/{sub}. */
 export function subresourcePath(
   target: { resource: 'virtualmachines' | 'virtualmachineinstances'; namespace: string; name: string },

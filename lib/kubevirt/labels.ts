@@ -72,18 +72,5 @@ export const FINALIZERS = {
   OPERATOR_COMPONENT: 'kubevirt.io/virtOperatorFinalizer',
 } as const;
 
-/** Prefixes of node labels the node labeller sets (each followed by a feature or model name). */
-export const NODE_LABEL_PREFIXES = {
-  CPU_FEATURE: 'cpu-feature.node.kubevirt.io/',
-  CPU_MODEL: 'cpu-model.node.kubevirt.io/',
-  CPU_MODEL_MIGRATION: 'cpu-model-migration.node.kubevirt.io/',
-  CPU_TIMER: 'cpu-timer.node.kubevirt.io/',
-  CPU_VENDOR: 'cpu-vendor.node.kubevirt.io/',
-  HYPERV: 'hyperv.node.kubevirt.io/',
-  MACHINE_TYPE: 'machine-type.node.kubevirt.io/',
-  HOST_MODEL_CPU: 'host-model-cpu.node.kubevirt.io/',
-  HOST_MODEL_REQUIRED_FEATURES: 'host-model-required-features.node.kubevirt.io/',
-} as const;
-
 /** Data key and value of a Start state-change request that starts the VMI paused. */
 export const START_REQUEST_DATA_PAUSED = { KEY: 'paused', TRUE: 'true' } as const;

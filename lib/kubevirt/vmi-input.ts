@@ -28,7 +28,7 @@ export const vmiInputSchema = s.object({
 const LISTED = 10;
 
 /** An object that does not fit its schema: every problem, and the first ones on one line. */
-export class InvalidObjectError extends KvError {
+class InvalidObjectError extends KvError {
   readonly causes: readonly FieldError[];
   constructor(causes: readonly FieldError[]) {
     const listed = causes.slice(0, LISTED).map(fieldMessage);

@@ -13,7 +13,6 @@ export const isScheduled = (vmi: Vmi): boolean => phaseOf(vmi) === 'Scheduled';
 export const isRunning = (vmi: Vmi): boolean => phaseOf(vmi) === 'Running';
 export const isWaitingForSync = (vmi: Vmi): boolean => phaseOf(vmi) === 'WaitingForSync';
 export const isFinal = (vmi: Vmi): boolean => phaseOf(vmi) === 'Succeeded' || phaseOf(vmi) === 'Failed';
-export const isMarkedForDeletion = (vmi: Vmi): boolean => vmi.metadata.deletionTimestamp !== undefined;
 
 /** A migration has started and not ended, as of nowMs (kubevirt pkg/util/migrations IsMigrating). */
 export function isMigrating(vmi: Vmi, nowMs: number): boolean {

@@ -14,7 +14,7 @@ import {
 } from './gvr.ts';
 
 export type AdmissionKind = 'validating' | 'mutating';
-export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
+type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
 
 export interface Webhook {
   /** The webhook's name in its configuration. */

@@ -9,7 +9,7 @@ import type { Clock, TimerHandle } from '../kernel/clock.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import type { GuestOsInfoJson } from '../rpc/index.ts';
 
-export const AGENT_POLL_INTERVAL_MS = 5_000;
+const AGENT_POLL_INTERVAL_MS = 5_000;
 
 export interface GuestFacts {
   readonly osInfo: Partial<GuestOsInfoJson>;

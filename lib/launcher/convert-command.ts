@@ -47,7 +47,7 @@ export function parseVmiDocument(text: string, source: string): VirtualMachineIn
 }
 
 /** The VMI with KubeVirt's defaults for a cluster of this architecture (pure). */
-export function defaultedVmi(vmi: VirtualMachineInstance, arch: Arch): VirtualMachineInstance {
+function defaultedVmi(vmi: VirtualMachineInstance, arch: Arch): VirtualMachineInstance {
   return withVmiDefaults(vmi, clusterDefaultsFrom(undefined, arch));
 }
 

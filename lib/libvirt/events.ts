@@ -14,7 +14,7 @@ import { fromWire, type DomainRef } from './domain-ref.ts';
 import { EVENT_MSG, EVENT_PROC } from './procedures.ts';
 import { decode } from './xdr.ts';
 
-export interface LifecycleEvent {
+interface LifecycleEvent {
   kind: 'lifecycle';
   domain: DomainRef;
   /** 'defined', 'started', 'suspended', 'resumed', 'stopped', ... ('unknown' for a number we do not know). */
@@ -25,14 +25,14 @@ export interface LifecycleEvent {
   detailCode: number;
 }
 
-export interface DeviceEvent {
+interface DeviceEvent {
   kind: 'device-removed' | 'device-added' | 'device-removal-failed';
   domain: DomainRef;
   /** The device alias, e.g. 'ua-disk1' or 'virtio-serial1'. */
   alias: string;
 }
 
-export interface AgentLifecycleEvent {
+interface AgentLifecycleEvent {
   kind: 'agent-lifecycle';
   domain: DomainRef;
   state: 'connected' | 'disconnected' | 'unknown';
@@ -42,7 +42,7 @@ export interface AgentLifecycleEvent {
   reasonCode: number;
 }
 
-export interface RebootEvent {
+interface RebootEvent {
   kind: 'reboot';
   domain: DomainRef;
 }

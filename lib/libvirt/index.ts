@@ -2,25 +2,13 @@
  * A pure TypeScript libvirt client: libvirt's RPC protocol (XDR over the daemon's unix socket), no native
  * code. Open a LibvirtConnection, then call the procedure functions with it.
  */
-export {
-  LibvirtConnection,
-  type CallOptions,
-  type KeepAliveSettings,
-  type OpenOptions,
-} from './connection.ts';
+export { LibvirtConnection } from './connection.ts';
 export * from './constants.ts';
-export { uuidFromBytes, uuidToBytes, type DomainRef } from './domain-ref.ts';
+export { uuidToBytes, type DomainRef } from './domain-ref.ts';
 export * from './lifecycle.ts';
-export { errorCodeName, errorDomainName, VIR_ERR, VIR_FROM } from './error-codes.ts';
+export { VIR_ERR } from './error-codes.ts';
 export { DomainEventHub, type DomainEventHandler, type EventSubscription } from './event-hub.ts';
-export type {
-  AgentLifecycleEvent,
-  DeviceEvent,
-  DomainEvent,
-  DomainEventKind,
-  LifecycleEvent,
-  RebootEvent,
-} from './events.ts';
+export type { DomainEvent } from './events.ts';
 export * from './guest.ts';
 export * from './host.ts';
 export { isLibvirtError, isNoDomain, LibvirtError } from './protocol.ts';

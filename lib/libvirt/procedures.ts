@@ -34,7 +34,7 @@ const dom = nonnullDomainCodec;
 export type WireDomain = x.Infer<typeof dom>;
 
 /** remote_typed_param: a field name and a value tagged with its virTypedParameterType. */
-export const typedParamCodec = x.struct({
+const typedParamCodec = x.struct({
   field: str,
   value: x.union<number | bigint | string>({
     1: x.int,

@@ -28,10 +28,10 @@ export const MESSAGE_TYPE = {
 /** virNetMessageStatus. */
 export const MESSAGE_STATUS = { OK: 0, ERROR: 1, CONTINUE: 2 } as const;
 
-export const LENGTH_SIZE = 4;
-export const HEADER_SIZE = 24;
+const LENGTH_SIZE = 4;
+const HEADER_SIZE = 24;
 /** Largest packet accepted from the peer (libvirt's own limit is 32 MiB in current releases). */
-export const MAX_PACKET = 64 * 1024 * 1024;
+const MAX_PACKET = 64 * 1024 * 1024;
 
 export interface Header {
   program: number;

@@ -7,7 +7,7 @@ import type { WireTypedParam } from './procedures.ts';
 
 export type TypedValue = number | string | boolean;
 
-export function typedValue(p: WireTypedParam['value']): TypedValue {
+function typedValue(p: WireTypedParam['value']): TypedValue {
   if (p.tag === TYPED_PARAM.BOOLEAN) return p.value !== 0;
   return typeof p.value === 'bigint' ? Number(p.value) : p.value;
 }

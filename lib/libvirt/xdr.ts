@@ -62,7 +62,7 @@ export class XdrWriter {
   }
 }
 
-export class XdrReader {
+class XdrReader {
   private at = 0;
   private readonly buf: Buffer;
 
@@ -125,7 +125,7 @@ function checkLength(n: number, max: number, what: string): number {
 }
 
 /** A codec from its two directions. */
-export function codec<T>(encode: (w: XdrWriter, v: T) => void, decode: (r: XdrReader) => T): Codec<T> {
+function codec<T>(encode: (w: XdrWriter, v: T) => void, decode: (r: XdrReader) => T): Codec<T> {
   return { encode, decode };
 }
 

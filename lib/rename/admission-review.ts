@@ -30,7 +30,7 @@ function rewriteReviewObject(obj: JsonRecord, ctx: RewriteContext): JsonRecord {
   return isSkip(out) ? obj : out;
 }
 
-export function rewriteAdmissionRequest(request: JsonRecord, ctx: RewriteContext): JsonRecord {
+function rewriteAdmissionRequest(request: JsonRecord, ctx: RewriteContext): JsonRecord {
   let out = request;
   for (const key of ['kind', 'requestKind'])
     out = updateRecord(out, key, (gvk) => rewriteGroupVersionKind(gvk, ctx));
@@ -50,7 +50,7 @@ function decodePatch(b64: string): unknown {
   }
 }
 
-export function rewriteAdmissionResponse(
+function rewriteAdmissionResponse(
   response: JsonRecord,
   target: PatchTarget,
   ctx: RewriteContext,

@@ -24,7 +24,7 @@ function addOrStrip(value: string, prefix: string, ctx: RewriteContext): string 
   return value.startsWith(prefix) ? value.slice(prefix.length) : value;
 }
 
-export function rewriteCrdNames(names: JsonRecord, entry: ResourceEntry, ctx: RewriteContext): JsonRecord {
+function rewriteCrdNames(names: JsonRecord, entry: ResourceEntry, ctx: RewriteContext): JsonRecord {
   const { kindPrefix, resourceTypePrefix } = ctx.rules.rules;
   let out = names;
   for (const key of ['kind', 'listKind']) out = updateString(out, key, (k) => addOrStrip(k, kindPrefix, ctx));
@@ -37,7 +37,7 @@ export function rewriteCrdNames(names: JsonRecord, entry: ResourceEntry, ctx: Re
 }
 
 /** spec of a CRD whose rule is known (also the value of a JSON patch on /spec). */
-export function rewriteCrdSpec(spec: JsonRecord, entry: ResourceEntry, ctx: RewriteContext): JsonRecord {
+function rewriteCrdSpec(spec: JsonRecord, entry: ResourceEntry, ctx: RewriteContext): JsonRecord {
   const group = ctx.dir === 'rename' ? entry.group.renamed : entry.group.group;
   const out = updateString(spec, 'group', () => group);
   return updateRecord(out, 'names', (n) => rewriteCrdNames(n, entry, ctx));

@@ -49,7 +49,7 @@ export function rewriteListEnvelope(list: JsonRecord, ctx: RewriteContext): Json
 }
 
 /** Kind and apiVersion the items of a list have when they do not say (core lists). */
-export function itemTypeOf(list: ObjectType): ObjectType {
+function itemTypeOf(list: ObjectType): ObjectType {
   const kind = list.kind ?? '';
   return {
     kind: kind.endsWith('List') && kind !== 'List' ? kind.slice(0, -4) : undefined,

@@ -4,19 +4,8 @@
  * `(doc, ctx) => doc` rewriters over parsed JSON that never mutate their input. Imports only lib/kernel.
  */
 export type { RewriteContext } from './context.ts';
-export { renameContext, restoreContext } from './context.ts';
-export { isSkip, SKIP, type JsonRecord, type Skip } from './json.ts';
-export type { ObjectType } from './exclude.ts';
+export { renameContext } from './context.ts';
 export { KUBEVIRT_REWRITE_RULES } from './rules/kubevirt-rules.ts';
 export { buildRuleIndex, type RuleIndex } from './rules/rule-index.ts';
-export { PRESERVED_PREFIX } from './rules/name-rules.ts';
-export type { Direction, RewriteRules } from './rules/types.ts';
-export { parseTarget, targetUrl, type ApiTarget } from './target.ts';
-export { rewriteTarget, shouldRewriteBodies, REWRITTEN_RESOURCES } from './target-rewrite.ts';
-export { rewriteDocument, rewriteList, rewriteListEnvelope, listItemRewriter, isList } from './document.ts';
-export { rewriteObject } from './object.ts';
-export { rewriteWatchEvent } from './watch.ts';
-export { rewriteAdmissionReview } from './admission-review.ts';
-export { rewritePatch, type PatchType } from './patch.ts';
-export { patchTargetOf, type PatchTarget } from './patch-target.ts';
-export { notFoundStatus } from './not-found.ts';
+export type { RewriteRules } from './rules/types.ts';
+export { rewriteDocument } from './document.ts';

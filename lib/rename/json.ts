@@ -31,7 +31,7 @@ export function getRecord(obj: JsonRecord, key: string): JsonRecord | undefined 
 }
 
 /** obj with obj[key] = value; obj itself when the value is unchanged. */
-export function withField<T extends JsonRecord>(obj: T, key: string, value: unknown): T {
+function withField<T extends JsonRecord>(obj: T, key: string, value: unknown): T {
   if (obj[key] === value) return obj;
   return { ...obj, [key]: value };
 }

@@ -29,7 +29,7 @@ export function rewriteKeyValues(
 }
 
 /** {key, operator, values} of a LabelSelector or a NodeSelectorTerm. */
-export function rewriteRequirement(req: JsonRecord, ctx: RewriteContext): JsonRecord {
+function rewriteRequirement(req: JsonRecord, ctx: RewriteContext): JsonRecord {
   const key = getString(req, 'key');
   if (key === undefined) return req;
   const raw = Array.isArray(req['values']) ? req['values'] : [];

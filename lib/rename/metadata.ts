@@ -46,7 +46,7 @@ export function rewriteKeyMap(map: JsonRecord, rules: NameRules, dir: Direction)
   return builder?.result() ?? map;
 }
 
-export function rewriteKeyList(list: unknown[], rules: NameRules, dir: Direction): unknown[] {
+function rewriteKeyList(list: unknown[], rules: NameRules, dir: Direction): unknown[] {
   return mapStrings(list, (key) => rules.rewriteKey(dir, key));
 }
 
@@ -54,11 +54,11 @@ export function rewriteLabelMap(map: JsonRecord, ctx: RewriteContext): JsonRecor
   return rewriteKeyMap(map, ctx.rules.labels, ctx.dir);
 }
 
-export function rewriteAnnotationMap(map: JsonRecord, ctx: RewriteContext): JsonRecord {
+function rewriteAnnotationMap(map: JsonRecord, ctx: RewriteContext): JsonRecord {
   return rewriteKeyMap(map, ctx.rules.annotations, ctx.dir);
 }
 
-export function rewriteOwnerReferences(refs: unknown[], ctx: RewriteContext): unknown[] {
+function rewriteOwnerReferences(refs: unknown[], ctx: RewriteContext): unknown[] {
   return mapRecords(refs, (ref) => rewriteVersionKindRef(ref, ctx));
 }
 

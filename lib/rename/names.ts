@@ -95,7 +95,7 @@ export function rewriteCategories(
   return ctx.dir === 'rename' ? [...ctx.rules.rules.categories] : [...entry.resource.categories];
 }
 
-export function crdNameOf(plural: string, group: string): string {
+function crdNameOf(plural: string, group: string): string {
   return `${plural}.${group}`;
 }
 

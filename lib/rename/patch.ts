@@ -61,7 +61,7 @@ function strip(doc: JsonRecord, inj: Injected): JsonRecord {
 }
 
 /** A merge, strategic merge or apply patch body (a partial object). */
-export function rewriteMergePatch(patch: JsonRecord, target: PatchTarget, ctx: RewriteContext): JsonRecord {
+function rewriteMergePatch(patch: JsonRecord, target: PatchTarget, ctx: RewriteContext): JsonRecord {
   const inj = inject(patch, target);
   const out = rewriteObjectBody(inj.doc, getString(inj.doc, 'kind'), ctx);
   if (isSkip(out) || out === inj.doc) return patch;
@@ -143,7 +143,7 @@ function rewriteAtPointer(
   return found === undefined ? same : { pointer: formatPointer(found.segments), value: found.value };
 }
 
-export function rewriteJsonPatchOp(op: JsonRecord, target: PatchTarget, ctx: RewriteContext): JsonRecord {
+function rewriteJsonPatchOp(op: JsonRecord, target: PatchTarget, ctx: RewriteContext): JsonRecord {
   let out = op;
   const path = getString(op, 'path');
   if (path !== undefined) {

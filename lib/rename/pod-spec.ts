@@ -43,7 +43,7 @@ function rewritePodAffinity(aff: JsonRecord, ctx: RewriteContext): JsonRecord {
   );
 }
 
-export function rewriteAffinity(aff: JsonRecord, ctx: RewriteContext): JsonRecord {
+function rewriteAffinity(aff: JsonRecord, ctx: RewriteContext): JsonRecord {
   let out = updateRecord(aff, 'nodeAffinity', (a) => rewriteNodeAffinity(a, ctx));
   out = updateRecord(out, 'podAffinity', (a) => rewritePodAffinity(a, ctx));
   return updateRecord(out, 'podAntiAffinity', (a) => rewritePodAffinity(a, ctx));

@@ -24,7 +24,7 @@ function rewriteRuleResource(resource: string, groups: readonly string[], ctx: R
   return resource;
 }
 
-export function rewriteResourceRule(rule: JsonRecord, ctx: RewriteContext): JsonRecord {
+function rewriteResourceRule(rule: JsonRecord, ctx: RewriteContext): JsonRecord {
   const apiGroups = rule['apiGroups'];
   if (!Array.isArray(apiGroups)) return rule;
   const groups = sourceGroups(apiGroups, ctx);

@@ -7,7 +7,7 @@ import { queryParam } from './query.ts';
 import type { RuleIndex } from './rules/rule-index.ts';
 import type { WebhookRule } from './rules/types.ts';
 
-export type TargetType = 'root' | 'core' | 'apis' | 'webhook' | 'unknown';
+type TargetType = 'root' | 'core' | 'apis' | 'webhook' | 'unknown';
 
 export interface ApiTarget {
   readonly type: TargetType;
@@ -35,7 +35,7 @@ export interface ApiTarget {
   readonly webhook?: WebhookRule;
 }
 
-export const CRD_GROUP = 'apiextensions.k8s.io';
+const CRD_GROUP = 'apiextensions.k8s.io';
 export const CRD_RESOURCE = 'customresourcedefinitions';
 
 const EMPTY = {

@@ -10,7 +10,7 @@ import { getString, isRecord, isSkip, SKIP, type JsonRecord, type Skip } from '.
 import { rewriteObject } from './object.ts';
 import { restoreStatus } from './status.ts';
 
-export const WATCH_EVENT_TYPES: readonly string[] = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'];
+const WATCH_EVENT_TYPES: readonly string[] = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'];
 
 function rewriteEventObject(
   type: string,

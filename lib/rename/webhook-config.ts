@@ -9,7 +9,7 @@ import { updateLabelSelector } from './label-selector.ts';
 import { mapRecords, updateArray, updateIn, updateString, type JsonRecord } from './json.ts';
 import { rewriteResourceRules } from './resource-rules.ts';
 
-export function rewriteWebhookPath(path: string, ctx: RewriteContext): string {
+function rewriteWebhookPath(path: string, ctx: RewriteContext): string {
   for (const [proxyPath, rule] of ctx.rules.webhooks) {
     if (ctx.dir === 'rename' && rule.path === path) return proxyPath;
     if (ctx.dir === 'restore' && proxyPath === path) return rule.path;
@@ -17,7 +17,7 @@ export function rewriteWebhookPath(path: string, ctx: RewriteContext): string {
   return path;
 }
 
-export function rewriteWebhook(webhook: JsonRecord, ctx: RewriteContext): JsonRecord {
+function rewriteWebhook(webhook: JsonRecord, ctx: RewriteContext): JsonRecord {
   let out = updateArray(webhook, 'rules', (rules) => rewriteResourceRules(rules, ctx));
   out = updateLabelSelector(out, 'objectSelector', ctx);
   return updateIn(out, ['clientConfig', 'service'], (svc) =>

@@ -10,7 +10,7 @@ import { rewriteLabelMap, rewriteMetadata } from './metadata.ts';
 import { rewritePodSpec, rewritePodTemplate } from './pod-spec.ts';
 
 /** spec.selector and spec.template of Deployments, StatefulSets, DaemonSets, ReplicaSets and Jobs. */
-export function rewriteWorkloadSpec(spec: JsonRecord, ctx: RewriteContext): JsonRecord {
+function rewriteWorkloadSpec(spec: JsonRecord, ctx: RewriteContext): JsonRecord {
   const out = updateLabelSelector(spec, 'selector', ctx);
   return updateRecord(out, 'template', (t) => rewritePodTemplate(t, ctx));
 }

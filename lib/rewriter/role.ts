@@ -19,7 +19,7 @@ import type { Endpoint, ProxyServer } from './proxy/serve.ts';
 import { Upstream } from './proxy/upstream.ts';
 import { startWebhookProxy, type WebhookCallers } from './proxy/webhook.ts';
 
-export interface WebhookRoleOptions {
+interface WebhookRoleOptions {
   readonly listen: ListenAddress;
   /** PEM text of the serving certificate and key. */
   readonly cert: string;

@@ -44,13 +44,13 @@ export interface InterfaceJson {
 /** The guest agent's virtio-serial port (libvirt's, KubeVirt's name). */
 export const AGENT_CHANNEL = 'org.qemu.guest_agent.0';
 
-export interface ChannelJson {
+interface ChannelJson {
   Type: string;
   /** State: libvirt's 'connected'/'disconnected' for the agent channel (KubeVirt's AgentConnected reads it). */
   Target: { Name?: string; Type: string; State?: 'connected' | 'disconnected' };
 }
 
-export interface SerialJson {
+interface SerialJson {
   Type: 'unix';
   Target: { Port: number };
   Source: { Mode: 'bind'; Path: string };
@@ -107,7 +107,7 @@ export const EMPTY_GUEST_OS_INFO: Readonly<GuestOsInfoJson> = {
   Id: '',
 };
 
-export interface DomainStatusJson {
+interface DomainStatusJson {
   Status: LifeCycle;
   /** api.StateChangeReason, e.g. 'Unknown', 'Booted', 'Destroyed', 'Crashed', 'Migrated'. */
   Reason: string;

@@ -19,63 +19,29 @@ export {
   type ConfigVolumeKind,
   type PodLayout,
 } from './pod-layout.ts';
-export {
-  UNIX_PATH_MAX,
-  checkSocketPath,
-  listenUnix,
-  openSocket,
-  shutdownServer,
-  unixTarget,
-  type SocketAt,
-} from './listen.ts';
-export { RpcTransportError, RpcVersionError, isDisconnected, isUnimplemented } from './errors.ts';
-export { CMD_VERSION, NOTIFY_VERSION, highestCompatibleVersion } from './version.ts';
-export {
-  CMD_DEADLINE_TIER,
-  DEFAULT_DEADLINES,
-  deadlineMs,
-  type CmdMethod,
-  type DeadlineTier,
-  type DeadlineTiers,
-} from './deadlines.ts';
+export { listenUnix, openSocket, shutdownServer, unixTarget } from './listen.ts';
+export { isDisconnected } from './errors.ts';
 export { type CmdResult } from './results.ts';
-export { newCmdServer, ok, failed, type CmdHandlers, type CmdServerOptions } from './cmd-server.ts';
-export {
-  LauncherClient,
-  newCmdClient,
-  type CmdClientOptions,
-  type PayloadResult,
-  type VmiCommand,
-} from './cmd-client.ts';
+export { newCmdServer, ok, failed, type CmdHandlers } from './cmd-server.ts';
+export { LauncherClient, newCmdClient, type PayloadResult, type VmiCommand } from './cmd-client.ts';
 export {
   decodeDomainEvent,
   newNotifyServer,
   type DomainEvent,
   type NotifyHandlers,
-  type NotifyServerOptions,
 } from './notify-server.ts';
-export {
-  NotifyClient,
-  newNotifyClient,
-  type DomainEventInput,
-  type DomainEventType,
-  type NotifyClientOptions,
-} from './notify-client.ts';
-export type { UnaryHandler, UnaryImpl } from './unary.ts';
+export { NotifyClient, newNotifyClient } from './notify-client.ts';
 export {
   AGENT_CHANNEL,
   DOMAIN_API_VERSION,
   EMPTY_GUEST_OS_INFO,
   type AliasJson,
-  type ChannelJson,
   type DiskJson,
   type DomainJson,
   type DomainSpecJson,
-  type DomainStatusJson,
   type GuestOsInfoJson,
   type InterfaceJson,
   type LifeCycle,
-  type SerialJson,
 } from './domain-json.ts';
 export { VirtualMachineOptions } from './gen/kubevirt/cmd/v1/cmd.ts';
 /** The Cmd service's request and response messages (kubevirt.cmd.v1). */

@@ -14,7 +14,7 @@ import { callUnary } from './unary.ts';
 import { NOTIFY_VERSION, highestCompatibleVersion } from './version.ts';
 
 /** watch.EventType spellings KubeVirt sends. */
-export type DomainEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'ERROR';
+type DomainEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'ERROR';
 
 export interface NotifyClientOptions {
   /** Per-call deadline; KubeVirt's send timeout is 5 s. */

@@ -17,7 +17,7 @@ import { KvError } from '../kernel/errors/errors.ts';
 import { toTransportError } from './errors.ts';
 
 /** The shape of one ts-proto unary method definition. */
-export interface UnaryMethodDef<Req, Res> {
+interface UnaryMethodDef<Req, Res> {
   readonly path: string;
   readonly requestStream: false;
   readonly responseStream: false;

@@ -20,7 +20,7 @@ export interface GlobalFlags {
   readonly namespace?: string;
 }
 
-export const DEFAULT_NAMESPACE = 'default';
+const DEFAULT_NAMESPACE = 'default';
 
 export function resolveNamespace(flag: string | undefined, contextNamespace: string | undefined): string {
   if (flag !== undefined && flag !== '') return flag;

@@ -1,7 +1,7 @@
 /** What a virtctl-ts run reads and writes: the process's streams and environment, or a test's. */
 import type { Readable, Writable } from 'node:stream';
 
-export interface TtyOut extends Writable {
+interface TtyOut extends Writable {
   readonly isTTY?: boolean;
 }
 

@@ -14,7 +14,7 @@ import { runVersion } from './run-version.ts';
 import { withoutUserinfo } from './server-url.ts';
 import { Session } from './session.ts';
 
-export const PROGRAM = 'virtctl-ts';
+const PROGRAM = 'virtctl-ts';
 
 export function virtctlProgram(s: Session): Command {
   const root = new Command(PROGRAM)

@@ -9,7 +9,7 @@ import { CommandFailed } from './errors/failures.ts';
 import type { Session } from './session.ts';
 import { clientInfo, versionInfo } from './version-info.ts';
 
-export const SERVER_VERSION_PATH = `/apis/${SUBRESOURCES_GROUP}/${SUBRESOURCES_VERSION}/version`;
+const SERVER_VERSION_PATH = `/apis/${SUBRESOURCES_GROUP}/${SUBRESOURCES_VERSION}/version`;
 
 export async function runVersion(s: Session, cmd: Command): Promise<void> {
   const runtime = { platform: process.platform, arch: process.arch, node: process.version };

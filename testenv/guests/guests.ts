@@ -19,7 +19,7 @@ export const GUEST_CMDLINE = 'console=ttyS0 quiet';
 /** Name of the virtio-serial port qemu-ga listens on in the agent guest. */
 export const GUEST_AGENT_PORT = 'org.qemu.guest_agent.0';
 
-export const BUILD_SCRIPT = fileURLToPath(new URL('./build.sh', import.meta.url));
+const BUILD_SCRIPT = fileURLToPath(new URL('./build.sh', import.meta.url));
 
 export interface Guests {
   /** The cache directory holding every file below. */

@@ -11,7 +11,7 @@ import type { Clock } from '../../lib/kernel/clock.ts';
 import { KvError } from '../../lib/kernel/errors/errors.ts';
 import { GUEST_AGENT_PORT, GUEST_CMDLINE } from './guests.ts';
 
-export const QEMU_BINARY = 'qemu-system-x86_64';
+const QEMU_BINARY = 'qemu-system-x86_64';
 
 export interface QemuGuestOptions {
   kernel: string;

@@ -20,7 +20,7 @@ export interface GuestAgentOptions {
 }
 
 /** The agent answered with {"error": {class, desc}}. */
-export class GuestAgentCommandError extends KvError {
+class GuestAgentCommandError extends KvError {
   readonly errorClass: string;
   constructor(command: string, errorClass: string, desc: string) {
     super('KV_ERR_INTERNAL', `guest agent ${command}: ${errorClass}: ${desc}`);

@@ -9,7 +9,7 @@ import { KvError } from '../../lib/kernel/errors/errors.ts';
 export const QGA_DELIMITER = 0xff;
 const NEWLINE = 0x0a;
 
-export interface QgaErrorBody {
+interface QgaErrorBody {
   class: string;
   desc: string;
 }

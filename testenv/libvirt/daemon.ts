@@ -11,7 +11,6 @@ import type { Logger } from '../../lib/kernel/log/log.ts';
 import { startLauncherLibvirt } from '../../lib/launcher/daemon/libvirt-daemon.ts';
 import type { Identity } from '../../lib/launcher/daemon/process.ts';
 
-export { LIBVIRTD, VIRTLOGD } from '../../lib/launcher/daemon/libvirt-daemon.ts';
 export const QEMU = '/usr/bin/qemu-system-x86_64';
 
 /** libvirt's QEMU capabilities cache shared by the tests' daemons (libvirt probes each QEMU for seconds). */

@@ -13,7 +13,7 @@ import { attempt } from '../exec.ts';
 import { OUTSIDE_PATHS } from '../host.ts';
 import { KUBELET_TUNABLES } from '../kubelet-config.ts';
 
-export const WATCHED_SYSCTLS = [
+const WATCHED_SYSCTLS = [
   ...Object.keys(KUBELET_TUNABLES),
   'net/ipv4/ip_forward',
   'net/ipv4/conf/all/forwarding',

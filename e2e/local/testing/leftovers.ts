@@ -16,7 +16,7 @@ export interface ClusterObject {
 }
 
 /** The prefix of every cluster-scoped object but a namespace that a test makes. */
-export const TEST_OBJECT_PREFIX = 'kvts-';
+const TEST_OBJECT_PREFIX = 'kvts-';
 
 const TEST_NAMESPACE = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?-[0-9a-f]{8}(-[a-z0-9]+)*$/;
 

@@ -36,7 +36,7 @@ export async function createPod(api: Api, ns: string, pod: Obj): Promise<PodDoc>
   return api.create<PodDoc>(podPath(ns), pod);
 }
 
-export function isReady(p: PodDoc | undefined): boolean {
+function isReady(p: PodDoc | undefined): boolean {
   return p?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
 }
 

@@ -20,10 +20,10 @@ export const VIRTUALIZATION_API_PROXY_CN = 'virtualization-api-proxy';
 /** The webhook callers' name: Deckhouse's kube-api-rewriter, the sidecar that is the webhook proxy there. */
 export const WEBHOOK_CLIENT_CN = 'kube-api-rewriter';
 
-export const EXTENSION_AUTH_CONFIGMAP = 'kube-system/extension-apiserver-authentication';
-export const VIRTUALIZATION_CA_CONFIGMAP = 'virtualization-ca';
+const EXTENSION_AUTH_CONFIGMAP = 'kube-system/extension-apiserver-authentication';
+const VIRTUALIZATION_CA_CONFIGMAP = 'virtualization-ca';
 
-export const KEYS = {
+const KEYS = {
   clientCa: 'requestheader-client-ca-file',
   allowedNames: 'requestheader-allowed-names',
   usernameHeaders: 'requestheader-username-headers',

@@ -14,7 +14,7 @@ export interface DecisionCacheOptions {
   readonly maxEntries: number;
 }
 
-export const DEFAULT_DECISION_CACHE: DecisionCacheOptions = Object.freeze({
+const DEFAULT_DECISION_CACHE: DecisionCacheOptions = Object.freeze({
   allowedTtlMs: 10_000,
   deniedTtlMs: 10_000,
   maxEntries: 1024,

@@ -21,32 +21,19 @@ import { peerFacts } from './peer.ts';
 import type { Authorizer, ResourceAttributes } from './sar.ts';
 import { forbiddenStatus, unauthorizedStatus } from './status.ts';
 
-export { CaBundle } from './ca-bundle.ts';
 export {
   namedTrust,
   parseRequestHeaderConfig,
-  parseVirtualizationCa,
   trustedCaPems,
   VIRTUALIZATION_API_PROXY_CN,
   WEBHOOK_CLIENT_CN,
   type AuthConfig,
-  type ConfigMapData,
   type NamedTrust,
-  type RequestHeaderConfig,
 } from './config.ts';
-export { DEFAULT_DECISION_CACHE, type Decision, type DecisionCacheOptions } from './decision-cache.ts';
+export { type Decision } from './decision-cache.ts';
 export type { HeaderValues } from './headers.ts';
-export { identify, type AuthResult, type Identity, type PeerFacts, type TrustSource } from './identity.ts';
-export { peerFacts } from './peer.ts';
-export {
-  SarAuthorizer,
-  subjectAccessReview,
-  type Authorizer,
-  type ResourceAttributes,
-  type SarAuthorizerOptions,
-  type SubjectAccessReview,
-} from './sar.ts';
-export { forbiddenMessage, forbiddenStatus, unauthorizedStatus } from './status.ts';
+export { type Identity } from './identity.ts';
+export { SarAuthorizer, type Authorizer, type ResourceAttributes } from './sar.ts';
 export { webhookCallerStatus } from './webhook-caller.ts';
 
 export type Authentication =

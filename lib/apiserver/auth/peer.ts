@@ -27,7 +27,7 @@ const MAX_DEPTH = 4;
 export type Anchors<S extends string> = readonly (readonly [S, CaBundle])[];
 
 /** The bundles of a config, in the order they are tried. */
-export function anchorsOf(config: AuthConfig): Anchors<TrustSource> {
+function anchorsOf(config: AuthConfig): Anchors<TrustSource> {
   const anchors: [TrustSource, CaBundle][] = [['requestheader', config.requestHeader.ca]];
   if (config.virtualization !== undefined) anchors.push(['virtualization-ca', config.virtualization.ca]);
   return anchors;
@@ -70,7 +70,7 @@ function parentInChain(cert: X509Certificate): X509Certificate | undefined {
 }
 
 /** Verification of a leaf (with its chain as Node linked it) against the anchors. */
-export function verifyChain<S extends string>(
+function verifyChain<S extends string>(
   leaf: X509Certificate,
   anchors: Anchors<S>,
   now: number,

@@ -10,7 +10,7 @@ import { DecisionCache, type Decision, type DecisionCacheOptions } from './decis
 import type { Identity } from './identity.ts';
 
 /** authorization.k8s.io/v1 subjectaccessreviews: cluster-scoped, create only. */
-export const SUBJECT_ACCESS_REVIEWS: GroupVersionResource = Object.freeze({
+const SUBJECT_ACCESS_REVIEWS: GroupVersionResource = Object.freeze({
   group: 'authorization.k8s.io',
   version: 'v1',
   resource: 'subjectaccessreviews',
@@ -28,7 +28,7 @@ export interface ResourceAttributes {
   readonly name?: string;
 }
 
-export interface SubjectAccessReviewSpec {
+interface SubjectAccessReviewSpec {
   user: string;
   groups?: string[];
   extra?: Record<string, string[]>;

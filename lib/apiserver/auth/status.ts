@@ -18,7 +18,7 @@ export function unauthorizedStatus(message = 'Unauthorized'): Status {
 }
 
 /** The "User … cannot …" sentence of a refused resource request. */
-export function forbiddenMessage(user: string, attrs: ResourceAttributes): string {
+function forbiddenMessage(user: string, attrs: ResourceAttributes): string {
   const resource = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
   const scope = attrs.namespace ? `in the namespace ${quote(attrs.namespace)}` : 'at the cluster scope';
   return `User ${quote(user)} cannot ${attrs.verb} resource ${quote(resource)} in API group ${quote(attrs.group)} ${scope}`;

@@ -12,10 +12,10 @@
  */
 import type { SubresourceVersion } from './routes.ts';
 
-export const SUBRESOURCE_GROUP = 'subresources.kubevirt.io';
-export const SUBRESOURCE_VERSIONS: readonly SubresourceVersion[] = ['v1', 'v1alpha3'];
+const SUBRESOURCE_GROUP = 'subresources.kubevirt.io';
+const SUBRESOURCE_VERSIONS: readonly SubresourceVersion[] = ['v1', 'v1alpha3'];
 
-export interface GroupVersionForDiscovery {
+interface GroupVersionForDiscovery {
   readonly groupVersion: string;
   readonly version: string;
 }
@@ -31,7 +31,7 @@ export interface ApiGroup {
   }[];
 }
 
-export interface ApiResource {
+interface ApiResource {
   readonly name: string;
   readonly singularName: string;
   readonly namespaced: boolean;

@@ -8,62 +8,19 @@
  * 3. it carries out the plan: the patches in order (patchFailure when one fails), then `then`; or the handler
  *    call (handlerFailure when it fails); a Refusal is written with statusOf, or as text when plainText.
  */
-export { accessFor, accessRefusal, NOT_AUTHENTICATED, type Access } from './access.ts';
-export { decodeOptions } from './body/decode-body.ts';
-export {
-  apiGroup,
-  apiGroupList,
-  apiResourceList,
-  rootPaths,
-  SUBRESOURCE_GROUP,
-  SUBRESOURCE_VERSIONS,
-} from './discovery.ts';
-export {
-  handlerFailure,
-  unexpectedReturnCode,
-  type HandlerCall,
-  type HandlerCallKind,
-  type HandlerSub,
-} from './vmi/handler-call.ts';
+export { apiGroup, apiGroupList, apiResourceList, rootPaths } from './discovery.ts';
+export { handlerFailure, unexpectedReturnCode, type HandlerCall } from './vmi/handler-call.ts';
 export { launcherPodSelectors, pickLauncherPod } from './lifecycle/launcher-pod.ts';
-export {
-  ACCEPTED,
-  patchFailure,
-  type Accepted,
-  type JsonPatchOp,
-  type PatchError,
-  type PatchPlan,
-  type PatchTarget,
-  type VmPlan,
-} from './patch-plan.ts';
-export {
-  badRequest,
-  conflict,
-  internalError,
-  isRefusal,
-  notFound,
-  unmarshalFailed,
-  type Refusal,
-} from './refusal.ts';
-export {
-  matchRequest,
-  type Route,
-  type RouteMatch,
-  type SubresourceResource,
-  type SubresourceVersion,
-} from './routes.ts';
-export {
-  addResourceClaimRequest,
-  removeResourceClaimRequest,
-  RESOURCE_CLAIM_HOTPLUG_NOT_ENABLED,
-} from './claims/resource-claim-options.ts';
-export { planVmiResourceClaim, planVmResourceClaim, type ResourceClaimChange } from './claims/resource-claims.ts';
-export { statusOf, type SubresourceStatus } from './status.ts';
+export { patchFailure, type VmPlan } from './patch-plan.ts';
+export { badRequest, isRefusal, unmarshalFailed, type Refusal } from './refusal.ts';
+export { matchRequest, type Route } from './routes.ts';
+export { addResourceClaimRequest, removeResourceClaimRequest } from './claims/resource-claim-options.ts';
+export { planVmiResourceClaim, planVmResourceClaim } from './claims/resource-claims.ts';
+export { statusOf } from './status.ts';
 export { planRestart } from './lifecycle/vm-restart.ts';
-export { type VmRequest } from './lifecycle/vm-request.ts';
 export { planStart } from './lifecycle/vm-start.ts';
 export { planStop } from './lifecycle/vm-stop.ts';
-export { planVmiCommand, type CommandPlan, type VmiCommand, type VmiCommandRequest } from './vmi/vmi-commands.ts';
-export { planVmiQuery, planVmiStream, type VmiQuery, type VmiStream } from './vmi/vmi-reads.ts';
-export { addVolumeRequest, removeVolumeRequest, type FeatureGates } from './volumes/volume-options.ts';
-export { planVmiVolume, planVmVolume, type VolumeChange } from './volumes/volumes.ts';
+export { planVmiCommand, type VmiCommand } from './vmi/vmi-commands.ts';
+export { planVmiQuery, planVmiStream, type VmiQuery } from './vmi/vmi-reads.ts';
+export { addVolumeRequest, removeVolumeRequest } from './volumes/volume-options.ts';
+export { planVmiVolume, planVmVolume } from './volumes/volumes.ts';

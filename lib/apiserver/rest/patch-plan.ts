@@ -78,7 +78,7 @@ export interface PatchError {
   };
 }
 
-export const JSONPATCH_TEST_ERROR = 'jsonpatch test operation does not apply';
+const JSONPATCH_TEST_ERROR = 'jsonpatch test operation does not apply';
 
 /** The answer to a failed patch of `plan` on the object named `name`. */
 export function patchFailure(plan: PatchPlan, name: string, err: PatchError): Refusal {

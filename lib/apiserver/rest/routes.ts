@@ -12,7 +12,7 @@ import { accessFor, type Access } from './access.ts';
 import { pathTokens } from './path-tokens.ts';
 
 export type SubresourceVersion = 'v1' | 'v1alpha3';
-export type SubresourceResource = 'virtualmachines' | 'virtualmachineinstances';
+type SubresourceResource = 'virtualmachines' | 'virtualmachineinstances';
 type Method = 'GET' | 'PUT';
 
 const vmRoutes: Readonly<Record<string, Method>> = {
@@ -62,12 +62,12 @@ const vmiRoutes: Readonly<Record<string, Method>> = {
   'sev/querylaunchmeasurement': 'GET',
 };
 
-export const SUBRESOURCE_ROUTES: Readonly<Record<SubresourceResource, Readonly<Record<string, Method>>>> = {
+const SUBRESOURCE_ROUTES: Readonly<Record<SubresourceResource, Readonly<Record<string, Method>>>> = {
   virtualmachines: vmRoutes,
   virtualmachineinstances: vmiRoutes,
 };
 
-export const VERSION_ENDPOINTS = [
+const VERSION_ENDPOINTS = [
   'version',
   'healthz',
   'guestfs',
@@ -75,7 +75,7 @@ export const VERSION_ENDPOINTS = [
   'stop-cluster-profiler',
   'dump-cluster-profiler',
 ] as const;
-export type VersionEndpoint = (typeof VERSION_ENDPOINTS)[number];
+type VersionEndpoint = (typeof VERSION_ENDPOINTS)[number];
 
 /** Root paths, without their slashes. */
 const ROOT_PATHS = {
@@ -88,7 +88,7 @@ const ROOT_PATHS = {
   'stop-profiler': 'stop-profiler',
   'dump-profiler': 'dump-profiler',
 } as const;
-export type RootEndpoint = (typeof ROOT_PATHS)[keyof typeof ROOT_PATHS];
+type RootEndpoint = (typeof ROOT_PATHS)[keyof typeof ROOT_PATHS];
 
 export type Route =
   | {

@@ -60,7 +60,7 @@ export const reply = (code: number, body: unknown): SubresourceReply => ({ code,
 /** 202 Accepted with an empty body, as virt-api answers a change it took. */
 const ACCEPTED_REPLY: SubresourceReply = { code: 202, body: '', contentType: 'text/plain; charset=utf-8' };
 
-export function refusalReply(r: Refusal): SubresourceReply {
+function refusalReply(r: Refusal): SubresourceReply {
   if (r.plainText === true)
     return { code: r.status, body: r.message, contentType: 'text/plain; charset=utf-8' };
   return reply(r.status, statusOf(r));

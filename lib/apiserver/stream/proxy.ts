@@ -18,12 +18,12 @@ import { HandlerDialError, openHandlerStream, type HandlerAddress, type HandlerT
 import { relayStreams, type RelaySession } from './relay.ts';
 
 export const DECKHOUSE_STREAM_PROTOCOL = 'plain.virtualization.deckhouse.io';
-export const STREAM_PROTOCOLS: readonly string[] = ['plain.kubevirt.io', DECKHOUSE_STREAM_PROTOCOL];
+const STREAM_PROTOCOLS: readonly string[] = ['plain.kubevirt.io', DECKHOUSE_STREAM_PROTOCOL];
 
 export const MAX_CLIENT_MESSAGE_BYTES = 1024 * 1024;
 
 /** The subprotocol the api answers with: the first of the client's it knows. */
-export function pickProtocol(offered: Set<string>): string | false {
+function pickProtocol(offered: Set<string>): string | false {
   for (const p of offered) if (STREAM_PROTOCOLS.includes(p)) return p;
   return false;
 }

@@ -15,9 +15,9 @@ export const DEFAULT_CLIENT_PING_INTERVAL_MS = 30_000;
 const HIGH_WATER = 1024 * 1024;
 const LOW_WATER = 256 * 1024;
 
-export type RelayEndReason = 'client-closed' | 'handler-closed' | 'pong-overdue' | 'ended' | 'error';
+type RelayEndReason = 'client-closed' | 'handler-closed' | 'pong-overdue' | 'ended' | 'error';
 
-export interface RelayEnd {
+interface RelayEnd {
   readonly reason: RelayEndReason;
   readonly code: number;
   readonly bytesToClient: number;
@@ -32,7 +32,7 @@ export interface RelaySession {
 }
 
 /** A close code another peer may be sent (RFC 6455 7.4: 1005, 1006 and 1015 are never on the wire). */
-export function sendableCloseCode(code: number): number {
+function sendableCloseCode(code: number): number {
   const reserved = code === 1004 || code === 1005 || code === 1006 || code === 1015;
   return reserved || code < 1000 || code > 4999 ? 1000 : code;
 }

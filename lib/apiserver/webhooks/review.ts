@@ -8,7 +8,7 @@
 import type { AdmissionCause } from '../../kubevirt/validation/index.ts';
 import { newStatus, type Status, type StatusCause } from '../../kernel/errors/errors.ts';
 
-export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 const OPERATIONS: readonly string[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 const VERSIONS: readonly string[] = ['admission.k8s.io/v1', 'admission.k8s.io/v1beta1'];
 

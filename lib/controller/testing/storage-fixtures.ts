@@ -9,7 +9,7 @@ import type { ClaimLookup, PersistentVolumeClaim } from '../../kubevirt/core/pvc
 import { withVolume as withSpecVolume } from '../../kubevirt/testing/builders.ts';
 import { NS, onSpec, pod, type Option } from '../../kubevirt/testing/objects.ts';
 
-export const LAUNCHER_UID = 'pod-uid-1';
+const LAUNCHER_UID = 'pod-uid-1';
 
 export function pvc(name: string, ...opts: Option<PersistentVolumeClaim>[]): PersistentVolumeClaim {
   const out: PersistentVolumeClaim = {

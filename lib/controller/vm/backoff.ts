@@ -33,12 +33,12 @@ export function startBackoffSecondsLeft(vm: Pick<VirtualMachine, 'status'>, nowM
   return Math.max(0, Math.floor(retryAt / 1000) - Math.floor(nowMs / 1000));
 }
 
-export function wasVmiRunning(vmi: VirtualMachineInstance | undefined): boolean {
+function wasVmiRunning(vmi: VirtualMachineInstance | undefined): boolean {
   return vmi?.status?.phaseTransitionTimestamps?.some((t) => t.phase === 'Running') ?? false;
 }
 
 /** Final without ever having been Running. */
-export function vmiFailedEarly(vmi: VirtualMachineInstance | undefined): boolean {
+function vmiFailedEarly(vmi: VirtualMachineInstance | undefined): boolean {
   return vmi !== undefined && isFinal(vmi) && !wasVmiRunning(vmi);
 }
 

@@ -57,7 +57,7 @@ const synchronizedFailure = (vmi: VirtualMachineInstance | undefined, reason: st
   hasConditionStatus(vmi?.status?.conditions, 'Synchronized', 'False', reason);
 
 /** kubevirt vm.go isSetToStart. */
-export function isSetToStart(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): boolean {
+function isSetToStart(vm: VirtualMachine, vmi: VirtualMachineInstance | undefined): boolean {
   switch (strategy(vm)) {
     case 'Always':
       return true;

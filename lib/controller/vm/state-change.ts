@@ -12,7 +12,7 @@ import { isFinal } from '../../kubevirt/vmi-state.ts';
 
 type Vm = Pick<VirtualMachine, 'status'>;
 
-export function firstStateChange(vm: Vm): VirtualMachineStateChangeRequest | undefined {
+function firstStateChange(vm: Vm): VirtualMachineStateChangeRequest | undefined {
   return vm.status?.stateChangeRequests?.[0];
 }
 

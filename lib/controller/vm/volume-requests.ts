@@ -4,7 +4,7 @@
  */
 import type { VirtualMachine, VirtualMachineVolumeRequest } from '../../kubevirt/index.ts';
 
-export { applyVolumeRequest, applyVolumeRequests } from '../../kubevirt/index.ts';
+export { applyVolumeRequests } from '../../kubevirt/index.ts';
 
 /** The requests the VM template does not reflect yet (an add whose volume and disk exist is done, ...). */
 export function pendingVolumeRequests(vm: VirtualMachine): VirtualMachineVolumeRequest[] | undefined {

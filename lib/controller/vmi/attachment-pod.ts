@@ -25,12 +25,12 @@ import { HOTPLUG_DISKS_VOLUME } from '../../rpc/index.ts';
 import { isMountedPhase } from './hotplug-volumes.ts';
 import type { LauncherPodConfig } from './launcher-pod.ts';
 
-export const ATTACHMENT_POD_PREFIX = 'hp-volume-';
+const ATTACHMENT_POD_PREFIX = 'hp-volume-';
 /** Value of the kubevirt.io label, and the container name, of attachment Pods. */
-export const HOTPLUG_DISK = LABEL_VALUES.HOTPLUG_DISK;
+const HOTPLUG_DISK = LABEL_VALUES.HOTPLUG_DISK;
 /** Where the attachment Pod's container sees the hotplug-disks emptyDir. */
-export const ATTACHMENT_ROOT = '/path';
-export const HOLD_COMMAND: readonly string[] = ['sleep', 'infinity'];
+const ATTACHMENT_ROOT = '/path';
+const HOLD_COMMAND: readonly string[] = ['sleep', 'infinity'];
 
 const POD_GVK = { group: '', version: 'v1', kind: 'Pod' } as const;
 const HOSTNAME_LABEL = 'kubernetes.io/hostname';

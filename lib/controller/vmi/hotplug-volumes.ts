@@ -21,7 +21,7 @@ interface PodVolume {
   persistentVolumeClaim?: { claimName: string };
 }
 
-export function podVolumes(pod: Pod): PodVolume[] {
+function podVolumes(pod: Pod): PodVolume[] {
   const vols = pod.spec['volumes'];
   return Array.isArray(vols) ? (vols as PodVolume[]) : [];
 }

@@ -12,8 +12,8 @@ import type { KubeObject } from '../../kernel/kube/types.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
 import { claimNameOf } from '../../kubevirt/core/pvc.ts';
 
-export const BY_VMI_UID = 'vmi-uid';
-export const BY_OWNER_POD_UID = 'owner-pod-uid';
+const BY_VMI_UID = 'vmi-uid';
+const BY_OWNER_POD_UID = 'owner-pod-uid';
 export const BY_CLAIM = 'claim';
 
 /** `namespace/uid` of an object: the index value of the Pods it controls. */

@@ -29,7 +29,7 @@ import type { OverheadOptions } from './overhead.ts';
 import { DEFAULT_CPU_ALLOCATION_RATIO, launcherResources } from './pod-resources.ts';
 import { launcherVolumes, type RenderedVolumes } from './pod-volumes.ts';
 
-export const VMI_GVK = {
+const VMI_GVK = {
   group: KUBEVIRT_GROUP,
   version: KUBEVIRT_VERSION,
   kind: 'VirtualMachineInstance',
@@ -61,7 +61,7 @@ export interface LauncherPodConfig {
 }
 
 /** tini as PID 1 (the image's entrypoint, which a Pod's command replaces), then `virt launcher`. */
-export const DEFAULT_LAUNCHER_COMMAND: readonly string[] = ['/usr/bin/tini', '--', 'virt', 'launcher'];
+const DEFAULT_LAUNCHER_COMMAND: readonly string[] = ['/usr/bin/tini', '--', 'virt', 'launcher'];
 
 /** Seconds between the VMI's grace period and the launcher's, and between the launcher's and the Pod's. */
 const GRACE_PADDING_SECONDS = 15;

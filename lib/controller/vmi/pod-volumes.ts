@@ -29,15 +29,15 @@ import {
 
 const KERNEL_BOOT_VOLUME = 'kernel-boot-volume';
 
-export type PodVolume = { name: string } & Record<string, unknown>;
-export interface VolumeMount {
+type PodVolume = { name: string } & Record<string, unknown>;
+interface VolumeMount {
   name: string;
   mountPath: string;
   subPath?: string;
   readOnly?: boolean;
   mountPropagation?: string;
 }
-export interface VolumeDevice {
+interface VolumeDevice {
   name: string;
   devicePath: string;
 }

@@ -88,7 +88,7 @@ function activePods(status: NonNullable<VirtualMachineInstance['status']>, pods:
   status.activePods = Object.fromEntries(pods.map((p) => [p.metadata.uid ?? '', p.spec.nodeName ?? '']));
 }
 
-export function imagePullFailure(pod: Pod): SyncFailure | undefined {
+function imagePullFailure(pod: Pod): SyncFailure | undefined {
   for (const cs of pod.status?.containerStatuses ?? []) {
     const reason = cs.state?.waiting?.reason;
     if (reason === 'ErrImagePull' || reason === 'ImagePullBackOff') {

@@ -31,7 +31,7 @@ import {
   splitAttachmentPods,
 } from './hotplug-volumes.ts';
 
-export const VOLUME_PHASES = {
+const VOLUME_PHASES = {
   PENDING: 'Pending',
   BOUND: 'Bound',
   ATTACHED_TO_NODE: 'AttachedToNode',
@@ -40,7 +40,7 @@ export const VOLUME_PHASES = {
   DETACHING: 'Detaching',
 } as const;
 
-export const REASONS = {
+const REASONS = {
   PVC_NOT_FOUND: 'FailedPvcNotFound',
   PVC_NOT_READY: 'PVCNotReady',
   CREATED: 'SuccessfulCreate',
@@ -67,9 +67,7 @@ export interface VolumeStatusResult {
   events: VolumeEvent[];
 }
 
-export function claimInfo(
-  pvc: PersistentVolumeClaim,
-): NonNullable<VolumeStatus['persistentVolumeClaimInfo']> {
+function claimInfo(pvc: PersistentVolumeClaim): NonNullable<VolumeStatus['persistentVolumeClaimInfo']> {
   const { accessModes, volumeMode, resources } = pvc.spec ?? {};
   const capacity = pvc.status?.capacity;
   return {
@@ -84,7 +82,7 @@ export function claimInfo(
 }
 
 /** Phase, reason and message of a hotplug volume no attachment Pod holds (getVolumePhaseMessageReason). */
-export function claimPhase(
+function claimPhase(
   claimName: string,
   pvc: PersistentVolumeClaim | undefined,
 ): Required<Pick<VolumeStatus, 'phase' | 'reason' | 'message'>> {

@@ -22,10 +22,7 @@ export type {
   AllocateResponse,
   ContainerAllocateResponse,
   Device,
-  DevicePluginOptions,
-  DeviceSpec,
   ListAndWatchResponse,
-  Mount,
   RegisterRequest,
 } from './gen/v1beta1/api.ts';
 

@@ -23,7 +23,7 @@ import {
 export const DEFAULT_MAX_DEVICES = 1000;
 
 /** What a container that gets one of the plugin's devices receives. */
-export type Grant =
+type Grant =
   | {
       readonly kind: 'device';
       readonly hostPath: string;
@@ -55,7 +55,7 @@ export interface DevicePaths {
 export const DEVICE_NODES: DevicePaths = { kvm: '/dev/kvm', tun: '/dev/net/tun', vhostNet: '/dev/vhost-net' };
 
 /** qemu-pr-helper's socket inside its dir (lib/rpc/pod-layout.ts prHelperSocket). */
-export const PR_HELPER_SOCKET = 'pr-helper.sock';
+const PR_HELPER_SOCKET = 'pr-helper.sock';
 
 export interface SpecOptions {
   readonly devices: DevicePaths;

@@ -29,7 +29,7 @@ export interface Sample {
   readonly value: number;
 }
 
-export const METRICS = {
+const METRICS = {
   kubevirt_vmi_vcpu_seconds_total: { counter: true, help: 'vCPU time spent, per vCPU', labels: ['id'] },
   kubevirt_vmi_cpu_usage_seconds_total: { counter: true, help: 'CPU time the domain used', labels: [] },
   kubevirt_vmi_memory_resident_bytes: {

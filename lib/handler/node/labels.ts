@@ -9,7 +9,7 @@ import { NODE_LABEL_PREFIXES, NODE_LABELLER_FILES } from '../../rpc/index.ts';
 
 const PREFIXES: readonly string[] = Object.values(NODE_LABEL_PREFIXES);
 
-export const isLabellerLabel = (key: string): boolean => PREFIXES.some((p) => key.startsWith(p));
+const isLabellerLabel = (key: string): boolean => PREFIXES.some((p) => key.startsWith(p));
 
 /** The merge patch of metadata.labels that makes the node carry `wanted`; undefined when nothing changes. */
 export function labelPatch(

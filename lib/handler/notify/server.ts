@@ -41,7 +41,7 @@ export type LauncherEvent = KubeObject & {
   message?: string;
 };
 
-export interface NotifyEvents {
+interface NotifyEvents {
   /** A domain event of this node's VMI `vmi` (the cached object), from its own launcher Pod. */
   domainEvent(vmi: VirtualMachineInstance, eventType: string, domain: unknown): void;
   /** A core/v1 Event the VMI's own launcher reported about it. */

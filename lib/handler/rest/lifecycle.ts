@@ -29,7 +29,7 @@ interface CommandSpec {
   readonly event?: { readonly reason: string; readonly message: string };
 }
 
-export const COMMANDS: Readonly<Record<CommandRoute, CommandSpec>> = {
+const COMMANDS: Readonly<Record<CommandRoute, CommandSpec>> = {
   pause: { command: 'Pause', rpc: 'pauseVirtualMachine', failStatus: 500 },
   unpause: { command: 'Unpause', rpc: 'unpauseVirtualMachine', failStatus: 500 },
   freeze: { command: 'Freeze', rpc: 'freezeVirtualMachine', failStatus: 400 },
@@ -55,7 +55,7 @@ interface QuerySpec {
   readonly list: boolean;
 }
 
-export const QUERIES: Readonly<Record<QueryRoute, QuerySpec>> = {
+const QUERIES: Readonly<Record<QueryRoute, QuerySpec>> = {
   guestosinfo: { command: 'GetGuestInfo', call: (l) => l.getGuestInfo(), list: false },
   userlist: { command: 'GetUsers', call: (l) => l.getUsers(), list: true },
   filesystemlist: { command: 'GetFilesystems', call: (l) => l.getFilesystems(), list: true },

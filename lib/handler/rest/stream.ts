@@ -17,9 +17,9 @@ export const DEFAULT_PING_INTERVAL_MS = 30_000;
 const HIGH_WATER = 1024 * 1024;
 const LOW_WATER = 256 * 1024;
 
-export type EndReason = 'client-closed' | 'socket-closed' | 'pong-overdue' | 'ended' | 'error';
+type EndReason = 'client-closed' | 'socket-closed' | 'pong-overdue' | 'ended' | 'error';
 
-export interface SessionEnd {
+interface SessionEnd {
   readonly reason: EndReason;
   readonly bytesToClient: number;
   readonly bytesFromClient: number;

@@ -65,7 +65,7 @@ function refuse(socket: Duplex, e: RestError, allow?: string): void {
  * following a symlink and checked to be a socket (lib/kernel/safepath connectBeneath): a symlink the tenant
  * planted there never relays the console to another socket on the host.
  */
-export function dialUnix(at: PodPath, clock: Clock): Promise<Socket> {
+function dialUnix(at: PodPath, clock: Clock): Promise<Socket> {
   return connectBeneath(at.root, at.rel, { clock, timeoutMs: DIAL_TIMEOUT_MS });
 }
 
@@ -106,7 +106,7 @@ export function queryFlag(target: string, name: string): boolean {
   return v !== null && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v);
 }
 
-export const VNC_IN_USE: RestError = { status: 503, message: 'Active VNC connection. Request denied.' };
+const VNC_IN_USE: RestError = { status: 503, message: 'Active VNC connection. Request denied.' };
 
 /** The refusal when the route's session slot is held and may not be taken over: any open serial console, an
  * open VNC session when the client asks to preserve it. */

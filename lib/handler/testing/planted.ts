@@ -43,7 +43,7 @@ export async function podDirs(podUid: string, volumes: readonly string[]): Promi
   };
 }
 
-export interface FileFacts {
+interface FileFacts {
   readonly content: string;
   readonly uid: number;
   readonly gid: number;

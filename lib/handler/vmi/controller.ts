@@ -30,7 +30,7 @@ import { acpiEnabled, type LauncherReach } from './phase.ts';
 import { computeHandlerStatus } from './status.ts';
 
 /** The node side of hotplug (lib/handler/hotplug/mounter.ts). */
-export interface HotplugNode {
+interface HotplugNode {
   /** Mounts and unmounts what the VMI asks for; the volumes mounted afterwards, and those refused with why. */
   reconcile(
     vmi: VirtualMachineInstance,

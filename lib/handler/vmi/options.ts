@@ -24,7 +24,7 @@ export const DEFAULT_CLUSTER_CONFIG: HandlerClusterConfig = {
   bochsDisplayForEfiGuests: false,
 };
 
-export function preallocatedVolumes(vmi: VirtualMachineInstance): string[] {
+function preallocatedVolumes(vmi: VirtualMachineInstance): string[] {
   return (vmi.status?.volumeStatus ?? [])
     .filter((v) => v.persistentVolumeClaimInfo?.preallocated === true)
     .map((v) => v.name);

@@ -46,7 +46,7 @@ type Status = NonNullable<VirtualMachineInstance['status']>;
 type VolumeStatus = NonNullable<Status['volumeStatus']>[number];
 type Cond = VirtualMachineInstanceCondition;
 
-export const VOLUME_REASONS = {
+const VOLUME_REASONS = {
   mounted: 'VolumeMountedToPod',
   unmounted: 'VolumeUnMountedFromPod',
   ready: 'VolumeReady',

@@ -9,8 +9,6 @@
  */
 import type { GroupVersionResource, KubeClient, KubeObject } from '../kube/types.ts';
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -44,7 +42,7 @@ export function mergeDiff(from: unknown, to: unknown): unknown {
 }
 
 /** RFC 7386: patch applied to target (a new value; neither input is touched). */
-export function applyMergePatch<T>(target: T, patch: unknown): T {
+function applyMergePatch<T>(target: T, patch: unknown): T {
   if (!isObject(patch)) return structuredClone(patch) as T;
   const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {

@@ -142,7 +142,6 @@ export const isConflict = (err: unknown): boolean =>
 export const isAlreadyExists = (err: unknown): boolean => statusOf(err)?.reason === 'AlreadyExists';
 /** 410: the resourceVersion asked for is older than etcd keeps (reason Expired or Gone). */
 export const isGone = (err: unknown): boolean => statusOf(err)?.code === 410;
-export const isTooManyRequests = (err: unknown): boolean => statusOf(err)?.code === 429;
 
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -16,7 +16,7 @@ export interface BackoffOptions {
   random?: () => number;
 }
 
-export const DEFAULT_BACKOFF = { initialMs: 800, maxMs: 30_000, jitter: 0.5, resetAfterMs: 120_000 } as const;
+const DEFAULT_BACKOFF = { initialMs: 800, maxMs: 30_000, jitter: 0.5, resetAfterMs: 120_000 } as const;
 
 export class Backoff {
   private readonly initialMs: number;

@@ -23,7 +23,7 @@ import type {
 } from './types.ts';
 import { decodeWatchStream } from './watch-decoder.ts';
 
-export const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
+const PATCH_CONTENT_TYPES: Readonly<Record<PatchType, string>> = {
   json: 'application/json-patch+json',
   merge: 'application/merge-patch+json',
   strategic: 'application/strategic-merge-patch+json',

@@ -131,7 +131,7 @@ function tlsOptions(config: RestConfig): NonNullable<Agent.Options['connect']> {
   };
 }
 
-export function queryString(q: Query | undefined): string {
+function queryString(q: Query | undefined): string {
   if (!q) return '';
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(q)) if (v !== undefined) params.append(k, String(v));

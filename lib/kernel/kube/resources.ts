@@ -19,8 +19,6 @@ export const PERSISTENT_VOLUME_CLAIMS = gvr('v1', 'persistentvolumeclaims', 'Per
 export const PERSISTENT_VOLUMES = gvr('v1', 'persistentvolumes', 'PersistentVolume', false);
 export const EVENTS = gvr('v1', 'events', 'Event', true);
 export const CONFIG_MAPS = gvr('v1', 'configmaps', 'ConfigMap', true);
-export const SECRETS = gvr('v1', 'secrets', 'Secret', true);
-export const SERVICES = gvr('v1', 'services', 'Service', true);
 export const LEASES = gvr('coordination.k8s.io/v1', 'leases', 'Lease', true);
 export const CUSTOM_RESOURCE_DEFINITIONS = gvr(
   'apiextensions.k8s.io/v1',
@@ -37,7 +35,7 @@ export interface PathParts {
 }
 
 /** '/api/v1' for the core group, '/apis/{group}/{version}' otherwise. */
-export function groupVersionPath(g: Pick<GroupVersionResource, 'group' | 'version'>): string {
+function groupVersionPath(g: Pick<GroupVersionResource, 'group' | 'version'>): string {
   return g.group === '' ? `/api/${g.version}` : `/apis/${g.group}/${g.version}`;
 }
 

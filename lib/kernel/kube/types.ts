@@ -24,7 +24,7 @@ export interface OwnerReference {
   blockOwnerDeletion?: boolean;
 }
 
-export interface ObjectMeta {
+interface ObjectMeta {
   name?: string;
   generateName?: string;
   namespace?: string;
@@ -46,7 +46,7 @@ export interface KubeObject {
   metadata: ObjectMeta;
 }
 
-export interface ListMeta {
+interface ListMeta {
   resourceVersion?: string;
   continue?: string;
   remainingItemCount?: number;

@@ -4,7 +4,7 @@
  */
 import type { KubeObject } from '../kube/types.ts';
 
-export interface LeaseSpec {
+interface LeaseSpec {
   holderIdentity?: string;
   leaseDurationSeconds?: number;
   acquireTime?: string;

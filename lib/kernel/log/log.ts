@@ -6,8 +6,8 @@
  */
 import { redactSecrets } from '../errors/redact.ts';
 
-export type Level = 'error' | 'warning' | 'info';
-export type Fields = Readonly<Record<string, unknown>>;
+type Level = 'error' | 'warning' | 'info';
+type Fields = Readonly<Record<string, unknown>>;
 
 export interface Logger {
   info(msg: string, fields?: Fields): void;
@@ -20,7 +20,7 @@ export interface Logger {
   with(fields: Fields): Logger;
 }
 
-export type Sink = (line: string) => void;
+type Sink = (line: string) => void;
 
 export interface LoggerOptions {
   component: string;

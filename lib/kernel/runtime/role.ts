@@ -29,7 +29,7 @@ export interface RoleContext {
   defer(cleanup: () => Promise<void> | void): void;
 }
 
-export interface RoleLease {
+interface RoleLease {
   readonly client: KubeClient;
   readonly namespace: string;
   readonly name: string;

@@ -19,7 +19,7 @@ export interface ProcessLike {
   exit(code: number): void;
 }
 
-export const nodeProcess: ProcessLike = {
+const nodeProcess: ProcessLike = {
   on: (event, listener): void => {
     process.on(event, listener);
   },

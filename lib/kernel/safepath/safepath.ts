@@ -13,7 +13,7 @@ import path from 'node:path';
 import { KvError } from '../errors/errors.ts';
 
 /** Linux O_PATH (x86_64 and arm64): a descriptor that only names an inode; Node does not export it. */
-export const O_PATH = 0o10000000;
+const O_PATH = 0o10000000;
 
 export type PathKind = 'directory' | 'file' | 'block' | 'socket';
 
@@ -54,7 +54,7 @@ function expected(kinds: readonly PathKind[]): string {
 }
 
 /** One path component: not empty, not `.` or `..`, no `/` or NUL. */
-export function isSafeName(name: string): boolean {
+function isSafeName(name: string): boolean {
   return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('\0');
 }
 

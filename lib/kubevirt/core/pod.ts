@@ -13,7 +13,7 @@ export interface PodCondition {
   lastTransitionTime?: string | null;
 }
 
-export interface ContainerState {
+interface ContainerState {
   waiting?: { reason?: string; message?: string };
   running?: { startedAt?: string };
   terminated?: { exitCode: number; reason?: string; message?: string };
@@ -26,7 +26,7 @@ export interface ContainerStatus {
   state?: ContainerState;
 }
 
-export interface PodStatus {
+interface PodStatus {
   phase?: 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
   conditions?: PodCondition[];
   containerStatuses?: ContainerStatus[];
@@ -46,7 +46,7 @@ export interface Container {
   volumeDevices?: { name: string; devicePath: string }[];
 }
 
-export interface PodSpec {
+interface PodSpec {
   containers: Container[];
   nodeName?: string;
   [field: string]: unknown;
@@ -77,15 +77,6 @@ export function isPodDownOrGoingDown(pod: Pod): boolean {
   return (
     isPodDown(pod) ||
     computeStatus(pod)?.state?.terminated !== undefined ||
-    pod.metadata.deletionTimestamp !== undefined
-  );
-}
-
-export function isPodFailedOrGoingDown(pod: Pod): boolean {
-  const terminated = computeStatus(pod)?.state?.terminated;
-  return (
-    pod.status?.phase === 'Failed' ||
-    (terminated !== undefined && terminated.exitCode !== 0) ||
     pod.metadata.deletionTimestamp !== undefined
   );
 }

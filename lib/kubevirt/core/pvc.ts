@@ -6,7 +6,7 @@
 import type { Volume } from '../index.ts';
 import type { KubeObject } from '../../kernel/kube/types.ts';
 
-export type ClaimPhase = 'Pending' | 'Bound' | 'Lost';
+type ClaimPhase = 'Pending' | 'Bound' | 'Lost';
 
 export interface PersistentVolumeClaim extends KubeObject {
   spec?: {

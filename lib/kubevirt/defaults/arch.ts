@@ -8,7 +8,7 @@ import { DEFAULT_CPU_MODEL, type ClusterDefaults } from './cluster.ts';
 
 type Spec = VirtualMachineInstanceSpec;
 
-export const HOST_PASSTHROUGH = 'host-passthrough';
+const HOST_PASSTHROUGH = 'host-passthrough';
 
 /** The bus a disk without one gets on this architecture. */
 export function defaultDiskBus(arch: string | undefined): DiskBus {

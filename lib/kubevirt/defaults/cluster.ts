@@ -30,7 +30,7 @@ export interface ClusterDefaults {
   readonly root: boolean;
 }
 
-export const DEFAULT_MACHINE_TYPES: Readonly<Record<string, string>> = {
+const DEFAULT_MACHINE_TYPES: Readonly<Record<string, string>> = {
   amd64: 'q35',
   arm64: 'virt',
   ppc64le: 'pseries',

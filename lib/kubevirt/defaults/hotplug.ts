@@ -25,7 +25,7 @@ function ratioSockets(sockets: number, perSocket: number, ratio: number): number
   return Math.max(Math.floor(MAX_VCPUS / perSocket), sockets);
 }
 
-export function setCpuHotplug(spec: Spec, cfg: ClusterDefaults): void {
+function setCpuHotplug(spec: Spec, cfg: ClusterDefaults): void {
   const cpu = spec.domain.cpu;
   if (cpu === undefined || (cpu.maxSockets ?? 0) !== 0) return;
   const sockets = cpu.sockets ?? 0;
@@ -79,7 +79,7 @@ function scaledGuest(guest: Quantity | undefined, ratio: number): Quantity | und
   return Number.isSafeInteger(bytes) ? formatBinaryQuantity(bytes) : undefined;
 }
 
-export function setMemoryHotplug(spec: Spec, cfg: ClusterDefaults): void {
+function setMemoryHotplug(spec: Spec, cfg: ClusterDefaults): void {
   const memory = spec.domain.memory;
   if (memory === undefined || memory.maxGuest !== undefined) return;
   const maxGuest = cfg.maxGuest ?? scaledGuest(memory.guest, cfg.maxHotplugRatio);

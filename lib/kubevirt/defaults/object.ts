@@ -32,7 +32,7 @@ const HYPERV_TOGGLES = [
   'evmcs',
 ] as const;
 
-export function setFeatureDefaults(features: Features): void {
+function setFeatureDefaults(features: Features): void {
   // ACPI is a value in KubeVirt's Go type, so it is always present after defaulting.
   enable((features.acpi ??= {}));
   enable(features.apic);
@@ -50,7 +50,7 @@ export function setFeatureDefaults(features: Features): void {
   enable(hyperv.synictimer?.direct);
 }
 
-export function setDiskDefaults(disk: Disk): void {
+function setDiskDefaults(disk: Disk): void {
   if (disk.disk === undefined && disk.cdrom === undefined && disk.lun === undefined) disk.disk = {};
   if (disk.cdrom !== undefined) {
     disk.cdrom.readonly ??= true;
@@ -74,7 +74,7 @@ function setTimerDefaults(spec: VirtualMachineInstanceSpec): void {
 }
 
 /** Probe timings below 1 become KubeVirt's defaults (timeout 1, period 10, success 1, failure 3). */
-export function setProbeDefaults(probe: JsonObject | undefined): void {
+function setProbeDefaults(probe: JsonObject | undefined): void {
   if (probe === undefined) return;
   const defaults: [string, number][] = [
     ['timeoutSeconds', 1],

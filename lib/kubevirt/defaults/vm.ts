@@ -8,8 +8,8 @@ import type { RunStrategy } from '../v1/vm.ts';
 import { DEFAULT_CLUSTER_DEFAULTS, type ClusterDefaults } from './cluster.ts';
 import { setArchitecture, setMachineType } from './vmi-spec.ts';
 
-export const CLUSTER_INSTANCETYPE_KIND = 'virtualmachineclusterinstancetype';
-export const CLUSTER_PREFERENCE_KIND = 'virtualmachineclusterpreference';
+const CLUSTER_INSTANCETYPE_KIND = 'virtualmachineclusterinstancetype';
+const CLUSTER_PREFERENCE_KIND = 'virtualmachineclusterpreference';
 
 export interface VmDefaultsOptions {
   /** On create: firmware.uuid and firmware.serial for a template without them (KubeVirt draws random UUIDs). */

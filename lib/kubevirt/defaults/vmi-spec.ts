@@ -68,14 +68,14 @@ function requestClusterCpu(spec: Spec, cpuRequest: Quantity | undefined): void {
 }
 
 /** Requests follow limits; memory is requested as the guest memory (or one hugepage); optional CPU request. */
-export function setResourceRequests(spec: Spec, cfg: ClusterDefaults): void {
+function setResourceRequests(spec: Spec, cfg: ClusterDefaults): void {
   requestsFollowLimits(spec);
   requestGuestMemory(spec);
   requestClusterCpu(spec, cfg.cpuRequest);
 }
 
 /** memory.guest defaults to the memory request, else the limit, else the hugepage size. */
-export function setGuestMemory(spec: Spec): void {
+function setGuestMemory(spec: Spec): void {
   const memory = (spec.domain.memory ??= {});
   if (memory.guest !== undefined) return;
   const { requests, limits } = spec.domain.resources ?? {};
@@ -89,7 +89,7 @@ export function setGuestMemory(spec: Spec): void {
 }
 
 /** With no topology at all: one core, one thread, and one socket per requested (or limited) CPU. */
-export function setGuestCpuTopology(spec: Spec): void {
+function setGuestCpuTopology(spec: Spec): void {
   const cpu = spec.domain.cpu;
   if (cpu !== undefined && (cpu.cores ?? 0) + (cpu.sockets ?? 0) + (cpu.threads ?? 0) > 0) return;
   const { requests, limits } = spec.domain.resources ?? {};
@@ -105,7 +105,7 @@ export function setGuestCpuTopology(spec: Spec): void {
 }
 
 /** Always for :latest or untagged images, IfNotPresent otherwise. */
-export function setContainerDiskPullPolicies(spec: Spec): void {
+function setContainerDiskPullPolicies(spec: Spec): void {
   for (const v of spec.volumes ?? []) {
     const cd = v.containerDisk;
     if (cd === undefined || cd.imagePullPolicy !== undefined) continue;
@@ -114,7 +114,7 @@ export function setContainerDiskPullPolicies(spec: Spec): void {
   }
 }
 
-export function setEvictionStrategy(spec: Spec, cfg: ClusterDefaults): void {
+function setEvictionStrategy(spec: Spec, cfg: ClusterDefaults): void {
   if (spec.evictionStrategy === undefined && cfg.evictionStrategy !== undefined) {
     spec.evictionStrategy = cfg.evictionStrategy;
   }
@@ -125,7 +125,7 @@ function rejected(message: string): StatusError {
 }
 
 /** A VMI with no interfaces and no networks gets the cluster's default interface on the pod network. */
-export function setDefaultNetworkInterface(spec: Spec, cfg: ClusterDefaults): void {
+function setDefaultNetworkInterface(spec: Spec, cfg: ClusterDefaults): void {
   if (spec.domain.devices.autoattachPodInterface === false) return;
   if ((spec.networks?.length ?? 0) > 0 || (spec.domain.devices.interfaces?.length ?? 0) > 0) return;
   switch (cfg.defaultNetworkInterface) {
@@ -146,7 +146,7 @@ export function setDefaultNetworkInterface(spec: Spec, cfg: ClusterDefaults): vo
 }
 
 /** Every volume that no disk or filesystem names gets a disk of the same name. */
-export function setVolumeDisks(spec: Spec): void {
+function setVolumeDisks(spec: Spec): void {
   const devices = spec.domain.devices;
   const named = new Set([...(devices.disks ?? []), ...(devices.filesystems ?? [])].map((d) => d.name));
   for (const v of spec.volumes ?? []) {

@@ -33,11 +33,11 @@ export interface IntNode extends NodeCommon {
   readonly unsigned?: boolean;
 }
 
-export interface NumberNode extends NodeCommon {
+interface NumberNode extends NodeCommon {
   readonly kind: 'number';
 }
 
-export interface BoolNode extends NodeCommon {
+interface BoolNode extends NodeCommon {
   readonly kind: 'bool';
 }
 
@@ -49,7 +49,7 @@ export interface QuantityNode extends NodeCommon {
 }
 
 /** intstr.IntOrString without the quantity pattern (ports, percentages). */
-export interface IntOrStringNode extends NodeCommon {
+interface IntOrStringNode extends NodeCommon {
   readonly kind: 'intOrString';
 }
 
@@ -78,7 +78,7 @@ export interface ObjectNode extends NodeCommon {
 }
 
 /** Any JSON object, kept as is (x-kubernetes-preserve-unknown-fields). */
-export interface PreserveNode extends NodeCommon {
+interface PreserveNode extends NodeCommon {
   readonly kind: 'preserve';
 }
 

@@ -108,7 +108,7 @@ function shapeOf(node: SchemaNode): JsonSchemaProps {
   }
 }
 
-export function toOpenApiNode(node: SchemaNode): JsonSchemaProps {
+function toOpenApiNode(node: SchemaNode): JsonSchemaProps {
   return { ...common(node), ...shapeOf(node) };
 }
 

@@ -15,8 +15,8 @@ import type { ContainerStatus, Pod, PodCondition } from '../core/pod.ts';
 import type { SpecOption } from './builders.ts';
 
 export const NS = 'default';
-export const VM_NAME = 'testvm';
-export const VM_UID = 'vm-uid-1';
+const VM_NAME = 'testvm';
+const VM_UID = 'vm-uid-1';
 export const VMI_UID = 'vmi-uid-1';
 export const T0 = Date.parse('2026-01-01T00:00:00Z');
 

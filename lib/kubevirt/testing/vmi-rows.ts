@@ -4,7 +4,7 @@ import { DEFAULT_CLUSTER_DEFAULTS, type ClusterDefaults } from '../defaults/clus
 import { withVmiDefaults } from '../defaults/vmi.ts';
 import type { VirtualMachineInstance } from '../v1/objects.ts';
 
-export const FIRMWARE_UUID = '11111111-2222-3333-4444-555555555555';
+const FIRMWARE_UUID = '11111111-2222-3333-4444-555555555555';
 
 export type Row = [
   name: string,

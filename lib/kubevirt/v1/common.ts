@@ -4,8 +4,8 @@
  */
 import { s, type Infer, type Schema } from '../schema/dsl.ts';
 
-export const conditionStatus = s.enum(['True', 'False', 'Unknown']);
-export type ConditionStatus = Infer<typeof conditionStatus>;
+const conditionStatus = s.enum(['True', 'False', 'Unknown']);
+type ConditionStatus = Infer<typeof conditionStatus>;
 
 /** One of T, or any other string: what a field holds when the schema does not restrict it. */
 export type OpenString<T extends string> = T | (string & Record<never, never>);
@@ -50,13 +50,11 @@ export const toleration = s.object({
   effect: s.string(),
   tolerationSeconds: s.int('int64'),
 });
-export type Toleration = Infer<typeof toleration>;
 
 /** core/v1 LocalObjectReference as KubeVirt embeds it (name defaults to ""). */
 export const localObjectReference = s.object({ name: s.string() });
 
 export const imagePullPolicy = s.enum(['Always', 'IfNotPresent', 'Never']);
-export type ImagePullPolicy = Infer<typeof imagePullPolicy>;
 
 /** Rounded topology KubeVirt reports and defaults: sockets × cores × threads. */
 export const cpuTopology = s.object({
@@ -64,10 +62,8 @@ export const cpuTopology = s.object({
   sockets: s.uint32(),
   threads: s.uint32(),
 });
-export type CpuTopology = Infer<typeof cpuTopology>;
 
 export const machine = s.object({ type: s.string() });
-export type Machine = Infer<typeof machine>;
 
 /** A field that is an object of free shape (core/v1 types KubeVirt embeds whole, e.g. Affinity, Probe). */
 export const opaque = s.preserve();

@@ -3,24 +3,23 @@ import { s, type Infer } from '../schema/dsl.ts';
 import { disk } from './disk.ts';
 import { networkInterface } from './network.ts';
 
-export const inputBus = s.enum(['usb', 'virtio']);
-export const inputType = s.enum(['tablet', 'keyboard']);
+const inputBus = s.enum(['usb', 'virtio']);
+const inputType = s.enum(['tablet', 'keyboard']);
 
-export const input = s.object({
+const input = s.object({
   name: s.string().required(),
   type: inputType.required(),
   bus: inputBus,
 });
 export type Input = Infer<typeof input>;
 
-export const watchdogAction = s.enum(['poweroff', 'reset', 'shutdown']);
+const watchdogAction = s.enum(['poweroff', 'reset', 'shutdown']);
 
-export const watchdog = s.object({
+const watchdog = s.object({
   name: s.string().required(),
   i6300esb: s.object({ action: watchdogAction }),
   diag288: s.object({ action: watchdogAction }),
 });
-export type Watchdog = Infer<typeof watchdog>;
 
 /** A GPU or host device: a device-plugin resource (deviceName) or a DRA claim (claimName + requestName). */
 const hostDeviceFields = {
@@ -34,7 +33,7 @@ const hostDeviceFields = {
 export const hostDevice = s.object(hostDeviceFields);
 export type HostDevice = Infer<typeof hostDevice>;
 
-export const gpu = s.object({
+const gpu = s.object({
   ...hostDeviceFields,
   virtualGPUOptions: s.object({
     display: s.object({ enabled: s.bool(), ramFB: s.object({ enabled: s.bool() }) }),

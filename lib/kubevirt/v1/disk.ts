@@ -1,46 +1,40 @@
 /** Disks of domain.devices.disks: the device a volume is attached as (disk, lun or cdrom) and its options. */
 import { s, type Infer } from '../schema/dsl.ts';
 
-export const diskBus = s.enum(['virtio', 'sata', 'scsi', 'usb']);
+const diskBus = s.enum(['virtio', 'sata', 'scsi', 'usb']);
 export type DiskBus = Infer<typeof diskBus>;
 
-export const driverCache = s.enum(['none', 'writethrough', 'writeback']);
+const driverCache = s.enum(['none', 'writethrough', 'writeback']);
 export type DriverCache = Infer<typeof driverCache>;
 
-export const driverIo = s.enum(['threads', 'native']);
-export type DriverIo = Infer<typeof driverIo>;
+const driverIo = s.enum(['threads', 'native']);
 
-export const diskErrorPolicy = s.enum(['stop', 'ignore', 'report', 'enospace']);
-export type DiskErrorPolicy = Infer<typeof diskErrorPolicy>;
+const diskErrorPolicy = s.enum(['stop', 'ignore', 'report', 'enospace']);
 
-export const trayState = s.enum(['open', 'closed']);
-export type TrayState = Infer<typeof trayState>;
+const trayState = s.enum(['open', 'closed']);
 
-export const diskTarget = s.object({
+const diskTarget = s.object({
   bus: diskBus,
   readonly: s.bool(),
   /** Guest PCI address, e.g. 0000:81:01.10. */
   pciAddress: s.string(),
 });
-export type DiskTarget = Infer<typeof diskTarget>;
 
-export const lunTarget = s.object({
+const lunTarget = s.object({
   bus: diskBus,
   readonly: s.bool(),
   /** SCSI persistent reservation (pr-helper). */
   reservation: s.bool(),
 });
-export type LunTarget = Infer<typeof lunTarget>;
 
-export const cdromTarget = s.object({
+const cdromTarget = s.object({
   bus: diskBus,
   /** KubeVirt defaults it to true. */
   readonly: s.bool(),
   tray: trayState,
 });
-export type CdromTarget = Infer<typeof cdromTarget>;
 
-export const blockSize = s.object({
+const blockSize = s.object({
   custom: s.object({ logical: s.uint().required(), physical: s.uint().required() }),
   matchVolume: s.object({ enabled: s.bool() }),
 });

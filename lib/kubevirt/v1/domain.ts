@@ -4,7 +4,7 @@ import { imagePullPolicy, machine, opaque, resourceList } from './common.ts';
 import { devices } from './devices.ts';
 import { clock, features } from './features.ts';
 
-export const cpu = s.object({
+const cpu = s.object({
   cores: s.uint32(),
   sockets: s.uint32(),
   threads: s.uint32(),
@@ -20,7 +20,7 @@ export const cpu = s.object({
 });
 export type Cpu = Infer<typeof cpu>;
 
-export const memory = s.object({
+const memory = s.object({
   /** Memory the guest sees; defaults to the memory request. */
   guest: s.quantity(),
   maxGuest: s.quantity(),
@@ -28,14 +28,13 @@ export const memory = s.object({
 });
 export type Memory = Infer<typeof memory>;
 
-export const resources = s.object({
+const resources = s.object({
   requests: resourceList,
   limits: resourceList,
   overcommitGuestOverhead: s.bool(),
 });
-export type ResourceRequirements = Infer<typeof resources>;
 
-export const kernelBoot = s.object({
+const kernelBoot = s.object({
   kernelArgs: s.string(),
   container: s.object({
     image: s.string().required(),
@@ -45,9 +44,8 @@ export const kernelBoot = s.object({
     imagePullPolicy,
   }),
 });
-export type KernelBoot = Infer<typeof kernelBoot>;
 
-export const firmware = s.object({
+const firmware = s.object({
   uuid: s.string(),
   serial: s.string(),
   bootloader: s.object({
@@ -59,7 +57,7 @@ export const firmware = s.object({
 });
 export type Firmware = Infer<typeof firmware>;
 
-export const chassis = s.object({
+const chassis = s.object({
   manufacturer: s.string(),
   version: s.string(),
   serial: s.string(),
@@ -82,4 +80,3 @@ export const domainSpec = s.object({
   /** AMD SEV settings (kept as sent). */
   launchSecurity: opaque,
 });
-export type DomainSpec = Infer<typeof domainSpec>;

@@ -4,7 +4,7 @@ import { s, type Infer } from '../schema/dsl.ts';
 /** A feature that is on unless `enabled: false` (KubeVirt defaults enabled to true). */
 const featureState = s.object({ enabled: s.bool() });
 
-export const hyperv = s.object({
+const hyperv = s.object({
   relaxed: featureState,
   vapic: featureState,
   spinlocks: s.object({ enabled: s.bool(), spinlocks: s.uint32() }),
@@ -35,7 +35,7 @@ export type Features = Infer<typeof features>;
 const tickPolicy = s.enum(['delay', 'catchup', 'merge', 'discard']);
 
 /** Each timer is attached when `present` is absent or true. */
-export const timer = s.object({
+const timer = s.object({
   hpet: s.object({ present: s.bool(), tickPolicy }),
   kvm: s.object({ present: s.bool() }),
   pit: s.object({ present: s.bool(), tickPolicy }),

@@ -7,17 +7,9 @@ import { s, type Infer } from '../schema/dsl.ts';
 import { condition, imagePullPolicy, opaque } from './common.ts';
 import { evictionStrategy } from './vmi-spec.ts';
 
-export const kubevirtPhase = s.enum(['Deploying', 'Deployed', 'Deleting', 'Deleted']);
-export type KubeVirtPhase = Infer<typeof kubevirtPhase>;
+const kubevirtPhase = s.enum(['Deploying', 'Deployed', 'Deleting', 'Deleted']);
 
-export const kubevirtConditionType = s.enum([
-  'Synchronized',
-  'Created',
-  'Available',
-  'Progressing',
-  'Degraded',
-]);
-export type KubeVirtConditionType = Infer<typeof kubevirtConditionType>;
+export type KubeVirtConditionType = 'Synchronized' | 'Created' | 'Available' | 'Progressing' | 'Degraded';
 
 const archConfig = s.object({
   machineType: s.string(),
@@ -25,7 +17,7 @@ const archConfig = s.object({
   emulatedMachines: s.array(s.string(), { listType: 'atomic' }),
 });
 
-export const kubevirtConfiguration = s.object(
+const kubevirtConfiguration = s.object(
   {
     developerConfiguration: s.object(
       {

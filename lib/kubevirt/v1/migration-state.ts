@@ -2,11 +2,11 @@
  * status.migrationState of a VMI (also copied into the migration's status). Fields not listed here, such as
  * the Deckhouse fork's extra progress data, are kept as sent.
  */
-import { s, type Infer } from '../schema/dsl.ts';
+import { s } from '../schema/dsl.ts';
 import { opaque } from './common.ts';
 
-export const migrationMode = s.enum(['PreCopy', 'PostCopy', 'Paused']);
-export const migrationAbortStatus = s.enum(['Succeeded', 'Failed', 'Aborting']);
+const migrationMode = s.enum(['PreCopy', 'PostCopy', 'Paused']);
+const migrationAbortStatus = s.enum(['Succeeded', 'Failed', 'Aborting']);
 
 export const migrationState = s.object(
   {
@@ -40,4 +40,3 @@ export const migrationState = s.object(
   },
   { preserveUnknown: true },
 );
-export type MigrationState = Infer<typeof migrationState>;

@@ -18,8 +18,7 @@ export const migrationPhase = s.enum([
 ]);
 export type MigrationPhase = Infer<typeof migrationPhase>;
 
-export const migrationConditionType = s.enum(['migrationAbortRequested', 'migrationRejectedByResourceQuota']);
-export type MigrationConditionType = Infer<typeof migrationConditionType>;
+export type MigrationConditionType = 'migrationAbortRequested' | 'migrationRejectedByResourceQuota';
 
 export const migrationSpec = s.object({
   /** The VMI to migrate, in the migration's namespace. */

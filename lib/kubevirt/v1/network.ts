@@ -1,16 +1,16 @@
 /** Guest network interfaces (domain.devices.interfaces) and the networks they attach to (spec.networks). */
 import { s, type Infer } from '../schema/dsl.ts';
 
-export const interfaceState = s.enum(['absent', 'up', 'down']);
+const interfaceState = s.enum(['absent', 'up', 'down']);
 
-export const port = s.object({
+const port = s.object({
   name: s.string(),
   /** TCP or UDP; TCP when absent. */
   protocol: s.string(),
   port: s.int('int32').required(),
 });
 
-export const dhcpOptions = s.object({
+const dhcpOptions = s.object({
   bootFileName: s.string(),
   tftpServerName: s.string(),
   ntpServers: s.array(s.string()),
@@ -46,6 +46,3 @@ export const network = s.object({
   multus: s.object({ networkName: s.string().required(), default: s.bool() }),
 });
 export type Network = Infer<typeof network>;
-
-/** The binding methods an interface may name (exactly one is set). */
-export const INTERFACE_BINDINGS = ['bridge', 'masquerade', 'sriov', 'slirp', 'macvtap', 'passt'] as const;

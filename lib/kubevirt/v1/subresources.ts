@@ -9,8 +9,7 @@ import { hostDevice } from './devices.ts';
 import { podResourceClaim } from './vmi-spec.ts';
 import { hotplugVolumeSource } from './volume.ts';
 
-/** apiVersion and kind, optional on request bodies. */
-const typeMeta = { apiVersion: s.string(), kind: s.string() };
+type DryRun = Infer<typeof dryRun>;
 
 export const addVolumeOptions = s.object({
   /** Name of both the disk and the volume; overrides disk.name. */
@@ -37,25 +36,20 @@ export const removeResourceClaimOptions = s.object({ name: s.string().required()
 export type RemoveResourceClaimOptions = Infer<typeof removeResourceClaimOptions>;
 
 /** Body of freeze: a Go duration such as "5m0s" after which the guest is thawed anyway. */
-export const freezeUnfreezeTimeout = s.object({ unfreezeTimeout: s.string().required() });
-export type FreezeUnfreezeTimeout = Infer<typeof freezeUnfreezeTimeout>;
+export type FreezeUnfreezeTimeout = { unfreezeTimeout: string };
 
-export const startOptions = s.object({ ...typeMeta, paused: s.bool(), dryRun });
-export type StartOptions = Infer<typeof startOptions>;
+/** apiVersion and kind are optional on the request bodies below. */
+export type StartOptions = { apiVersion?: string; kind?: string; paused?: boolean; dryRun?: DryRun };
 
 /** gracePeriod replaces the VMI's terminationGracePeriodSeconds for this shutdown. */
-export const stopOptions = s.object({ ...typeMeta, gracePeriod: s.int('int64'), dryRun });
-export type StopOptions = Infer<typeof stopOptions>;
+export type StopOptions = { apiVersion?: string; kind?: string; gracePeriod?: number; dryRun?: DryRun };
 
 /** gracePeriodSeconds: only 0 (force restart now) or absent. */
-export const restartOptions = s.object({ ...typeMeta, gracePeriodSeconds: s.int('int64'), dryRun });
-export type RestartOptions = Infer<typeof restartOptions>;
+export type RestartOptions = {
+  apiVersion?: string;
+  kind?: string;
+  gracePeriodSeconds?: number;
+  dryRun?: DryRun;
+};
 
-export const pauseOptions = s.object({ ...typeMeta, dryRun });
-export type PauseOptions = Infer<typeof pauseOptions>;
-
-export const unpauseOptions = pauseOptions;
-export type UnpauseOptions = PauseOptions;
-
-export const migrateOptions = s.object({ ...typeMeta, dryRun, addedNodeSelector: s.map(s.string()) });
-export type MigrateOptions = Infer<typeof migrateOptions>;
+export type PauseOptions = { apiVersion?: string; kind?: string; dryRun?: DryRun };

@@ -11,7 +11,7 @@ import {
   volumeRequest,
 } from './vm.ts';
 
-export const memoryDumpPhase = s.enum([
+const memoryDumpPhase = s.enum([
   'Associating',
   'InProgress',
   'Unmounting',
@@ -20,7 +20,7 @@ export const memoryDumpPhase = s.enum([
   'Failed',
 ]);
 
-export const memoryDumpRequest = s.object({
+const memoryDumpRequest = s.object({
   claimName: s.string().required(),
   phase: memoryDumpPhase.required(),
   remove: s.bool(),
@@ -29,7 +29,6 @@ export const memoryDumpRequest = s.object({
   fileName: s.string(),
   message: s.string(),
 });
-export type VirtualMachineMemoryDumpRequest = Infer<typeof memoryDumpRequest>;
 
 const instancetypeStatusRef = s.object({
   name: s.string(),

@@ -33,32 +33,24 @@ export const printableStatus = s.enum([
 ]);
 export type PrintableStatus = Infer<typeof printableStatus>;
 
-export const vmConditionType = s.enum([
-  'Failure',
-  'Ready',
-  'Paused',
-  'RestartRequired',
-  'ManualRecoveryRequired',
-]);
-export type VirtualMachineConditionType = Infer<typeof vmConditionType>;
+export type VirtualMachineConditionType =
+  'Failure' | 'Ready' | 'Paused' | 'RestartRequired' | 'ManualRecoveryRequired';
 
 export const vmCondition = condition<VirtualMachineConditionType>();
 export type VirtualMachineCondition = Infer<typeof vmCondition>;
 
-export const stateChangeAction = s.enum(['Start', 'Stop']);
-export type StateChangeRequestAction = Infer<typeof stateChangeAction>;
+const stateChangeAction = s.enum(['Start', 'Stop']);
 
-export const vmiTemplate = s.object({
+const vmiTemplate = s.object({
   /** ObjectMeta of the VMIs created from the template (labels, annotations), kept as sent. */
   metadata: s
     .preserve<{ labels?: Record<string, string>; annotations?: Record<string, string> }>()
     .nullable(),
   spec: vmiSpec.required(),
 });
-export type VirtualMachineInstanceTemplateSpec = Infer<typeof vmiTemplate>;
 
 /** A CDI DataVolume to create with the VM; its spec belongs to CDI and is kept as sent. */
-export const dataVolumeTemplate = s.object({
+const dataVolumeTemplate = s.object({
   apiVersion: s.string(),
   kind: s.string(),
   metadata: s.preserve<{ name?: string; labels?: Record<string, string> }>().nullable(),

@@ -8,7 +8,7 @@ import { volume } from './volume.ts';
 export const evictionStrategy = s.enum(['None', 'LiveMigrate', 'LiveMigrateIfPossible', 'External']);
 export type EvictionStrategy = Infer<typeof evictionStrategy>;
 
-export const startStrategy = s.enum(['Paused']);
+const startStrategy = s.enum(['Paused']);
 
 /** core/v1 PodResourceClaim; hotpluggable is a Deckhouse fork field. */
 export const podResourceClaim = s.object({

@@ -15,25 +15,23 @@ export const vmiPhase = s.enum([
 ]);
 export type VirtualMachineInstancePhase = Infer<typeof vmiPhase>;
 
-export const vmiConditionType = s.enum([
-  'Provisioning',
-  'Ready',
-  'Synchronized',
-  'Paused',
-  'AgentConnected',
-  'AccessCredentialsSynchronized',
-  'AgentVersionNotSupported',
-  'LiveMigratable',
-  'HotVCPUChange',
-  'HotMemoryChange',
-  'VolumesChange',
-  'DataVolumesReady',
-  'StorageLiveMigratable',
-  'MigrationRequired',
-]);
-export type VirtualMachineInstanceConditionType = Infer<typeof vmiConditionType>;
+export type VirtualMachineInstanceConditionType =
+  | 'Provisioning'
+  | 'Ready'
+  | 'Synchronized'
+  | 'Paused'
+  | 'AgentConnected'
+  | 'AccessCredentialsSynchronized'
+  | 'AgentVersionNotSupported'
+  | 'LiveMigratable'
+  | 'HotVCPUChange'
+  | 'HotMemoryChange'
+  | 'VolumesChange'
+  | 'DataVolumesReady'
+  | 'StorageLiveMigratable'
+  | 'MigrationRequired';
 
-export const vmiCondition = condition<VirtualMachineInstanceConditionType>();
+const vmiCondition = condition<VirtualMachineInstanceConditionType>();
 export type VirtualMachineInstanceCondition = Infer<typeof vmiCondition>;
 
 export interface PhaseTransitionTimestamp<P extends string> {
@@ -46,7 +44,7 @@ export function phaseTransitionTimestamp<P extends string>(): Schema<PhaseTransi
   return s.object({ phase: s.string(), phaseTransitionTimestamp: s.dateTime().nullable() });
 }
 
-export const vmiNetworkInterface = s.object({
+const vmiNetworkInterface = s.object({
   name: s.string(),
   ipAddress: s.string(),
   ipAddresses: s.array(s.string()),
@@ -58,9 +56,8 @@ export const vmiNetworkInterface = s.object({
   queueCount: s.int('int32'),
   linkState: s.string(),
 });
-export type VirtualMachineInstanceNetworkInterface = Infer<typeof vmiNetworkInterface>;
 
-export const guestOsInfo = s.object({
+const guestOsInfo = s.object({
   name: s.string(),
   kernelRelease: s.string(),
   version: s.string(),
@@ -70,9 +67,8 @@ export const guestOsInfo = s.object({
   machine: s.string(),
   id: s.string(),
 });
-export type GuestOsInfo = Infer<typeof guestOsInfo>;
 
-export const pvcInfo = s.object({
+const pvcInfo = s.object({
   claimName: s.string(),
   accessModes: s.array(s.string(), { listType: 'atomic' }),
   volumeMode: s.string(),
@@ -83,7 +79,7 @@ export const pvcInfo = s.object({
 });
 
 /** Pending, Bound, AttachedToNode, MountedToPod, Ready, Detaching, UnMountedFromPod, MemoryDump*. */
-export const volumeStatus = s.object({
+const volumeStatus = s.object({
   name: s.string().required(),
   target: s.string().required(),
   phase: s.string(),

@@ -12,36 +12,32 @@ const containerDiskFields = {
   hotpluggable: s.bool(),
 };
 
-export const containerDiskSource = s.object({ ...containerDiskFields, image: s.string().required() });
-export type ContainerDiskSource = Infer<typeof containerDiskSource>;
+const containerDiskSource = s.object({ ...containerDiskFields, image: s.string().required() });
 
-export const pvcSource = s.object({
+const pvcSource = s.object({
   claimName: s.string().required(),
   readOnly: s.bool(),
   hotpluggable: s.bool(),
 });
-export type PersistentVolumeClaimSource = Infer<typeof pvcSource>;
 
-export const dataVolumeSource = s.object({ name: s.string().required(), hotpluggable: s.bool() });
-export type DataVolumeSource = Infer<typeof dataVolumeSource>;
+const dataVolumeSource = s.object({ name: s.string().required(), hotpluggable: s.bool() });
 
-export const hostDiskType = s.enum(['Disk', 'DiskOrCreate']);
+const hostDiskType = s.enum(['Disk', 'DiskOrCreate']);
 
-export const hostDiskSource = s.object({
+const hostDiskSource = s.object({
   path: s.string().required(),
   type: hostDiskType.required(),
   capacity: s.quantity(),
   shared: s.bool(),
 });
-export type HostDiskSource = Infer<typeof hostDiskSource>;
 
-export const emptyDiskSource = s.object({ capacity: s.quantity().required() });
+const emptyDiskSource = s.object({ capacity: s.quantity().required() });
 
-export const ephemeralSource = s.object({
+const ephemeralSource = s.object({
   persistentVolumeClaim: s.object({ claimName: s.string().required(), readOnly: s.bool() }),
 });
 
-export const cloudInitSource = s.object({
+const cloudInitSource = s.object({
   userData: s.string(),
   userDataBase64: s.string(),
   secretRef: localObjectReference,
@@ -51,7 +47,7 @@ export const cloudInitSource = s.object({
 });
 export type CloudInitSource = Infer<typeof cloudInitSource>;
 
-export const memoryDumpSource = s.object({
+const memoryDumpSource = s.object({
   claimName: s.string().required(),
   readOnly: s.bool(),
   hotpluggable: s.bool(),

@@ -4,25 +4,14 @@
  * list admits. The webhook decodes the request, checks the object against its schema, calls one of these and
  * builds the response.
  */
-export type { AdmissionCause, CauseType } from './causes.ts';
-export {
-  DECKHOUSE_FEATURE_GATES,
-  DEFAULT_EMULATED_MACHINES,
-  GATES,
-  type ValidationContext,
-} from './context.ts';
+export type { AdmissionCause } from './causes.ts';
+export { DECKHOUSE_FEATURE_GATES, type ValidationContext } from './context.ts';
 export { configuringKubeVirt, DEFAULT_VALIDATION_CONTEXT, readClusterConfig } from './cluster-config.ts';
-export { validateVmiSpec } from './vmi-spec.ts';
-export { validateVmiCreate, type VmiCreateContext } from './vmi-create.ts';
+export { validateVmiCreate } from './vmi-create.ts';
 export { validateVmiUpdate, type VmiUpdateContext } from './vmi-update.ts';
-export { validateVmiMetadata, RESTRICTED_VMI_LABELS } from './vmi-metadata.ts';
-export { validateVm, type VmContext } from './vm.ts';
+export { validateVm } from './vm.ts';
 export type { RunningVmi } from './vm-pending-requests.ts';
-export {
-  validateMigrationCreate,
-  validateMigrationUpdate,
-  type MigrationCreateContext,
-} from './migration.ts';
+export { validateMigrationCreate, validateMigrationUpdate } from './migration.ts';
 export { readKubeVirt, type KubeVirtView } from './kubevirt-cr-read.ts';
 export {
   blocksUninstall,
@@ -30,8 +19,6 @@ export {
   kubeVirtUpdateWarnings,
   uninstallRefusal,
   validateKubeVirtUpdate,
-  type KubeVirtUpdateContext,
-  type UninstallBlocker,
 } from './kubevirt-cr.ts';
 export {
   placementChecks,

@@ -12,7 +12,7 @@ import { goDurationError } from '../../kernel/go/strconv.ts';
 
 type Json = Readonly<Record<string, unknown>>;
 
-export interface CertConfigView {
+interface CertConfigView {
   readonly duration?: number;
   readonly renewBefore?: number;
 }

@@ -8,11 +8,11 @@ import { LABELS } from '../labels.ts';
 import { child, invalid, notSupported, type Causes } from './causes.ts';
 import { gateEnabled, GATES, type ValidationContext } from './context.ts';
 
-export const IGNITION_ANNOTATION = 'kubevirt.io/ignitiondata';
-export const SIDECAR_ANNOTATION = 'hooks.kubevirt.io/hookSidecars';
+const IGNITION_ANNOTATION = 'kubevirt.io/ignitiondata';
+const SIDECAR_ANNOTATION = 'hooks.kubevirt.io/hookSidecars';
 
 /** The labels KubeVirt reserves on VMIs (restrictedVmiLabels). */
-export const RESTRICTED_VMI_LABELS: readonly string[] = [
+const RESTRICTED_VMI_LABELS: readonly string[] = [
   LABELS.CREATED_BY,
   LABELS.MIGRATION_JOB_UID,
   LABELS.NODE_NAME,

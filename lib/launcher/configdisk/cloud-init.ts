@@ -17,9 +17,9 @@ import { ConfigDiskError, type IsoFile, type IsoImage, type SourceFs } from './i
 import { sshPublicKeys } from './ssh-keys.ts';
 
 /** cloudInitUserMaxLen and cloudInitNetworkMaxLen of KubeVirt's VMI admitter. */
-export const CLOUD_INIT_INLINE_MAX_BYTES = 2048;
-export const CLUSTER_INSTANCETYPE_ANNOTATION = 'kubevirt.io/cluster-instancetype-name';
-export const INSTANCETYPE_ANNOTATION = 'kubevirt.io/instancetype-name';
+const CLOUD_INIT_INLINE_MAX_BYTES = 2048;
+const CLUSTER_INSTANCETYPE_ANNOTATION = 'kubevirt.io/cluster-instancetype-name';
+const INSTANCETYPE_ANNOTATION = 'kubevirt.io/instancetype-name';
 
 type Kind = 'cloudInitNoCloud' | 'cloudInitConfigDrive';
 
@@ -55,7 +55,7 @@ export interface CloudInitOptions {
 }
 
 /** Go's base64.StdEncoding: padded, no characters outside the alphabet (CR and LF are skipped). */
-export function decodeBase64(field: string, text: string): Buffer {
+function decodeBase64(field: string, text: string): Buffer {
   const s = text.replace(/[\r\n]/g, '');
   if (s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) {
     throw new ConfigDiskError(field, 'is not valid base64');

@@ -11,8 +11,8 @@ import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
 import type { ConfigVolumeKind, PodLayout } from '../../rpc/index.ts';
 import { ConfigDiskError, isAtomicWriterEntry, type IsoImage, type SourceFs } from './image.ts';
 
-export const DEFAULT_CONFIG_LABEL = 'cfgdata';
-export const SERVICE_ACCOUNT_DIR = 'var/run/secrets/kubernetes.io/serviceaccount';
+const DEFAULT_CONFIG_LABEL = 'cfgdata';
+const SERVICE_ACCOUNT_DIR = 'var/run/secrets/kubernetes.io/serviceaccount';
 
 export interface ConfigVolumeOptions {
   readonly vmi: VirtualMachineInstance;

@@ -19,7 +19,7 @@ import { UnsafePathError, withHandle, type SafeHandle } from '../../kernel/safep
 import type { Identity } from '../daemon/process.ts';
 import type { IsoImage, SourceFs } from './image.ts';
 
-export const XORRISO = '/usr/bin/xorriso';
+const XORRISO = '/usr/bin/xorriso';
 const AS_XORRISOFS = ['-pacifier', 'interval=0.1', '-as', 'mkisofs'];
 /** KubeVirt kills xorrisofs after 10 s. */
 const XORRISOFS_TIMEOUT_MS = 10_000;

@@ -5,7 +5,7 @@
 import { AGENT_CHANNEL } from '../../rpc/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 
-export const GUEST_AGENT_CHANNEL = AGENT_CHANNEL;
+const GUEST_AGENT_CHANNEL = AGENT_CHANNEL;
 
 export const agentChannelConfigurator: Configurator = configurator((_vmi, domain) => {
   domain.devices.channels.push({ type: 'unix', target: { name: GUEST_AGENT_CHANNEL, type: 'virtio' } });

@@ -26,14 +26,14 @@ export interface Smbios {
 }
 
 /** OVMF/AAVMF images: the code (loader) and the variable-store template, with and without secure boot. */
-export interface EfiFiles {
+interface EfiFiles {
   readonly code: string;
   readonly vars: string;
   readonly secureBootCode: string;
   readonly secureBootVars: string;
 }
 
-export interface BlockSize {
+interface BlockSize {
   readonly logical: number;
   readonly physical: number;
 }
@@ -96,7 +96,7 @@ export type ConverterContextOptions = Pick<ConverterContext, 'root' | 'arch' | '
   };
 
 /** A custom model TCG runs on each architecture. */
-export const EMULATED_CPU_MODELS: Readonly<Record<Arch, string>> = {
+const EMULATED_CPU_MODELS: Readonly<Record<Arch, string>> = {
   amd64: 'qemu64',
   arm64: 'cortex-a57',
   s390x: 'qemu',

@@ -28,7 +28,7 @@ import { unsupportedConfigurator } from './unsupported.ts';
 import { watchdogConfigurator } from './watchdog.ts';
 
 /** In order: checks first; controllers after the disks and inputs they look at; os before firmware. */
-export const CONFIGURATORS: readonly Configurator[] = [
+const CONFIGURATORS: readonly Configurator[] = [
   unsupportedConfigurator,
   identityConfigurator,
   memoryConfigurator,

@@ -5,9 +5,9 @@
 import type { Address, Alias, Devices, Disk, DiskSource, Interface } from './domain-spec.ts';
 import { el, textEl, type XmlElement } from './xml.ts';
 
-export const USER_ALIAS_PREFIX = 'ua-';
+const USER_ALIAS_PREFIX = 'ua-';
 
-export function aliasXml(alias: Alias | undefined): XmlElement | undefined {
+function aliasXml(alias: Alias | undefined): XmlElement | undefined {
   if (alias === undefined) return undefined;
   return el('alias', { name: alias.userDefined ? `${USER_ALIAS_PREFIX}${alias.name}` : alias.name });
 }
@@ -35,7 +35,7 @@ function sourceXml(diskSource: DiskSource): XmlElement | undefined {
 }
 
 /** One `<disk>` (as attach and detach take it). */
-export function diskXml(d: Disk): XmlElement {
+function diskXml(d: Disk): XmlElement {
   const { driver: dr, backingStore: bs } = d;
   return el(
     'disk',
@@ -65,7 +65,7 @@ export function diskXml(d: Disk): XmlElement {
 }
 
 /** One `<interface>`. */
-export function interfaceXml(i: Interface): XmlElement {
+function interfaceXml(i: Interface): XmlElement {
   return el(
     'interface',
     { type: i.type },

@@ -32,7 +32,7 @@ function withBus(disk: VmiDisk, field: string, ctx: ConverterContext): VmiDisk &
   return { ...disk, [kind]: { ...disk[kind], bus }, bus };
 }
 
-export function checkBootOrders(vmi: VirtualMachineInstance): void {
+function checkBootOrders(vmi: VirtualMachineInstance): void {
   const devices = vmi.spec.domain.devices;
   const seen = new Set<number>();
   const entries = [

@@ -14,7 +14,7 @@ export function userAlias(name: string): Alias {
   return { name, userDefined: true };
 }
 
-export interface DriveAddress {
+interface DriveAddress {
   readonly type: 'drive';
   readonly controller: number;
   readonly bus: number;
@@ -32,7 +32,7 @@ export interface PciAddress {
 
 export type Address = DriveAddress | PciAddress;
 
-export interface Reservations {
+interface Reservations {
   readonly managed: 'no';
   readonly source: { readonly type: 'unix'; readonly path: string; readonly mode: 'client' };
 }
@@ -98,7 +98,7 @@ export interface Controller {
   readonly model: string;
 }
 
-export interface Channel {
+interface Channel {
   readonly type: 'unix';
   readonly target: { readonly name: string; readonly type: 'virtio' };
 }
@@ -109,7 +109,7 @@ export interface Video {
   readonly vram?: number;
 }
 
-export interface VncGraphics {
+interface VncGraphics {
   readonly type: 'vnc';
   readonly socket: string;
 }
@@ -121,30 +121,30 @@ export interface Input {
   readonly alias?: Alias;
 }
 
-export interface Serial {
+interface Serial {
   readonly port: number;
   readonly socket: string;
   readonly logFile?: string;
 }
 
-export interface Console {
+interface Console {
   readonly type: 'pty';
   readonly targetType: 'serial';
   readonly port: number;
 }
 
-export interface MemBalloon {
+interface MemBalloon {
   readonly model: string;
   readonly statsPeriod?: number;
   readonly freePageReporting?: 'on' | 'off';
 }
 
-export interface Rng {
+interface Rng {
   readonly model: string;
   readonly backend: { readonly model: 'random'; readonly source: string };
 }
 
-export interface Watchdog {
+interface Watchdog {
   readonly model: 'i6300esb' | 'diag288';
   readonly action: string;
   readonly alias: Alias;
@@ -165,7 +165,7 @@ export interface Devices {
   rng?: Rng;
 }
 
-export interface Loader {
+interface Loader {
   readonly path: string;
   readonly readonly: 'yes';
   readonly secure: 'yes' | 'no';
@@ -257,7 +257,7 @@ export interface VcpuEntry {
   readonly hotpluggable: 'yes' | 'no';
 }
 
-export interface KubevirtMetadata {
+interface KubevirtMetadata {
   uid: string;
   gracePeriodSeconds: number;
 }

@@ -6,8 +6,8 @@ import { devicesXml } from './devices-xml.ts';
 import type { Clock, Cpu, DomainSpec, Features, Hyperv, OnOff, Os, SysInfo, SysInfoEntry } from './domain-spec.ts';
 import { el, renderXml, textEl, type XmlElement } from './xml.ts';
 
-export const KUBEVIRT_METADATA_NS = 'http://kubevirt.io';
-export const QEMU_NS = 'http://libvirt.org/schemas/domain/qemu/1.0';
+const KUBEVIRT_METADATA_NS = 'http://kubevirt.io';
+const QEMU_NS = 'http://libvirt.org/schemas/domain/qemu/1.0';
 
 /** hasSysinfo: libvirt refuses `<smbios mode="sysinfo">` when the domain has no `<sysinfo>` to take it from. */
 function osXml(os: Os, hasSysinfo: boolean): XmlElement {
@@ -107,7 +107,7 @@ function cpuXml(c: Cpu): XmlElement {
   );
 }
 
-export function domainXmlTree(domainSpec: DomainSpec): XmlElement {
+function domainXmlTree(domainSpec: DomainSpec): XmlElement {
   const sysinfo = sysinfoXml(domainSpec.sysinfo);
   return el(
     'domain',

@@ -27,7 +27,7 @@ function state(feature: { enabled?: boolean } | undefined): OnOff | undefined {
   return feature === undefined ? undefined : onOff(feature.enabled, true);
 }
 
-export function hyperv(source: VmiHyperv): Hyperv {
+function hyperv(source: VmiHyperv): Hyperv {
   const out: Hyperv = {};
   for (const name of SIMPLE_ENLIGHTENMENTS) {
     const s = state(source[name]);

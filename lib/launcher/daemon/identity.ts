@@ -9,7 +9,7 @@ import { KvError } from '../../kernel/errors/errors.ts';
 import { mkdirBeneath, SafeHandle, walkBeneath, withHandle } from '../../kernel/safepath/index.ts';
 import type { Identity } from './process.ts';
 
-export const DAEMON_USER = 'libvirt-qemu';
+const DAEMON_USER = 'libvirt-qemu';
 
 /** The colon-separated fields of the line for `name` in /etc/passwd or /etc/group text. Pure. */
 export function colonRecord(text: string, name: string): string[] | undefined {

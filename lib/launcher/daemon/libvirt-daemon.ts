@@ -15,18 +15,11 @@ import { daemonIdentity, giveTree } from './identity.ts';
 import { ensureKvmDeviceAccess } from './kvm-device.ts';
 import { libvirtLayout, type LibvirtLayout } from './layout.ts';
 import { openDaemonLog, prepareLibvirtFiles, saveCaps } from './libvirt-files.ts';
-import {
-  cmdlineOf,
-  spawnLogged,
-  stopChild,
-  stopForeign,
-  type ChildHandle,
-  type Identity,
-} from './process.ts';
+import { spawnLogged, stopChild, stopForeign, type ChildHandle, type Identity } from './process.ts';
 import { qemuPids } from './qemu-pids.ts';
 
-export const LIBVIRTD = '/usr/sbin/libvirtd';
-export const VIRTLOGD = '/usr/sbin/virtlogd';
+const LIBVIRTD = '/usr/sbin/libvirtd';
+const VIRTLOGD = '/usr/sbin/virtlogd';
 export const SESSION_URI = 'qemu:///session';
 
 export interface LauncherLibvirtOptions {
@@ -150,10 +143,4 @@ export async function startLauncherLibvirt(opts: LauncherLibvirtOptions): Promis
     virtlogdPid: virtlogd.pid,
     stop,
   };
-}
-
-/** Is pid a QEMU process started under this root? (for tests and for the kill-on-exit path) */
-export function isQemuUnder(pid: number, root: string): boolean {
-  const argv = cmdlineOf(pid);
-  return argv !== undefined && (argv[0] ?? '').includes('qemu-system') && argv.some((a) => a.includes(root));
 }

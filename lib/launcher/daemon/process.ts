@@ -59,7 +59,7 @@ export async function stopChild(h: ChildHandle, graceMs: number, clock: Clock = 
 }
 
 /** argv of pid, undefined when there is no such process (or it is a zombie whose memory is gone). */
-export function cmdlineOf(pid: number): string[] | undefined {
+function cmdlineOf(pid: number): string[] | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     return text === '' ? undefined : text.split('\0').filter((a) => a !== '');

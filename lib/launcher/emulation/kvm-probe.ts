@@ -26,8 +26,8 @@ export const KVM_PROBE_IMAGE = Buffer.from(
 );
 
 /** What the probe prints on COM1 and the status QEMU exits with when the guest got to the end. */
-export const PROBE_SERIAL = 'PLK';
-export const PROBE_EXIT_STATUS = 67;
+const PROBE_SERIAL = 'PLK';
+const PROBE_EXIT_STATUS = 67;
 
 export interface ProbeOptions {
   /** qemu-system binary (libvirt's domain capabilities name it). */

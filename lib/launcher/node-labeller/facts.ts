@@ -12,7 +12,7 @@ import type { HostModel, NodeFacts } from '../../rpc/index.ts';
 import { child, children, parseXml, type XmlNode } from '../xml-read.ts';
 
 /** kubevirt DefaultObsoleteCPUModels. */
-export const OBSOLETE_CPU_MODELS: ReadonlySet<string> = new Set([
+const OBSOLETE_CPU_MODELS: ReadonlySet<string> = new Set([
   '486',
   'pentium',
   'pentium2',

@@ -75,7 +75,7 @@ function interfaceJson(iface: Interface): InterfaceJson {
 }
 
 /** Spec in api.DomainSpec's JSON shape. */
-export function domainSpecJson(domainSpec: DomainSpec, agentConnected = false): DomainSpecJson {
+function domainSpecJson(domainSpec: DomainSpec, agentConnected = false): DomainSpecJson {
   const os = domainSpec.os;
   return {
     Type: domainSpec.type,

@@ -87,7 +87,7 @@ export function guestUsers(params: Params): GuestUser[] {
 }
 
 /** v1.VirtualMachineInstanceFileSystemDisk; serial is `omitempty`. */
-export interface GuestFilesystemDisk {
+interface GuestFilesystemDisk {
   readonly serial?: string;
   readonly busType: string;
 }

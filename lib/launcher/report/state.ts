@@ -31,7 +31,7 @@ export interface KubevirtState {
 /** The state of a domain that does not exist (any more). */
 export const NON_EXISTENT: KubevirtState = { status: 'NoState', reason: 'NonExistent' };
 
-export function lifeCycleOf(state: DomainStateName | 'unknown'): LifeCycle {
+function lifeCycleOf(state: DomainStateName | 'unknown'): LifeCycle {
   return LIFECYCLE[state];
 }
 

@@ -16,7 +16,7 @@ import { KvError } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { ByteHistory } from './history.ts';
 
-export const DEFAULT_HISTORY_BYTES = 256 * 1024;
+const DEFAULT_HISTORY_BYTES = 256 * 1024;
 /**
  * Output a console client may leave unread before it is dropped: 16 times the history it is sent first, a
  * few seconds of a guest printing flat out, so a slow link that lags is not dropped for a burst.

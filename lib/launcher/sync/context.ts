@@ -27,7 +27,7 @@ export interface HostFacts {
 }
 
 /** QEMU's end of the serial console, next to the public socket the relay serves. */
-export function qemuSerialSocket(privateDir: string): string {
+function qemuSerialSocket(privateDir: string): string {
   return join(privateDir, 'virt-serial0-qemu');
 }
 

@@ -46,7 +46,7 @@ export const VIRT_LAUNCHER = [
 /** libvirt's QEMU capabilities, shared with the other private daemons of the tests (testenv/libvirt). */
 export const CAPS_CACHE = DEFAULT_CAPS_CACHE;
 
-export interface Guest {
+interface Guest {
   readonly kernel: string;
   readonly initrd: string;
   readonly dataDisk?: string;
@@ -107,7 +107,7 @@ function linkOrCopy(from: string, to: string): void {
 }
 
 /** Puts the guest files where the launcher's converter looks for them (hard links: /root is not readable). */
-export function stageGuest(root: string, guest: Guest): void {
+function stageGuest(root: string, guest: Guest): void {
   const layout = podLayout(root);
   const boot = join(layout.kernelBootDir, 'boot');
   const disk = join(layout.containerDiskDir(0), 'disk');

@@ -8,7 +8,7 @@ import { nopLogger } from '../../kernel/log/log.ts';
 import { ensureKvmDeviceAccess } from '../daemon/kvm-device.ts';
 import { startLauncher, type LauncherProcess, type StartOptions } from './harness.ts';
 
-export type LaunchOptions = Omit<StartOptions, 'guest' | 'uid'> & {
+type LaunchOptions = Omit<StartOptions, 'guest' | 'uid'> & {
   /** The guest with qemu-guest-agent and the ext4 data disk. */
   agent?: boolean;
 };

@@ -6,7 +6,7 @@ import type { Prng } from './prng.ts';
 type Obj = Record<string, unknown>;
 export type KindGenerator = (g: ObjectGenerator, ctx: GenContext) => Obj;
 
-export interface GenContext {
+interface GenContext {
   readonly rng: Prng;
   readonly rules: RuleIndex;
   readonly side: Side;

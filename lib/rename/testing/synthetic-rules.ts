@@ -21,7 +21,7 @@ function res(kind: string, shortNames: string[], categories: string[] = []): Res
   };
 }
 
-export const SYNTHETIC_RULES: RewriteRules = {
+const SYNTHETIC_RULES: RewriteRules = {
   kindPrefix: 'Prefixed',
   resourceTypePrefix: 'prefixed',
   shortNamePrefix: 'p',

@@ -29,7 +29,7 @@ export interface ForwardHeaderOptions {
 }
 
 /** True when the client asked for something the rewriter cannot read (protobuf, a Table). */
-export function needsJsonAccept(accept: string | undefined): boolean {
+function needsJsonAccept(accept: string | undefined): boolean {
   if (accept === undefined) return false;
   return accept.includes('protobuf') || /;\s*as=Table/i.test(accept);
 }

@@ -57,7 +57,7 @@ interface Exchange {
   readonly rec: RequestRecorder;
 }
 
-export async function handleKubeApi(
+async function handleKubeApi(
   kubeApiDeps: KubeApiDeps,
   req: IncomingMessage,
   res: ServerResponse,

@@ -9,9 +9,7 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 
 /** 1, 2, 5, 10, 20, 50, 100, 200, 500 ms, 1, 2, 5 s. */
-export const REWRITER_BUCKETS: readonly number[] = [
-  0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5,
-];
+const REWRITER_BUCKETS: readonly number[] = [0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5];
 
 export type ProxyName = 'kube-api' | 'webhook';
 export type Decision = 'pass' | 'rewrite';

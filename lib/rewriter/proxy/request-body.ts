@@ -18,7 +18,7 @@ const PATCH_TYPES: ReadonlyMap<string, PatchType> = new Map([
   ['application/apply-patch+yaml', 'apply'],
 ]);
 
-export function patchTypeOf(contentType: string | undefined): PatchType | undefined {
+function patchTypeOf(contentType: string | undefined): PatchType | undefined {
   const media = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   return PATCH_TYPES.get(media);
 }

@@ -14,13 +14,9 @@ import type { Logger } from '../../kernel/log/log.ts';
 import { sendStatus } from '../../kernel/http/body.ts';
 import { listenUnixSocket, type UnixSocketOptions } from '../../kernel/safepath/index.ts';
 
-export type RequestHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  signal: AbortSignal,
-) => Promise<void>;
+type RequestHandler = (req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => Promise<void>;
 /** Takes over an upgraded connection; registers the sockets it opens through `track`. */
-export type UpgradeHandler = (
+type UpgradeHandler = (
   req: IncomingMessage,
   socket: Duplex,
   head: Buffer,

@@ -4,7 +4,7 @@
  * so scanning bytes is safe. Validation is left to JSON.parse of the captured bytes. Pure: no IO.
  */
 export const QUOTE = 0x22;
-export const BACKSLASH = 0x5c;
+const BACKSLASH = 0x5c;
 export const LBRACE = 0x7b;
 export const RBRACE = 0x7d;
 export const LBRACKET = 0x5b;

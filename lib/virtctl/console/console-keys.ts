@@ -2,7 +2,7 @@
  * The console's escape key: Ctrl+] (0x1d, also what Ctrl+5 sends) ends the session. A chunk read from the
  * terminal is forwarded up to the escape byte; the escape byte and what follows are dropped. Pure.
  */
-export const ESCAPE_BYTE = 0x1d;
+const ESCAPE_BYTE = 0x1d;
 
 export function splitAtEscape(chunk: Uint8Array): { readonly forward: Uint8Array; readonly escape: boolean } {
   const at = chunk.indexOf(ESCAPE_BYTE);

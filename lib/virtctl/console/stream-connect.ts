@@ -11,8 +11,8 @@ import { RequestFailed, timeoutError } from '../errors/failures.ts';
 import { nextStreamStep, type StreamOutcome } from './stream-policy.ts';
 import { dialSubresource } from './ws-dial.ts';
 
-export const RETRY_INTERVAL_MS = 1000;
-export const CONNECT_TIMEOUT_TEXT = 'Timeout trying to connect to the virtual machine instance';
+const RETRY_INTERVAL_MS = 1000;
+const CONNECT_TIMEOUT_TEXT = 'Timeout trying to connect to the virtual machine instance';
 
 export interface ConnectOptions {
   readonly client: VirtctlClient;

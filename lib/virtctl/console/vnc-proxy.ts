@@ -27,7 +27,7 @@ export interface VncOptions {
 /** Above this many bytes queued toward the API server, stop reading from the viewer. */
 const HIGH_WATER = 1 << 20;
 
-export function bridge(sock: Socket, ws: WebSocket): void {
+function bridge(sock: Socket, ws: WebSocket): void {
   const end = (): void => {
     sock.destroy();
     ws.terminate();

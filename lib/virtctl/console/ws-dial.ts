@@ -11,7 +11,7 @@ import { statusFromBody } from '../../kernel/kube/http-transport.ts';
 import type { VirtctlClient } from '../client.ts';
 import { RequestFailed } from '../errors/failures.ts';
 
-export const PLAIN_SUBPROTOCOL = 'plain.kubevirt.io';
+const PLAIN_SUBPROTOCOL = 'plain.kubevirt.io';
 
 /** How much of a refused upgrade's body is read: a Status is a few hundred bytes. */
 const MAX_REFUSAL_BODY = 64 * 1024;

@@ -8,7 +8,7 @@ import type { Session } from '../session.ts';
 import { waitForGoal } from './wait-run.ts';
 import type { WaitGoal } from './wait-goal.ts';
 
-export interface LifecycleCliFlags {
+interface LifecycleCliFlags {
   readonly paused?: boolean;
   readonly dryRun?: boolean;
   readonly force?: boolean;

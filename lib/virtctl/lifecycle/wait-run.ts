@@ -13,7 +13,7 @@ import type { KubevirtReader } from '../kubevirt-reader.ts';
 import { progressEnd, progressUpdate, type ProgressState } from './progress-line.ts';
 import { goalText, judge, phaseText, type VmiSeen, type WaitGoal } from './wait-goal.ts';
 
-export const POLL_INTERVAL_MS = 1000;
+const POLL_INTERVAL_MS = 1000;
 
 export interface WaitOptions {
   readonly reader: KubevirtReader;
@@ -24,7 +24,7 @@ export interface WaitOptions {
   readonly clock: Clock;
 }
 
-export function seen(vmi: VirtualMachineInstance | undefined): VmiSeen | undefined {
+function seen(vmi: VirtualMachineInstance | undefined): VmiSeen | undefined {
   if (vmi === undefined) return undefined;
   const { uid, deletionTimestamp } = vmi.metadata;
   const phase = vmi.status?.phase;

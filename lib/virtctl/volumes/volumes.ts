@@ -28,7 +28,7 @@ export type VolumeSourceKind = 'dataVolume' | 'persistentVolumeClaim';
 const MAX_NAME = 63;
 const CACHES: readonly DriverCache[] = ['none', 'writethrough', 'writeback'];
 
-export function hotplugName(f: Pick<AddVolumeFlags, 'volumeName' | 'diskName'>): string {
+function hotplugName(f: Pick<AddVolumeFlags, 'volumeName' | 'diskName'>): string {
   return f.diskName !== undefined && f.diskName !== '' ? f.diskName : f.volumeName;
 }
 

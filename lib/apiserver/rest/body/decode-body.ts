@@ -39,16 +39,16 @@ export interface DecodedAddVolumeOptions {
   volumeSource?: { [K in keyof HotplugVolumeSource]?: Partial<NonNullable<HotplugVolumeSource[K]>> };
   dryRun?: string[];
 }
-export type DecodedRemoveVolumeOptions = Partial<RemoveVolumeOptions>;
+type DecodedRemoveVolumeOptions = Partial<RemoveVolumeOptions>;
 
 /** What AddResourceClaimOptions decodes to before its checks: any field may be missing, the names included. */
-export interface DecodedAddResourceClaimOptions {
+interface DecodedAddResourceClaimOptions {
   name?: string;
   hostDevice?: Partial<AddResourceClaimOptions['hostDevice']>;
   resourceClaim?: Partial<AddResourceClaimOptions['resourceClaim']>;
   dryRun?: string[];
 }
-export type DecodedRemoveResourceClaimOptions = Partial<RemoveResourceClaimOptions>;
+type DecodedRemoveResourceClaimOptions = Partial<RemoveResourceClaimOptions>;
 
 interface Decoded {
   start: StartOptions;

@@ -8,7 +8,7 @@
  * refuses "1.0", which JavaScript reads as 1). Pure.
  */
 
-export type GoScalar = 'string' | 'bool' | 'int64' | 'uint';
+type GoScalar = 'string' | 'bool' | 'int64' | 'uint';
 
 export type GoType =
   | { readonly kind: GoScalar; readonly name?: string; readonly ptr?: true }

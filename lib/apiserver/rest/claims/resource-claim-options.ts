@@ -17,7 +17,7 @@ import { decodeOptions } from '../body/decode-body.ts';
 import { badRequest, isRefusal, type Refusal } from '../refusal.ts';
 import { NO_BODY, type FeatureGates } from '../volumes/volume-options.ts';
 
-export const HOTPLUG_HOST_DEVICES_WITH_DRA = 'HotplugHostDevicesWithDRA';
+const HOTPLUG_HOST_DEVICES_WITH_DRA = 'HotplugHostDevicesWithDRA';
 export const RESOURCE_CLAIM_HOTPLUG_NOT_ENABLED = `Enable ${HOTPLUG_HOST_DEVICES_WITH_DRA} feature gate to use this API.`;
 
 function bodyRefusal(body: unknown, gates: FeatureGates): Refusal | undefined {

@@ -46,7 +46,7 @@ const RESOURCE_CLAIM_REQUESTS: RequestKind<VirtualMachineResourceClaimRequest> =
 };
 
 /** test + replace/add of a VMI spec's resource claims and host devices with the request applied. */
-export function specResourceClaimPatch(
+function specResourceClaimPatch(
   spec: VirtualMachineInstanceSpec,
   req: VirtualMachineResourceClaimRequest,
 ): JsonPatchOp[] {

@@ -2,7 +2,7 @@
 import type { JsonPatchOp, PatchPlan, PatchTarget, VmPlan } from '../patch-plan.ts';
 import type { Refusal } from '../refusal.ts';
 
-export const TEST_CONFLICT = { kind: 'test-conflict', resource: 'virtualmachine' } as const;
+const TEST_CONFLICT = { kind: 'test-conflict', resource: 'virtualmachine' } as const;
 
 export function patchOf(
   target: PatchTarget,

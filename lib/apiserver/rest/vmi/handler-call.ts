@@ -29,7 +29,7 @@ export type HandlerSub =
   | 'console'
   | 'vnc';
 
-export type HandlerCallKind = 'command' | 'query' | 'stream';
+type HandlerCallKind = 'command' | 'query' | 'stream';
 
 export interface HandlerCall {
   readonly kind: HandlerCallKind;
@@ -43,7 +43,7 @@ export interface HandlerCall {
   readonly failurePrefix?: string;
 }
 
-export function handlerPath(vmi: Pick<VirtualMachineInstance, 'metadata'>, sub: HandlerSub): string {
+function handlerPath(vmi: Pick<VirtualMachineInstance, 'metadata'>, sub: HandlerSub): string {
   const { namespace = '', name = '' } = vmi.metadata;
   return `/v1/namespaces/${namespace}/virtualmachineinstances/${name}/${sub}`;
 }

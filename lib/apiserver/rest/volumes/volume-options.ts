@@ -26,7 +26,7 @@ export const HOTPLUG_NOT_ENABLED =
   'Enable DeclarativeHotplugVolumes or HotplugVolumes feature gate to use this API.';
 export const NO_BODY = 'Request with no body, a new name is expected as the request body';
 
-export const hotplugEnabled = (gates: FeatureGates): boolean =>
+const hotplugEnabled = (gates: FeatureGates): boolean =>
   gates.has('HotplugVolumes') || gates.has('DeclarativeHotplugVolumes');
 
 /** Hotplug into a running VMI directly (and through status.volumeRequests on a VM): the legacy gate only. */

@@ -7,7 +7,7 @@
 import type { HotplugVolumeSource, VirtualMachineVolumeRequest, Volume } from '../../../kubevirt/index.ts';
 
 /** The name of the source: the DataVolume's, else the claim's, else the image (the first source set decides). */
-export function volumeSourceName(source: HotplugVolumeSource): string {
+function volumeSourceName(source: HotplugVolumeSource): string {
   if (source.dataVolume !== undefined) return source.dataVolume.name;
   if (source.persistentVolumeClaim !== undefined) return source.persistentVolumeClaim.claimName;
   return source.containerDisk?.image ?? '';
@@ -21,7 +21,7 @@ function usesSource(v: Volume, name: string): boolean {
   );
 }
 
-export function isHotpluggable(v: Volume): boolean {
+function isHotpluggable(v: Volume): boolean {
   return (
     v.dataVolume?.hotpluggable === true ||
     v.persistentVolumeClaim?.hotpluggable === true ||

@@ -26,7 +26,7 @@ export interface Action {
 }
 
 /** '<verb> <resource> <ns/name>[ <subresource>]' for compact assertions. */
-export const describeAction = (a: Action): string =>
+const describeAction = (a: Action): string =>
   `${a.verb} ${a.resource} ${a.key}${a.subresource === undefined ? '' : ` ${a.subresource}`}`;
 
 interface Failure {
@@ -155,5 +155,4 @@ export class RecordingClient implements KubeClient {
 export const conflict = (): StatusError => new StatusError(newStatus(409, 'the object has been modified'));
 export const alreadyExists = (): StatusError =>
   new StatusError(newStatus(409, 'already exists', { reason: 'AlreadyExists' }));
-export const notFound = (): StatusError => new StatusError(newStatus(404, 'not found'));
 export const forbidden = (msg = 'exceeded quota'): StatusError => new StatusError(newStatus(403, msg));

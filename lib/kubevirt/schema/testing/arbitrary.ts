@@ -25,7 +25,7 @@ export interface ArbitraryOptions {
 }
 
 /** A path's child, in the notation of ArbitraryOptions. */
-export function genPath(path: string, name: string): string {
+function genPath(path: string, name: string): string {
   return path === '' ? name : `${path}.${name}`;
 }
 

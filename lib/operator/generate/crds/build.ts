@@ -9,7 +9,7 @@ import { KUBEVIRT_RENAME } from '../../../kubevirt/internal-gvr.ts';
 import { toOpenApi, type JsonSchemaProps } from '../../../kubevirt/schema/openapi.ts';
 import { CRD_DEFINITIONS, type CrdDefinition, type PrinterColumn } from './definitions.ts';
 
-export interface CrdNames {
+interface CrdNames {
   kind: string;
   listKind: string;
   plural: string;
@@ -18,7 +18,7 @@ export interface CrdNames {
   categories?: string[];
 }
 
-export interface CrdVersion {
+interface CrdVersion {
   name: string;
   served: boolean;
   storage: boolean;

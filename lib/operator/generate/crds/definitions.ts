@@ -64,7 +64,7 @@ export const VIRTUAL_MACHINE_CRD: CrdDefinition = {
   schema: virtualMachineSchema,
 };
 
-export const VIRTUAL_MACHINE_INSTANCE_CRD: CrdDefinition = {
+const VIRTUAL_MACHINE_INSTANCE_CRD: CrdDefinition = {
   gvr: VIRTUAL_MACHINE_INSTANCES,
   shortNames: ['vmi', 'vmis'],
   statusSubresource: false,
@@ -80,7 +80,7 @@ export const VIRTUAL_MACHINE_INSTANCE_CRD: CrdDefinition = {
   schema: virtualMachineInstanceSchema,
 };
 
-export const KUBEVIRT_CRD: CrdDefinition = {
+const KUBEVIRT_CRD: CrdDefinition = {
   gvr: KUBEVIRTS,
   shortNames: ['kv', 'kvs'],
   statusSubresource: true,
@@ -88,7 +88,7 @@ export const KUBEVIRT_CRD: CrdDefinition = {
   schema: kubeVirtSchema,
 };
 
-export const MIGRATION_CRD: CrdDefinition = {
+const MIGRATION_CRD: CrdDefinition = {
   gvr: VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
   shortNames: ['vmim', 'vmims'],
   statusSubresource: true,

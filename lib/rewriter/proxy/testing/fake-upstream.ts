@@ -5,12 +5,7 @@
  */
 import type { ServerResponse } from 'node:http';
 
-export {
-  FakeApiServer as FakeUpstream,
-  type Handler as UpstreamHandler,
-  type RecordedRequest as Recorded,
-  type UpgradeHandler,
-} from '../../../kernel/kube/testing/fake-api-server.ts';
+export { FakeApiServer as FakeUpstream } from '../../../kernel/kube/testing/fake-api-server.ts';
 
 export function sendJson(res: ServerResponse, code: number, body: unknown): void {
   const text = JSON.stringify(body);
