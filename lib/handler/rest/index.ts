@@ -19,5 +19,4 @@ export {
   type RestServerOptions,
   type RestTls,
 } from './server.ts';
-export { DEFAULT_PING_INTERVAL_MS } from './stream.ts';
 export type { RestError } from './errors.ts';
