@@ -18,13 +18,7 @@ export {
   SUBRESOURCE_GROUP,
   SUBRESOURCE_VERSIONS,
 } from './discovery.ts';
-export {
-  handlerFailure,
-  unexpectedReturnCode,
-  type HandlerCall,
-  type HandlerCallKind,
-  type HandlerSub,
-} from './vmi/handler-call.ts';
+export { handlerFailure, unexpectedReturnCode, type HandlerCall } from './vmi/handler-call.ts';
 export { launcherPodSelectors, pickLauncherPod } from './lifecycle/launcher-pod.ts';
 export {
   ACCEPTED,
