@@ -29,6 +29,7 @@ import {
   type RoleContext,
   type RoleWork,
 } from '../kernel/runtime/role.ts';
+import type { RelaySession } from '../kernel/ws/relay.ts';
 import { rewritingClient } from '../rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
 import {
@@ -50,7 +51,6 @@ import { newApiMetrics } from './metrics.ts';
 import { restApi } from './rest/api.ts';
 import { startApiServer } from './server.ts';
 import { ReloadableHandlerTls, type HandlerTls } from './stream/dial.ts';
-import type { RelaySession } from './stream/relay.ts';
 import { admitters, type AdmissionLookup } from './webhooks/admitters.ts';
 import { clusterKubeVirtLookup } from './webhooks/kubevirt-lookup.ts';
 import { watchApiTls, type ApiTlsFiles } from './tls-reload.ts';

@@ -9,12 +9,12 @@ import { newRegistry } from '../kernel/metrics/registry.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
 import { httpsCall, type HttpsAnswer } from '../kernel/tls/testing/https.ts';
 import type { TestPem } from '../../testenv/pki.ts';
+import type { RelaySession } from '../kernel/ws/relay.ts';
 import { makeAuthPki, type AuthPki } from './auth/testing/tls.ts';
 import type { Authorizer } from './auth/index.ts';
 import { newApiMetrics } from './metrics.ts';
 import { restApi } from './rest/api.ts';
 import { startApiServer, type ApiServer } from './server.ts';
-import type { RelaySession } from './stream/relay.ts';
 import type { Admitter } from './webhooks/admit.ts';
 
 const CAP = 2;

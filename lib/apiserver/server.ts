@@ -19,6 +19,7 @@ import type { Clock } from '../kernel/clock.ts';
 import { errorMessage, KvError, newStatus, type Status } from '../kernel/errors/errors.ts';
 import { BodyTooLargeError, readBody, sendJson, sendStatus } from '../kernel/http/body.ts';
 import type { Logger } from '../kernel/log/log.ts';
+import type { RelaySession } from '../kernel/ws/relay.ts';
 import {
   authenticate,
   authorize,
@@ -29,7 +30,6 @@ import {
   type NamedTrust,
 } from './auth/index.ts';
 import { refuseUpgrade } from './stream/proxy.ts';
-import type { RelaySession } from './stream/relay.ts';
 import { handleAdmission, type Admitter } from './webhooks/admit.ts';
 import { RETRY_AFTER_SECONDS, ReviewLimit, tooManyReviews } from './webhooks/in-flight.ts';
 import type { SubresourceApi, SubresourceCall, SubresourceReply } from './subresource-api.ts';

@@ -8,11 +8,11 @@ import type { Clock } from '../../kernel/clock.ts';
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 import type { KubeClient } from '../../kernel/kube/index.ts';
 import type { Logger } from '../../kernel/log/log.ts';
+import { DEFAULT_PING_INTERVAL_MS, type RelaySession } from '../../kernel/ws/relay.ts';
 import { buildInfo } from '../../version/version.ts';
 import type { ApiMetrics } from '../metrics.ts';
 import type { HandlerTls } from '../stream/dial.ts';
 import { newStreamServer, proxyStream, refuseUpgrade } from '../stream/proxy.ts';
-import { DEFAULT_CLIENT_PING_INTERVAL_MS, type RelaySession } from '../stream/relay.ts';
 import type {
   SubresourceApi,
   SubresourceCall,
@@ -79,7 +79,7 @@ export function restApi(o: RestApiOptions): SubresourceApi {
     wss,
     tls: o.handlers.tls,
     clock: o.clock,
-    pingIntervalMs: o.pingIntervalMs ?? DEFAULT_CLIENT_PING_INTERVAL_MS,
+    pingIntervalMs: o.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS,
     log,
     sessions: o.sessions,
     opened: (kind: string, delta: 1 | -1): void => {

@@ -8,6 +8,7 @@
  * (path-tokens.ts) that the router and the access check share; an empty segment inside the path, which
  * go-restful would take as an empty name, is 404 here. Pure.
  */
+import { HANDLER_SUBRESOURCE_METHODS } from '../../kubevirt/subresources/handler-subresources.ts';
 import { accessFor, type Access } from './access.ts';
 import { pathTokens } from './path-tokens.ts';
 
@@ -34,13 +35,9 @@ const vmRoutes: Readonly<Record<string, Method>> = {
   portforward: 'GET',
 };
 
+/** The subresources forwarded to the handler (handler-subresources.ts), and the api's own. */
 const vmiRoutes: Readonly<Record<string, Method>> = {
-  pause: 'PUT',
-  unpause: 'PUT',
-  freeze: 'PUT',
-  unfreeze: 'PUT',
-  softreboot: 'PUT',
-  reset: 'PUT',
+  ...HANDLER_SUBRESOURCE_METHODS,
   addvolume: 'PUT',
   removevolume: 'PUT',
   'sev/setupsession': 'PUT',
@@ -48,21 +45,16 @@ const vmiRoutes: Readonly<Record<string, Method>> = {
   evacuatecancel: 'PUT',
   addresourceclaim: 'PUT',
   removeresourceclaim: 'PUT',
-  console: 'GET',
-  vnc: 'GET',
   'vnc/screenshot': 'GET',
   usbredir: 'GET',
   vsock: 'GET',
   portforward: 'GET',
-  guestosinfo: 'GET',
-  userlist: 'GET',
-  filesystemlist: 'GET',
   objectgraph: 'GET',
   'sev/fetchcertchain': 'GET',
   'sev/querylaunchmeasurement': 'GET',
 };
 
-const SUBRESOURCE_ROUTES: Readonly<Record<SubresourceResource, Readonly<Record<string, Method>>>> = {
+export const SUBRESOURCE_ROUTES: Readonly<Record<SubresourceResource, Readonly<Record<string, Method>>>> = {
   virtualmachines: vmRoutes,
   virtualmachineinstances: vmiRoutes,
 };

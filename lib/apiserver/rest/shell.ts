@@ -12,6 +12,7 @@ import {
   type VirtualMachine,
   type VirtualMachineInstance,
 } from '../../kubevirt/index.ts';
+import { isHandlerSubresourceOf } from '../../kubevirt/subresources/handler-subresources.ts';
 import { DECKHOUSE_FEATURE_GATES } from '../../kubevirt/validation/index.ts';
 import { errorMessage, StatusError } from '../../kernel/errors/errors.ts';
 import { NODES, PODS, type KubeClient, type KubeObject } from '../../kernel/kube/index.ts';
@@ -52,8 +53,6 @@ import {
 export type SubresourceTarget = Extract<Route, { kind: 'subresource' }>;
 
 const GATES: ReadonlySet<string> = new Set(DECKHOUSE_FEATURE_GATES);
-const COMMANDS: readonly string[] = ['pause', 'unpause', 'freeze', 'unfreeze', 'softreboot', 'reset'];
-const QUERIES: readonly string[] = ['guestosinfo', 'userlist', 'filesystemlist'];
 const VM_LIFECYCLE = { start: planStart, stop: planStop, restart: planRestart } as const;
 
 export const reply = (code: number, body: unknown): SubresourceReply => ({ code, body });
@@ -140,8 +139,8 @@ export class RestShell {
       return this.lifecycle(r, sub as keyof typeof VM_LIFECYCLE, body);
     if (sub === 'addvolume' || sub === 'removevolume') return this.volume(r, sub, body);
     if (sub === 'addresourceclaim' || sub === 'removeresourceclaim') return this.resourceClaim(r, sub, body);
-    if (!vmSide && COMMANDS.includes(sub)) return this.command(r, sub as VmiCommand, body, raw);
-    if (!vmSide && QUERIES.includes(sub)) return this.query(r, sub as VmiQuery);
+    if (!vmSide && isHandlerSubresourceOf(sub, 'command')) return this.command(r, sub, body, raw);
+    if (!vmSide && isHandlerSubresourceOf(sub, 'query')) return this.query(r, sub);
     return unserved(sub);
   }
 

@@ -8,6 +8,7 @@ import { realClock } from '../../kernel/clock.ts';
 import { memoryLogger } from '../../kernel/log/log.ts';
 import { waitFor } from '../../kernel/testing/wait.ts';
 import { makeTestPki, pemOf, type TestPem } from '../../../testenv/pki.ts';
+import type { RelaySession } from '../../kernel/ws/relay.ts';
 import { PLAIN_STREAM_PROTOCOL } from './dial.ts';
 import {
   DECKHOUSE_STREAM_PROTOCOL,
@@ -15,7 +16,6 @@ import {
   newStreamServer,
   proxyStream,
 } from './proxy.ts';
-import type { RelaySession } from './relay.ts';
 
 let pki: Record<string, TestPem>;
 let handler: Server;

@@ -3,7 +3,10 @@
  * the handler's stream is opened first, so a refusal (the handler's 409 for a console in use, its 400 for a
  * missing socket, an unreachable handler) reaches the client as an HTTP answer with a Kubernetes Status, not as
  * a websocket that opens and dies; then the client's upgrade is accepted with the subprotocol it offered
- * (`plain.kubevirt.io` or the Deckhouse client's `plain.virtualization.deckhouse.io`) and both are relayed.
+ * (`plain.kubevirt.io` or the Deckhouse client's `plain.virtualization.deckhouse.io`) and both are relayed
+ * (lib/kernel/ws/relay.ts). Payloads pass unchanged as binary frames both ways (KubeVirt's raw streamer copies the
+ * bytes after both upgrades; relaying frames does the same for the payload and lets the api close each side with
+ * a proper close frame); the api pings the client, the handler pings the api and ws answers.
  * The client's side takes messages of up to 1 MiB, as the handler's REST server does (ws's default is
  * 100 MiB); a larger one ends the session with 1009.
  */
@@ -14,8 +17,8 @@ import type { Clock } from '../../kernel/clock.ts';
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { acceptUpgrade } from '../../kernel/ws/accept.ts';
+import { relayWebSocket, type RelaySession } from '../../kernel/ws/relay.ts';
 import { HandlerDialError, openHandlerStream, type HandlerAddress, type HandlerTls } from './dial.ts';
-import { relayStreams, type RelaySession } from './relay.ts';
 
 export const DECKHOUSE_STREAM_PROTOCOL = 'plain.virtualization.deckhouse.io';
 const STREAM_PROTOCOLS: readonly string[] = ['plain.kubevirt.io', DECKHOUSE_STREAM_PROTOCOL];
@@ -96,7 +99,11 @@ export async function proxyStream(
     log.v(2).info('client websocket upgrade failed', { reason: err });
     return;
   }
-  const session = relayStreams(client, handler, { pingIntervalMs: ctx.pingIntervalMs, clock: ctx.clock });
+  const session = relayWebSocket(client, handler, {
+    pingIntervalMs: ctx.pingIntervalMs,
+    clock: ctx.clock,
+    peerClosed: 'handler-closed',
+  });
   ctx.sessions.add(session);
   ctx.opened(t.kind, 1);
   log.info('stream session started', { kind: t.kind });

@@ -1,11 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import {
-  matchRoute,
-  METHOD_NOT_ALLOWED_TEXT,
-  NOT_FOUND_TEXT,
-  ROUTE_METHODS,
-  type RouteName,
-} from './routes.ts';
+import { HANDLER_SUBRESOURCE_METHODS } from '../../kubevirt/subresources/handler-subresources.ts';
+import { matchRoute, METHOD_NOT_ALLOWED_TEXT, NOT_FOUND_TEXT, type RouteName } from './routes.ts';
 
 const base = '/v1/namespaces/ns1/virtualmachineinstances/vm1';
 
@@ -29,7 +24,7 @@ describe('matchRoute', () => {
       namespace: 'ns1',
       name: 'vm1',
     });
-    expect(ROUTE_METHODS[route]).toBe(method);
+    expect(HANDLER_SUBRESOURCE_METHODS[route]).toBe(method);
   });
 
   it.each<[string, string, string]>([

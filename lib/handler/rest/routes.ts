@@ -1,29 +1,23 @@
 /**
  * The REST server's routes, as KubeVirt's handler registers them (kubevirt cmd/virt-handler/virt-handler.go
- * runServer, tag v1.6.2): `/v1/namespaces/{namespace}/virtualmachineinstances/{name}/<sub>`. The websocket
- * streams are GETs, the lifecycle commands PUTs, the guest-agent queries GETs. An unknown path answers go-restful's
- * 404 text, a known path with another method its 405 text with an Allow header. Pure.
+ * runServer, tag v1.6.2): `/v1/namespaces/{namespace}/virtualmachineinstances/{name}/<sub>`, for the
+ * subresources and methods of lib/kubevirt/subresources/handler-subresources.ts. An unknown path answers
+ * go-restful's 404 text, a known path with another method its 405 text with an Allow header. Pure.
  */
-export type StreamRoute = 'console' | 'vnc';
-export type CommandRoute = 'pause' | 'unpause' | 'freeze' | 'unfreeze' | 'softreboot' | 'reset';
-export type QueryRoute = 'guestosinfo' | 'userlist' | 'filesystemlist';
-export type RouteName = StreamRoute | CommandRoute | QueryRoute;
+import {
+  handlerMethod,
+  isHandlerSubresource,
+  isHandlerSubresourceOf,
+  type HandlerCommand,
+  type HandlerQuery,
+  type HandlerStream,
+  type HandlerSubresource,
+} from '../../kubevirt/subresources/handler-subresources.ts';
 
-export type RouteMethod = 'GET' | 'PUT';
-
-export const ROUTE_METHODS: Readonly<Record<RouteName, RouteMethod>> = {
-  console: 'GET',
-  vnc: 'GET',
-  pause: 'PUT',
-  unpause: 'PUT',
-  freeze: 'PUT',
-  unfreeze: 'PUT',
-  softreboot: 'PUT',
-  reset: 'PUT',
-  guestosinfo: 'GET',
-  userlist: 'GET',
-  filesystemlist: 'GET',
-};
+export type StreamRoute = HandlerStream;
+export type CommandRoute = HandlerCommand;
+export type QueryRoute = HandlerQuery;
+export type RouteName = HandlerSubresource;
 
 export const NOT_FOUND_TEXT = '404: Page Not Found';
 export const METHOD_NOT_ALLOWED_TEXT = '405: Method Not Allowed';
@@ -33,14 +27,10 @@ export type RouteMatch =
   | { readonly ok: false; readonly status: 404 | 405; readonly message: string; readonly allow?: string };
 
 export function isStreamRoute(route: RouteName): route is StreamRoute {
-  return route === 'console' || route === 'vnc';
+  return isHandlerSubresourceOf(route, 'stream');
 }
 
 const NOT_FOUND: RouteMatch = { ok: false, status: 404, message: NOT_FOUND_TEXT };
-
-function isRouteName(s: string): s is RouteName {
-  return Object.hasOwn(ROUTE_METHODS, s);
-}
 
 function decodeSegment(s: string): string | undefined {
   try {
@@ -69,8 +59,8 @@ function pathParts(target: string): { namespace: string; name: string; sub: stri
 /** The route of a request line: method and the request target (path with an optional query). */
 export function matchRoute(method: string, target: string): RouteMatch {
   const p = pathParts(target);
-  if (p === undefined || !isRouteName(p.sub)) return NOT_FOUND;
-  const allowed = ROUTE_METHODS[p.sub];
+  if (p === undefined || !isHandlerSubresource(p.sub)) return NOT_FOUND;
+  const allowed = handlerMethod(p.sub);
   if (method !== allowed) return { ok: false, status: 405, message: METHOD_NOT_ALLOWED_TEXT, allow: allowed };
   return { ok: true, route: p.sub, namespace: p.namespace, name: p.name };
 }

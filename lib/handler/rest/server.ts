@@ -5,7 +5,7 @@
  * signed completes the handshake (the api role dials it), and its CN must be the required name (KubeVirt's `kubevirt.io:system:client:virt-handler`, the
  * name of the client certificate virt-api dials with), else the connection is dropped before any route. The CA,
  * certificate and key files are read again every few seconds and a usable new set serves the next connections
- * (KubeVirt's certificate managers). Routes: routes.ts; streams: stream.ts; commands and queries: lifecycle.ts.
+ * (KubeVirt's certificate managers). Routes: routes.ts; streams: upgrade.ts; commands and queries: lifecycle.ts.
  * The PEM contents are never logged; the file names only in errors.
  */
 import { createSecureContext, type PeerCertificate, type TLSSocket } from 'node:tls';
@@ -20,12 +20,12 @@ import type { EventRecorder } from '../../kernel/controller/events.ts';
 import { KvError, errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { watchPemFiles, type PemWatch } from '../../kernel/tls/pem-watch.ts';
+import { DEFAULT_PING_INTERVAL_MS } from '../../kernel/ws/relay.ts';
 import { restMetricsFor } from './metrics.ts';
 import type { RestResolver } from './resolve.ts';
 import { handleRequest, type RequestContext } from './requests.ts';
 import { SessionSlots } from './sessions.ts';
-import { DEFAULT_PING_INTERVAL_MS, WEBSOCKET_MESSAGE_BUFFER_SIZE } from './stream.ts';
-import { openStream, type StreamContext } from './upgrade.ts';
+import { openStream, WEBSOCKET_MESSAGE_BUFFER_SIZE, type StreamContext } from './upgrade.ts';
 
 export const DEFAULT_CONSOLE_SERVER_PORT = 4101;
 /** KubeVirt's websocket subprotocol for raw streams (kubevirt client-go subresources). */

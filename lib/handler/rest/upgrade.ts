@@ -7,6 +7,8 @@
  * refused, 500 when it does not answer: answered before the upgrade, where KubeVirt can only drop the
  * upgraded connection), and the websocket upgrade. Refusals before the upgrade are plain HTTP answers on the
  * raw connection.
+ * The session relays the websocket to the socket (lib/kernel/ws/relay.ts) as KubeVirt's raw streamer does: the
+ * socket's bytes go out in binary frames of at most 10 KiB; an error drops the client's connection.
  */
 import { STATUS_CODES, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
@@ -17,6 +19,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { acceptUpgrade } from '../../kernel/ws/accept.ts';
+import { relayWebSocket, type RelaySession } from '../../kernel/ws/relay.ts';
 import { connectBeneath, UnsafePathError } from '../../kernel/safepath/index.ts';
 import { podPathText, type PodPath } from '../../rpc/index.ts';
 import { consoleInUse, isRestError, noUnixSocket, vmiNotFound, type RestError } from './errors.ts';
@@ -30,9 +33,10 @@ import {
   type EndCause,
   type SessionSlots,
 } from './sessions.ts';
-import { relay, type Session } from './stream.ts';
 
 const DIAL_TIMEOUT_MS = 5_000;
+/** The largest frame sent to the client (kubevirt client-go kubevirt/typed/core/v1/websocket.go). */
+export const WEBSOCKET_MESSAGE_BUFFER_SIZE = 10240;
 
 export interface StreamContext {
   readonly resolver: RestResolver;
@@ -79,7 +83,7 @@ function dialFailure(at: PodPath, err: unknown): RestError {
   return { status: 500, message: `failed to dial unix socket ${path}: ${errorMessage(err)}` };
 }
 
-function endSession(s: Session, cause: EndCause): void {
+function endSession(s: RelaySession, cause: EndCause): void {
   if (cause === 'replaced') s.end(REPLACED_CLOSE_CODE, REPLACED_CLOSE_REASON);
   else s.end(SHUTDOWN_CLOSE_CODE, SHUTDOWN_CLOSE_REASON);
 }
@@ -158,7 +162,7 @@ export async function openStream(
   const meta = t.vmi.metadata;
   const log = ctx.log.with({ namespace: meta.namespace, name: meta.name, uid: meta.uid, kind: t.route });
   // The slot may end this session before it is open: then it ends as soon as it is.
-  const state: { session?: Session; ended?: EndCause } = {};
+  const state: { session?: RelaySession; ended?: EndCause } = {};
   const release = ctx.slots.take(t.route, meta.uid ?? '', (cause) => {
     if (state.session === undefined) state.ended = cause;
     else endSession(state.session, cause);
@@ -189,7 +193,13 @@ export async function openStream(
     return;
   }
   ctx.answered(t.route, 101);
-  const session = relay(ws, unix, { pingIntervalMs: ctx.pingIntervalMs, clock: ctx.clock });
+  const session = relayWebSocket(ws, unix, {
+    pingIntervalMs: ctx.pingIntervalMs,
+    clock: ctx.clock,
+    peerClosed: 'socket-closed',
+    frameBytes: WEBSOCKET_MESSAGE_BUFFER_SIZE,
+    terminateOnError: true,
+  });
   state.session = session;
   log.info('console session started');
   if (state.ended !== undefined) endSession(session, state.ended);

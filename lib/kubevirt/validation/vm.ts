@@ -20,9 +20,9 @@ import { clusterOf, type ValidationContext } from './context.ts';
 import { discontinuedGateCauses } from './feature-gates.ts';
 import { vmStorageCauses } from './vm-storage.ts';
 import { dataVolumeTemplateCauses, liveUpdateCauses, runStrategyCauses } from './vm-spec.ts';
-import { claimRequestCauses } from './vm-claim-requests.ts';
-import type { RunningVmi } from './vm-pending-requests.ts';
-import { volumeRequestCauses } from './vm-volume-requests.ts';
+import { RESOURCE_CLAIM_REQUESTS } from './vm-claim-requests.ts';
+import { pendingRequestCauses, type RunningVmi } from './vm-pending-requests.ts';
+import { VOLUME_REQUESTS } from './vm-volume-requests.ts';
 import { validateVmiMetadata } from './vmi-metadata.ts';
 import { networkCreation } from './vmi-network.ts';
 import { validateVmiSpec } from './vmi-spec.ts';
@@ -67,13 +67,14 @@ export function validateVm(vm: Vm, oldVm: Vm | undefined, ctx: VmContext): Cause
   const template = defaultedTemplate(vm, ctx);
   if (Array.isArray(template)) return template;
   const creating = oldVm === undefined;
+  const on = { template: vm.spec.template.spec, vmi: ctx.runningVmi };
   return firstFailing(
     () => (creating ? discontinuedGateCauses(vm.spec.template.spec, ctx) : []),
     // KubeVirt runs the network creation rules on the template at `spec`, not `spec.template.spec`.
     () => (creating ? networkCreation(template, ctx, 'spec') : []),
     () => specCauses(vm, template, ctx),
     () => vmStorageCauses(vm, oldVm, ctx.requestNamespace ?? ''),
-    () => volumeRequestCauses(vm.spec.template.spec, vm.status?.volumeRequests, ctx.runningVmi, ctx),
-    () => claimRequestCauses(vm.spec.template.spec, vm.status?.resourceClaimRequests, ctx.runningVmi, ctx),
+    () => pendingRequestCauses(VOLUME_REQUESTS, vm.status?.volumeRequests, on, ctx),
+    () => pendingRequestCauses(RESOURCE_CLAIM_REQUESTS, vm.status?.resourceClaimRequests, on, ctx),
   );
 }

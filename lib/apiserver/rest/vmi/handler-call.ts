@@ -13,29 +13,21 @@
  * Pure.
  */
 import type { VirtualMachineInstance } from '../../../kubevirt/index.ts';
+import {
+  HANDLER_SUBRESOURCES,
+  handlerMethod,
+  type HandlerCallKind,
+  type HandlerMethod,
+  type HandlerSubresource,
+} from '../../../kubevirt/subresources/handler-subresources.ts';
 import { isRunning, isScheduled } from '../../../kubevirt/vmi-state.ts';
 import { badRequest, internalError, type Refusal } from '../refusal.ts';
-
-export type HandlerSub =
-  | 'pause'
-  | 'unpause'
-  | 'freeze'
-  | 'unfreeze'
-  | 'softreboot'
-  | 'reset'
-  | 'guestosinfo'
-  | 'userlist'
-  | 'filesystemlist'
-  | 'console'
-  | 'vnc';
-
-type HandlerCallKind = 'command' | 'query' | 'stream';
 
 export interface HandlerCall {
   readonly kind: HandlerCallKind;
   /** The node whose handler serves the VMI (vmi.status.nodeName). */
   readonly node: string;
-  readonly method: 'PUT' | 'GET';
+  readonly method: HandlerMethod;
   readonly path: string;
   /** 'request': the request's body bytes as received; 'none': an empty body. */
   readonly body: 'request' | 'none';
@@ -43,7 +35,7 @@ export interface HandlerCall {
   readonly failurePrefix?: string;
 }
 
-function handlerPath(vmi: Pick<VirtualMachineInstance, 'metadata'>, sub: HandlerSub): string {
+function handlerPath(vmi: Pick<VirtualMachineInstance, 'metadata'>, sub: HandlerSubresource): string {
   const { namespace = '', name = '' } = vmi.metadata;
   return `/v1/namespaces/${namespace}/virtualmachineinstances/${name}/${sub}`;
 }
@@ -59,14 +51,13 @@ export function connectRefusal(vmi: VirtualMachineInstance): Refusal | undefined
 
 export function handlerCall(
   vmi: VirtualMachineInstance,
-  sub: HandlerSub,
-  shape: Pick<HandlerCall, 'kind' | 'body'> & { readonly failurePrefix?: string | undefined },
+  sub: HandlerSubresource,
+  shape: Pick<HandlerCall, 'body'> & { readonly failurePrefix?: string | undefined },
 ): HandlerCall {
-  const method = shape.kind === 'command' ? 'PUT' : 'GET';
   return {
-    kind: shape.kind,
+    kind: HANDLER_SUBRESOURCES[sub],
     node: vmi.status?.nodeName ?? '',
-    method,
+    method: handlerMethod(sub),
     path: handlerPath(vmi, sub),
     body: shape.body,
     ...(shape.failurePrefix !== undefined && { failurePrefix: shape.failurePrefix }),

@@ -19,13 +19,14 @@
 import { findCondition, hasConditionStatus } from '../../../kubevirt/conditions.ts';
 import type { VirtualMachine, VirtualMachineInstance } from '../../../kubevirt/index.ts';
 import { parseFreezeBody } from '../../../kubevirt/subresources/freeze-body.ts';
+import type { HandlerCommand } from '../../../kubevirt/subresources/handler-subresources.ts';
 import { isRunning } from '../../../kubevirt/vmi-state.ts';
 import { decodeOptions } from '../body/decode-body.ts';
 import { connectRefusal, handlerCall, unexpectedReturnCode, type HandlerCall } from './handler-call.ts';
 import { conflict, forbidden, internalError, isRefusal, notFound, type Refusal } from '../refusal.ts';
 import { VM_NOT_RUNNING, VMI_NOT_RUNNING } from '../messages.ts';
 
-export type VmiCommand = 'pause' | 'unpause' | 'freeze' | 'unfreeze' | 'softreboot' | 'reset';
+export type VmiCommand = HandlerCommand;
 
 export interface VmiCommandRequest {
   /** The name in the request path. */
@@ -116,7 +117,7 @@ function withOptions(
   const vmi = checked(req, check);
   if (isRefusal(vmi)) return vmi;
   if (opts.dryRun?.[0] === 'All') return { dryRun: true, status: 200 };
-  return { call: handlerCall(vmi, command, { kind: 'command', body: 'none' }) };
+  return { call: handlerCall(vmi, command, { body: 'none' }) };
 }
 
 function forward(
@@ -125,7 +126,7 @@ function forward(
   prefix?: string,
 ): CommandPlan | Refusal {
   if (isRefusal(vmi)) return vmi;
-  return { call: handlerCall(vmi, command, { kind: 'command', body: 'request', failurePrefix: prefix }) };
+  return { call: handlerCall(vmi, command, { body: 'request', failurePrefix: prefix }) };
 }
 
 const PLANS: { readonly [C in VmiCommand]: (req: VmiCommandRequest) => CommandPlan | Refusal } = {

@@ -10,13 +10,14 @@
  */
 import { findCondition } from '../../../kubevirt/conditions.ts';
 import type { VirtualMachineInstance } from '../../../kubevirt/index.ts';
+import type { HandlerQuery, HandlerStream } from '../../../kubevirt/subresources/handler-subresources.ts';
 import { isRunning } from '../../../kubevirt/vmi-state.ts';
 import { connectRefusal, handlerCall, type HandlerCall } from './handler-call.ts';
 import { VMI_GUEST_AGENT, VMI_NOT_RUNNING } from '../messages.ts';
 import { asPlainText500, badRequest, conflict, notFound, type Refusal } from '../refusal.ts';
 
-export type VmiQuery = 'guestosinfo' | 'userlist' | 'filesystemlist';
-export type VmiStream = 'console' | 'vnc';
+export type VmiQuery = HandlerQuery;
+export type VmiStream = HandlerStream;
 
 export const NO_SERIAL_CONSOLE = 'No serial consoles are present.';
 export const NO_GRAPHICS = 'No graphics devices are present.';
@@ -40,7 +41,7 @@ export function planVmiQuery(
   if (vmi === undefined) return asPlainText500(notFound('virtualmachineinstance', name));
   const refused = queryRefusal(vmi);
   if (refused !== undefined) return asPlainText500(refused);
-  return { call: handlerCall(vmi, query, { kind: 'query', body: 'none' }) };
+  return { call: handlerCall(vmi, query, { body: 'none' }) };
 }
 
 function streamRefusal(stream: VmiStream, vmi: VirtualMachineInstance): Refusal | undefined {
@@ -64,5 +65,5 @@ export function planVmiStream(
   if (vmi === undefined) return notFound('virtualmachineinstance', name);
   const refused = streamRefusal(stream, vmi);
   if (refused !== undefined) return refused;
-  return { call: handlerCall(vmi, stream, { kind: 'stream', body: 'none' }) };
+  return { call: handlerCall(vmi, stream, { body: 'none' }) };
 }
