@@ -128,6 +128,7 @@ export * from './enums.ts';
 export * from './labels.ts';
 export * from './quantity.ts';
 export * from './disk-targets.ts';
+export * from './networks.ts';
 export * from './hotplug.ts';
 export * from './volume-requests.ts';
 export * from './resource-claim-requests.ts';
