@@ -152,7 +152,7 @@ async function withControllers(direct: HttpKubeClient, kv: KubeClient, ns: strin
   const all = new Promise<void>((r) => (resolveAll = r));
   // Observed through the controllers' own informers: a watch of the bench's own would add API server load the
   // plain client's run does not have.
-  controllers.informers.pods.addEventHandler({
+  controllers.informers.informer(PODS).addEventHandler({
     onAdd: (pod) => {
       const name = /^virt-launcher-(.*)-[0-9a-f]{5}$/.exec(pod.metadata.name ?? '')?.[1] ?? '';
       latencies.push(performance.now() - (createdAt.get(name) ?? NaN));
@@ -160,7 +160,7 @@ async function withControllers(direct: HttpKubeClient, kv: KubeClient, ns: strin
     },
   });
   const vmiLatencies: number[] = [];
-  controllers.informers.vmis.addEventHandler({
+  controllers.informers.informer(VIRTUAL_MACHINE_INSTANCES).addEventHandler({
     onAdd: (vmi) => vmiLatencies.push(performance.now() - (createdAt.get(vmi.metadata.name ?? '') ?? NaN)),
   });
   const t0 = performance.now();

@@ -15,7 +15,7 @@ import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
 import { VIRTUALIZATION_API_PROXY_CN, WEBHOOK_CLIENT_CN } from '../lib/apiserver/auth/index.ts';
 import { runApiRole, type ApiRoleOptions } from '../lib/apiserver/role.ts';
-import { parsed, port, verbosityOption } from './flags.ts';
+import { namesOption, parsed, port, verbosityOption } from './flags.ts';
 
 /** The module's own service accounts in Deckhouse (KubeVirt's, renamed by the fork). */
 const OWN_SERVICE_ACCOUNTS = ['controller', 'handler', 'apiserver'].map(
@@ -32,16 +32,16 @@ interface ApiFlags extends KubeFlagValues {
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   clientCaFile?: string;
-  clientCaAllowedNames: string;
+  clientCaAllowedNames: string[];
   webhookClientCaFile?: string;
-  webhookClientAllowedNames: string;
+  webhookClientAllowedNames: string[];
   consoleServerPort: number;
   handlerCaFile?: string;
   handlerClientCertFile?: string;
   handlerClientKeyFile?: string;
   handlerServerName?: string;
-  ownServiceAccounts: string;
-  handlerServiceAccounts: string;
+  ownServiceAccounts: string[];
+  handlerServiceAccounts: string[];
   namespace: string;
   healthPort: number;
   verbosity: number;
@@ -71,8 +71,6 @@ export function rateLimitFromEnv(env: NodeJS.ProcessEnv, f: KubeFlagValues): Kub
   };
 }
 
-const names = (list: string): string[] => list.split(',').map((s) => s.trim());
-
 /**
  * Who may send identity headers from --client-ca-file, and who may call the webhooks: the webhook client CA
  * is the --client-ca-file one unless given (Deckhouse's virtualization-ca signs the module's certificates).
@@ -88,9 +86,9 @@ function trustedClients(f: ApiFlags): Pick<ApiRoleOptions, 'clientCa' | 'webhook
     );
   return {
     ...(clientCa !== undefined && {
-      clientCa: { caPem: clientCa, allowedNames: names(f.clientCaAllowedNames) },
+      clientCa: { caPem: clientCa, allowedNames: f.clientCaAllowedNames },
     }),
-    webhookClients: { caPem: webhookCa, allowedNames: names(f.webhookClientAllowedNames) },
+    webhookClients: { caPem: webhookCa, allowedNames: f.webhookClientAllowedNames },
   };
 }
 
@@ -115,8 +113,6 @@ function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
     { flag: '--handler-client-key-file', file: handlerClient.key },
   );
   const handlerCa = pemFlag('--handler-ca-file', handlerClient.ca, checkCertificates);
-  const own = names(f.ownServiceAccounts);
-  const handlers = names(f.handlerServiceAccounts);
   return {
     config: loadRestConfig(
       kubeFlagsToConfigOptions(rateLimitFromEnv(process.env, f), { userAgent: 'kubevirt-ts/api' }),
@@ -135,8 +131,8 @@ function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
       },
     },
     tlsFiles: { serving, handlerClient },
-    ownServiceAccounts: own.filter((s) => s !== ''),
-    handlerServiceAccounts: handlers.filter((s) => s !== ''),
+    ownServiceAccounts: f.ownServiceAccounts,
+    handlerServiceAccounts: f.handlerServiceAccounts,
     namespace: f.namespace,
     healthPort: f.healthPort,
   };
@@ -155,19 +151,23 @@ export function apiCommand(): Command {
       '--client-ca-file <file>',
       "the Deckhouse virtualization-api's CA: its client certificates with an allowed name may send X-Remote-* headers (PEM)",
     )
-    .option(
-      '--client-ca-allowed-names <names>',
-      'comma-separated common names a --client-ca-file certificate must carry (never empty)',
-      VIRTUALIZATION_API_PROXY_CN,
+    .addOption(
+      namesOption(
+        '--client-ca-allowed-names <names>',
+        'comma-separated common names a --client-ca-file certificate must carry (never empty)',
+        [VIRTUALIZATION_API_PROXY_CN],
+      ),
     )
     .option(
       '--webhook-client-ca-file <file>',
       "the CA of the admission webhooks' callers' client certificates (PEM; default: --client-ca-file)",
     )
-    .option(
-      '--webhook-client-allowed-names <names>',
-      "comma-separated common names a webhook caller's certificate must carry (the rewriter's webhook proxy)",
-      WEBHOOK_CLIENT_CN,
+    .addOption(
+      namesOption(
+        '--webhook-client-allowed-names <names>',
+        "comma-separated common names a webhook caller's certificate must carry (the rewriter's webhook proxy)",
+        [WEBHOOK_CLIENT_CN],
+      ),
     )
     .addOption(parsed('--console-server-port <port>', "the handlers' REST server port", port, 4101))
     .option('--handler-ca-file <file>', "the CA that signs the handlers' REST server certificates (PEM)")
@@ -177,15 +177,19 @@ export function apiCommand(): Command {
       '--handler-server-name <cn>',
       "the common name the handlers' certificates carry (default: check the node address instead)",
     )
-    .option(
-      '--own-service-accounts <users>',
-      "comma-separated users whose VMI status changes are kept (the module's own service accounts)",
-      OWN_SERVICE_ACCOUNTS.join(','),
+    .addOption(
+      namesOption(
+        '--own-service-accounts <users>',
+        "comma-separated users whose VMI status changes are kept (the module's own service accounts)",
+        OWN_SERVICE_ACCOUNTS,
+      ),
     )
-    .option(
-      '--handler-service-accounts <users>',
-      "comma-separated users that are virt-handler's (own ones too): NodeRestriction keeps each to its node's VMIs",
-      HANDLER_SERVICE_ACCOUNTS.join(','),
+    .addOption(
+      namesOption(
+        '--handler-service-accounts <users>',
+        "comma-separated users that are virt-handler's (own ones too): NodeRestriction keeps each to its node's VMIs",
+        HANDLER_SERVICE_ACCOUNTS,
+      ),
     )
     .option(
       '--namespace <ns>',

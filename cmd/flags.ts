@@ -24,9 +24,21 @@ export function bool(value: string): boolean {
   return value === 'true';
 }
 
+/** A comma-separated list: each item trimmed, empty ones dropped (` a, b,` → ['a', 'b']; ` , ` → []). */
+export function namesList(value: string): string[] {
+  return value
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n !== '');
+}
+
 /** An option with a parser and a default. */
 export const parsed = <T>(flags: string, description: string, parse: (v: string) => T, def: T): Option =>
   new Option(flags, description).argParser(parse).default(def);
+
+/** A comma-separated list option (namesList); the help shows the default as one would pass it. */
+export const namesOption = (flags: string, description: string, def: readonly string[]): Option =>
+  new Option(flags, description).argParser(namesList).default([...def], JSON.stringify(def.join(',')));
 
 /** `-v, --verbosity <n>`: debug log levels above 2. */
 export const verbosityOption = (): Option =>

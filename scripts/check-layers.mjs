@@ -1,7 +1,8 @@
 // The layering the README's Layout draws, checked on every import of every .ts file under cmd, lib, testenv, e2e
 // and bench:
 // - lib/kernel imports nothing of ours but lib/kernel (and lib/version);
-// - the shared layers import only downward: kernel ← rename ← kubevirt ← rpc, and kernel ← libvirt;
+// - the shared layers import only downward: kernel ← rename ← kubevirt ← rpc, kernel ← libvirt, and
+//   kernel, kubevirt ← network;
 // - a role (lib/<role>/) imports the shared layers and itself, never another role;
 // - generated code (a gen/ folder: lib/rpc/gen, lib/handler/device-plugins/gen) is private to the folder that
 //   holds it; only lib/kernel/kube imports @kubernetes/client-node;
@@ -21,6 +22,7 @@ export const SHARED = {
   kubevirt: ['kernel', 'rename'],
   rpc: ['kernel', 'rename', 'kubevirt'],
   libvirt: ['kernel'],
+  network: ['kernel', 'kubevirt'],
 };
 export const ROLES = ['controller', 'launcher', 'rewriter', 'handler', 'apiserver', 'operator', 'pr-helper', 'virtctl'];
 

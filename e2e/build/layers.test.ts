@@ -44,6 +44,21 @@ describe('the layer check', () => {
     ['lib/kubevirt/labels.ts', '../rpc/index.ts', 'lib/kubevirt imports only lib/kubevirt, lib/kernel, lib/rename'],
     ['lib/rename/names.ts', '../kubevirt/gvr.ts', 'lib/rename imports only lib/rename, lib/kernel'],
     ['lib/libvirt/host.ts', '../rpc/index.ts', 'lib/libvirt imports only lib/libvirt, lib/kernel'],
+    [
+      'lib/network/namescheme.ts',
+      '../rpc/index.ts',
+      'lib/network imports only lib/network, lib/kernel, lib/kubevirt',
+    ],
+    [
+      'lib/network/link-names.ts',
+      '../launcher/role.ts',
+      'lib/network imports only lib/network, lib/kernel, lib/kubevirt',
+    ],
+    [
+      'lib/kubevirt/networks.ts',
+      '../network/namescheme.ts',
+      'lib/kubevirt imports only lib/kubevirt, lib/kernel, lib/rename',
+    ],
     ['lib/handler/sync.ts', '../rpc/gen/cmd.ts', 'lib/rpc/gen is private to lib/rpc'],
     [
       'lib/handler/vmi/sync.ts',
@@ -79,6 +94,8 @@ describe('the layer check', () => {
       'lib/rpc/gen/kubevirt/cmd/v1/cmd.ts': '',
       'lib/rpc/layout.ts': '../kubevirt/index.ts',
       'lib/libvirt/host.ts': '../kernel/clock.ts',
+      'lib/network/namescheme.ts': '../kubevirt/index.ts',
+      'lib/network/link-names.ts': './namescheme.ts',
       'lib/handler/vmi.ts': '../rpc/index.ts',
       'lib/handler/vmi.itest.ts': '../../testenv/cluster.ts',
       'lib/handler/testing/node.ts': '../../../testenv/guests/guests.ts',
@@ -88,7 +105,7 @@ describe('the layer check', () => {
       'lib/operator/apply/install-crds.ts': '../../kernel/clock.ts',
       'cmd/handler.ts': '../lib/handler/vmi.ts',
       'bench/handler.bench.ts': '../lib/launcher/role.ts',
-      'lib/launcher/role.ts': '',
+      'lib/launcher/role.ts': '../network/link-names.ts',
     });
     expect(r).toEqual({ status: 0, stderr: '' });
   });

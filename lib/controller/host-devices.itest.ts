@@ -57,7 +57,7 @@ describe('permittedHostDevices', () => {
       },
     });
     await waitFor(
-      () => env.controllers.informers.kubevirts.store.list().length === 1,
+      () => env.controllers.informers.informer(KUBEVIRTS).store.list().length === 1,
       "the KubeVirt CR in the controllers' cache",
     );
 

@@ -123,7 +123,7 @@ describe('Pods of another namespace', () => {
       await otherKubelet.bind(p, NODE);
       await otherKubelet.ready(p);
     }
-    const cache = env.controllers.informers.pods.store;
+    const cache = env.controllers.informers.informer<Pod>(PODS).store;
     await waitFor(
       () =>
         cache.get(`${other}/impostor`)?.status?.phase === 'Running' && cache.get(`${other}/hp-volume-xxxxx`),

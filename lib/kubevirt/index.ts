@@ -13,11 +13,12 @@ export type { Disk, DiskBus } from './v1/disk.ts';
 export type { Devices, HostDevice, Input } from './v1/devices.ts';
 export type { Cpu, Firmware, Memory } from './v1/domain.ts';
 export type { Clock, Features } from './v1/features.ts';
-export type { Interface } from './v1/network.ts';
+export type { Interface, Network } from './v1/network.ts';
 export type { CloudInitSource, HotplugVolumeSource, Volume } from './v1/volume.ts';
 export type { PodResourceClaim, VirtualMachineInstanceSpec } from './v1/vmi-spec.ts';
 export type {
   VirtualMachineInstanceCondition,
+  VirtualMachineInstanceNetworkInterface,
   VirtualMachineInstancePhase,
   VolumeStatus,
 } from './v1/vmi-status.ts';
@@ -47,6 +48,7 @@ export * from './enums.ts';
 export * from './labels.ts';
 export * from './quantity.ts';
 export * from './disk-targets.ts';
+export * from './networks.ts';
 export * from './hotplug.ts';
 export * from './volume-requests.ts';
 export * from './resource-claim-requests.ts';

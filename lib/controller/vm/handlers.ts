@@ -3,12 +3,13 @@
  * VM keys and record observed creations and deletions for the expectations; a VMI's VM is its controller
  * reference when that names a VM in the cache with the same uid, or the VM of the same name for an orphan.
  */
+import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../kubevirt/index.ts';
 import type { VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { EventHandler } from '../../kernel/informer/informer.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import { enqueueOwnKey, objectKey, ownerKey } from '../../kernel/controller/keys.ts';
-import type { ControllerInformers } from '../informers.ts';
+import { watch, type Caches } from '../registry.ts';
 import type { VmController } from './controller.ts';
 
 export type Enqueue = (key: string) => void;
@@ -60,13 +61,19 @@ export function vmiHandlerForVms(
   };
 }
 
+/** What the VM controller reads: its VMs and the VMIs. */
+export const VM_WATCHES = {
+  vms: watch<VirtualMachine>(VIRTUAL_MACHINES),
+  vmis: watch<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES),
+};
+
 /**
  * The VM controller's watches: its VMs, and the VMIs they control. VMI events reach the queue through
  * `vmiEnqueue` (a short DelayedEnqueue: a VMI created and moved to Scheduling moments later then costs one VM
  * status write, not two).
  */
 export function watchForVms(
-  inf: Pick<ControllerInformers, 'vms' | 'vmis'>,
+  inf: Caches<typeof VM_WATCHES>,
   controller: VmController,
   enqueue: Enqueue,
   vmiEnqueue: Enqueue,

@@ -4,25 +4,27 @@
  * (each link checked by uid against the caches), and count towards the Pod expectations; VMI events wake the
  * VMI itself; claim events wake the VMIs that use the claim.
  */
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { APP_LABEL, KUBEVIRTS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../kubevirt/index.ts';
+import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { EventHandler } from '../../kernel/informer/informer.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import { enqueueOwnKey, objectKey, ownerKey } from '../../kernel/controller/keys.ts';
+import { PERSISTENT_VOLUME_CLAIMS, PODS } from '../../kernel/kube/resources.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
 import type { PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
-import type { ControllerInformers } from '../informers.ts';
+import { watch, type Caches } from '../registry.ts';
 import type { VmiController } from './controller.ts';
-import { BY_CLAIM } from './indexers.ts';
+import { BY_CLAIM, vmiClaimIndex, vmiIndexers } from './indexers.ts';
 
 export type Enqueue = (key: string) => void;
 
-interface Caches {
+interface PodCaches {
   vmis: StoreReader<VirtualMachineInstance>;
   pods: StoreReader<Pod>;
 }
 
-function owningVmi(pod: Pod, caches: Caches): string | undefined {
+function owningVmi(pod: Pod, caches: PodCaches): string | undefined {
   let ref = controllerRefOf(pod);
   let owned = pod;
   const podKey = ownerKey(pod, ref, 'Pod');
@@ -37,7 +39,11 @@ function owningVmi(pod: Pod, caches: Caches): string | undefined {
   return caches.vmis.get(key)?.metadata.uid === ref?.uid ? key : undefined;
 }
 
-export function podHandler(controller: VmiController, caches: Caches, enqueue: Enqueue): EventHandler<Pod> {
+export function podHandler(
+  controller: VmiController,
+  caches: PodCaches,
+  enqueue: Enqueue,
+): EventHandler<Pod> {
   const deleted = (pod: Pod): void => {
     const key = owningVmi(pod, caches);
     if (key === undefined) return;
@@ -89,11 +95,23 @@ export function pvcHandler(
 }
 
 /**
+ * What the VMI controller reads: VMIs (by claim), VMs, launcher and attachment Pods (label kubevirt.io, by
+ * owning VMI and owning launcher Pod), claims, and the KubeVirt CR in the controller's own namespace.
+ */
+export const VMI_WATCHES = {
+  vmis: watch<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, { indexers: { [BY_CLAIM]: vmiClaimIndex } }),
+  vms: watch<VirtualMachine>(VIRTUAL_MACHINES),
+  pods: watch<Pod>(PODS, { labelSelector: APP_LABEL, indexers: vmiIndexers }),
+  pvcs: watch<PersistentVolumeClaim>(PERSISTENT_VOLUME_CLAIMS),
+  kubevirts: watch<KubeVirt>(KUBEVIRTS, { scope: 'config' }),
+};
+
+/**
  * The VMI controller's watches: its VMIs; a deleted VM wakes the VMI of the same name (its VMI is then
  * orphaned and stopped); launcher and attachment Pods; the claims the VMIs use.
  */
 export function watchForVmis(
-  inf: Pick<ControllerInformers, 'vms' | 'vmis' | 'pods' | 'pvcs'>,
+  inf: Pick<Caches<typeof VMI_WATCHES>, 'vms' | 'vmis' | 'pods' | 'pvcs'>,
   controller: VmiController,
   enqueue: Enqueue,
 ): void {

@@ -56,6 +56,7 @@ const vmiNetworkInterface = s.object({
   queueCount: s.int('int32'),
   linkState: s.string(),
 });
+export type VirtualMachineInstanceNetworkInterface = Infer<typeof vmiNetworkInterface>;
 
 const guestOsInfo = s.object({
   name: s.string(),

@@ -4,6 +4,7 @@
  * fork allows more than one pod network, so KubeVirt's "more than one interface is connected to a pod network"
  * is not here.
  */
+import { defaultNetwork } from '../networks.ts';
 import type { Interface, Network } from '../v1/network.ts';
 import { child, duplicate, invalid, item, required, type Causes } from './causes.ts';
 import { clusterOf, gateEnabled, GATES, type ValidationContext } from './context.ts';
@@ -45,11 +46,6 @@ const networkSources: SpecRule = (spec, _ctx, path) => {
     causes.push(required(netPath(path, unnamed), 'CNI delegating plugin must have a networkName'));
   return causes;
 };
-
-/** vmispec.LookUpDefaultNetwork: the first network that is not a secondary Multus one. */
-function defaultNetwork(nets: readonly Network[]): Network | undefined {
-  return nets.find((n) => !(n.multus !== undefined && n.multus.default !== true));
-}
 
 function stateCauses(iface: Interface, f: string, nets: readonly Network[]): Causes {
   const state = iface.state ?? '';

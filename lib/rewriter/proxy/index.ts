@@ -1,3 +1,2 @@
 /** The rewriter's IO shell (the kube-api and webhook proxies, wired by ../role.ts): what cmd/rewriter.ts reads. */
 export { DEFAULT_MAX_BODY_BYTES } from './deps.ts';
-export { APISERVER_WEBHOOK_CLIENT_CN as WEBHOOK_CALLER_CN } from '../../kubevirt/webhooks.ts';

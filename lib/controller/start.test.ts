@@ -1,0 +1,63 @@
+import { describe, expect, it } from '@jest/globals';
+import { FakeClock } from '../kernel/clock.ts';
+import { FakeListWatchClient, page } from '../kernel/informer/testing/fake-client.ts';
+import { nopLogger } from '../kernel/log/log.ts';
+import { CONTROLLERS } from './controllers.ts';
+import { InformerRegistry } from './registry.ts';
+import { watchNamespaces } from './start.ts';
+
+function declared(opts: Parameters<typeof watchNamespaces>[0]): ReturnType<InformerRegistry['declarations']> {
+  const r = new InformerRegistry({
+    client: new FakeListWatchClient(() => page([], '1')),
+    clock: new FakeClock(),
+    log: nopLogger,
+    resyncPeriodMs: 0,
+    namespaceOf: watchNamespaces(opts),
+  });
+  for (const c of CONTROLLERS) c.register(r);
+  return r.declarations();
+}
+
+describe('the controllers on the informer registry', () => {
+  it('share one informer per resource, with the indexes each controller reads', () => {
+    expect(declared({ namespace: 'ns1', configNamespace: 'kubevirt' })).toEqual([
+      {
+        informer: 'virtualmachines.kubevirt.io/v1 in ns1',
+        indexes: [],
+        by: ['virt-controller-vm', 'virt-controller-vmi'],
+      },
+      {
+        informer: 'virtualmachineinstances.kubevirt.io/v1 in ns1',
+        indexes: ['claim', 'node'],
+        by: ['virt-controller-vm', 'virt-controller-vmi', 'virt-controller-node'],
+      },
+      {
+        informer: 'pods/v1 in ns1 with selector "kubevirt.io"',
+        indexes: ['vmi-uid', 'owner-pod-uid', 'node'],
+        by: ['virt-controller-vmi', 'virt-controller-node'],
+      },
+      { informer: 'persistentvolumeclaims/v1 in ns1', indexes: [], by: ['virt-controller-vmi'] },
+      { informer: 'kubevirts.kubevirt.io/v1 in kubevirt', indexes: [], by: ['virt-controller-vmi'] },
+      { informer: 'nodes/v1', indexes: [], by: ['virt-controller-node'] },
+    ]);
+  });
+
+  it('watches every namespace when none is set, Pods everywhere on request, the KubeVirt CR by default in the watched one', () => {
+    expect(declared({}).map((d) => d.informer)).toEqual([
+      'virtualmachines.kubevirt.io/v1 in every namespace',
+      'virtualmachineinstances.kubevirt.io/v1 in every namespace',
+      'pods/v1 in every namespace with selector "kubevirt.io"',
+      'persistentvolumeclaims/v1 in every namespace',
+      'kubevirts.kubevirt.io/v1 in every namespace',
+      'nodes/v1',
+    ]);
+    expect(declared({ namespace: 'ns1', podsInAllNamespaces: true }).map((d) => d.informer)).toEqual([
+      'virtualmachines.kubevirt.io/v1 in ns1',
+      'virtualmachineinstances.kubevirt.io/v1 in ns1',
+      'pods/v1 in every namespace with selector "kubevirt.io"',
+      'persistentvolumeclaims/v1 in ns1',
+      'kubevirts.kubevirt.io/v1 in ns1',
+      'nodes/v1',
+    ]);
+  });
+});
