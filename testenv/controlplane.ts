@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { realClock } from '../lib/kernel/clock.ts';
 import { KvError } from '../lib/kernel/errors/errors.ts';
 import { createLogger, type Logger } from '../lib/kernel/log/log.ts';
+import { isRunning } from '../lib/kernel/process/proc.ts';
+import { spawnProcess } from '../lib/kernel/process/spawn.ts';
 import { writeAdmissionConfig } from './admission-config.ts';
 import { apiServerArgs } from './apiserver-args.ts';
 import { controlPlaneBinaries, type ControlPlaneBinaries } from './binaries.ts';
@@ -17,7 +19,6 @@ import { etcdArgs, etcdHealthy } from './etcd.ts';
 import { writeAdminKubeconfig } from './kubeconfig.ts';
 import { LocalControlPlane, type ControlPlane } from './local-control-plane.ts';
 import { freePorts, portsFree } from './ports.ts';
-import { isRunning, startProcess } from './process.ts';
 import { waitUntilReady } from './ready.ts';
 import { readState, statePath, writeState, type ControlPlaneState } from './state.ts';
 
@@ -97,7 +98,14 @@ async function initialState(
 
 async function startEtcd(s: ControlPlaneState, timeoutMs: number): Promise<void> {
   const e = s.etcd;
-  e.pid = await startProcess({ bin: e.bin, args: e.args, logFile: e.logFile, detached: s.detached });
+  const child = await spawnProcess({
+    bin: e.bin,
+    args: e.args,
+    log: e.logFile,
+    detached: s.detached,
+    unref: true,
+  });
+  e.pid = child.pid;
   await writeState(s);
   await waitUntilReady(() => etcdHealthy(s.etcdEndpoint), { what: 'etcd', ...e, timeoutMs });
 }

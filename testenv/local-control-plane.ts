@@ -5,10 +5,12 @@
 import { readFile, rm } from 'node:fs/promises';
 import { KvError } from '../lib/kernel/errors/errors.ts';
 import type { Logger } from '../lib/kernel/log/log.ts';
+import { isRunning } from '../lib/kernel/process/proc.ts';
+import { spawnProcess } from '../lib/kernel/process/spawn.ts';
+import { stopProcess } from '../lib/kernel/process/stop.ts';
 import { compactEtcd, etcdHealthy } from './etcd.ts';
 import { httpsRequest, type Credentials } from './https.ts';
 import { waitPortFree } from './ports.ts';
-import { isRunning, startProcess, stopProcess } from './process.ts';
 import { waitUntilReady } from './ready.ts';
 import { readState, statePath, writeState, type ControlPlaneState } from './state.ts';
 
@@ -93,7 +95,14 @@ export class LocalControlPlane implements ControlPlane {
     if (isRunning(a.pid, a.bin))
       throw new KvError('KV_ERR_CONFIG', `kube-apiserver already runs (pid ${a.pid})`);
     await waitPortFree(this.s.ports.apiserver, 15_000);
-    a.pid = await startProcess({ bin: a.bin, args: a.args, logFile: a.logFile, detached: this.s.detached });
+    const child = await spawnProcess({
+      bin: a.bin,
+      args: a.args,
+      log: a.logFile,
+      detached: this.s.detached,
+      unref: true,
+    });
+    a.pid = child.pid;
     await writeState(this.s);
     const what = 'kube-apiserver';
     await waitUntilReady(() => this.ready(), { what, ...a, timeoutMs: this.readyTimeoutMs });

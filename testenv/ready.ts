@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { realClock } from '../lib/kernel/clock.ts';
 import { KvError } from '../lib/kernel/errors/errors.ts';
-import { describeProcess, isRunning } from './process.ts';
+import { describeProcess, isRunning } from '../lib/kernel/process/proc.ts';
 
 export interface WaitOptions {
   what: string;

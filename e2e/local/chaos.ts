@@ -5,7 +5,8 @@
  * starts whichever is not running. The PID is checked against /proc before it is signalled.
  */
 import { KvError } from '../../lib/kernel/errors/errors.ts';
-import { isRunning, stopProcess } from '../../testenv/process.ts';
+import { isRunning } from '../../lib/kernel/process/proc.ts';
+import { stopProcess } from '../../lib/kernel/process/stop.ts';
 import { readHostRoles, roleRunning, startHostRoles, type HostRole } from './host-roles.ts';
 import { layout } from './layout.ts';
 import { startNodeProcess } from './restart.ts';

@@ -14,10 +14,12 @@ import { createConnection } from 'node:net';
 import { promisify } from 'node:util';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isRunning } from '../../lib/kernel/process/proc.ts';
+import { spawnProcess } from '../../lib/kernel/process/spawn.ts';
+import { stopProcess } from '../../lib/kernel/process/stop.ts';
 import { sleep } from '../../lib/kernel/testing/wait.ts';
 import { APISERVER_WEBHOOK_CLIENT_CN } from '../../lib/kubevirt/webhooks.ts';
 import { certPaths } from '../../testenv/certs.ts';
-import { isRunning, startProcess, stopProcess } from '../../testenv/process.ts';
 import { IMAGES, layout, NETWORK, NODE_NAME, type Layout } from './layout.ts';
 import type { ApiRegistration } from './virt-registration.ts';
 import { ensureVirtCerts, HANDLER_SERVER_NAME, virtCertPaths } from './virt-pki.ts';
@@ -217,7 +219,14 @@ export async function startHostRoles(kubeconfig: string, dir?: string): Promise<
   });
   for (const r of roles) {
     if (roleRunning(r)) continue;
-    r.pid = await startProcess({ bin: NODE, args: [...r.args], logFile: r.logFile, detached: true });
+    const child = await spawnProcess({
+      bin: NODE,
+      args: r.args,
+      log: r.logFile,
+      detached: true,
+      unref: true,
+    });
+    r.pid = child.pid;
     await save(dir, roles);
   }
   const deadline = Date.now() + LISTEN_TIMEOUT_MS;

@@ -3,8 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { realClock } from '../../lib/kernel/clock.ts';
-import { isRunning } from '../../testenv/process.ts';
-import { startLocal, stopLocal } from './procs.ts';
+import { isRunning } from '../../lib/kernel/process/proc.ts';
+import { stopProcess } from '../../lib/kernel/process/stop.ts';
+import { startLocal, stopLocal, wrapperOf } from './procs.ts';
 import type { LocalProcess } from './state.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kv-procs-'));
@@ -47,5 +48,18 @@ describe('stopLocal', () => {
     for (let i = 0; i < 250 && !isRunning(pid, '/bin/sleep'); i++) await realClock.sleep(20);
     await stopLocal(p, 2_000);
     expect([isRunning(pid), p.pid]).toEqual([false, 0]);
+  });
+});
+
+describe('wrapperOf', () => {
+  it('knows a start wrapper by its command line, a tail of the spawned one, until it runs the binary', async () => {
+    const script = 'echo ready; while :; do sleep 1; done';
+    const p = await wrapped('wrapper', script);
+    const line = ['unshare', '-m', '--', '/bin/sh', '-c', script];
+    expect(wrapperOf(p.pid, line, '/bin/kubelet')).toBe('/bin/sh');
+    expect(wrapperOf(p.pid, ['unshare', '/bin/sh', '-c', 'other'], '/bin/kubelet')).toBeUndefined();
+    expect(wrapperOf(p.pid, line, '/bin/sh')).toBeUndefined();
+    await stopProcess(p.pid, '/bin/sh', { signal: 'SIGKILL' });
+    expect(wrapperOf(p.pid, line, '/bin/kubelet')).toBeUndefined();
   });
 });

@@ -1,23 +1,31 @@
 /**
- * Starting and stopping the node's processes by PID (testenv/process.ts: /proc is checked before any
- * signal), each detached with its log under the stack's logs dir, and waiting for each to be healthy.
+ * Starting and stopping the node's processes by PID (lib/kernel/process: /proc is checked before any signal),
+ * each detached with its log under the stack's logs dir, and waiting for each to be healthy.
  */
 import { realClock } from '../../lib/kernel/clock.ts';
 import { KvError } from '../../lib/kernel/errors/errors.ts';
 import {
+  cmdlineShows,
   describeProcess,
-  execs,
   isRunning,
-  startProcess,
-  stopProcess,
-  wrapperOf,
-} from '../../testenv/process.ts';
+  liveCmdline,
+  runsProgram,
+} from '../../lib/kernel/process/proc.ts';
+import { spawnProcess } from '../../lib/kernel/process/spawn.ts';
+import { stopProcess } from '../../lib/kernel/process/stop.ts';
 import { waitUntilReady } from '../../testenv/ready.ts';
 import type { LocalProcess } from './state.ts';
 
 export async function startLocal(p: LocalProcess): Promise<number> {
   const spec = p.spawn ?? { cmd: p.bin, args: p.args };
-  p.pid = await startProcess({ bin: spec.cmd, args: spec.args, logFile: p.logFile, detached: true });
+  const child = await spawnProcess({
+    bin: spec.cmd,
+    args: spec.args,
+    log: p.logFile,
+    detached: true,
+    unref: true,
+  });
+  p.pid = child.pid;
   return p.pid;
 }
 
@@ -40,7 +48,7 @@ export async function waitHealthy(
 /** Returns once p's PID runs p.bin or has ended (waitUntilReady then says it exited, with its log). */
 async function waitExec(what: string, p: LocalProcess, timeoutMs: number): Promise<void> {
   const deadline = realClock.now() + timeoutMs;
-  while (isRunning(p.pid) && !execs(p.pid, p.bin)) {
+  while (isRunning(p.pid) && !cmdlineShows(p.pid, p.bin)) {
     if (realClock.now() >= deadline) {
       const why = `pid ${p.pid} had not exec'd ${p.bin} within ${timeoutMs} ms (${describeProcess(p.pid)})`;
       throw new KvError('KV_ERR_TIMEOUT', `${what}: ${why}`);
@@ -51,6 +59,19 @@ async function waitExec(what: string, p: LocalProcess, timeoutMs: number): Promi
 
 export function running(p: LocalProcess | undefined): boolean {
   return p !== undefined && isRunning(p.pid, p.bin);
+}
+
+/**
+ * argv[0] of pid while it is a start wrapper on its way to bin: it runs a tail of the spawned line (`unshare … /bin/sh
+ * -c script kubelet /bin/kubelet …` shows first as itself, then as `/bin/sh -c script …`) and not yet bin. Else
+ * undefined.
+ */
+export function wrapperOf(pid: number, line: readonly string[], bin: string): string | undefined {
+  const argv = liveCmdline(pid);
+  if (argv === undefined || argv.length === 0 || argv.length > line.length || runsProgram(argv, bin))
+    return undefined;
+  const tail = line.slice(line.length - argv.length);
+  return argv.every((a, i) => a === tail[i]) ? argv[0] : undefined;
 }
 
 /** Stops p by PID, also while it is still in its start wrapper (which would exec p.bin after any check of bin). */

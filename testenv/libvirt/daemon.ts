@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../lib/kernel/log/log.ts';
 import { startLauncherLibvirt } from '../../lib/launcher/daemon/libvirt-daemon.ts';
-import type { Identity } from '../../lib/launcher/daemon/process.ts';
+import type { Identity } from '../../lib/launcher/daemon/identity.ts';
 
 export const QEMU = '/usr/bin/qemu-system-x86_64';
 

@@ -3,10 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { giveTree, ownedDir } from './identity.ts';
+import { giveTree, ownedDir, type Identity } from './identity.ts';
 import { libvirtLayout } from './layout.ts';
 import { openDaemonLog, prepareLibvirtFiles, saveCaps } from './libvirt-files.ts';
-import type { Identity } from './process.ts';
 
 const DAEMON: Identity = { uid: 65534, gid: 65534, name: 'nobody' };
 let dir = '';

@@ -7,7 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { KvError } from '../../kernel/errors/errors.ts';
 import { mkdirBeneath, SafeHandle, walkBeneath, withHandle } from '../../kernel/safepath/index.ts';
-import type { Identity } from './process.ts';
+
+export interface Identity {
+  readonly uid: number;
+  readonly gid: number;
+  /** 'self' when the daemons run as we do. */
+  readonly name: string;
+}
 
 const DAEMON_USER = 'libvirt-qemu';
 

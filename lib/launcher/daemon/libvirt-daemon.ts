@@ -11,11 +11,13 @@ import { connect } from 'node:net';
 import { realClock, type Clock } from '../../kernel/clock.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import { daemonIdentity, giveTree } from './identity.ts';
+import { cmdlineShows } from '../../kernel/process/proc.ts';
+import { spawnProcess, stopChild, type ChildHandle } from '../../kernel/process/spawn.ts';
+import { stopProcess } from '../../kernel/process/stop.ts';
+import { daemonIdentity, giveTree, type Identity } from './identity.ts';
 import { ensureKvmDeviceAccess } from './kvm-device.ts';
 import { libvirtLayout, type LibvirtLayout } from './layout.ts';
 import { openDaemonLog, prepareLibvirtFiles, saveCaps } from './libvirt-files.ts';
-import { spawnLogged, stopChild, stopForeign, type ChildHandle, type Identity } from './process.ts';
 import { qemuPids } from './qemu-pids.ts';
 
 const LIBVIRTD = '/usr/sbin/libvirtd';
@@ -41,6 +43,10 @@ export interface LauncherLibvirt {
   /** Stops libvirtd, any QEMU it left running, then virtlogd. */
   stop(): Promise<void>;
 }
+
+const leftIfStuck = (err: unknown): void => {
+  if (!(err instanceof KvError && err.code === 'KV_ERR_TIMEOUT')) throw err;
+};
 
 const canConnect = (path: string): Promise<boolean> =>
   new Promise((resolve) => {
@@ -93,9 +99,11 @@ export async function startLauncherLibvirt(opts: LauncherLibvirtOptions): Promis
   const start = async (bin: string, conf: string, name: string): Promise<ChildHandle> => {
     const log = await openDaemonLog(layout, name);
     try {
-      return spawnLogged(bin, ['-f', conf], {
+      return await spawnProcess({
+        bin,
+        args: ['-f', conf],
         env,
-        identity,
+        ...(identity.name !== 'self' && { user: identity }),
         log: { fd: log.fd, path: `${layout.log}/${name}.out` },
       });
     } finally {
@@ -111,7 +119,12 @@ export async function startLauncherLibvirt(opts: LauncherLibvirtOptions): Promis
     const ours = (argv: readonly string[]): boolean =>
       (argv[0] ?? '').includes('qemu-system') &&
       argv.some((a) => a.includes(layout.config) || a.includes(opts.root));
-    for (const pid of qemu) await stopForeign(pid, ours, { graceMs: 3000, clock });
+    // Not our children (libvirtd started them): /proc must show QEMU itself; one that outlives SIGKILL is left.
+    for (const pid of qemu) {
+      await stopProcess(pid, ours, { graceMs: 3000, killWaitMs: 5000, runs: cmdlineShows, clock }).catch(
+        leftIfStuck,
+      );
+    }
     await stopChild(virtlogd, 5000, clock);
     if (opts.capsCache !== undefined) await saveCaps(layout, opts.capsCache).catch(() => 0);
     opts.log.info('launcher libvirt stopped', { qemu: qemu.size });
