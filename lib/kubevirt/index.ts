@@ -16,7 +16,13 @@ export {
 export { toOpenApi, type JsonSchemaProps } from './schema/openapi.ts';
 export { validateAgainstSchema } from './schema/validate.ts';
 export { pruneNulls } from './schema/prune-nulls.ts';
-export { asVirtualMachineInstance, InvalidObjectError, vmiInputSchema } from './vmi-input.ts';
+export {
+  asMigration,
+  asVirtualMachine,
+  asVirtualMachineInstance,
+  InvalidObjectError,
+  vmiInputSchema,
+} from './object-input.ts';
 
 export type * from './v1/objects.ts';
 export type {
