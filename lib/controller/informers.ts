@@ -4,7 +4,13 @@
  * PersistentVolumeClaims (namespaced like the rest), Nodes (cluster-wide) and the KubeVirt CR (in the
  * controller's own namespace). One watch per resource, shared by every controller that reads it.
  */
-import { APP_LABEL, KUBEVIRTS, LABELS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../kubevirt/index.ts';
+import {
+  APP_LABEL,
+  KUBEVIRTS,
+  LABELS,
+  VIRTUAL_MACHINE_INSTANCES,
+  VIRTUAL_MACHINES,
+} from '../kubevirt/index.ts';
 import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../kubevirt/index.ts';
 import type { Clock } from '../kernel/clock.ts';
 import { InformerFactory } from '../kernel/informer/factory.ts';
@@ -18,8 +24,18 @@ import type { PersistentVolumeClaim } from '../kubevirt/core/pvc.ts';
 import { BY_NODE } from './node/controller.ts';
 import { BY_CLAIM, vmiClaimIndex, vmiIndexers } from './vmi/indexers.ts';
 
+/** The object type of each informer the factory holds, by its key. */
+interface ControllerInformerKinds extends Record<string, KubeObject> {
+  vms: VirtualMachine;
+  vmis: VirtualMachineInstance;
+  'launcher-pods': Pod;
+  pvcs: PersistentVolumeClaim;
+  nodes: KubeObject;
+  kubevirts: KubeVirt;
+}
+
 export interface ControllerInformers {
-  factory: InformerFactory;
+  factory: InformerFactory<ControllerInformerKinds>;
   vms: SharedInformer<VirtualMachine>;
   vmis: SharedInformer<VirtualMachineInstance>;
   pods: SharedInformer<Pod>;
@@ -43,8 +59,13 @@ export interface InformerOptions {
 }
 
 export function controllerInformers(opts: InformerOptions): ControllerInformers {
-  const factory = new InformerFactory();
-  const cluster = { client: opts.client, clock: opts.clock, log: opts.log, resyncPeriodMs: opts.resyncPeriodMs };
+  const factory = new InformerFactory<ControllerInformerKinds>();
+  const cluster = {
+    client: opts.client,
+    clock: opts.clock,
+    log: opts.log,
+    resyncPeriodMs: opts.resyncPeriodMs,
+  };
   const ns = { ...cluster, ...(opts.namespace !== undefined && { namespace: opts.namespace }) };
   const podScope = opts.podsInAllNamespaces === true ? cluster : ns;
   const configNamespace = opts.configNamespace ?? opts.namespace;

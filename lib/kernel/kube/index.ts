@@ -39,4 +39,4 @@ export {
   type PemCheck,
 } from './pem-check.ts';
 export { errnoText } from './load-errors.ts';
-export { decodeWatchEvent } from './watch-decoder.ts';
+export { asWatchEvent, decodeWatchEvent } from './watch-decoder.ts';

@@ -7,14 +7,7 @@ import type {
   RawRequest,
   WatchEvent,
 } from '../../kernel/kube/types.ts';
-import {
-  IG,
-  INT,
-  internalVmi,
-  internalVmiList,
-  originalVmi,
-  originalVmiList,
-} from '../testing/objects.ts';
+import { IG, INT, internalVmi, internalVmiList, originalVmi, originalVmiList } from '../testing/objects.ts';
 import { KUBEVIRT } from '../testing/synthetic-rules.ts';
 import { rewritingClient } from './rewriting-client.ts';
 
