@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Socket } from 'node:net';
 import { EventEmitter } from 'node:events';
-import type { WebSocket } from 'ws';
 import { FakeClock } from '../../kernel/clock.ts';
 import { frames, relay } from './stream.ts';
 
@@ -38,7 +37,7 @@ function setup(): { ws: FakeWs; unix: Socket; clock: FakeClock; session: ReturnT
   const ws = new FakeWs();
   const unix = new Socket();
   const clock = new FakeClock();
-  const session = relay(ws as unknown as WebSocket, unix, { pingIntervalMs: 1000, clock });
+  const session = relay(ws, unix, { pingIntervalMs: 1000, clock });
   return { ws, unix, clock, session };
 }
 
@@ -96,7 +95,7 @@ describe('relay', () => {
     const ws = new FakeWs();
     const unix = new Socket();
     unix.destroy();
-    const session = relay(ws as unknown as WebSocket, unix, { pingIntervalMs: 1000, clock: new FakeClock() });
+    const session = relay(ws, unix, { pingIntervalMs: 1000, clock: new FakeClock() });
     expect((await session.done).reason).toBe('socket-closed');
     expect(ws.calls).toEqual(['close 1000 ']);
   });

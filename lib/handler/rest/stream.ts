@@ -8,9 +8,9 @@
  * frame (1000, or the code given) on the websocket and a half-close on the socket.
  */
 import type { Socket } from 'node:net';
-import type { RawData, WebSocket } from 'ws';
+import type { RawData } from 'ws';
 import type { Clock } from '../../kernel/clock.ts';
-import { keepAlive } from '../../kernel/ws/keepalive.ts';
+import { keepAlive, type Pingable } from '../../kernel/ws/keepalive.ts';
 
 export const WEBSOCKET_MESSAGE_BUFFER_SIZE = 10240;
 export const DEFAULT_PING_INTERVAL_MS = 30_000;
@@ -50,7 +50,21 @@ function bytesOf(raw: RawData): Buffer {
   return Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw);
 }
 
-export function relay(ws: WebSocket, unix: Socket, o: RelayOptions): Session {
+/** What the relay uses of the client's websocket (ws's WebSocket is one). */
+export interface RelaySocket extends Pingable {
+  readonly OPEN: number;
+  readonly readyState: number;
+  send(data: Buffer, options: { binary: boolean }, cb: (err?: Error) => void): void;
+  close(code: number, reason: string): void;
+  terminate(): void;
+  pause(): void;
+  resume(): void;
+  on(event: 'pong' | 'close', listener: () => void): unknown;
+  on(event: 'message', listener: (raw: RawData, isBinary: boolean) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+}
+
+export function relay(ws: RelaySocket, unix: Socket, o: RelayOptions): Session {
   let toClient = 0;
   let fromClient = 0;
   let inflight = 0;
