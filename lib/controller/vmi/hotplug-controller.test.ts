@@ -226,10 +226,9 @@ describe('VmiController: attachment Pods', () => {
     h.vmis.add(vmi(withVolume({ name: 'root', persistentVolumeClaim: { claimName: 'root' } })));
     h.pvcs.add(pvc('root', bound, block));
     await run();
-    expect(body(0)).toHaveProperty(
-      ['spec', 'containers', 0, 'volumeDevices'],
-      [{ name: 'root', devicePath: '/dev/root' }],
-    );
+    expect(body(0)).toHaveProperty('spec.containers.0.volumeDevices', [
+      { name: 'root', devicePath: '/dev/root' },
+    ]);
     expect(body(1)).toMatchObject({
       status: {
         phase: 'Scheduling',
