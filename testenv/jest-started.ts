@@ -4,16 +4,17 @@
  */
 import type { ControlPlane } from './controlplane.ts';
 
-const KEY = Symbol.for('kubevirt-ts.testenv.started');
-const slot = globalThis as unknown as Record<symbol, ControlPlane | undefined>;
+declare global {
+  var kubevirtTsStartedControlPlane: ControlPlane | undefined;
+}
 
 export function setStarted(cp: ControlPlane): void {
-  slot[KEY] = cp;
+  globalThis.kubevirtTsStartedControlPlane = cp;
 }
 
 /** Returns the started control plane (once) or undefined when the setup started none. */
 export function takeStarted(): ControlPlane | undefined {
-  const cp = slot[KEY];
-  slot[KEY] = undefined;
+  const cp = globalThis.kubevirtTsStartedControlPlane;
+  globalThis.kubevirtTsStartedControlPlane = undefined;
   return cp;
 }

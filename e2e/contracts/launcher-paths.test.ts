@@ -4,6 +4,7 @@
  * controller renders for the same VMI. A change on one side alone fails here.
  */
 import { describe, expect, it } from '@jest/globals';
+import type { VolumeMount as Mount } from '../../lib/kubevirt/core/pod.ts';
 import type { VirtualMachineInstance } from '../../lib/kubevirt/index.ts';
 import { vmi as vmiFixture } from '../../lib/kubevirt/testing/objects.ts';
 import { newLauncherPod } from '../../lib/controller/vmi/launcher-pod.ts';
@@ -57,12 +58,6 @@ function recordingFs(asked: Asked[]): SourceFs {
   };
 }
 
-interface Mount {
-  name: string;
-  mountPath: string;
-  subPath?: string;
-}
-
 /** The launcher Pod's scratch directories: the launcher writes there, nothing else puts files in them. */
 const SCRATCH = new Set([
   'private',
@@ -76,7 +71,7 @@ const SCRATCH = new Set([
 function mountsOf(vmi: VirtualMachineInstance): Mount[] {
   const pod = newLauncherPod(vmi, { image: 'reg/virt:1' });
   const compute = pod.spec.containers.find((c) => c.name === 'compute');
-  return (compute?.volumeMounts ?? []) as unknown as Mount[];
+  return compute?.volumeMounts ?? [];
 }
 
 /** The innermost mount holding path (the mount itself, or a directory mount above it). */

@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { TLSSocket } from 'node:tls';
+import { TLSSocket } from 'node:tls';
 import type { Clock } from '../kernel/clock.ts';
 import { errorMessage, KvError, newStatus, type Status } from '../kernel/errors/errors.ts';
 import { BodyTooLargeError, readBody, sendJson, sendStatus } from '../kernel/http/body.ts';
@@ -81,8 +81,12 @@ interface Ctx extends ApiServerOptions {
 /** The request line's path, as sent: the router reads it into tokens itself (rest/path-tokens.ts). */
 const pathOf = (target: string): string => target.split('?', 1)[0] ?? '';
 const refused = (status: Status): SubresourceReply => ({ code: status.code, body: status });
-// An https server's request sockets are TLS sockets.
-const tlsOf = (req: IncomingMessage): TLSSocket => req.socket as unknown as TLSSocket;
+/** The request's TLS socket (an https server's sockets all are). */
+function tlsOf(req: IncomingMessage): TLSSocket {
+  if (!(req.socket instanceof TLSSocket))
+    throw new KvError('KV_ERR_INTERNAL', 'the request came without TLS');
+  return req.socket;
+}
 
 /**
  * Who the request acts for, once it may: the certificate and the SubjectAccessReview first for anything not

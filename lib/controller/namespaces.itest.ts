@@ -123,10 +123,11 @@ describe('Pods of another namespace', () => {
       await otherKubelet.bind(p, NODE);
       await otherKubelet.ready(p);
     }
-    const cache = env.controllers.informers.informer<Pod>(PODS).store;
+    const cache = env.controllers.informers.informer(PODS).store;
     await waitFor(
       () =>
-        cache.get(`${other}/impostor`)?.status?.phase === 'Running' && cache.get(`${other}/hp-volume-xxxxx`),
+        (cache.get(`${other}/impostor`) as Pod | undefined)?.status?.phase === 'Running' &&
+        cache.get(`${other}/hp-volume-xxxxx`),
       "the other namespace's Pods in the controllers' cache",
     );
 

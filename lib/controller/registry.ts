@@ -161,10 +161,10 @@ export class InformerRegistry {
    * The informer of gvr, narrowed by namespace (undefined: every namespace) and label selector (undefined:
    * none) when given. Throws before build(), and when no declared informer or more than one matches.
    */
-  informer<T extends KubeObject>(
+  informer(
     gvr: GroupVersionResource,
     opts: { namespace?: string | undefined; labelSelector?: string | undefined } = {},
-  ): SharedInformer<T> {
+  ): SharedInformer<KubeObject> {
     this.mustBeBuilt();
     const matches = [...this.declared.values()].filter(
       (d) =>
@@ -183,7 +183,7 @@ export class InformerRegistry {
           `selector (${matches.map(describe).join('; ')})`,
       );
     }
-    return this.informerOf(only.key) as unknown as SharedInformer<T>;
+    return this.informerOf(only.key);
   }
 
   /** The informers declared so far, in the order they are made: what, the index names, who reads them. */

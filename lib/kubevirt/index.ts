@@ -5,7 +5,7 @@
  * (lib/operator/generate/crds, lib/operator/apply/install-crds.ts).
  */
 export { type Quantity } from './schema/dsl.ts';
-export { asVirtualMachineInstance, vmiInputSchema } from './vmi-input.ts';
+export { asMigration, asVirtualMachine, asVirtualMachineInstance, vmiInputSchema } from './object-input.ts';
 
 export type * from './v1/objects.ts';
 export type { ResourceList } from './v1/common.ts';

@@ -1,7 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { nopLogger } from '../kernel/log/log.ts';
-import { cmdHandlers, decodeVmi, exclusive, guestListHandlers, type GuestCommands } from './cmd-handlers.ts';
-import type { DomainManager } from './manager.ts';
+import {
+  cmdHandlers,
+  decodeVmi,
+  exclusive,
+  guestListHandlers,
+  type DomainCommands,
+  type GuestCommands,
+} from './cmd-handlers.ts';
 
 describe('decodeVmi', () => {
   it('parses the VMI JSON of a request', () => {
@@ -44,12 +50,27 @@ describe('a VMI command with a malformed VMI', () => {
 
   it('answers in-band with the field path and never reaches the manager', async () => {
     const calls: string[] = [];
-    const manager = {
+    const unused = (): never => {
+      throw new Error('not used by a sync');
+    };
+    const manager: DomainCommands = {
       sync: (): Promise<void> => {
         calls.push('sync');
         return Promise.resolve();
       },
-    } as unknown as DomainManager;
+      shutdown: unused,
+      kill: unused,
+      delete: unused,
+      pause: unused,
+      unpause: unused,
+      softReboot: unused,
+      reset: unused,
+      domainJson: unused,
+      get conn(): never {
+        return unused();
+      },
+      appliedChecksum: '',
+    };
     const h = cmdHandlers({ manager, guest: {} as GuestCommands, log: nopLogger });
     const vmi = { metadata: { name: 'a' }, spec: { domain: { cpu: { cores: 'four' }, devices: {} } } };
     const req = { vmi: { vmiJson: Buffer.from(JSON.stringify(vmi)) }, options: undefined };

@@ -18,8 +18,24 @@ export type GuestCommands = Pick<
   'freeze' | 'unfreeze' | 'freezeStatus' | 'guestInfo' | 'stats' | 'users' | 'filesystems'
 >;
 
+/** What the handlers use of the DomainManager (tests give a fake). */
+export type DomainCommands = Pick<
+  DomainManager,
+  | 'sync'
+  | 'shutdown'
+  | 'kill'
+  | 'delete'
+  | 'pause'
+  | 'unpause'
+  | 'softReboot'
+  | 'reset'
+  | 'domainJson'
+  | 'conn'
+  | 'appliedChecksum'
+>;
+
 export interface HandlerDeps {
-  readonly manager: DomainManager;
+  readonly manager: DomainCommands;
   readonly guest: GuestCommands;
   readonly log: Logger;
   /** Called after a successful sync (the notifier sends the domain). */

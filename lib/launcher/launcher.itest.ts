@@ -124,8 +124,10 @@ describe('launcher end to end', () => {
     expect(refused.success).toBe(false);
     expect(refused.message).toContain('spec.domain.cpu.features[0].policy');
     // A malformed VMI: refused before the converter, naming the field.
-    const malformed = structuredClone(vmi) as unknown as { spec: { domain: { cpu: unknown } } };
-    malformed.spec.domain.cpu = { cores: 'four' };
+    const malformed = {
+      ...vmi,
+      spec: { ...vmi.spec, domain: { ...vmi.spec.domain, cpu: { cores: 'four' } } },
+    };
     expect(await l.client.syncVirtualMachine(malformed)).toEqual({
       success: false,
       message: 'SyncVirtualMachine failed: spec.domain.cpu.cores: expected an integer, got the string "four"',

@@ -41,6 +41,7 @@ import type {
   VirtualMachineInstanceMigration,
 } from '../kubevirt/v1/objects.ts';
 import { statusFailure } from '../kernel/kube/testing/status-failure.ts';
+import { malformed } from '../kernel/testing/malformed.ts';
 
 const ns = newNamespaceName('api-crds');
 let config: RestConfig;
@@ -195,13 +196,13 @@ describe('VirtualMachine', () => {
     ],
     ['no template', (s) => delete s['template'], 'spec.template'],
   ])('rejects %s with 422 naming the field', async (name, breakIt, field) => {
-    const spec = richVmSpec() as unknown as Record<string, unknown>;
+    const spec: Record<string, unknown> = { ...richVmSpec() };
     breakIt(spec);
     const vm = object<VirtualMachine>(
       INTERNAL_VIRTUAL_MACHINES,
       `bad-${name.replace(/[^a-z]+/g, '-')}`.slice(0, 50),
       {
-        spec: spec as unknown as VirtualMachine['spec'],
+        spec: malformed<VirtualMachine['spec']>(spec),
       },
     );
     const err = await statusFailure(client.create(INTERNAL_VIRTUAL_MACHINES, vm));
@@ -215,7 +216,7 @@ describe('VirtualMachine', () => {
       INTERNAL_VIRTUAL_MACHINES,
       object<VirtualMachine>(INTERNAL_VIRTUAL_MACHINES, 'bad-status', { spec: richVmSpec() }),
     );
-    const bad = { ...created, status: { printableStatus: 'Dancing' } } as unknown as VirtualMachine;
+    const bad = { ...created, status: malformed<VirtualMachine['status']>({ printableStatus: 'Dancing' }) };
     const err = await statusFailure(client.update(INTERNAL_VIRTUAL_MACHINES, bad, { subresource: 'status' }));
     expect(err.httpCode).toBe(422);
     expect(err.status.details?.causes?.map((c) => c.field)).toContain('status.printableStatus');

@@ -23,7 +23,7 @@ import {
 } from './deadlines.ts';
 import { openSocket, unixTarget, type SocketAt } from './listen.ts';
 import { jsonBytes, parseJsonField, resultOf, type CmdResult } from './results.ts';
-import { callUnary, type RequestOf, type ResponseOf } from './unary.ts';
+import { callUnary, type RequestOf, type ResponseOf, type UnaryMethodDef } from './unary.ts';
 import { CMD_VERSION, highestCompatibleVersion } from './version.ts';
 
 export interface CmdClientOptions {
@@ -36,6 +36,12 @@ export interface CmdClientOptions {
 interface ClientResources {
   readonly onClose?: () => void;
 }
+
+/** Each Cmd RPC's definition with its request and response types, so one indexed by a generic method keeps them. */
+type CmdDefs = {
+  readonly [K in CmdMethod]: UnaryMethodDef<RequestOf<CmdService[K]>, ResponseOf<CmdService[K]>>;
+};
+const CMD_DEFS: CmdDefs = CmdService;
 
 /** RPCs that take a VMIRequest and answer a plain Response. */
 export type VmiCommand = {
@@ -73,7 +79,7 @@ export class LauncherClient {
   ): Promise<ResponseOf<CmdService[K]>> {
     const guestSeconds = (request as { timeoutSeconds?: number }).timeoutSeconds ?? 0;
     const ms = deadlineMs(this.tiers, CMD_DEADLINE_TIER[method], guestSeconds);
-    return callUnary(this.client, CmdService[method], request, { deadline: this.clock.now() + ms });
+    return callUnary(this.client, CMD_DEFS[method], request, { deadline: this.clock.now() + ms });
   }
 
   /** Sync, Pause, Unpause, Unfreeze, SoftReboot, Reset, Shutdown, Kill, Delete, ...: the VMI as JSON. */

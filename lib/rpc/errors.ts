@@ -7,8 +7,8 @@ import { status, type ServiceError } from '@grpc/grpc-js';
 import { KvError } from '../kernel/errors/errors.ts';
 
 function codeName(code: number): string {
-  const name: unknown = (status as unknown as Record<number, unknown>)[code];
-  return typeof name === 'string' ? name : String(code);
+  // A numeric enum maps each value back to its name.
+  return status[code] ?? String(code);
 }
 
 /** A call that failed below the application: `grpcCode` is the gRPC status code (grpc.status). */

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from '@jest/globals';
-import { status, type sendUnaryData, type ServerUnaryCall } from '@grpc/grpc-js';
+import { status, type sendUnaryData } from '@grpc/grpc-js';
 import { KvError } from '../kernel/errors/errors.ts';
 import { CmdService, type EmptyRequest, type Response } from './gen/kubevirt/cmd/v1/cmd.ts';
 import { serveUnary, serverStatusOf, type UnaryHandler } from './unary.ts';
@@ -10,10 +10,8 @@ type PingDef = CmdService['ping'];
 /** Drives the wrapped Ping handler with a fake call; resolves with every callback invocation. */
 async function drive(handler: UnaryHandler<PingDef>, cancel = false): Promise<unknown[][]> {
   const impl = serveUnary(CmdService, { ping: handler });
-  const call = Object.assign(new EventEmitter(), { request: {} }) as unknown as ServerUnaryCall<
-    EmptyRequest,
-    Response
-  >;
+  // What the wrapper reads of grpc-js's ServerUnaryCall: the request and the 'cancelled' event.
+  const call = Object.assign(new EventEmitter(), { request: {} satisfies EmptyRequest });
   const calls: unknown[][] = [];
   const callback: sendUnaryData<Response> = (...args) => {
     calls.push(args);

@@ -17,7 +17,7 @@ import { KvError } from '../kernel/errors/errors.ts';
 import { toTransportError } from './errors.ts';
 
 /** The shape of one ts-proto unary method definition. */
-interface UnaryMethodDef<Req, Res> {
+export interface UnaryMethodDef<Req, Res> {
   readonly path: string;
   readonly requestStream: false;
   readonly responseStream: false;
@@ -104,16 +104,15 @@ export interface CallTiming {
 }
 
 /** One unary call with a deadline; resolves with the response or rejects with RpcTransportError. */
-export function callUnary<D extends AnyUnaryDef>(
+export function callUnary<Req, Res>(
   client: Client,
-  def: D,
-  request: RequestOf<D>,
+  def: UnaryMethodDef<Req, Res>,
+  request: Req,
   timing: CallTiming,
-): Promise<ResponseOf<D>> {
+): Promise<Res> {
   const method = def.path;
-  const typed = def as unknown as UnaryMethodDef<RequestOf<D>, ResponseOf<D>>;
-  const serialize = (value: RequestOf<D>): Buffer => typed.requestSerialize(value);
-  const deserialize = (value: Buffer): ResponseOf<D> => typed.responseDeserialize(value);
+  const serialize = (value: Req): Buffer => def.requestSerialize(value);
+  const deserialize = (value: Buffer): Res => def.responseDeserialize(value);
   return new Promise((resolve, reject) => {
     client.makeUnaryRequest(
       method,

@@ -62,6 +62,8 @@ describe('subjectAccessReview', () => {
   });
 });
 
+const isReview = (o: KubeObject): o is KubeObject & SubjectAccessReview => o.kind === 'SubjectAccessReview';
+
 /** A client whose create() answers SubjectAccessReviews from a function and counts the calls. */
 function fakeClient(answer: (r: SubjectAccessReview) => SubjectAccessReview['status'] | Error): {
   client: Pick<KubeClient, 'create'>;
@@ -71,7 +73,9 @@ function fakeClient(answer: (r: SubjectAccessReview) => SubjectAccessReview['sta
   const client: Pick<KubeClient, 'create'> = {
     create: <T extends KubeObject>(gvr: GroupVersionResource, obj: T): Promise<T> => {
       calls.push({ gvr, body: obj });
-      const status = answer(obj as unknown as SubjectAccessReview);
+      if (!isReview(obj))
+        return Promise.reject(new Error(`not a SubjectAccessReview: ${JSON.stringify(obj)}`));
+      const status = answer(obj);
       if (status instanceof Error) return Promise.reject(status);
       return Promise.resolve({ ...obj, status });
     },

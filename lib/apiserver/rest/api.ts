@@ -5,7 +5,7 @@
  * console and VNC streams: their preconditions, then proxyStream to the VMI's handler.
  */
 import type { Clock } from '../../kernel/clock.ts';
-import { newStatus, type Status } from '../../kernel/errors/errors.ts';
+import { newStatus } from '../../kernel/errors/errors.ts';
 import type { KubeClient } from '../../kernel/kube/index.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { DEFAULT_PING_INTERVAL_MS, type RelaySession } from '../../kernel/ws/relay.ts';
@@ -112,7 +112,7 @@ export function restApi(o: RestApiOptions): SubresourceApi {
       }
       const kind = r.subresource;
       const refuse = (refusal: Refusal): void => {
-        refuseUpgrade(upgrade.socket, statusOf(refusal) as unknown as Status);
+        refuseUpgrade(upgrade.socket, statusOf(refusal));
       };
       const plan = planVmiStream(kind, r.name, await shell.vmi(r.namespace, r.name));
       if (isRefusal(plan)) {

@@ -41,8 +41,11 @@ export function newStreamServer(): WebSocketServer {
   });
 }
 
-/** Answers an HTTP status with a Status body on a connection that asked for an upgrade, and closes it. */
-export function refuseUpgrade(socket: Duplex, status: Status): void {
+/**
+ * Answers an HTTP status with a Status body on a connection that asked for an upgrade, and closes it: any
+ * Status, the kernel's or the subresource API's (rest/status.ts), its code the answer's.
+ */
+export function refuseUpgrade(socket: Duplex, status: Readonly<Pick<Status, 'kind' | 'code'>>): void {
   const body = Buffer.from(JSON.stringify(status));
   const head = [
     `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code] ?? ''}`,

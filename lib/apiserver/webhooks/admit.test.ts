@@ -70,6 +70,36 @@ describe('handleAdmission', () => {
     });
   });
 
+  it.each([
+    ['vmValidate', WEBHOOKS.vmValidate.path, 'VirtualMachine'],
+    ['vmMutate', WEBHOOKS.vmMutate.path, 'VirtualMachine'],
+  ])('answers 400 at %s for a VM that does not decode, naming the field', async (_name, path, kind) => {
+    const bad = { ...vm(), spec: { ...vm().spec, running: 'yes' } };
+    const a = await handleAdmission(table, path, review('CREATE', bad));
+    expect(a.code === 200 && a.body.response).toMatchObject({
+      allowed: false,
+      status: {
+        code: 400,
+        message: `cannot admit this ${kind}: spec.running: expected a boolean, got the string "yes"`,
+      },
+    });
+  });
+
+  it('answers 400 for a VMI update whose old object does not decode', async () => {
+    const good = { ...vmi(), spec: validSpec() };
+    const old = { ...good, spec: { ...good.spec, domain: 'small' } };
+    const a = await handleAdmission(table, WEBHOOKS.vmiValidateUpdate.path, review('UPDATE', good, old));
+    expect(a.code === 200 && a.body.response).toMatchObject({
+      allowed: false,
+      status: {
+        code: 400,
+        message: expect.stringMatching(
+          /^cannot admit this VirtualMachineInstance: spec\.domain: expected an object/,
+        ),
+      },
+    });
+  });
+
   it('answers 404 for a path it does not serve, 400 for a body that is no review', async () => {
     expect((await handleAdmission(table, '/nope', '{}')).code).toBe(404);
     expect((await handleAdmission(table, WEBHOOKS.vmMutate.path, 'not json')).code).toBe(400);

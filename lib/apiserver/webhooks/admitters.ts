@@ -7,11 +7,14 @@
  * extra), which the NodeRestriction rules check (vmi-update-admitter.go). The KubeVirt CR webhooks
  * (kubevirt-admitters.ts) are virt-operator's in KubeVirt; the api serves them until the operator role exists.
  */
-import type {
-  KubeVirt,
-  VirtualMachine,
-  VirtualMachineInstance,
-  VirtualMachineInstanceMigration,
+import {
+  asMigration,
+  asVirtualMachine,
+  asVirtualMachineInstance,
+  type KubeVirt,
+  type VirtualMachine,
+  type VirtualMachineInstance,
+  type VirtualMachineInstanceMigration,
 } from '../../kubevirt/index.ts';
 import {
   configuringKubeVirt,
@@ -93,13 +96,15 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
     fromOwnServiceAccount: own(req),
   });
   const vmi = (req: AdmissionRequest): VirtualMachineInstance =>
-    req.object as unknown as VirtualMachineInstance;
+    asVirtualMachineInstance(req.object, 'request.object');
+  const oldVmi = (req: AdmissionRequest): VirtualMachineInstance =>
+    asVirtualMachineInstance(req.oldObject, 'request.oldObject');
   const vmAdmit = async (req: AdmissionRequest): Promise<Verdict> => {
     if (req.operation !== 'CREATE' && req.operation !== 'UPDATE') return { allowed: true };
-    const vm = req.object as unknown as VirtualMachine;
+    const vm = asVirtualMachine(req.object, 'request.object');
     const ns = vm.metadata.namespace ?? req.namespace ?? '';
     const running = await runningVmi(o.lookup, vm, ns);
-    const old = req.operation === 'UPDATE' ? (req.oldObject as unknown as VirtualMachine) : undefined;
+    const old = req.operation === 'UPDATE' ? asVirtualMachine(req.oldObject, 'request.oldObject') : undefined;
     return deniedWith(
       validateVm(vm, old, {
         ...config(),
@@ -110,7 +115,7 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
     );
   };
   const migrationCreate = async (req: AdmissionRequest): Promise<Verdict> => {
-    const m = req.object as unknown as VirtualMachineInstanceMigration;
+    const m = asMigration(req.object, 'request.object');
     const ns = m.metadata.namespace ?? req.namespace ?? '';
     const [target, migrations] = await Promise.all([
       o.lookup.vmi(ns, m.spec.vmiName ?? ''),
@@ -136,7 +141,7 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
       admit: (req) =>
         deniedWith(
           validateVmiUpdate(
-            req.oldObject as unknown as VirtualMachineInstance,
+            oldVmi(req),
             vmi(req),
             vmiUpdateContext(config(), req, o),
           ),
@@ -151,8 +156,8 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
       admit: (req) =>
         deniedWith(
           validateMigrationUpdate(
-            req.oldObject as unknown as VirtualMachineInstanceMigration,
-            req.object as unknown as VirtualMachineInstanceMigration,
+            asMigration(req.oldObject, 'request.oldObject'),
+            asMigration(req.object, 'request.object'),
           ),
         ),
     },

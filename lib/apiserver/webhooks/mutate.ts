@@ -10,10 +10,11 @@
  *   on. Here a create by anyone but our own service accounts starts from an empty status, and only the
  *   status the mutator itself sets (phase, transition time, runtime user, memory and CPU topology) is kept.
  * The answer is a JSONPatch that adds /metadata, /spec and /status whole where they changed (add replaces an
- * existing member), as KubeVirt's mutators do.
+ * existing member), as KubeVirt's mutators do. An object that does not decode (object-input.ts) throws
+ * InvalidObjectError, which the admission call answers with a 400, as KubeVirt answers its decoding errors.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { asVirtualMachine, asVirtualMachineInstance } from '../../kubevirt/index.ts';
 import { FINALIZERS } from '../../kubevirt/labels.ts';
 import type { ClusterDefaults } from '../../kubevirt/defaults/cluster.ts';
 import { withVmDefaults } from '../../kubevirt/defaults/vm.ts';
@@ -49,8 +50,8 @@ export function partsPatch(before: object, after: object): JsonPatchOp[] {
 }
 
 export function mutateVm(req: AdmissionRequest, ctx: MutateContext): Verdict {
-  const vm = req.object as unknown as VirtualMachine;
   if (req.operation !== 'CREATE' && req.operation !== 'UPDATE') return { allowed: true };
+  const vm = asVirtualMachine(req.object, 'request.object');
   const ids = req.operation === 'CREATE' ? { firmwareUuid: ctx.uuid(), firmwareSerial: ctx.uuid() } : {};
   const out = withVmDefaults(vm, ctx.defaults, ids);
   const deleting = (vm.metadata.deletionTimestamp ?? '') !== '';
@@ -61,14 +62,15 @@ export function mutateVm(req: AdmissionRequest, ctx: MutateContext): Verdict {
 }
 
 export function mutateVmi(req: AdmissionRequest, ctx: MutateContext): Verdict {
-  const vmi = req.object as unknown as VirtualMachineInstance;
   if (req.operation === 'CREATE') {
+    const vmi = asVirtualMachineInstance(req.object, 'request.object');
     const input = ctx.fromOwnServiceAccount ? vmi : { ...vmi, status: {} };
     const out = withVmiCreateDefaults(input, ctx.defaults, { now: ctx.now, firmwareUuid: ctx.uuid() });
     return { allowed: true, patch: partsPatch(vmi, out) };
   }
   if (req.operation !== 'UPDATE' || ctx.fromOwnServiceAccount) return { allowed: true };
-  const old = req.oldObject as unknown as VirtualMachineInstance;
+  const vmi = asVirtualMachineInstance(req.object, 'request.object');
+  const old = asVirtualMachineInstance(req.oldObject, 'request.oldObject');
   if (sameJson(vmi.status, old.status)) return { allowed: true };
   return { allowed: true, patch: [{ op: 'add', path: '/status', value: old.status ?? {} }] };
 }

@@ -49,6 +49,18 @@ describe('parseReview', () => {
       review(request({ operation: 'UPDATE' })),
       'request.oldObject is required for UPDATE',
     ],
+    ['a name not a string', review(request({ name: 5 })), 'request.name must be a string'],
+    ['dryRun not a boolean', review(request({ dryRun: 'yes' })), 'request.dryRun must be a boolean'],
+    [
+      'a resource without its version',
+      review(request({ resource: { group: 'kubevirt.io', resource: 'kubevirts' } })),
+      'request.resource must be a group, version and resource',
+    ],
+    [
+      'user groups not strings',
+      review(request({ userInfo: { username: 'alice', groups: [1] } })),
+      'request.userInfo.groups must be a list of strings',
+    ],
   ])('refuses %s with a 400 Status', (_name, body, message) => {
     const r = parseReview(body);
     expect(r.ok).toBe(false);

@@ -1,7 +1,7 @@
 /**
  * AdmissionReview (admission.k8s.io/v1) in and out, pure. A body is read strictly: JSON, an object, kind
  * AdmissionReview at admission.k8s.io/v1 (or v1beta1, answered in kind), a request with a uid, an operation
- * and, for CREATE/UPDATE, an object. Anything else is a 400 Status naming what is wrong, never a throw. The
+ * and, for CREATE/UPDATE, an object, each member it carries of the type the request declares. Anything else is a 400 Status naming what is wrong, never a throw. The
  * answer carries the request's uid; a refusal carries a Status with KubeVirt's message and field causes; a
  * mutation carries a base64 JSONPatch.
  */
@@ -74,27 +74,111 @@ const bad = (message: string): { ok: false; status: Status } => ({
   status: newStatus(400, message),
 });
 
-function objectsProblem(r: Record<string, unknown>, op: string): string | undefined {
-  for (const key of ['object', 'oldObject'] as const) {
-    const v = r[key];
-    if (v !== undefined && v !== null && !isObject(v)) return `request.${key} must be an object`;
-  }
-  if ((op === 'CREATE' || op === 'UPDATE') && !isObject(r['object']))
+type Guard<T> = (v: unknown) => v is T;
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isBoolean = (v: unknown): v is boolean => typeof v === 'boolean';
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every(isString);
+const isStringLists = (v: unknown): v is Record<string, string[]> =>
+  isObject(v) && Object.values(v).every(isStrings);
+const isOperation = (v: unknown): v is Operation => typeof v === 'string' && OPERATIONS.includes(v);
+const isNullableObject = (v: unknown): v is Record<string, unknown> | null => v === null || isObject(v);
+const withStrings =
+  <K extends string>(...keys: readonly K[]): Guard<Record<K, string>> =>
+  (v: unknown): v is Record<K, string> =>
+    isObject(v) && keys.every((k) => isString(v[k]));
+const isGroupVersionKind = withStrings('group', 'version', 'kind');
+const isGroupVersionResource = withStrings('group', 'version', 'resource');
+
+interface Members {
+  get<T>(key: string, is: Guard<T>, expected: string): T | undefined;
+  problem(): string | undefined;
+}
+
+/** Reads the optional members of `r`, each checked by its guard; the first one that fails is the problem. */
+function membersOf(r: Record<string, unknown>, path: string): Members {
+  let problem: string | undefined;
+  return {
+    get<T>(key: string, is: Guard<T>, expected: string): T | undefined {
+      const v = r[key];
+      if (v === undefined || is(v)) return v;
+      problem ??= `${path}.${key} must be ${expected}`;
+      return undefined;
+    },
+    problem: (): string | undefined => problem,
+  };
+}
+
+function userInfoOf(v: unknown): UserInfo | string {
+  if (!isObject(v)) return 'request.userInfo must be an object';
+  const m = membersOf(v, 'request.userInfo');
+  const username = m.get('username', isString, 'a string');
+  const uid = m.get('uid', isString, 'a string');
+  const groups = m.get('groups', isStrings, 'a list of strings');
+  const extra = m.get('extra', isStringLists, 'an object of string lists');
+  return (
+    m.problem() ?? {
+      ...(username !== undefined && { username }),
+      ...(uid !== undefined && { uid }),
+      ...(groups !== undefined && { groups }),
+      ...(extra !== undefined && { extra }),
+    }
+  );
+}
+
+type Described = Pick<
+  AdmissionRequest,
+  'kind' | 'resource' | 'subResource' | 'name' | 'namespace' | 'dryRun'
+>;
+
+/** What the request says of the object besides the object: its kind, resource, name and namespace. */
+function describedOf(r: Record<string, unknown>): Described | string {
+  const m = membersOf(r, 'request');
+  const kind = m.get('kind', isGroupVersionKind, 'a group, version and kind');
+  const resource = m.get('resource', isGroupVersionResource, 'a group, version and resource');
+  const subResource = m.get('subResource', isString, 'a string');
+  const name = m.get('name', isString, 'a string');
+  const namespace = m.get('namespace', isString, 'a string');
+  const dryRun = m.get('dryRun', isBoolean, 'a boolean');
+  return (
+    m.problem() ?? {
+      ...(kind !== undefined && { kind }),
+      ...(resource !== undefined && { resource }),
+      ...(subResource !== undefined && { subResource }),
+      ...(name !== undefined && { name }),
+      ...(namespace !== undefined && { namespace }),
+      ...(dryRun !== undefined && { dryRun }),
+    }
+  );
+}
+
+/** The object and the old one, each an object when present, and present when the operation needs it. */
+function objectsOf(
+  r: Record<string, unknown>,
+  op: Operation,
+): Pick<AdmissionRequest, 'object' | 'oldObject'> | string {
+  const m = membersOf(r, 'request');
+  const object = m.get('object', isNullableObject, 'an object');
+  const oldObject = m.get('oldObject', isNullableObject, 'an object');
+  const problem = m.problem();
+  if (problem !== undefined) return problem;
+  if ((op === 'CREATE' || op === 'UPDATE') && !isObject(object))
     return `request.object is required for ${op}`;
-  if (op === 'UPDATE' && !isObject(r['oldObject'])) return 'request.oldObject is required for UPDATE';
-  return undefined;
+  if (op === 'UPDATE' && !isObject(oldObject)) return 'request.oldObject is required for UPDATE';
+  return { ...(object !== undefined && { object }), ...(oldObject !== undefined && { oldObject }) };
 }
 
 function requestOf(r: Record<string, unknown>): AdmissionRequest | string {
-  if (typeof r['uid'] !== 'string' || r['uid'] === '') return 'request.uid must be a non-empty string';
-  const op = r['operation'];
-  if (typeof op !== 'string' || !OPERATIONS.includes(op))
-    return `request.operation must be one of ${OPERATIONS.join(', ')}`;
-  const user = r['userInfo'] ?? {};
-  if (!isObject(user)) return 'request.userInfo must be an object';
-  const problem = objectsProblem(r, op);
-  if (problem !== undefined) return problem;
-  return { ...(r as unknown as AdmissionRequest), userInfo: user };
+  const uid = r['uid'];
+  if (typeof uid !== 'string' || uid === '') return 'request.uid must be a non-empty string';
+  const operation = r['operation'];
+  if (!isOperation(operation)) return `request.operation must be one of ${OPERATIONS.join(', ')}`;
+  const userInfo = userInfoOf(r['userInfo'] ?? {});
+  if (typeof userInfo === 'string') return userInfo;
+  const objects = objectsOf(r, operation);
+  if (typeof objects === 'string') return objects;
+  const described = describedOf(r);
+  if (typeof described === 'string') return described;
+  return { uid, operation, userInfo, ...objects, ...described };
 }
 
 export function parseReview(

@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance, VolumeStatus } from '../../kubevirt/index.ts';
-import type { Pod } from '../../kubevirt/core/pod.ts';
 import { harness, vmiController, type Harness } from '../testing/harness.ts';
 import { forbidden } from '../../kernel/kube/testing/recording-client.ts';
 import { pod, podReady, vm, vmi, withPhase, withPodPhase } from '../../kubevirt/testing/objects.ts';
@@ -227,8 +226,9 @@ describe('VmiController: attachment Pods', () => {
     h.vmis.add(vmi(withVolume({ name: 'root', persistentVolumeClaim: { claimName: 'root' } })));
     h.pvcs.add(pvc('root', bound, block));
     await run();
-    const launcher = body(0) as unknown as Pod;
-    expect(launcher.spec.containers[0]?.volumeDevices).toEqual([{ name: 'root', devicePath: '/dev/root' }]);
+    expect(body(0)).toHaveProperty('spec.containers.0.volumeDevices', [
+      { name: 'root', devicePath: '/dev/root' },
+    ]);
     expect(body(1)).toMatchObject({
       status: {
         phase: 'Scheduling',

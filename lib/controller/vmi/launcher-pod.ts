@@ -152,7 +152,7 @@ function computeContainer(
     env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }],
     resources,
     securityContext: securityContexts(cfg.root === true).container,
-    volumeMounts: vols.mounts as unknown as Record<string, unknown>[],
+    volumeMounts: vols.mounts,
     ...(vols.devices.length > 0 && { volumeDevices: vols.devices }),
   };
 }

@@ -17,6 +17,7 @@
  */
 import path from 'node:path';
 import { accessCredentialDir, accessCredentialSecrets } from '../../kubevirt/index.ts';
+import type { VolumeDevice, VolumeMount } from '../../kubevirt/core/pod.ts';
 import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
 import {
   HOTPLUG_DISKS_VOLUME,
@@ -30,17 +31,6 @@ import {
 const KERNEL_BOOT_VOLUME = 'kernel-boot-volume';
 
 type PodVolume = { name: string } & Record<string, unknown>;
-interface VolumeMount {
-  name: string;
-  mountPath: string;
-  subPath?: string;
-  readOnly?: boolean;
-  mountPropagation?: string;
-}
-interface VolumeDevice {
-  name: string;
-  devicePath: string;
-}
 
 export interface RenderedVolumes {
   volumes: PodVolume[];

@@ -69,7 +69,7 @@ function world(source: PvSource = { hostPath: join(t, 'pv') }, block = false): H
 }
 
 async function reconcile(
-  w: HotplugWorld,
+  w: Partial<HotplugWorld> & Pick<HotplugWorld, 'vmi'>,
   o: { podsDir?: string; inDomain?: string[]; vmi?: VirtualMachineInstance } = {},
 ): Promise<HotplugOutcome> {
   const m = await HotplugMounter.start({
@@ -178,7 +178,9 @@ describe('HotplugMounter', () => {
     w.pvc.status = { phase: 'Bound' };
     const notOurs = await reconcile(w);
     // No attachment Pod at all.
-    const noPod = await reconcile({ ...w, attach: undefined } as unknown as HotplugWorld);
+    const noAttach: Partial<HotplugWorld> & Pick<HotplugWorld, 'vmi'> = { ...w };
+    delete noAttach.attach;
+    const noPod = await reconcile(noAttach);
     expect(await mountsUnderTemp()).toEqual([]);
     expect(await readFile(join(t, 'pv/disk.img'), 'utf8')).toBe('VICTIM');
     expect((await stat(join(t, 'pv/disk.img'))).uid).toBe(0);

@@ -68,8 +68,8 @@ describe('vmiSamples', () => {
 });
 
 describe('registerVmiStats', () => {
-  function fakeClient(answer: () => Promise<unknown>): LauncherClient {
-    return { getDomainStats: answer } as unknown as LauncherClient;
+  function fakeClient(answer: LauncherClient['getDomainStats']): Pick<LauncherClient, 'getDomainStats'> {
+    return { getDomainStats: answer };
   }
 
   it('asks the launchers of running VMIs once per scrape and drops VMIs that are gone', async () => {

@@ -111,7 +111,7 @@ export function vmiSamples(vmi: VirtualMachineInstance, node: string, s: DomainS
 export interface VmiStatsSource {
   /** The VMIs this node runs now. */
   running(): VirtualMachineInstance[];
-  client(vmi: VirtualMachineInstance): Promise<LauncherClient | undefined>;
+  client(vmi: VirtualMachineInstance): Promise<Pick<LauncherClient, 'getDomainStats'> | undefined>;
 }
 
 /** Registers the per-VMI metrics; each scrape asks every running VMI's launcher for its statistics. */

@@ -67,6 +67,9 @@ function pick(obj: unknown, keys: 'all' | readonly string[]): Record<string, unk
   return out;
 }
 
+/** A top-level field of an object, undefined when it has none. */
+const fieldOf = (obj: object, field: string): unknown => (isObject(obj) ? obj[field] : undefined);
+
 /** The merge patch from old to desired within scope; undefined when nothing changes. */
 export function scopedMergePatch<T extends KubeObject>(
   old: T,
@@ -79,10 +82,7 @@ export function scopedMergePatch<T extends KubeObject>(
     pick(desired.metadata, scope.metadata ?? []),
   );
   for (const [field, keys] of Object.entries(scope.top ?? {})) {
-    const d = mergeDiff(
-      pick((old as unknown as Record<string, unknown>)[field], keys),
-      pick((desired as unknown as Record<string, unknown>)[field], keys),
-    );
+    const d = mergeDiff(pick(fieldOf(old, field), keys), pick(fieldOf(desired, field), keys));
     if (d !== undefined) patch[field] = d;
   }
   if (meta !== undefined) patch['metadata'] = meta;

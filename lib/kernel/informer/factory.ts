@@ -2,26 +2,29 @@
  * InformerFactory: one SharedInformer per key for the whole process, so every controller that watches
  * the same thing shares one cache and one watch (idea of kubevirt pkg/controller/virtinformers.go).
  * start() is idempotent: it starts each informer not started yet and can be called again after
- * informerFor() added more.
+ * informerFor() added more. `M` names the object type of each key's informer, so that every user of a key gets
+ * the informer of the type it was made with.
  */
 import type { KubeObject } from '../kube/types.ts';
 import type { SharedInformer } from './informer.ts';
 
-type AnyInformer = SharedInformer<KubeObject>;
+/** What the factory does with every informer, whatever it caches. */
+type Lifecycle = Pick<SharedInformer<KubeObject>, 'run' | 'waitForSync' | 'hasSynced'>;
 
-export class InformerFactory {
-  private readonly informers = new Map<string, AnyInformer>();
+export class InformerFactory<M extends Record<string, KubeObject> = Record<string, KubeObject>> {
+  private readonly made: { [K in keyof M]?: SharedInformer<M[K]> } = {};
+  private readonly informers = new Map<string, Lifecycle>();
   private readonly runs = new Map<string, Promise<void>>();
   private signal: AbortSignal | undefined;
 
   /** The informer for key, created by make() on first use only. */
-  informerFor<T extends KubeObject>(key: string, make: () => SharedInformer<T>): SharedInformer<T> {
-    let inf = this.informers.get(key);
-    if (!inf) {
-      inf = make() as unknown as AnyInformer;
-      this.informers.set(key, inf);
-    }
-    return inf as unknown as SharedInformer<T>;
+  informerFor<K extends keyof M & string>(key: K, make: () => SharedInformer<M[K]>): SharedInformer<M[K]> {
+    const known = Object.hasOwn(this.made, key) ? this.made[key] : undefined;
+    if (known !== undefined) return known;
+    const inf = make();
+    this.made[key] = inf;
+    this.informers.set(key, inf);
+    return inf;
   }
 
   keys(): string[] {

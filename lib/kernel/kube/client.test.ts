@@ -19,16 +19,19 @@ type Overrides = { [K in keyof RestConfig]?: RestConfig[K] | undefined };
 
 /** A config for the fake server; an override set to undefined removes that field. */
 function config(over: Overrides = {}): RestConfig {
-  const base = {
+  const out: RestConfig = {
     server: server.url,
     ca: tls.cert,
     token: 'secret',
     qps: 0,
     burst: 1,
     userAgent: 'kv-test/1',
-    ...over,
   };
-  return Object.fromEntries(Object.entries(base).filter(([, v]) => v !== undefined)) as unknown as RestConfig;
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) Reflect.deleteProperty(out, key);
+    else Reflect.set(out, key, value);
+  }
+  return out;
 }
 
 function client(over: Overrides = {}, opts: HttpKubeClientOptions = {}): HttpKubeClient {

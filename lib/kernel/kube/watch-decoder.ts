@@ -23,16 +23,24 @@ export function decodeWatchEvent<T extends KubeObject>(line: string): WatchEvent
       cause: err,
     });
   }
-  const ev = parsed as { type?: unknown; object?: unknown } | null;
+  return asWatchEvent<T>(parsed, () => line);
+}
+
+/**
+ * A parsed value as a watch event: a known type and an object, which the watch's caller declares to be a T (or a
+ * Status for ERROR), as it does for every object the client answers. `shown` gives the text a refusal quotes.
+ */
+export function asWatchEvent<T extends KubeObject>(value: unknown, shown: () => string): WatchEvent<T> {
+  const ev = value as { type?: unknown; object?: unknown } | null;
   if (
     typeof ev?.type !== 'string' ||
     !EVENT_TYPES.has(ev.type) ||
     typeof ev.object !== 'object' ||
     ev.object === null
   ) {
-    throw new KvError('KV_ERR_DECODE', `not a watch event: ${line.slice(0, 200)}`);
+    throw new KvError('KV_ERR_DECODE', `not a watch event: ${shown().slice(0, 200)}`);
   }
-  return parsed as WatchEvent<T>;
+  return value as WatchEvent<T>;
 }
 
 /** Yields each event as soon as its line is complete; blank lines are skipped. */

@@ -1,20 +1,20 @@
 import { describe, expect, it } from '@jest/globals';
 import { EventEmitter } from 'node:events';
-import type { WebSocket } from 'ws';
 import { FakeClock } from '../clock.ts';
-import { keepAlive } from './keepalive.ts';
+import { keepAlive, type Pingable } from './keepalive.ts';
 
 /** A socket that records pings and answers them while `answering`. */
-function fakeSocket(): { ws: WebSocket; pings: () => number; answering: { on: boolean } } {
+function fakeSocket(): { ws: Pingable; pings: () => number; answering: { on: boolean } } {
   const e = new EventEmitter();
   let pings = 0;
   const answering = { on: true };
-  const ws = Object.assign(e, {
+  const ws: Pingable = {
     ping: (): void => {
       pings++;
       if (answering.on) e.emit('pong');
     },
-  }) as unknown as WebSocket;
+    on: (event, listener) => e.on(event, listener),
+  };
   return { ws, pings: () => pings, answering };
 }
 

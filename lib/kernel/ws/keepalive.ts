@@ -3,7 +3,6 @@
  * api's stream proxy): a ping every intervalMs; a ping still unanswered at the next tick calls onOverdue once
  * and stops. `pongs` counts the answers. Time from the injected Clock.
  */
-import type { WebSocket } from 'ws';
 import type { Clock, TimerHandle } from '../clock.ts';
 
 export interface Keepalive {
@@ -11,8 +10,14 @@ export interface Keepalive {
   cancel(): void;
 }
 
+/** What the keepalive uses of a websocket (ws's WebSocket is one). */
+export interface Pingable {
+  ping(): void;
+  on(event: 'pong', listener: () => void): unknown;
+}
+
 export function keepAlive(
-  ws: WebSocket,
+  ws: Pingable,
   o: { readonly intervalMs: number; readonly clock: Clock; readonly onOverdue: () => void },
 ): Keepalive {
   let awaitingPong = false;

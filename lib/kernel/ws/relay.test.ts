@@ -1,7 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { Socket } from 'node:net';
 import { EventEmitter } from 'node:events';
-import type { WebSocket } from 'ws';
 import { FakeClock } from '../clock.ts';
 import { frames, relayWebSocket, sendableCloseCode, type RelaySession } from './relay.ts';
 
@@ -42,13 +41,12 @@ class FakeWs extends EventEmitter {
 }
 
 const KIB = 1024;
-const asWs = (f: FakeWs): WebSocket => f as unknown as WebSocket;
 
 function setup(): { ws: FakeWs; unix: Socket; clock: FakeClock; session: RelaySession<'socket-closed'> } {
   const ws = new FakeWs();
   const unix = new Socket();
   const clock = new FakeClock();
-  const session = relayWebSocket(asWs(ws), unix, {
+  const session = relayWebSocket(ws, unix, {
     pingIntervalMs: 1000,
     clock,
     peerClosed: 'socket-closed',
@@ -61,7 +59,7 @@ function setup(): { ws: FakeWs; unix: Socket; clock: FakeClock; session: RelaySe
 function setupPair(): { client: FakeWs; peer: FakeWs; session: RelaySession<'handler-closed'> } {
   const client = new FakeWs();
   const peer = new FakeWs();
-  const session = relayWebSocket(asWs(client), asWs(peer), {
+  const session = relayWebSocket(client, peer, {
     pingIntervalMs: 1000,
     clock: new FakeClock(),
     peerClosed: 'handler-closed',
@@ -161,7 +159,7 @@ describe('relayWebSocket to a socket', () => {
     const ws = new FakeWs();
     const unix = new Socket();
     unix.destroy();
-    const session = relayWebSocket(asWs(ws), unix, {
+    const session = relayWebSocket(ws, unix, {
       pingIntervalMs: 1000,
       clock: new FakeClock(),
       peerClosed: 'socket-closed',
@@ -224,7 +222,7 @@ describe('relayWebSocket to a websocket', () => {
     const client = new FakeWs();
     const peer = new FakeWs();
     peer.readyState = 3;
-    const session = relayWebSocket(asWs(client), asWs(peer), {
+    const session = relayWebSocket(client, peer, {
       pingIntervalMs: 1000,
       clock: new FakeClock(),
       peerClosed: 'handler-closed',

@@ -9,9 +9,26 @@
  * with a close frame (the same code where the code may be sent), a socket with a half-close.
  */
 import { Socket } from 'node:net';
-import type { RawData, WebSocket } from 'ws';
+import type { RawData } from 'ws';
 import type { Clock } from '../clock.ts';
-import { keepAlive } from './keepalive.ts';
+import { keepAlive, type Pingable } from './keepalive.ts';
+
+/** What the relay uses of a websocket (ws's WebSocket is one). */
+export interface RelayWebSocket extends Pingable {
+  readonly readyState: number;
+  readonly OPEN: number;
+  readonly CONNECTING: number;
+  readonly isPaused: boolean;
+  on(event: 'message', listener: (raw: RawData, isBinary: boolean) => void): unknown;
+  on(event: 'close', listener: (code: number, reason: Buffer) => void): unknown;
+  on(event: 'error', listener: (err: Error) => void): unknown;
+  on(event: 'pong', listener: () => void): unknown;
+  pause(): void;
+  resume(): void;
+  send(data: Buffer, options: { binary: boolean }, cb: (err?: Error) => void): void;
+  close(code: number, reason: string): void;
+  terminate(): void;
+}
 
 export const DEFAULT_PING_INTERVAL_MS = 30_000;
 const HIGH_WATER = 1024 * 1024;
@@ -80,7 +97,7 @@ interface Side {
   close(code: number, reason: string, hard: boolean): void;
 }
 
-function websocketSide(ws: WebSocket, frameBytes?: number): Side {
+function websocketSide(ws: RelayWebSocket, frameBytes?: number): Side {
   let queued = 0;
   return {
     onBytes: (cb): void => {
@@ -167,8 +184,8 @@ function socketSide(socket: Socket): Side {
 }
 
 export function relayWebSocket<P extends string>(
-  ws: WebSocket,
-  to: WebSocket | Socket,
+  ws: RelayWebSocket,
+  to: RelayWebSocket | Socket,
   o: RelayOptions<P>,
 ): RelaySession<P> {
   const client = websocketSide(ws, o.frameBytes);

@@ -34,6 +34,19 @@ interface PodStatus {
   podIP?: string;
 }
 
+export interface VolumeMount {
+  name: string;
+  mountPath: string;
+  subPath?: string;
+  readOnly?: boolean;
+  mountPropagation?: string;
+}
+
+export interface VolumeDevice {
+  name: string;
+  devicePath: string;
+}
+
 export interface Container {
   name: string;
   image: string;
@@ -42,8 +55,8 @@ export interface Container {
   env?: Record<string, unknown>[];
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   securityContext?: Record<string, unknown>;
-  volumeMounts?: Record<string, unknown>[];
-  volumeDevices?: { name: string; devicePath: string }[];
+  volumeMounts?: VolumeMount[];
+  volumeDevices?: VolumeDevice[];
 }
 
 interface PodSpec {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { FakeClock } from '../../kernel/clock.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
-import type { GroupVersionResource, KubeClient, KubeObject, PatchOptions } from '../../kernel/kube/types.ts';
+import type { GroupVersionResource, PatchOptions } from '../../kernel/kube/types.ts';
 import type { CustomResourceDefinition } from '../generate/crds/build.ts';
-import { CRD_FIELD_MANAGER, installCrds } from './install-crds.ts';
+import { CRD_FIELD_MANAGER, installCrds, type CrdClient } from './install-crds.ts';
 
 interface PatchCall {
   resource: string;
@@ -14,30 +14,22 @@ interface PatchCall {
 
 /** Records applies; a CRD turns Established after `establishAfter` reads of it. */
 function fakeClient(establishAfter: number): {
-  client: KubeClient;
+  client: CrdClient;
   patches: PatchCall[];
   reads: Map<string, number>;
 } {
   const patches: PatchCall[] = [];
   const reads = new Map<string, number>();
-  const unsupported = (): never => {
-    throw new Error('not used by installCrds');
-  };
-  const client: KubeClient = {
-    patch: <T extends KubeObject>(
-      gvr: GroupVersionResource,
-      name: string,
-      body: unknown,
-      opts: PatchOptions,
-    ) => {
+  const client: CrdClient = {
+    patch: (gvr: GroupVersionResource, name: string, body: unknown, opts: PatchOptions) => {
       patches.push({ resource: gvr.resource, name, body, opts });
-      return Promise.resolve(body as T);
+      return Promise.resolve(body);
     },
-    get: <T extends KubeObject>(_gvr: GroupVersionResource, name: string) => {
+    get: (_gvr: GroupVersionResource, name: string) => {
       const n = (reads.get(name) ?? 0) + 1;
       reads.set(name, n);
       const established = n > establishAfter;
-      const crd: CustomResourceDefinition = {
+      return Promise.resolve({
         metadata: { name },
         spec: {
           group: 'g',
@@ -46,15 +38,8 @@ function fakeClient(establishAfter: number): {
           versions: [],
         },
         status: { conditions: [{ type: 'Established', status: established ? 'True' : 'False' }] },
-      };
-      return Promise.resolve(crd as unknown as T);
+      });
     },
-    list: unsupported,
-    create: unsupported,
-    update: unsupported,
-    delete: unsupported,
-    watch: unsupported,
-    request: unsupported,
   };
   return { client, patches, reads };
 }

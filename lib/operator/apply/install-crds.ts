@@ -6,7 +6,7 @@
 import { realClock, type Clock } from '../../kernel/clock.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 import { CUSTOM_RESOURCE_DEFINITIONS } from '../../kernel/kube/resources.ts';
-import type { KubeClient } from '../../kernel/kube/types.ts';
+import type { GroupVersionResource, PatchOptions } from '../../kernel/kube/types.ts';
 import { buildInternalCrds, type CustomResourceDefinition } from '../generate/crds/build.ts';
 
 export const CRD_FIELD_MANAGER = 'kubevirt-ts-crds';
@@ -21,18 +21,24 @@ export interface InstallCrdsOptions {
   signal?: AbortSignal;
 }
 
+/** What the install asks of the API server (a KubeClient does it): apply a CRD, read one back. */
+export interface CrdClient {
+  patch(gvr: GroupVersionResource, name: string, patch: unknown, opts: PatchOptions): Promise<unknown>;
+  get(gvr: GroupVersionResource, name: string): Promise<CustomResourceDefinition>;
+}
+
 function conditionTrue(crd: CustomResourceDefinition, type: string): boolean {
   return crd.status?.conditions?.some((c) => c.type === type && c.status === 'True') ?? false;
 }
 
 async function waitEstablished(
-  client: KubeClient,
+  client: CrdClient,
   name: string,
   opts: Required<Omit<InstallCrdsOptions, 'crds' | 'signal'>> & { signal?: AbortSignal | undefined },
 ): Promise<void> {
   const deadline = opts.clock.now() + opts.timeoutMs;
   for (;;) {
-    const crd = await client.get<CustomResourceDefinition>(CUSTOM_RESOURCE_DEFINITIONS, name);
+    const crd = await client.get(CUSTOM_RESOURCE_DEFINITIONS, name);
     if (conditionTrue(crd, 'Established')) return;
     if (opts.clock.now() >= deadline) {
       throw new KvError('KV_ERR_TIMEOUT', `CRD ${name} is not Established after ${opts.timeoutMs} ms`);
@@ -42,7 +48,7 @@ async function waitEstablished(
 }
 
 /** Applies the CRDs and resolves once all are Established; returns their names. */
-export async function installCrds(client: KubeClient, opts: InstallCrdsOptions = {}): Promise<string[]> {
+export async function installCrds(client: CrdClient, opts: InstallCrdsOptions = {}): Promise<string[]> {
   const crds = opts.crds ?? buildInternalCrds();
   const wait = {
     clock: opts.clock ?? realClock,

@@ -78,7 +78,7 @@ function fakeClient(
   return { client, calls };
 }
 
-const vmi = (name: string): KubeObject => originalVmi({ name }) as unknown as KubeObject;
+const vmi = (name: string): KubeObject => originalVmi({ name });
 
 describe('rewritingClient', () => {
   it('get: renamed resource, restored object', async () => {
@@ -157,11 +157,11 @@ describe('rewritingClient', () => {
   });
 
   it('watch: renamed selectors, restored events in order, hidden objects left out', async () => {
-    const events = [
+    const events: WatchEvent[] = [
       { type: 'ADDED', object: internalVmi({ name: 'a' }) },
       { type: 'ADDED', object: originalVmi({ name: 'real' }) },
       { type: 'MODIFIED', object: internalVmi({ name: 'a', extra: { status: { phase: 'Running' } } }) },
-    ] as unknown as WatchEvent[];
+    ];
     const { client, calls } = fakeClient(() => undefined, events);
     const got: unknown[] = [];
     const ac = new AbortController();

@@ -4,7 +4,7 @@
  * watch events and Status errors are restored on the way out; an object of an original kind is hidden (404 on
  * get, left out of lists and watches). Resources outside the rules keep their bodies untouched, as in the proxy.
  */
-import { StatusError, type Status } from '../../kernel/errors/errors.ts';
+import { isStatus, StatusError } from '../../kernel/errors/errors.ts';
 import { gvrPath } from '../../kernel/kube/resources.ts';
 import type {
   DeleteOptions,
@@ -21,7 +21,7 @@ import type {
 } from '../../kernel/kube/types.ts';
 import { renameContext, restoreContext, type RewriteContext } from '../context.ts';
 import { rewriteDocument } from '../document.ts';
-import { isRecord, isSkip } from '../json.ts';
+import { isSkip } from '../json.ts';
 import { notFoundStatus } from '../not-found.ts';
 import { patchTargetOf } from '../patch-target.ts';
 import { rewritePatch, type PatchType } from '../patch.ts';
@@ -115,7 +115,7 @@ class RewritingClient implements KubeClient {
     signal: AbortSignal,
   ): AsyncIterable<WatchEvent<T>> {
     const t = this.target(gvr, { namespace: opts.namespace });
-    const events = this.inner.watch(
+    const events = this.inner.watch<T>(
       this.renamedGvr(gvr),
       { ...opts, ...this.renamedSelectors(gvr, opts) },
       signal,
@@ -208,7 +208,7 @@ class RewritingClient implements KubeClient {
     if (!(err instanceof StatusError)) return err;
     const before: unknown = err.status;
     const status = rewriteDocument(before, this.restore);
-    if (!isRecord(status) || status === before) return err;
-    return new StatusError(status as unknown as Status, { cause: err });
+    if (!isStatus(status) || status === before) return err;
+    return new StatusError(status, { cause: err });
   }
 }

@@ -2,11 +2,15 @@
  * Test fixtures for the proxy: VirtualMachine(Instance) objects as the API server stores them (internal
  * names) and as a kubevirt.io client sees them (original names).
  */
+import type { KubeObject } from '../../kernel/kube/types.ts';
+
 export const IG = 'internal.virtualization.deckhouse.io';
 /** The renamed kubevirt.io label/annotation prefix. */
 export const INT = `kubevirt.${IG}`;
 
 export type Obj = Record<string, unknown>;
+/** A VMI fixture: any JSON object, and a KubeObject for the clients. */
+export type VmiObject = KubeObject & Obj;
 
 export interface ObjectArgs {
   name: string;
@@ -16,7 +20,7 @@ export interface ObjectArgs {
 }
 
 /** A VMI on the cluster side: internal group, prefixed kind, renamed labels, annotations and finalizers. */
-export function internalVmi({ name, namespace = 'ns', extra = {} }: ObjectArgs): Obj {
+export function internalVmi({ name, namespace = 'ns', extra = {} }: ObjectArgs): VmiObject {
   return {
     apiVersion: `${IG}/v1`,
     kind: 'InternalVirtualizationVirtualMachineInstance',
@@ -33,7 +37,7 @@ export function internalVmi({ name, namespace = 'ns', extra = {} }: ObjectArgs):
 }
 
 /** The same VMI as a kubevirt.io client sees it. */
-export function originalVmi({ name, namespace = 'ns', extra = {} }: ObjectArgs): Obj {
+export function originalVmi({ name, namespace = 'ns', extra = {} }: ObjectArgs): VmiObject {
   return {
     apiVersion: 'kubevirt.io/v1',
     kind: 'VirtualMachineInstance',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { vmiInputSchema } from '../../vmi-input.ts';
+import { vmiInputSchema } from '../../object-input.ts';
 import { s } from '../dsl.ts';
 import { validateAgainstSchema } from '../validate.ts';
 import { arbitraryFor } from './arbitrary.ts';
