@@ -34,7 +34,7 @@ export interface ImageArchives {
 
 export async function buildBinaries(timings: Record<string, number>): Promise<Binaries> {
   let t = realClock.now();
-  const k8s = join(await runCacheBuild(here('../testenv/build.sh'), ['node']), 'bin');
+  const k8s = join(await runCacheBuild(here('../../testenv/build.sh'), ['node']), 'bin');
   timings['build: kubernetes binaries'] = realClock.now() - t;
   t = realClock.now();
   const ctrd = join(await runCacheBuild(here('./build-containerd.sh')), 'bin');

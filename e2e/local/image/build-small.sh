@@ -11,7 +11,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=e2e/local/image/oci.sh
 source "$here/oci.sh"
 log() { printf '[images] %s\n' "$*" >&2; }
-guests=$(bash "$here/../../guests/build.sh" | tail -n1)
+guests=$(bash "$here/../../../testenv/guests/build.sh" | tail -n1)
 key=$( (cat "${BASH_SOURCE[0]}" "$here/oci.sh" "$here/pause.c" "$guests/manifest.json"; gcc --version | head -n1) |
   sha256sum | cut -c1-16)
 root="${KV_CACHE_DIR:-$HOME/.cache/kubevirt-ts}/images"
