@@ -15,11 +15,11 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { ensureGuests, GUEST_CMDLINE, MARKER } from '../testenv/guests/guests.ts';
-import { ensureKvmDeviceAccess } from '../lib/launcher/daemon/kvm-device.ts';
+import { ensureKvmDeviceAccess } from '../lib/libvirt/daemon/kvm-device.ts';
 import { nopLogger } from '../lib/kernel/log/log.ts';
 import { toDomainXml } from '../lib/launcher/converter/index.ts';
-import { libvirtLayout } from '../lib/launcher/daemon/layout.ts';
-import { SESSION_URI } from '../lib/launcher/daemon/libvirt-daemon.ts';
+import { libvirtLayout } from '../lib/libvirt/daemon/layout.ts';
+import { SESSION_URI } from '../lib/libvirt/daemon/libvirt-daemon.ts';
 import {
   createDomain,
   defineDomain,

@@ -13,7 +13,7 @@ import { nopLogger } from '../../lib/kernel/log/log.ts';
 import { newRegistry } from '../../lib/kernel/metrics/registry.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../../testenv/guests/guests.ts';
-import { ensureKvmDeviceAccess } from '../../lib/launcher/daemon/kvm-device.ts';
+import { ensureKvmDeviceAccess } from '../../lib/libvirt/daemon/kvm-device.ts';
 import { kernelBootVmi, startLauncher, type LauncherProcess } from '../../lib/launcher/testing/harness.ts';
 import { LauncherClients } from '../../lib/handler/launchers/clients.ts';
 import { cachedPods, launcherPodFor } from '../../lib/handler/testing/pods.ts';

@@ -19,7 +19,7 @@ import { promisify } from 'node:util';
 import { GUEST_CMDLINE, MARKER } from '../../testenv/guests/guests.ts';
 import { realClock } from '../kernel/clock.ts';
 import type { DomainEvent, LauncherClient } from '../rpc/index.ts';
-import { daemonIdentity } from './daemon/identity.ts';
+import { daemonIdentity } from '../libvirt/daemon/identity.ts';
 import { runKvmProbe } from './emulation/kvm-probe.ts';
 import type { NodeFacts } from '../rpc/index.ts';
 import {

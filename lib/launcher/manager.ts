@@ -31,7 +31,7 @@ import {
 import { vmiSpecChecksum, type DomainJson, type VirtualMachineOptions } from '../rpc/index.ts';
 import { devicesXml, domainXml, renderXml, toDomain, type Disk, type DomainSpec } from './converter/index.ts';
 import type { GuestFacts } from './agent-poller.ts';
-import type { Identity } from './daemon/identity.ts';
+import type { Identity } from '../libvirt/daemon/identity.ts';
 import {
   definedMachine,
   domainJson,

@@ -14,8 +14,8 @@ import { runRole, untilAborted, type RoleContext, type RoleWork } from '../kerne
 import { DomainEventHub, getDomainCapabilities, LibvirtConnection } from '../libvirt/index.ts';
 import { listenUnix, newCmdServer, podLayout, shutdownServer, type PodLayout } from '../rpc/index.ts';
 import { cmdHandlers } from './cmd-handlers.ts';
-import { ownedDir } from './daemon/identity.ts';
-import { startLauncherLibvirt, type LauncherLibvirt } from './daemon/libvirt-daemon.ts';
+import { ownedDir } from '../libvirt/daemon/identity.ts';
+import { startLauncherLibvirt, type LauncherLibvirt } from '../libvirt/daemon/libvirt-daemon.ts';
 import { detectEmulation, type EmulationMode } from './emulation/emulation.ts';
 import { runKvmProbe } from './emulation/kvm-probe.ts';
 import { AgentPoller, type GuestFacts } from './agent-poller.ts';

@@ -1,5 +1,5 @@
 /**
- * A private libvirt daemon for tests: the launcher's own (lib/launcher/daemon/libvirt-daemon.ts: virtlogd,
+ * A private libvirt daemon for tests: the launcher's own (lib/libvirt/daemon/libvirt-daemon.ts: virtlogd,
  * then libvirtd in session mode, every directory under one root, run as libvirt-qemu when we are root,
  * stopped by PID with any QEMU it started) under a fresh temp dir, sharing the QEMU capabilities cache with
  * the other private daemons of the tests. Nothing is shared with a system libvirt.
@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../lib/kernel/log/log.ts';
-import { startLauncherLibvirt } from '../../lib/launcher/daemon/libvirt-daemon.ts';
-import type { Identity } from '../../lib/launcher/daemon/identity.ts';
+import { startLauncherLibvirt } from '../../lib/libvirt/daemon/libvirt-daemon.ts';
+import type { Identity } from '../../lib/libvirt/daemon/identity.ts';
 
 export const QEMU = '/usr/bin/qemu-system-x86_64';
 

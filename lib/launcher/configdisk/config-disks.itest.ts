@@ -6,7 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { GUEST_CMDLINE, MARKER } from '../../../testenv/guests/guests.ts';
-import { daemonIdentity } from '../daemon/identity.ts';
+import { daemonIdentity } from '../../libvirt/daemon/identity.ts';
 import { domainStatus, kernelBootVmi } from '../testing/harness.ts';
 import { launcherSuite } from '../testing/suite.ts';
 import { isoContents, isoVolumeId, mountConfigMap } from './testing/fs.ts';

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openBeneath, withHandle } from '../../kernel/safepath/index.ts';
-import type { Identity } from '../daemon/identity.ts';
+import type { Identity } from '../../libvirt/daemon/identity.ts';
 import type { IsoImage } from './image.ts';
 import { writeIso, xorrisofsArgs } from './iso.ts';
 import { isoContents, isoVolumeId } from './testing/fs.ts';

@@ -16,7 +16,7 @@ import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { KvError } from '../../kernel/errors/errors.ts';
 import { UnsafePathError, withHandle, type SafeHandle } from '../../kernel/safepath/index.ts';
-import type { Identity } from '../daemon/identity.ts';
+import type { Identity } from '../../libvirt/daemon/identity.ts';
 import type { IsoImage, SourceFs } from './image.ts';
 
 const XORRISO = '/usr/bin/xorriso';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../kernel/log/log.ts';
 import { getCapabilities, getDomainCapabilities, LibvirtConnection } from '../../libvirt/index.ts';
-import { startLauncherLibvirt } from '../daemon/libvirt-daemon.ts';
+import { startLauncherLibvirt } from '../../libvirt/daemon/libvirt-daemon.ts';
 import { detectEmulation, type EmulationMode } from '../emulation/emulation.ts';
 import { runKvmProbe } from '../emulation/kvm-probe.ts';
 import { NODE_LABELLER_FILES as FILES, type NodeFacts } from '../../rpc/index.ts';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withVolume } from '../../kubevirt/testing/builders.ts';
 import { testVmi } from '../converter/testing/vmi.ts';
-import type { Identity } from '../daemon/identity.ts';
+import type { Identity } from '../../libvirt/daemon/identity.ts';
 import {
   containerDiskFormats,
   formatOfHeader,

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 import type { ImageFormat } from '../converter/index.ts';
-import type { Identity } from '../daemon/identity.ts';
+import type { Identity } from '../../libvirt/daemon/identity.ts';
 import { QEMU_IMG } from './prestart.ts';
 
 const run = promisify(execFile);

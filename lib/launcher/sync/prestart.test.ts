@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { withDisk, withVolume } from '../../kubevirt/testing/builders.ts';
 import { toDomain, type Disk } from '../converter/index.ts';
 import { testCtx, testVmi } from '../converter/testing/vmi.ts';
-import type { Identity } from '../daemon/identity.ts';
+import type { Identity } from '../../libvirt/daemon/identity.ts';
 import { beneathRoot, imageCommand, prepareDomain, writeConfigDisks } from './prestart.ts';
 
 const disk = (d: Partial<Disk>): Disk => ({

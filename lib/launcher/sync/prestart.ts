@@ -19,7 +19,7 @@ import { withHandle, type SafeHandle } from '../../kernel/safepath/index.ts';
 import type { PodLayout } from '../../rpc/index.ts';
 import type { ConverterContext, Disk, DomainSpec } from '../converter/index.ts';
 import { configDiskImages, diskFiles, nodeSourceFs, writeIso } from '../configdisk/index.ts';
-import { ownedDir, type Identity } from '../daemon/identity.ts';
+import { ownedDir, type Identity } from '../../libvirt/daemon/identity.ts';
 
 const run = promisify(execFile);
 export const QEMU_IMG = '/usr/bin/qemu-img';

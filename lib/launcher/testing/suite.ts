@@ -5,7 +5,7 @@
 import { afterEach, beforeAll } from '@jest/globals';
 import { ensureGuests, type Guests } from '../../../testenv/guests/guests.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
-import { ensureKvmDeviceAccess } from '../daemon/kvm-device.ts';
+import { ensureKvmDeviceAccess } from '../../libvirt/daemon/kvm-device.ts';
 import { startLauncher, type LauncherProcess, type StartOptions } from './harness.ts';
 
 type LaunchOptions = Omit<StartOptions, 'guest' | 'uid'> & {

@@ -9,7 +9,6 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { TLSSocket } from 'node:tls';
-import type { TlsFixture } from '../../../../testenv/pki.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -46,7 +45,8 @@ export class FakeApiServer {
     readonly url: string,
   ) {}
 
-  static async start(tls?: TlsFixture): Promise<FakeApiServer> {
+  /** With tls (a self-signed certificate and its key, e.g. testenv/pki.ts makeTlsFixture), serves HTTPS. */
+  static async start(tls?: { readonly cert: string; readonly key: string }): Promise<FakeApiServer> {
     // Requests a client certificate but lets untrusted clients in, so tests can see what was presented.
     const server = tls
       ? createHttpsServer({
