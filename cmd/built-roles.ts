@@ -9,5 +9,6 @@ export const BUILT_ROLES: Readonly<Record<string, () => Promise<Command>>> = {
   controller: async () => (await import('./controller.ts')).controllerCommand(),
   handler: async () => (await import('./handler.ts')).handlerCommand(),
   launcher: async () => (await import('./launcher.ts')).launcherCommand(),
+  'pr-helper': async () => (await import('./pr-helper.ts')).prHelperCommand(),
   rewriter: async () => (await import('./rewriter.ts')).rewriterCommand(),
 };

@@ -33,7 +33,7 @@ describe('virt entrypoint', () => {
   });
 
   it('keeps built roles out of the refusing ROLES table', () => {
-    for (const built of ['rewriter', 'launcher', 'controller'])
+    for (const built of ['rewriter', 'launcher', 'controller', 'pr-helper'])
       expect(ROLES.map((x) => x.name)).not.toContain(built);
   });
 

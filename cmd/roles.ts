@@ -31,11 +31,6 @@ const KUBE_FLAGS: FlagSpec[] = [
   { flags: '--kube-api-qps <n>', description: 'client QPS to the API server', default: '50' },
   { flags: '--kube-api-burst <n>', description: 'client burst to the API server', default: '100' },
 ];
-const ROOT_FLAG: FlagSpec = {
-  flags: '--root <dir>',
-  description: 'prefix for every host path (local mode, tests)',
-  default: '/',
-};
 const VERBOSITY: FlagSpec = {
   flags: '-v, --verbosity <n>',
   description: 'log verbosity (debug levels above 2)',
@@ -50,19 +45,6 @@ export const ROLES: RoleSpec[] = [
     flags: [
       { flags: '--namespace <ns>', description: 'install namespace', default: 'd8-virtualization' },
       { flags: '--health-port <port>', description: 'health and metrics port', default: '8186' },
-    ],
-  },
-  {
-    name: 'pr-helper',
-    description: 'supervise qemu-pr-helper for SCSI persistent reservations',
-    kube: false,
-    flags: [
-      {
-        flags: '--socket <path>',
-        description: 'listener socket',
-        default: '/var/run/kubevirt/daemons/pr/pr-helper.sock',
-      },
-      ROOT_FLAG,
     ],
   },
 ];

@@ -91,7 +91,7 @@ const SUMMARY = [
   'kube-proxy of node local; on the host: the rewriter (kubevirt.io proxy, webhook proxy),',
   'the api behind kube-apiserver (subresources.kubevirt.io, webhooks), two controllers (one leader) and the',
   'handler (device plugins registered with the kubelet, REST server); the launcher in its Pod from the',
-  'project image, with its own libvirt and QEMU (TCG). Not built yet: the operator and pr-helper.',
+  'project image, with its own libvirt and QEMU (TCG). Not built yet: the operator; pr-helper is not run here.',
 ];
 
 async function upCmd(o: { dir: string }): Promise<void> {
