@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareSocketPath } from './socket-dir.ts';
@@ -27,6 +27,15 @@ describe('prepareSocketPath', () => {
     const st = await stat(join(dir, 'daemons/pr'));
     expect(st.isDirectory()).toBe(true);
     expect(st.mode & 0o777).toBe(0o755);
+  });
+
+  it('refuses a socket directory others may write to, and leaves it alone', async () => {
+    await mkdir(join(dir, 'pr'));
+    await chmod(join(dir, 'pr'), 0o777);
+    await expect(prepareSocketPath(join(dir, 'pr/pr-helper.sock'))).rejects.toThrow(
+      /pr is owned by uid \d+ with mode 777: refused/,
+    );
+    expect((await stat(join(dir, 'pr'))).mode & 0o777).toBe(0o777);
   });
 
   it('removes a socket left by an earlier run', async () => {

@@ -1,7 +1,7 @@
 /**
  * The directory of qemu-pr-helper's socket, shared with the host and the launcher Pods (kubevirt
  * cmd/pr-helper, the virt-handler DaemonSet's pr-helper container): made 0755 when missing, refused when it is
- * a symbolic link, and a socket left by an earlier run removed before each start. Only a unix socket is
+ * a symbolic link or when another user could write to it, and a socket left by an earlier run removed before each start. Only a unix socket is
  * removed; a link or any other file in its place is refused, never followed.
  */
 import { mkdir, unlink } from 'node:fs/promises';
@@ -16,6 +16,21 @@ import {
 } from '../kernel/safepath/index.ts';
 
 const DIR_MODE = 0o755;
+
+/**
+ * The directory must be ours alone: owned by this process's user and writable by nobody else, or another user
+ * could put their own socket where QEMU looks for the helper's.
+ */
+function refuseShared(dir: SafeHandle): void {
+  const { uid, mode } = dir.stat;
+  if (uid !== process.getuid?.() || (mode & 0o022) !== 0) {
+    throw new KvError(
+      'KV_ERR_UNSAFE_PATH',
+      `${dir.path} is owned by uid ${uid} with mode ${(mode & 0o777).toString(8)}: refused (it must belong to ` +
+        `uid ${process.getuid?.() ?? '?'} and be writable by it alone)`,
+    );
+  }
+}
 
 /** Removes the socket `name` of dir when there (false when absent); any other kind of entry is refused. */
 async function removeStaleSocket(dir: SafeHandle, name: string): Promise<boolean> {
@@ -43,7 +58,10 @@ export async function prepareSocketPath(socket: string): Promise<boolean> {
   await mkdir(parent, { recursive: true, mode: DIR_MODE });
   try {
     return await withHandle(openBeneath(parent, [], ['directory']), (top) =>
-      withHandle(mkdirBeneath(top, [basename(dir)], DIR_MODE), (h) => removeStaleSocket(h, basename(socket))),
+      withHandle(mkdirBeneath(top, [basename(dir)], DIR_MODE), (h) => {
+        refuseShared(h);
+        return removeStaleSocket(h, basename(socket));
+      }),
     );
   } catch (err) {
     if (err instanceof UnsafePathError && err.reason === 'symlink')
