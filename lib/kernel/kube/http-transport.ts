@@ -2,6 +2,8 @@
  * One undici Agent per RestConfig: TLS material, bearer token, User-Agent, the client-side token bucket,
  * and the mapping of answers to errors (non-2xx → StatusError with the server's Status; socket and TLS
  * failures → KV_ERR_TRANSPORT; a caller's abort → KV_ERR_ABORTED; an error answer is read up to 64 KiB).
+ * A 429 or 5xx answer with a `Retry-After` of whole seconds (kube-apiserver's "storage is (re)initializing",
+ * its max-in-flight refusal) is sent again after that delay, up to 10 times, as client-go's request retry does.
  * No error carries a credential: a token or key the server or a library echoed into a message is redacted
  * (redactSecrets).
  */
@@ -43,10 +45,12 @@ export class HttpTransport {
   private readonly limiter: TokenBucket;
   private readonly tokens: TokenSource;
   private readonly userAgent: string;
+  private readonly clock: Clock;
 
   constructor(config: RestConfig, opts: HttpTransportOptions = {}) {
     const url = new URL(config.server);
     const clock = opts.clock ?? realClock;
+    this.clock = clock;
     this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.userAgent = config.userAgent;
@@ -65,23 +69,27 @@ export class HttpTransport {
   /** Sends a call and returns a 2xx response with its body unread; anything else throws. */
   async send(opts: SendOptions): Promise<Dispatcher.ResponseData> {
     const what = `${opts.method} ${opts.path}`;
-    if (!opts.stream)
-      await this.limiter.take(opts.signal).catch((err: unknown) => rethrow(err, what, opts.signal));
-    const res = await this.agent
-      .request({
-        origin: this.origin,
-        path: this.prefix + opts.path + queryString(opts.query),
-        method: opts.method,
-        headers: await this.headers(opts),
-        body: encodeBody(opts.body),
-        signal: opts.signal ?? null,
-        ...(opts.stream && { bodyTimeout: 0 }),
-      })
-      .catch((err: unknown) => rethrow(err, what, opts.signal));
-    if (res.statusCode >= 200 && res.statusCode < 300) return res;
-    if (res.statusCode === 401) this.tokens.invalidate();
-    const text = await readErrorBody(res.body).catch((err: unknown) => rethrow(err, what, opts.signal));
-    throw new StatusError(statusFromBody(res.statusCode, text));
+    for (let attempt = 0; ; attempt++) {
+      if (!opts.stream)
+        await this.limiter.take(opts.signal).catch((err: unknown) => rethrow(err, what, opts.signal));
+      const res = await this.agent
+        .request({
+          origin: this.origin,
+          path: this.prefix + opts.path + queryString(opts.query),
+          method: opts.method,
+          headers: await this.headers(opts),
+          body: encodeBody(opts.body),
+          signal: opts.signal ?? null,
+          ...(opts.stream && { bodyTimeout: 0 }),
+        })
+        .catch((err: unknown) => rethrow(err, what, opts.signal));
+      if (res.statusCode >= 200 && res.statusCode < 300) return res;
+      if (res.statusCode === 401) this.tokens.invalidate();
+      const text = await readErrorBody(res.body).catch((err: unknown) => rethrow(err, what, opts.signal));
+      const wait = attempt < MAX_RETRIES ? retryAfterMs(res) : undefined;
+      if (wait === undefined) throw new StatusError(statusFromBody(res.statusCode, text));
+      await this.clock.sleep(wait, opts.signal).catch((err: unknown) => rethrow(err, what, opts.signal));
+    }
   }
 
   /** send(), then the body decoded: JSON when the server says so, text otherwise, undefined when empty. */
@@ -137,6 +145,18 @@ function queryString(q: Query | undefined): string {
   for (const [k, v] of Object.entries(q)) if (v !== undefined) params.append(k, String(v));
   const s = params.toString();
   return s === '' ? '' : `?${s}`;
+}
+
+/** client-go's maxRetries for answers that ask to be retried. */
+const MAX_RETRIES = 10;
+
+/** The delay a 429 or 5xx answer asks for in whole seconds (client-go's checkWait); undefined: no retry. */
+function retryAfterMs(res: Dispatcher.ResponseData): number | undefined {
+  if (res.statusCode !== 429 && res.statusCode < 500) return undefined;
+  const header = res.headers['retry-after'];
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
+  return Number(value.trim()) * 1000;
 }
 
 /** How much of an error answer is read: a Status is a few hundred bytes, a server may send no end. */
