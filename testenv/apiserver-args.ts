@@ -11,6 +11,8 @@ export interface ApiServerArgsOptions {
   admissionConfig: string;
   etcdEndpoint: string;
   port: number;
+  /** The address kube-apiserver binds and advertises; 127.0.0.1 unless given. */
+  address?: string;
 }
 
 const SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc';
@@ -23,11 +25,12 @@ const DISABLED_ADMISSION_PLUGINS = ['ServiceAccount'];
 
 export function apiServerArgs(o: ApiServerArgsOptions): string[] {
   const c = o.certs;
+  const address = o.address ?? '127.0.0.1';
   return [
     `--etcd-servers=${o.etcdEndpoint}`,
     `--secure-port=${o.port}`,
-    '--bind-address=127.0.0.1',
-    '--advertise-address=127.0.0.1',
+    `--bind-address=${address}`,
+    `--advertise-address=${address}`,
     '--service-cluster-ip-range=10.96.0.0/16',
     `--client-ca-file=${c.ca.cert}`,
     `--tls-cert-file=${c.serving.cert}`,
@@ -44,8 +47,9 @@ export function apiServerArgs(o: ApiServerArgsOptions): string[] {
     `--proxy-client-cert-file=${c.frontProxyClient.cert}`,
     `--proxy-client-key-file=${c.frontProxyClient.key}`,
     '--enable-aggregator-routing=true',
-    // The lease reconciler refuses a loopback advertise address; no Service traffic flows here anyway.
-    '--endpoint-reconciler-type=none',
+    // The lease reconciler refuses a loopback advertise address; on loopback no Service traffic flows anyway.
+    // Elsewhere it keeps the `kubernetes` Service's endpoints, which a Pod's in-cluster configuration reaches.
+    ...(address === '127.0.0.1' ? ['--endpoint-reconciler-type=none'] : []),
     `--disable-admission-plugins=${DISABLED_ADMISSION_PLUGINS.join(',')}`,
     `--admission-control-config-file=${o.admissionConfig}`,
     '--allow-privileged=true',

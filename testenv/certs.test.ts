@@ -23,7 +23,8 @@ describe('ensureCerts', () => {
     expect(serving.verify(ca.publicKey)).toBe(true);
     expect(serving.ca).toBe(false);
     expect(serving.subjectAltName).toBe(
-      'IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, DNS:localhost, DNS:kubernetes.default.svc',
+      'IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1, IP Address:10.96.0.1, DNS:localhost, DNS:kubernetes, ' +
+        'DNS:kubernetes.default, DNS:kubernetes.default.svc, DNS:kubernetes.default.svc.cluster.local',
     );
     expect(serving.checkIP('127.0.0.1')).toBe('127.0.0.1');
 
@@ -47,5 +48,16 @@ describe('ensureCerts', () => {
     const again = await ensureCerts(dir);
     expect(again).toEqual(c);
     expect(statSync(again.ca.cert).mtimeMs).toBe(before);
+  });
+
+  it('issues the serving certificate again, from the same CA, for an address it does not name', async () => {
+    const c = await ensureCerts(dir);
+    const caBefore = readFileSync(c.ca.cert, 'utf8');
+    expect(cert(c.serving.cert).checkIP('10.247.0.1')).toBeUndefined();
+    await ensureCerts(dir, ['10.247.0.1']);
+    const serving = cert(c.serving.cert);
+    expect(serving.checkIP('10.247.0.1')).toBe('10.247.0.1');
+    expect(readFileSync(c.ca.cert, 'utf8')).toBe(caBefore);
+    expect(serving.verify(cert(c.ca.cert).publicKey)).toBe(true);
   });
 });

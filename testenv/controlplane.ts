@@ -40,6 +40,11 @@ export interface StartOptions {
    * what state.json keeps for restarts. Absent: the defaults of apiserver-args.ts.
    */
   apiServerArgs?: (defaults: string[]) => string[];
+  /**
+   * The address kube-apiserver binds and advertises (default 127.0.0.1). The local cluster gives its bridge
+   * address, where Pods reach it through the `kubernetes` Service.
+   */
+  address?: string;
 }
 
 const DEFAULT_READY_TIMEOUT_MS = 90_000;
@@ -53,10 +58,11 @@ async function refuseIfRunning(dir: string): Promise<void> {
 }
 
 /** The ports of the previous run in this dir when they are still free (a stable server URL), else new ones. */
-async function pickPorts(dir: string): Promise<number[]> {
+async function pickPorts(dir: string, address: string): Promise<number[]> {
   const prev = (await readState(statePath(dir)).catch(() => undefined))?.ports;
   const ports = prev === undefined ? [] : [prev.apiserver, prev.etcdClient, prev.etcdPeer];
-  return ports.length > 0 && (await portsFree(ports)) ? ports : freePorts(3);
+  const free = ports.length > 0 && (await portsFree(ports)) && (await portsFree(ports.slice(0, 1), address));
+  return free ? ports : freePorts(3);
 }
 
 async function initialState(
@@ -64,16 +70,17 @@ async function initialState(
   o: StartOptions,
   bins: ControlPlaneBinaries,
 ): Promise<ControlPlaneState> {
-  const certs = await ensureCerts(dir);
+  const address = o.address ?? '127.0.0.1';
+  const certs = await ensureCerts(dir, [address]);
   const admissionConfig = await writeAdmissionConfig(dir, certs.webhookClient);
-  const [apiserverPort = 0, etcdClient = 0, etcdPeer = 0] = await pickPorts(dir);
+  const [apiserverPort = 0, etcdClient = 0, etcdPeer = 0] = await pickPorts(dir, address);
   const etcdEndpoint = `http://127.0.0.1:${etcdClient}`;
   const detached = o.detached ?? false;
   return {
     version: 1,
     dir,
     kubeconfigPath: join(dir, 'kubeconfig'),
-    server: `https://127.0.0.1:${apiserverPort}`,
+    server: `https://${address}:${apiserverPort}`,
     etcdEndpoint,
     ports: { apiserver: apiserverPort, etcdClient, etcdPeer },
     tls: { ca: certs.ca.cert, cert: certs.admin.cert, key: certs.admin.key },
@@ -88,7 +95,7 @@ async function initialState(
     apiserver: {
       bin: bins.kubeApiServer,
       args: (o.apiServerArgs ?? ((a: string[]) => a))(
-        apiServerArgs({ certs, admissionConfig, etcdEndpoint, port: apiserverPort }),
+        apiServerArgs({ certs, admissionConfig, etcdEndpoint, port: apiserverPort, address }),
       ),
       logFile: join(dir, 'kube-apiserver.log'),
       pid: 0,

@@ -1,8 +1,9 @@
 /**
  * The node's CNI network: Debian's bridge plugin on our bridge, with no gateway on it (isGateway false:
  * the plugin does not take an address or make routes), no masquerade and host-local addresses from the
- * private range only the bridge uses; no routes, so a Pod has no default route and reaches the bridge's
- * subnet only. The portmap plugin is not chained: hostPorts are not served.
+ * private range only the bridge uses. A Pod has no default route: it reaches the bridge's subnet, and the Service
+ * range through the node's address (kube-proxy translates it there; the host forwards nothing). The portmap plugin
+ * is not chained: hostPorts are not served.
  */
 import { NETWORK } from './layout.ts';
 
@@ -34,7 +35,7 @@ export function cniConflist(ipamDataDir: string): string {
               },
             ],
           ],
-          routes: [],
+          routes: [{ dst: NETWORK.serviceCidr, gw: NETWORK.nodeIp }],
         },
       },
       { type: 'loopback' },

@@ -1,7 +1,8 @@
 /**
- * The control plane of the local cluster: the testenv's etcd + kube-apiserver (with the kubelet client
- * flags, the Node authorizer, InternalIP first, and the ServiceAccount admission plugin back on since
- * kube-controller-manager now makes the accounts), then kube-controller-manager and kube-scheduler.
+ * The control plane of the local cluster: the testenv's etcd + kube-apiserver (on the node's bridge address, where
+ * Pods reach it through the `kubernetes` Service, with the kubelet client flags, the Node authorizer, InternalIP
+ * first, and the ServiceAccount admission plugin back on since kube-controller-manager now makes the accounts),
+ * then kube-controller-manager and kube-scheduler.
  * Each part is started only when it does not already run.
  */
 import { realClock } from '../../lib/kernel/clock.ts';
@@ -16,6 +17,7 @@ import { ensureNodeCerts, type NodeCerts } from './pki.ts';
 import { healthz } from './probes.ts';
 import { running, startLocal, waitHealthy } from './procs.ts';
 import type { LocalProcess } from './state.ts';
+import { NETWORK } from './layout.ts';
 
 function apiServerArgsFor(certs: NodeCerts, ca: string): (defaults: string[]) => string[] {
   return (defaults) => [
@@ -40,7 +42,9 @@ async function apiServerUp(c: StepContext, certs: NodeCerts, ca: string): Promis
     (s) => s.apiserver.args,
     (): readonly string[] => [],
   );
-  const current = args.some((a) => a.startsWith('--admission-control-config-file='));
+  const current =
+    args.some((a) => a.startsWith('--admission-control-config-file=')) &&
+    args.includes(`--bind-address=${NETWORK.nodeIp}`);
   if (st?.etcd.healthy === true && st.apiserver.ready && current) return;
   if (st?.etcd.running === true || st?.apiserver.running === true) await cp?.stop();
   const t = realClock.now();
@@ -50,6 +54,7 @@ async function apiServerUp(c: StepContext, certs: NodeCerts, ca: string): Promis
     detached: true,
     binaries: { etcd: c.bins.etcd, kubeApiServer: c.bins.kubeApiServer },
     apiServerArgs: apiServerArgsFor(certs, ca),
+    address: NETWORK.nodeIp,
     readyTimeoutMs: c.readyTimeoutMs,
   });
   c.timings['start: etcd + kube-apiserver'] = realClock.now() - t;
@@ -61,7 +66,7 @@ async function apiServerUp(c: StepContext, certs: NodeCerts, ca: string): Promis
 /** Certificates, etcd + kube-apiserver, and the components' kubeconfigs. */
 export async function ensureApiServer(c: StepContext): Promise<ControlPlaneParts> {
   const t = realClock.now();
-  await ensureCerts(c.L.controlPlane);
+  await ensureCerts(c.L.controlPlane, [NETWORK.nodeIp]);
   const ca = certPaths(c.L.controlPlane).ca;
   const nodeCerts = await ensureNodeCerts(c.L.pki, ca);
   c.timings['certificates'] = realClock.now() - t;
