@@ -16,9 +16,12 @@ export interface MetaOptions {
   readonly annotations?: Readonly<Record<string, string>>;
 }
 
-/** The labels that select everything one install made (the operator lists and deletes by them). */
+/**
+ * The label selector of everything one install made (the operator lists and deletes by it). Only the install
+ * label: the rename rules leave it as it is, while the managed-by value is stored renamed.
+ */
 export function installSelector(): string {
-  return `${LABELS.install}=${PART_OF},${LABELS.managedBy}=${MANAGED_BY}`;
+  return `${LABELS.install}=${PART_OF}`;
 }
 
 /** The labels of a generated object: the install's, the version, the component's and any extra ones. */
