@@ -1,8 +1,8 @@
 /**
  * The admission webhook configurations: the api's validator and mutator and the operator's validator of the
  * KubeVirt CR (KubeVirt's components/webhooks.go NewVirtAPIValidatingWebhookConfiguration,
- * NewVirtAPIMutatingWebhookConfiguration and NewOpertorValidatingWebhookConfiguration, named as the fork names
- * them), one webhook per registered entry of lib/kubevirt/webhooks.ts.
+ * NewVirtAPIMutatingWebhookConfiguration and NewOpertorValidatingWebhookConfiguration, named as the fork
+ * names them), one webhook per registered entry of lib/kubevirt/webhooks.ts.
  */
 import type { InstallConfig, Rendered } from '../../config/install-config.ts';
 import { internalGvr } from '../../../kubevirt/internal-gvr.ts';
@@ -41,7 +41,7 @@ interface Target {
   readonly certificates: string;
 }
 
-/** The api Pod's rewriter sidecar: kube-apiserver sends reviews with the stored names, the proxy restores them. */
+/** The api Pod's rewriter sidecar: reviews come with the stored names, the proxy restores them. */
 const API: Target = { service: SERVICES.api, port: PORTS.webhookProxy, certificates: SECRETS.api };
 /** The operator's Service, whose port 443 leads to its own rewriter sidecar. */
 const OPERATOR: Target = {
@@ -59,9 +59,10 @@ const isKubeVirtCr = (w: Webhook): boolean =>
   w.resource.group === KUBEVIRTS.group && w.resource.resource === KUBEVIRTS.resource;
 
 /**
- * One webhook. KubeVirt gives every one of these failurePolicy Fail and a 10 s timeout and leaves matchPolicy to
- * its default, Equivalent; its rules name the kubevirt.io resource, ours the stored one that kube-apiserver sees.
- * Reviews are v1 only (KubeVirt also offers v1beta1, which kube-apiserver picks only when v1 is missing).
+ * One webhook. KubeVirt gives every one of these failurePolicy Fail and a 10 s timeout and leaves matchPolicy
+ * to its default, Equivalent; its rules name the kubevirt.io resource, ours the stored one that
+ * kube-apiserver sees. Reviews are v1 only (KubeVirt also offers v1beta1, which kube-apiserver picks only
+ * when v1 is missing).
  */
 function webhook(cfg: InstallConfig, w: Webhook, target: Target, caBundle: string): AdmissionWebhook {
   const stored = internalGvr(w.resource);

@@ -1,8 +1,8 @@
 /**
  * The APIServices that make kube-apiserver serve subresources.kubevirt.io from virt-api (KubeVirt's
- * components/apiservices.go NewVirtAPIAPIServices): one per version KubeVirt serves, v1 first. Deckhouse's fork
- * deletes them: its virtualization-api calls the virt-api Service itself with a client certificate of the
- * virtualization CA, so in `deckhouse` mode there are none.
+ * components/apiservices.go NewVirtAPIAPIServices): one per version KubeVirt serves, v1 first. Deckhouse's
+ * fork deletes them: its virtualization-api calls the virt-api Service itself with a client certificate of
+ * the virtualization CA, so in `deckhouse` mode there are none.
  */
 import type { InstallConfig, Rendered } from '../../config/install-config.ts';
 import { SUBRESOURCES_GROUP, SUBRESOURCES_VERSION } from '../../../kubevirt/gvr.ts';

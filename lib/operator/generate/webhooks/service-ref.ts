@@ -1,6 +1,6 @@
 /**
- * What the webhook configurations and the APIServices share: the Service reference kube-apiserver calls, and the
- * CA bundle it checks that Service's certificate with (KubeVirt's apply/admissionregistration.go and
+ * What the webhook configurations and the APIServices share: the Service reference kube-apiserver calls, and
+ * the CA bundle it checks that Service's certificate with (KubeVirt's apply/admissionregistration.go and
  * apply/apiservices.go set the bundle on the generated objects).
  */
 import { KvError } from '../../../kernel/errors/errors.ts';
@@ -15,8 +15,8 @@ export interface ServiceReference {
 export const CERTIFICATES_SECRET_ANNOTATION = 'certificates.kubevirt.io/secret';
 
 /**
- * The PEM bundle as the API's caBundle field (base64). An empty one is refused: kube-apiserver would check the
- * Service with the system roots and fail every call.
+ * The PEM bundle as the API's caBundle field (base64). An empty one is refused: kube-apiserver would check
+ * the Service with the system roots and fail every call.
  */
 export function caBundleBase64(pem: string): string {
   if (pem.trim() === '')

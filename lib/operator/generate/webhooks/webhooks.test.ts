@@ -68,10 +68,12 @@ describe('webhook configurations', () => {
     '$name: the KubeVirt CR reviews go to the operator, others to the api Pod’s proxy',
     (w) => {
       const toOperator = w.clientConfig.service.path.startsWith('/kubevirt-validate-');
-      const apiConfiguration = `virt-internal-virtualization-api-${w.admission === 'mutating' ? 'mutator' : 'validator'}`;
-      expect(w.configuration).toBe(
-        toOperator ? 'virt-internal-virtualization-operator-validator' : apiConfiguration,
-      );
+      const role = toOperator
+        ? 'operator-validator'
+        : w.admission === 'mutating'
+          ? 'api-mutator'
+          : 'api-validator';
+      expect(w.configuration).toBe(`virt-internal-virtualization-${role}`);
       expect(w.clientConfig.service).toEqual({
         namespace: 'kubevirt-ts',
         name: toOperator ? 'kubevirt-operator-webhook' : 'virt-api',
