@@ -1,9 +1,9 @@
 /**
  * The admission webhooks KubeVirt registers for the kubevirt.io resources this project serves, by path
  * (kubevirt pkg/virt-operator/resource/generate/components/webhooks.go): what each admits and how it is
- * registered. The api routes these paths; whatever registers the webhooks (the local cluster today) reads
- * the rest from here. The resources are the kubevirt.io names; a cluster that stores them renamed registers
- * their internal twins (internal-gvr.ts).
+ * registered. The api routes these paths; the operator's webhook configurations
+ * (lib/operator/generate/webhooks) read the rest from here. The resources are the kubevirt.io names; a
+ * cluster that stores them renamed registers their internal twins (internal-gvr.ts).
  */
 import type { GroupVersionResource } from '../kernel/kube/types.ts';
 import {
@@ -37,8 +37,9 @@ const CREATE_UPDATE: readonly AdmissionOperation[] = ['CREATE', 'UPDATE'];
 
 /**
  * Each webhook by the name the code uses; within a kind, in the order of its configuration. The KubeVirt CR's
- * are virt-operator's in KubeVirt. Deckhouse proxies only their update and delete (the module creates its
- * KubeVirt CR), so create is served but not registered.
+ * are virt-operator's in KubeVirt. The webhook proxy's rule set (Deckhouse's) restores reviews of their
+ * update and delete only: a create review would reach the server with the stored kind and no client
+ * certificate, so create is served but not registered (the module creates its one KubeVirt CR).
  */
 export const WEBHOOKS = {
   vmMutate: {
@@ -114,7 +115,7 @@ export const WEBHOOKS = {
     registered: true,
   },
   kubevirtValidateDelete: {
-    name: 'kubevirt-delete-validator.kubevirt.io',
+    name: 'kubevirt-validator.kubevirt.io',
     path: '/kubevirt-validate-delete',
     admission: 'validating',
     resource: KUBEVIRTS,

@@ -85,3 +85,10 @@ export const CA_BUNDLE_KEY = 'ca-bundle';
 
 /** The leader Lease of the operator's replicas (in the install namespace). */
 export const OPERATOR_LEASE = 'virt-operator';
+
+/** The admission webhook configurations: KubeVirt's virt-api-validator, … as the fork renames them. */
+export const WEBHOOK_CONFIGURATIONS = {
+  apiValidator: 'virt-internal-virtualization-api-validator',
+  apiMutator: 'virt-internal-virtualization-api-mutator',
+  operatorValidator: 'virt-internal-virtualization-operator-validator',
+} as const;
