@@ -44,7 +44,7 @@ export const INSTALLED_KINDS: readonly GroupVersionResource[] = [
   gvr('apiregistration.k8s.io/v1', 'apiservices', 'APIService', false),
 ];
 
-const apiVersionOf = (g: GroupVersionResource): string =>
+export const apiVersionOf = (g: GroupVersionResource): string =>
   g.group === '' ? g.version : `${g.group}/${g.version}`;
 
 /** The resource of an object the operator installs; anything else is a programming error. */

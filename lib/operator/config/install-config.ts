@@ -69,7 +69,11 @@ export interface InstallConfig {
   readonly infraPlacement: Placement;
   readonly workloadsPlacement: Placement;
   /** The handler's ports; Deckhouse runs it on the host network with 4100 (health/metrics) and 4101 (console). */
-  readonly handler: { readonly hostNetwork: boolean; readonly healthPort: number; readonly consoleServerPort: number };
+  readonly handler: {
+    readonly hostNetwork: boolean;
+    readonly healthPort: number;
+    readonly consoleServerPort: number;
+  };
   readonly certificateRotation: CertificateRotation;
   /** `customizeComponents.flags`: extra `--name value` flags per component, replacing generated ones. */
   readonly flags: Readonly<Record<Component, Readonly<Record<string, string>>>>;
