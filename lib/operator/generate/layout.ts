@@ -54,8 +54,13 @@ export const CERT_DIRS = {
 /** The CA bundle ConfigMap (key `ca-bundle`) is mounted here in every component that checks a peer. */
 export const CA_BUNDLE_DIR = '/etc/kubevirt/ca';
 
+/** The virtualization CA ConfigMap (`deckhouse` mode) in the api's container. */
+export const VIRTUALIZATION_CA_DIR = '/etc/virt-api/virtualization-ca';
+
 /** Host directories the handler DaemonSet mounts (KubeVirt's paths; each generator flag-passes the same). */
 export const HOST_PATHS = {
+  /** The kubelet's root: its pods dir, device plugins and the CSI plugins' block devices lie below it. */
+  kubelet: '/var/lib/kubelet',
   kubeletPods: '/var/lib/kubelet/pods',
   devicePlugins: '/var/lib/kubelet/device-plugins',
   nodeLabeller: '/var/lib/kubevirt-node-labeller',

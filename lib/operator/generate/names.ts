@@ -79,6 +79,11 @@ export const TLS_KEY_KEY = 'tls.key';
 export const CONFIG_MAPS = {
   /** The CA bundle (key `ca-bundle`): the current CA and, during a rotation, the one before. */
   caBundle: 'kubevirt-ca',
+  /**
+   * Deckhouse's virtualization CA (key `ca-bundle`), which the module installs, not the operator: in `deckhouse`
+   * mode the api trusts the virtualization-api's client certificates from it.
+   */
+  virtualizationCa: 'virtualization-ca',
 } as const;
 
 export const CA_BUNDLE_KEY = 'ca-bundle';

@@ -1,0 +1,38 @@
+/**
+ * controllerDeployment(cfg): the virt-controller Deployment (KubeVirt's components/deployments.go
+ * NewControllerDeployment). `virt controller` elects a leader by Lease in the install namespace and renders
+ * launcher Pods from the launcher image; it renames in-process, so it has no rewriter sidecar.
+ */
+import type { InstallConfig } from '../../config/install-config.ts';
+import { CONTAINERS, PORTS } from '../layout.ts';
+import { SERVICE_ACCOUNT } from '../names.ts';
+import { METRICS_PORT, RESTRICTED, probes, requests, roleArgs, tcpPort } from './container.ts';
+import { NON_ROOT_POD, deployment, type Deployment } from './workload.ts';
+
+export function controllerDeployment(cfg: InstallConfig): Deployment {
+  const args = roleArgs(['controller'], {
+    '--namespace': cfg.namespace,
+    '--launcher-image': cfg.launcherImage,
+    '--allow-emulation': cfg.useEmulation,
+    '--leader-elect': true,
+    '--health-port': PORTS.controllerHealth,
+    '-v': cfg.verbosity['virt-controller'],
+  });
+  return deployment(cfg, cfg.infraReplicas, {
+    component: 'virt-controller',
+    serviceAccount: SERVICE_ACCOUNT['virt-controller'],
+    placement: cfg.infraPlacement,
+    spread: true,
+    containers: [
+      {
+        name: CONTAINERS.controller,
+        args,
+        ports: [tcpPort(METRICS_PORT, PORTS.controllerHealth)],
+        ...probes(METRICS_PORT, '/healthz'),
+        resources: requests('10m', '275Mi'),
+        securityContext: RESTRICTED,
+      },
+    ],
+    spec: { securityContext: NON_ROOT_POD },
+  });
+}

@@ -1,0 +1,160 @@
+/**
+ * handlerDaemonSet(cfg): the virt-handler DaemonSet (KubeVirt's components/daemonsets.go NewHandlerDaemonSet and
+ * RenderPrHelperContainer, with Deckhouse's host network and ports from templates/kubevirt/kubevirt.yaml). An
+ * init container writes the node-labeller's host facts; `virt handler` runs privileged in the host's PID
+ * namespace with the kubelet's dir mounted Bidirectional (it bind-mounts hotplug disks into launcher Pods and
+ * reads CSI block devices below it). pr-helper runs beside it when PersistentReservation is on, and a holder
+ * keeps the launcher image on the node when it is not the handler's own.
+ */
+import type { InstallConfig, Rendered } from '../../config/install-config.ts';
+import { CA_BUNDLE_DIR, CERT_DIRS, CONTAINERS, HOST_PATHS, PORTS } from '../layout.ts';
+import { metadataFor } from '../meta.ts';
+import { CONFIG_MAPS, SECRETS, SERVICE_ACCOUNT, WORKLOAD } from '../names.ts';
+import {
+  CA_BUNDLE_FILE,
+  METRICS_PORT,
+  RESTRICTED,
+  configMapAt,
+  hostPathAt,
+  probes,
+  requests,
+  roleArgs,
+  secretAt,
+  tcpPort,
+  tlsFiles,
+  type ContainerSpec,
+} from './container.ts';
+import { podTemplate, selectorOf, type PodTemplate, type Selector } from './workload.ts';
+
+export type DaemonSet = {
+  apiVersion: 'apps/v1';
+  kind: 'DaemonSet';
+  metadata: Rendered['metadata'];
+  spec: {
+    selector: Selector;
+    updateStrategy: { type: 'RollingUpdate'; rollingUpdate: { maxUnavailable: number } };
+    template: PodTemplate;
+  };
+};
+
+/** The feature gate that adds pr-helper. */
+const PERSISTENT_RESERVATION = 'PersistentReservation';
+/** The console server's port name (Deckhouse's). */
+const CONSOLE_PORT = 'console';
+/** pr-helper's health port: `metrics` names the handler's. */
+const PR_HELPER_METRICS_PORT = 'pr-metrics';
+const PRIVILEGED = { privileged: true };
+
+function nodeLabeller(cfg: InstallConfig): ContainerSpec {
+  return {
+    name: CONTAINERS.nodeLabeller,
+    image: cfg.launcherImage,
+    args: roleArgs(['launcher', 'node-labeller'], {
+      '--output': HOST_PATHS.nodeLabeller,
+      '--emulation': cfg.useEmulation ? 'on' : 'auto',
+    }),
+    mounts: [hostPathAt('node-labeller', HOST_PATHS.nodeLabeller, { create: true })],
+    securityContext: PRIVILEGED,
+  };
+}
+
+function handler(cfg: InstallConfig): ContainerSpec {
+  const server = tlsFiles(CERT_DIRS.handlerServer);
+  const args = roleArgs(['handler'], {
+    '--port': cfg.handler.healthPort,
+    '--console-server-port': cfg.handler.consoleServerPort,
+    '--tls-cert-file': server.cert,
+    '--tls-key-file': server.key,
+    '--client-ca-file': CA_BUNDLE_FILE,
+    '--kubelet-pods-dir': HOST_PATHS.kubeletPods,
+    '--node-labeller-dir': HOST_PATHS.nodeLabeller,
+    '--device-plugins-dir': HOST_PATHS.devicePlugins,
+    '-v': cfg.verbosity['virt-handler'],
+  });
+  return {
+    name: CONTAINERS.handler,
+    args,
+    env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
+    ports: [
+      tcpPort(METRICS_PORT, cfg.handler.healthPort),
+      tcpPort(CONSOLE_PORT, cfg.handler.consoleServerPort),
+    ],
+    mounts: [
+      secretAt(SECRETS.handlerServer, CERT_DIRS.handlerServer),
+      configMapAt(CONFIG_MAPS.caBundle, CA_BUNDLE_DIR),
+      hostPathAt('kubelet', HOST_PATHS.kubelet, { propagation: 'Bidirectional' }),
+      hostPathAt('node-labeller', HOST_PATHS.nodeLabeller, { create: true }),
+      hostPathAt('virt-share-dir', HOST_PATHS.kubevirtRun, { create: true }),
+    ],
+    ...probes(METRICS_PORT, '/readyz'),
+    resources: requests('10m', '325Mi'),
+    securityContext: { ...PRIVILEGED, seLinuxOptions: { level: 's0' } },
+  };
+}
+
+/** qemu-pr-helper under `virt pr-helper`, as root with the host's devices and multipath configuration. */
+function prHelper(cfg: InstallConfig): ContainerSpec {
+  return {
+    name: CONTAINERS.prHelper,
+    args: roleArgs(['pr-helper'], {
+      '--socket': `${HOST_PATHS.prHelperSocketDir}/pr-helper.sock`,
+      '--health-port': PORTS.prHelperHealth,
+      '-v': cfg.verbosity['virt-handler'],
+    }),
+    ports: [tcpPort(PR_HELPER_METRICS_PORT, PORTS.prHelperHealth)],
+    mounts: [
+      hostPathAt('pr-helper-socket', HOST_PATHS.prHelperSocketDir, {
+        propagation: 'Bidirectional',
+        create: true,
+      }),
+      hostPathAt('dev-dir', '/dev', { propagation: 'HostToContainer' }),
+      hostPathAt('etc-multipath', '/etc/multipath', { propagation: 'Bidirectional', create: true }),
+    ],
+    ...probes(PR_HELPER_METRICS_PORT, '/readyz'),
+    securityContext: { ...PRIVILEGED, runAsUser: 0 },
+  };
+}
+
+/**
+ * Keeps the launcher image pulled on the node (KubeVirt's, for a private launcher image): tini as PID 1 so
+ * SIGTERM ends the sleep at once.
+ */
+function imageHolder(cfg: InstallConfig): ContainerSpec {
+  return {
+    name: CONTAINERS.imageHolder,
+    image: cfg.launcherImage,
+    command: ['/usr/bin/tini', '--', 'sleep', 'infinity'],
+    resources: { requests: { cpu: '1m', memory: '8Mi' }, limits: { cpu: '100m', memory: '20Mi' } },
+    securityContext: { ...RESTRICTED, readOnlyRootFilesystem: true },
+  };
+}
+
+export function handlerDaemonSet(cfg: InstallConfig): DaemonSet {
+  const hostNetwork = cfg.handler.hostNetwork;
+  const template = podTemplate(cfg, {
+    component: 'virt-handler',
+    serviceAccount: SERVICE_ACCOUNT['virt-handler'],
+    placement: cfg.workloadsPlacement,
+    spread: false,
+    initContainers: [nodeLabeller(cfg)],
+    containers: [
+      handler(cfg),
+      ...(cfg.featureGates.includes(PERSISTENT_RESERVATION) ? [prHelper(cfg)] : []),
+      ...(cfg.launcherImage !== cfg.image ? [imageHolder(cfg)] : []),
+    ],
+    spec: {
+      hostPID: true,
+      ...(hostNetwork && { hostNetwork, dnsPolicy: 'ClusterFirstWithHostNet' as const }),
+    },
+  });
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: metadataFor(cfg, { name: WORKLOAD['virt-handler'], component: 'virt-handler' }),
+    spec: {
+      selector: selectorOf('virt-handler'),
+      updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } },
+      template,
+    },
+  };
+}
