@@ -6,14 +6,25 @@
  * objects an older install strategy had). Objects are given and compared as stored (renamed).
  */
 import { isNotFound } from '../../kernel/errors/errors.ts';
-import type { GroupVersionResource, KubeClient, KubeObject } from '../../kernel/kube/types.ts';
+import type {
+  DeleteOptions,
+  GroupVersionResource,
+  KubeObject,
+  PatchOptions,
+} from '../../kernel/kube/types.ts';
 import type { Rendered } from '../config/install-config.ts';
 import { OPERATOR_FIELD_MANAGER } from '../generate/names.ts';
 import { covers } from './covers.ts';
 import { apiVersionOf, creationRank, installedKind } from './kinds.ts';
 
+/** The writes the apply step makes (a KubeClient does them). */
+export interface ApplyClient {
+  patch(gvr: GroupVersionResource, name: string, patch: unknown, opts: PatchOptions): Promise<unknown>;
+  delete(gvr: GroupVersionResource, name: string, opts?: DeleteOptions): Promise<void>;
+}
+
 export interface ApplySetDeps {
-  client: Pick<KubeClient, 'patch' | 'delete'>;
+  client: ApplyClient;
   /** The live object from the caches, as stored. */
   live(gvr: GroupVersionResource, namespace: string | undefined, name: string): KubeObject | undefined;
 }
@@ -52,7 +63,7 @@ const key = (o: KubeObject): string =>
 export async function pruneSet(
   objects: readonly Rendered[],
   live: readonly { gvr: GroupVersionResource; obj: KubeObject }[],
-  client: Pick<KubeClient, 'delete'>,
+  client: Pick<ApplyClient, 'delete'>,
 ): Promise<string[]> {
   const wanted = new Set(objects.map(key));
   const stale = live.filter(
@@ -64,7 +75,7 @@ export async function pruneSet(
 /** Deletes these objects in reverse creation order (a missing one counts as deleted); returns what was asked. */
 export async function deleteAll(
   objects: readonly { gvr: GroupVersionResource; obj: KubeObject }[],
-  client: Pick<KubeClient, 'delete'>,
+  client: Pick<ApplyClient, 'delete'>,
 ): Promise<string[]> {
   const order = [...objects].sort(
     (a, b) => creationRank(apiVersionOf(b.gvr), b.gvr.kind) - creationRank(apiVersionOf(a.gvr), a.gvr.kind),
