@@ -30,16 +30,17 @@ export function rulesOf(
   return objectOf(objects, kind, name)['rules'] as PolicyRule[];
 }
 
-/** One API request: a resource (with `/subresource`) in a group, or a non-resource URL. */
-export type Request =
-  | {
-      readonly verb: string;
-      readonly group: string;
-      readonly resource: string;
-      readonly namespace?: string;
-      readonly name?: string;
-    }
-  | { readonly verb: string; readonly url: string };
+/** A request for a resource (with `/subresource`) of a group; cluster-wide without a namespace. */
+export interface ResourceRequest {
+  readonly verb: string;
+  readonly group: string;
+  readonly resource: string;
+  readonly namespace?: string;
+  readonly name?: string;
+}
+
+/** One API request: for a resource, or for a non-resource URL. */
+export type Request = ResourceRequest | { readonly verb: string; readonly url: string };
 
 const anyOr = (list: readonly string[] | undefined, v: string): boolean =>
   list !== undefined && (list.includes('*') || list.includes(v));
