@@ -21,10 +21,10 @@ const KUBEVIRT_RULES: Readonly<Record<Component, KubeVirtRbac>> = {
 };
 
 /** The fork's name of KubeVirt's kubevirt-apiserver-auth-delegator binding. */
-export const API_AUTH_DELEGATOR_BINDING = `${SERVICE_ACCOUNT['virt-api']}-auth-delegator`;
+const API_AUTH_DELEGATOR_BINDING = `${SERVICE_ACCOUNT['virt-api']}-auth-delegator`;
 
 /** A component's rules as ours grants them: KubeVirt's adjusted, then the extra ones. */
-export function componentRules(component: Component): KubeVirtRbac {
+function componentRules(component: Component): KubeVirtRbac {
   const kv = KUBEVIRT_RULES[component];
   const extra = extraRules(component);
   return {

@@ -1,20 +1,21 @@
 /**
  * The RBAC objects every generator here returns, with the install's metadata (metadataFor): ServiceAccounts,
  * ClusterRoles and Roles, and bindings of a role to one of the install's ServiceAccounts or to a group
- * (KubeVirt's rbac/*.go build the same objects one function each).
+ * (KubeVirt's rbac/*.go build the same objects one function each). Each object owns its rules (copies): a
+ * caller may patch one without touching another.
  */
 import type { InstallConfig, Rendered } from '../../config/install-config.ts';
 import { metadataFor, type MetaOptions } from '../meta.ts';
 import { RBAC_API_VERSION, RBAC_GROUP, type PolicyRule } from './policy.ts';
 
 /** What metadataFor takes, without clusterScoped: each builder knows its own scope. */
-export type RbacMeta = Omit<MetaOptions, 'clusterScoped'>;
+type RbacMeta = Omit<MetaOptions, 'clusterScoped'>;
 
-export type Subject =
+type Subject =
   | { readonly kind: 'ServiceAccount'; readonly name: string; readonly namespace: string }
   | { readonly kind: 'Group'; readonly name: string };
 
-export function serviceAccount(cfg: InstallConfig, meta: RbacMeta): Rendered {
+function serviceAccount(cfg: InstallConfig, meta: RbacMeta): Rendered {
   return { apiVersion: 'v1', kind: 'ServiceAccount', metadata: metadataFor(cfg, meta) };
 }
 
@@ -23,12 +24,17 @@ export function clusterRole(cfg: InstallConfig, meta: RbacMeta, rules: readonly 
     apiVersion: RBAC_API_VERSION,
     kind: 'ClusterRole',
     metadata: metadataFor(cfg, { ...meta, clusterScoped: true }),
-    rules: [...rules],
+    rules: structuredClone(rules),
   };
 }
 
-export function role(cfg: InstallConfig, meta: RbacMeta, rules: readonly PolicyRule[]): Rendered {
-  return { apiVersion: RBAC_API_VERSION, kind: 'Role', metadata: metadataFor(cfg, meta), rules: [...rules] };
+function role(cfg: InstallConfig, meta: RbacMeta, rules: readonly PolicyRule[]): Rendered {
+  return {
+    apiVersion: RBAC_API_VERSION,
+    kind: 'Role',
+    metadata: metadataFor(cfg, meta),
+    rules: structuredClone(rules),
+  };
 }
 
 /** The install's ServiceAccount `name`, as a binding's subject. */
@@ -56,7 +62,7 @@ export function clusterRoleBinding(
 }
 
 /** A RoleBinding, in the install namespace, of the Role `roleName` there to `subject`. */
-export function roleBinding(
+function roleBinding(
   cfg: InstallConfig,
   meta: RbacMeta,
   binding: { readonly roleName: string; readonly subject: Subject },

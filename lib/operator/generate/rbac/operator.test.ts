@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { installConfig } from '../../testing/config.ts';
-import { SECRETS, SERVICE_ACCOUNT } from '../names.ts';
+import { SERVICE_ACCOUNT } from '../names.ts';
 import { componentRbac } from './components.ts';
 import { KUBEVIRT_OPERATOR } from './kubevirt/operator.ts';
 import { operatorRbac } from './operator.ts';
@@ -121,9 +121,5 @@ describe('the operator may grant what it installs', () => {
         .filter((r) => !covers(held, r))
         .map(fmtRule),
     ).toEqual([]);
-  });
-
-  it('names its Secrets as names.ts does', () => {
-    expect(OUR_SECRETS.sort()).toEqual(Object.values(SECRETS).sort());
   });
 });

@@ -51,7 +51,7 @@ function resourceMatches(list: readonly string[] | undefined, resource: string):
 }
 
 /** Whether the rule allows the request; a request without a name needs a rule without resourceNames. */
-export function ruleAllows(r: PolicyRule, q: Request): boolean {
+function ruleAllows(r: PolicyRule, q: Request): boolean {
   if (!anyOr(r.verbs, q.verb)) return false;
   if ('url' in q)
     return (r.nonResourceURLs ?? []).some(
