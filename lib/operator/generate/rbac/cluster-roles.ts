@@ -1,8 +1,8 @@
 /**
  * The ClusterRoles for users (KubeVirt's GetAllCluster) as the fork names them, with their rules renamed to the
  * internal names: the fork moves kubevirt.io:default, :admin, :edit, :view and instancetype.kubevirt.io:view under
- * kubevirt.internal.virtualization.deckhouse.io (they would otherwise clash with a KubeVirt installed beside it)
- * and keeps kubevirt.io:migrate. Also the ClusterRole that lets a scraper GET /metrics from every component.
+ * kubevirt.internal.virtualization.deckhouse.io and keeps kubevirt.io:migrate; admin, edit and view still
+ * aggregate into Kubernetes' own. Also the ClusterRole that lets a scraper GET /metrics from every component.
  */
 import type { InstallConfig, Rendered } from '../../config/install-config.ts';
 import { METRICS_READER_CLUSTER_ROLE } from '../names.ts';
