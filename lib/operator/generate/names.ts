@@ -9,6 +9,9 @@ import type { Component } from '../config/install-config.ts';
 
 const SA_PREFIX = 'kubevirt-internal-virtualization';
 
+/** The ClusterRole that allows GET /metrics, for the scraper's ServiceAccount (KubeVirt's `<name>-metrics-reader`). */
+export const METRICS_READER_CLUSTER_ROLE = `${SA_PREFIX}-metrics-reader`;
+
 /** The field manager of every server-side apply the operator makes. */
 export const OPERATOR_FIELD_MANAGER = 'kubevirt-ts-operator';
 

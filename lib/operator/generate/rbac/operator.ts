@@ -1,0 +1,34 @@
+/**
+ * The operator's own RBAC (KubeVirt's GetAllOperator, for manifests/: whoever installs the operator applies
+ * it): its ServiceAccount, ClusterRole and Role with their bindings. As in KubeVirt, the operator may grant
+ * only what it holds (the API server's escalation check), so its ClusterRole holds its own rules plus every
+ * rule of the ClusterRoles it installs and those of system:auth-delegator it binds virt-api to, and its Role
+ * its own rules plus those of the Roles it installs.
+ */
+import type { InstallConfig, Rendered } from '../../config/install-config.ts';
+import { SERVICE_ACCOUNT } from '../names.ts';
+import { componentRbac } from './components.ts';
+import { granted } from './grants.ts';
+import { AUTH_DELEGATION, KUBEVIRT_OPERATOR } from './kubevirt/operator.ts';
+import { accountWithRoles } from './objects.ts';
+import { distinctRules, type PolicyRule } from './policy.ts';
+
+function rulesOf(objects: readonly Rendered[], kind: 'ClusterRole' | 'Role'): PolicyRule[] {
+  return objects.filter((o) => o.kind === kind).flatMap((o) => o['rules'] as PolicyRule[]);
+}
+
+export function operatorRbac(cfg: InstallConfig): Rendered[] {
+  const installed = componentRbac(cfg);
+  return accountWithRoles(
+    cfg,
+    { name: SERVICE_ACCOUNT['virt-operator'], component: 'virt-operator' },
+    {
+      cluster: distinctRules([
+        ...granted(KUBEVIRT_OPERATOR.cluster),
+        ...rulesOf(installed, 'ClusterRole'),
+        ...AUTH_DELEGATION,
+      ]),
+      namespaced: distinctRules([...granted(KUBEVIRT_OPERATOR.namespaced), ...rulesOf(installed, 'Role')]),
+    },
+  );
+}
