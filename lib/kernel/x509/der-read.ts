@@ -52,7 +52,7 @@ function childrenOf(buf: Buffer, parent: Tlv): Tlv[] {
 
 const bytesOf = (buf: Buffer, t: Tlv): Buffer => buf.subarray(t.start, t.end);
 
-export interface IssuerParts {
+interface IssuerParts {
   /** The subject Name TLV, to become the issued certificate's issuer. */
   readonly subject: Buffer;
   /** The subjectKeyIdentifier's key id, when the certificate has one. */

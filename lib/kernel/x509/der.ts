@@ -34,7 +34,7 @@ function lengthOctets(n: number): Buffer {
 }
 
 /** One TLV: an identifier octet, the length and the contents. */
-export function tlv(tag: number, contents: Uint8Array): Buffer {
+function tlv(tag: number, contents: Uint8Array): Buffer {
   return Buffer.concat([Buffer.of(tag), lengthOctets(contents.length), contents]);
 }
 
