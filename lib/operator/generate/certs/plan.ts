@@ -107,20 +107,18 @@ function issueLeaf(input: PlanInput, spec: LeafSpec, ca: Held): Held {
   return issued(cert, key.privateKeyPem);
 }
 
-/** The CA to use, the one stored when it could be read (the bundle keeps it a while after a replacement). */
-function planCa(
-  input: PlanInput,
-  rotation: CertificateRotation,
-): { ca: Held; stored?: Held; why?: ChangeReason } {
-  const stored = heldOf(input.current.ca);
-  const why = caReason(stored, rotation, input.now.getTime());
-  const kept = typeof stored === 'string' ? undefined : stored;
-  if (why === undefined && kept !== undefined) return { ca: kept, stored: kept };
-  return {
-    ca: issueCa(input),
-    ...(kept !== undefined && { stored: kept }),
-    ...(why !== undefined && { why }),
-  };
+interface CaPlan {
+  readonly ca: Held;
+  /** The stored CA when it could be read: kept, or kept in the bundle a while after its replacement. */
+  readonly stored: Held | undefined;
+  readonly why: ChangeReason | undefined;
+}
+
+function planCa(input: PlanInput, rotation: CertificateRotation): CaPlan {
+  const read = heldOf(input.current.ca);
+  const stored = typeof read === 'string' ? undefined : read;
+  const why = caReason(read, rotation, input.now.getTime());
+  return { ca: why === undefined && stored !== undefined ? stored : issueCa(input), stored, why };
 }
 
 function bundleReason(before: string | undefined, caChanged: boolean): ChangeReason {

@@ -94,7 +94,7 @@ function matches(facts: CertificateFacts, spec: LeafSpec): boolean {
   );
 }
 
-export interface LeafCheck {
+interface LeafCheck {
   readonly spec: LeafSpec;
   readonly ca: Held;
   readonly rotation: CertificateRotation;
