@@ -13,12 +13,13 @@
  * controller and user certificate, so trusting X-Remote-User from it would let any of them act as anyone.
  */
 import { KvError } from '../../kernel/errors/errors.ts';
+import { REWRITER_CLIENT_CN } from '../../kubevirt/certificate-names.ts';
 import { CaBundle } from './ca-bundle.ts';
 
 /** The common name of the Deckhouse virtualization-api's client certificate (its hooks' APIProxyCertCN). */
 export const VIRTUALIZATION_API_PROXY_CN = 'virtualization-api-proxy';
 /** The webhook callers' name: Deckhouse's kube-api-rewriter, the sidecar that is the webhook proxy there. */
-export const WEBHOOK_CLIENT_CN = 'kube-api-rewriter';
+export const WEBHOOK_CLIENT_CN = REWRITER_CLIENT_CN;
 
 const EXTENSION_AUTH_CONFIGMAP = 'kube-system/extension-apiserver-authentication';
 const VIRTUALIZATION_CA_CONFIGMAP = 'virtualization-ca';

@@ -21,6 +21,7 @@ import { KvError, errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { watchPemFiles, type PemWatch } from '../../kernel/tls/pem-watch.ts';
 import { DEFAULT_PING_INTERVAL_MS } from '../../kernel/ws/relay.ts';
+import { HANDLER_CLIENT_CN } from '../../kubevirt/certificate-names.ts';
 import { restMetricsFor } from './metrics.ts';
 import type { RestResolver } from './resolve.ts';
 import { handleRequest, type RequestContext } from './requests.ts';
@@ -32,7 +33,7 @@ export const DEFAULT_CONSOLE_SERVER_PORT = 4101;
 export const PLAIN_STREAM_PROTOCOL = 'plain.kubevirt.io';
 const CLOSE_GRACE_MS = 5_000;
 /** The CN of the client certificate KubeVirt's virt-api dials the handlers with, which virt-handler requires. */
-export const DEFAULT_CLIENT_COMMON_NAME = 'kubevirt.io:system:client:virt-handler';
+export const DEFAULT_CLIENT_COMMON_NAME = HANDLER_CLIENT_CN;
 
 export interface RestTls {
   /** PEM of the CA that signs the clients' certificates (--client-ca-file). */

@@ -59,20 +59,31 @@ export const SERVICES = {
  * Secrets of type kubernetes.io/tls (keys `tls.crt`, `tls.key`), all signed by the CA in `ca` except `ca`
  * itself. Who mounts which: the api its serving certificate (also its webhook proxy's, same Service) and the
  * handler client certificate it shows the handlers' REST servers; the handler its server certificate; the
- * controller and the operator their own (metrics over TLS; the operator's webhooks).
+ * controller and the operator their own (metrics over TLS; the operator's webhooks). What each certificate
+ * says is decided in certs/specs.ts; the common names a peer checks are in lib/kubevirt/certificate-names.ts.
  */
 export const SECRETS = {
   ca: 'kubevirt-ca',
-  /** CN virt-api, DNS names of the virt-api Service: the api's TLS port, its webhook proxy and /metrics. */
+  /**
+   * serverAuth, CN virt-api.<ns>.pod.cluster.local (KubeVirt's), the virt-api Service's names: the api's TLS
+   * port, its webhook proxy and /metrics.
+   */
   api: 'kubevirt-virt-api-certs',
-  /** clientAuth, KubeVirt's handler client name: what the api shows a handler's REST server. */
+  /** clientAuth, CN kubevirt.io:system:client:virt-handler: what the api shows a handler's REST server. */
   handlerClient: 'kubevirt-virt-handler-certs',
-  /** serverAuth: the handler's REST server (console, VNC, lifecycle) and its /metrics. */
+  /**
+   * serverAuth, CN kubevirt.io:system:node:virt-handler (the api dials node addresses and checks this name):
+   * the handler's REST server (console, VNC, lifecycle) and its /metrics.
+   */
   handlerServer: 'kubevirt-virt-handler-server-certs',
   /** clientAuth, CN kube-api-rewriter: what the api Pod's rewriter sidecar shows the api for webhook reviews. */
   rewriterClient: 'kubevirt-api-rewriter-client-certs',
+  /** serverAuth, CN virt-controller.<ns>.pod.cluster.local, the kubevirt-prometheus-metrics Service's names. */
   controller: 'kubevirt-controller-certs',
-  /** serverAuth for the kubevirt-operator-webhook Service: the KubeVirt CR webhooks and the operator's /metrics. */
+  /**
+   * serverAuth, CN kubevirt-operator-webhook.<ns>.pod.cluster.local, that Service's names: the KubeVirt CR
+   * webhooks and the operator's /metrics.
+   */
   operator: 'kubevirt-operator-certs',
 } as const;
 
@@ -80,7 +91,7 @@ export const TLS_CERT_KEY = 'tls.crt';
 export const TLS_KEY_KEY = 'tls.key';
 
 export const CONFIG_MAPS = {
-  /** The CA bundle (key `ca-bundle`): the current CA and, during a rotation, the one before. */
+  /** The CA bundle (key `ca-bundle`): the current CA, then the earlier ones still valid while the overlap lasts. */
   caBundle: 'kubevirt-ca',
   /**
    * Deckhouse's virtualization CA (key `ca-bundle`), which the module installs, not the operator: in `deckhouse`
