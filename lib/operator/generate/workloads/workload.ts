@@ -108,7 +108,10 @@ export function podTemplate(cfg: InstallConfig, o: PodOptions): PodTemplate {
   const volumes = volumesOf([...inits, ...o.containers]);
   const affinity = affinityOf(o.placement.affinity, o.spread ? o.component : undefined);
   return {
-    metadata: { labels: { [LABELS.component]: o.component, [LABELS.prometheus]: 'true' } },
+    // The version tells the operator which Pods run the install it rolls out (KubeVirt's version annotations).
+    metadata: {
+      labels: { [LABELS.component]: o.component, [LABELS.prometheus]: 'true', [LABELS.version]: cfg.version },
+    },
     spec: {
       serviceAccountName: o.serviceAccount,
       ...o.spec,
