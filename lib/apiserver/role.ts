@@ -52,7 +52,7 @@ import { restApi } from './rest/api.ts';
 import { startApiServer } from './server.ts';
 import { ReloadableHandlerTls, type HandlerTls } from './stream/dial.ts';
 import { admitters, type AdmissionLookup } from './webhooks/admitters.ts';
-import { clusterKubeVirtLookup } from './webhooks/kubevirt-lookup.ts';
+import { clusterKubeVirtLookup } from '../kubevirt/admission/kubevirt-lookup.ts';
 import { watchApiTls, type ApiTlsFiles } from './tls-reload.ts';
 
 const AUTH_CONFIGMAP = { namespace: 'kube-system', name: 'extension-apiserver-authentication' };

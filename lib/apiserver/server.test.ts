@@ -15,7 +15,7 @@ import type { Authorizer } from './auth/index.ts';
 import { newApiMetrics } from './metrics.ts';
 import { restApi } from './rest/api.ts';
 import { startApiServer, type ApiServer } from './server.ts';
-import type { Admitter } from './webhooks/admit.ts';
+import type { Admitter } from '../kubevirt/admission/admit.ts';
 
 const CAP = 2;
 let pki: AuthPki;

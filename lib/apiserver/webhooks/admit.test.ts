@@ -7,7 +7,7 @@ import { validSpec } from '../../kubevirt/validation/testing/fixtures.ts';
 import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import { FakeClock } from '../../kernel/clock.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
-import { handleAdmission } from './admit.ts';
+import { handleAdmission } from '../../kubevirt/admission/admit.ts';
 import { admitters } from './admitters.ts';
 import { fakeLookup } from './testing/admission.ts';
 

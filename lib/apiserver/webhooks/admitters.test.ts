@@ -9,9 +9,9 @@ import { running } from '../../kubevirt/validation/testing/vmis.ts';
 import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import { FakeClock } from '../../kernel/clock.ts';
 import { memoryLogger } from '../../kernel/log/log.ts';
-import { handleAdmission } from './admit.ts';
+import { handleAdmission } from '../../kubevirt/admission/admit.ts';
 import { admitters, NODE_NAME_EXTRA } from './admitters.ts';
-import type { JsonPatchOp, UserInfo } from './review.ts';
+import type { JsonPatchOp, UserInfo } from '../../kubevirt/admission/review.ts';
 import { lookupWithKubeVirt, reviewBody } from './testing/admission.ts';
 
 const SA = 'system:serviceaccount:d8-virtualization:kubevirt-internal-virtualization';

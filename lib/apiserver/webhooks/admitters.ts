@@ -31,11 +31,11 @@ import { clusterOf } from '../../kubevirt/validation/context.ts';
 import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import type { Admitter } from './admit.ts';
+import type { Admitter } from '../../kubevirt/admission/admit.ts';
 import { clusterConfigSource } from './cluster-config.ts';
-import { kubevirtAdmitters, type KubeVirtLookup } from './kubevirt-admitters.ts';
+import { kubevirtAdmitters, type KubeVirtLookup } from '../../kubevirt/admission/kubevirt-admitters.ts';
 import { mutateVm, mutateVmi, type MutateContext } from './mutate.ts';
-import { deniedWith, type AdmissionRequest, type Verdict } from './review.ts';
+import { deniedWith, type AdmissionRequest, type Verdict } from '../../kubevirt/admission/review.ts';
 
 export interface AdmissionLookup extends KubeVirtLookup {
   vmi(namespace: string, name: string): Promise<VirtualMachineInstance | undefined>;
@@ -123,7 +123,6 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
     ]);
     return deniedWith(validateMigrationCreate(m, { ...config(), vmi: target, migrations }));
   };
-  const kubevirt = kubevirtAdmitters(o.lookup);
   return {
     [WEBHOOKS.vmMutate.path]: { kind: 'VirtualMachine', admit: (req) => mutateVm(req, mutation(req)) },
     [WEBHOOKS.vmiMutate.path]: {
@@ -161,8 +160,6 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
           ),
         ),
     },
-    [WEBHOOKS.kubevirtValidateCreate.path]: kubevirt.create,
-    [WEBHOOKS.kubevirtValidateUpdate.path]: kubevirt.update,
-    [WEBHOOKS.kubevirtValidateDelete.path]: kubevirt.delete,
+    ...kubevirtAdmitters(o.lookup),
   };
 }

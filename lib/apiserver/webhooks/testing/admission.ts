@@ -4,7 +4,7 @@
  */
 import type { KubeVirt } from '../../../kubevirt/index.ts';
 import type { AdmissionLookup } from '../admitters.ts';
-import type { UserInfo } from '../review.ts';
+import type { UserInfo } from '../../../kubevirt/admission/review.ts';
 
 export function fakeLookup(over: Partial<AdmissionLookup> = {}): AdmissionLookup {
   return {

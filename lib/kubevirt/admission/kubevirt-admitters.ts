@@ -7,7 +7,7 @@
  * that does not decode is a 400 carrying the error's message. KubeVirt's ValidateSchema is left to the CRD's
  * schema, which kube-apiserver applies before the validating webhooks.
  */
-import type { KubeVirt } from '../../kubevirt/index.ts';
+import type { KubeVirt } from '../index.ts';
 import {
   blocksUninstall,
   kubeVirtCreateRefusal,
@@ -20,7 +20,8 @@ import {
   type KubeVirtView,
   type PlacementCheck,
   type PlacementProbe,
-} from '../../kubevirt/validation/index.ts';
+} from '../validation/index.ts';
+import { WEBHOOKS } from '../webhooks.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Admitter } from './admit.ts';
 import { deniedWith, type AdmissionRequest, type Verdict } from './review.ts';
@@ -82,11 +83,8 @@ async function deleted(lookup: KubeVirtLookup, req: AdmissionRequest): Promise<K
   return found === undefined ? undefined : readKubeVirt(found);
 }
 
-export function kubevirtAdmitters(lookup: KubeVirtLookup): {
-  create: Admitter;
-  update: Admitter;
-  delete: Admitter;
-} {
+/** The three KubeVirt CR webhooks by their paths (lib/kubevirt/webhooks.ts). */
+export function kubevirtAdmitters(lookup: KubeVirtLookup): Record<string, Admitter> {
   const create = async (): Promise<Verdict> => {
     const refusal = kubeVirtCreateRefusal((await lookup.kubevirts()).length);
     return refusal === undefined ? { allowed: true } : badRequest(refusal);
@@ -110,8 +108,8 @@ export function kubevirtAdmitters(lookup: KubeVirtLookup): {
     return { allowed: true };
   };
   return {
-    create: { kind: KUBEVIRT, admit: orBadRequest(create) },
-    update: { kind: KUBEVIRT, admit: orBadRequest(update) },
-    delete: { kind: KUBEVIRT, admit: orBadRequest(remove) },
+    [WEBHOOKS.kubevirtValidateCreate.path]: { kind: KUBEVIRT, admit: orBadRequest(create) },
+    [WEBHOOKS.kubevirtValidateUpdate.path]: { kind: KUBEVIRT, admit: orBadRequest(update) },
+    [WEBHOOKS.kubevirtValidateDelete.path]: { kind: KUBEVIRT, admit: orBadRequest(remove) },
   };
 }

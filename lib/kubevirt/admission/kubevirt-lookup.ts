@@ -6,8 +6,8 @@
  * kubevirts.kubevirt.io and virtualmachines.kubevirt.io, create on apps deployments and daemonsets in the
  * KubeVirt CR's namespace.
  */
-import { KUBEVIRTS, VIRTUAL_MACHINES, type KubeVirt } from '../../kubevirt/index.ts';
-import type { PlacementProbe } from '../../kubevirt/validation/index.ts';
+import { KUBEVIRTS, VIRTUAL_MACHINES, type KubeVirt } from '../index.ts';
+import type { PlacementProbe } from '../validation/index.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { GroupVersionResource, KubeClient } from '../../kernel/kube/index.ts';
 import type { KubeVirtLookup } from './kubevirt-admitters.ts';
