@@ -1,9 +1,9 @@
 /**
  * The admission webhooks KubeVirt registers for the kubevirt.io resources this project serves, by path
- * (kubevirt pkg/virt-operator/resource/generate/components/webhooks.go): what each admits and how it is
- * registered. The api routes these paths; whatever registers the webhooks (the local cluster today) reads
- * the rest from here. The resources are the kubevirt.io names; a cluster that stores them renamed registers
- * their internal twins (internal-gvr.ts).
+ * (kubevirt pkg/virt-operator/resource/generate/components/webhooks.go): what each admits, who serves it and
+ * how it is registered. The api serves the VM, VMI and migration webhooks, the operator the KubeVirt CR's (as
+ * virt-api and virt-operator do); whatever registers the webhooks reads the rest from here. The resources are
+ * the kubevirt.io names; a cluster that stores them renamed registers their internal twins (internal-gvr.ts).
  */
 import type { GroupVersionResource } from '../kernel/kube/types.ts';
 import {
@@ -14,6 +14,8 @@ import {
 } from './gvr.ts';
 
 export type AdmissionKind = 'validating' | 'mutating';
+/** The role whose webhook server answers a path. */
+type WebhookServer = 'api' | 'operator';
 type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
 
 export interface Webhook {
@@ -23,7 +25,8 @@ export interface Webhook {
   readonly admission: AdmissionKind;
   readonly resource: GroupVersionResource;
   readonly operations: readonly AdmissionOperation[];
-  /** False for a path the api serves that no configuration names. */
+  readonly server: WebhookServer;
+  /** False for a path that is served but that no configuration names. */
   readonly registered: boolean;
 }
 
@@ -47,6 +50,7 @@ export const WEBHOOKS = {
     admission: 'mutating',
     resource: VIRTUAL_MACHINES,
     operations: CREATE_UPDATE,
+    server: 'api',
     registered: true,
   },
   vmiMutate: {
@@ -55,6 +59,7 @@ export const WEBHOOKS = {
     admission: 'mutating',
     resource: VIRTUAL_MACHINE_INSTANCES,
     operations: CREATE_UPDATE,
+    server: 'api',
     registered: true,
   },
   vmValidate: {
@@ -63,6 +68,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: VIRTUAL_MACHINES,
     operations: CREATE_UPDATE,
+    server: 'api',
     registered: true,
   },
   vmiValidateCreate: {
@@ -71,6 +77,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: VIRTUAL_MACHINE_INSTANCES,
     operations: ['CREATE'],
+    server: 'api',
     registered: true,
   },
   vmiValidateUpdate: {
@@ -79,6 +86,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: VIRTUAL_MACHINE_INSTANCES,
     operations: ['UPDATE'],
+    server: 'api',
     registered: true,
   },
   migrationValidateCreate: {
@@ -87,6 +95,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
     operations: ['CREATE'],
+    server: 'api',
     registered: true,
   },
   migrationValidateUpdate: {
@@ -95,6 +104,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
     operations: ['UPDATE'],
+    server: 'api',
     registered: true,
   },
   kubevirtValidateCreate: {
@@ -103,6 +113,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: KUBEVIRTS,
     operations: ['CREATE'],
+    server: 'operator',
     registered: false,
   },
   kubevirtValidateUpdate: {
@@ -111,6 +122,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: KUBEVIRTS,
     operations: ['UPDATE'],
+    server: 'operator',
     registered: true,
   },
   kubevirtValidateDelete: {
@@ -119,9 +131,15 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: KUBEVIRTS,
     operations: ['DELETE'],
+    server: 'operator',
     registered: true,
   },
 } as const satisfies Readonly<Record<string, Webhook>>;
+
+/** The webhooks this role serves. */
+export function webhooksServedBy(server: WebhookServer): readonly Webhook[] {
+  return Object.values<Webhook>(WEBHOOKS).filter((w) => w.server === server);
+}
 
 /** The webhooks a configuration of this kind registers, in order. */
 export function registeredWebhooks(admission: AdmissionKind): readonly Webhook[] {

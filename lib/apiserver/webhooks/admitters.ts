@@ -4,8 +4,8 @@
  * The objects arrive with kubevirt.io names (the rewriter's webhook proxy restores them). The VM and migration
  * rules need the VMI (and the namespace's migrations): `lookup` reads them. A VMI update from virt-handler's
  * service account carries the node its token is bound to (the `authentication.kubernetes.io/node-name` user
- * extra), which the NodeRestriction rules check (vmi-update-admitter.go). The KubeVirt CR webhooks
- * (kubevirt-admitters.ts) are virt-operator's in KubeVirt; the api serves them until the operator role exists.
+ * extra), which the NodeRestriction rules check (vmi-update-admitter.go). The KubeVirt CR's webhooks are the
+ * operator's, as in KubeVirt.
  */
 import {
   asMigration,
@@ -33,11 +33,10 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import type { Admitter } from '../../kubevirt/admission/admit.ts';
 import { clusterConfigSource } from './cluster-config.ts';
-import { kubevirtAdmitters, type KubeVirtLookup } from '../../kubevirt/admission/kubevirt-admitters.ts';
 import { mutateVm, mutateVmi, type MutateContext } from './mutate.ts';
 import { deniedWith, type AdmissionRequest, type Verdict } from '../../kubevirt/admission/review.ts';
 
-export interface AdmissionLookup extends KubeVirtLookup {
+export interface AdmissionLookup {
   vmi(namespace: string, name: string): Promise<VirtualMachineInstance | undefined>;
   migrations(namespace: string): Promise<VirtualMachineInstanceMigration[]>;
   /** The KubeVirt CRs of the api's namespace (one of them configures the cluster). */
@@ -138,13 +137,7 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
     [WEBHOOKS.vmiValidateUpdate.path]: {
       kind: 'VirtualMachineInstance',
       admit: (req) =>
-        deniedWith(
-          validateVmiUpdate(
-            oldVmi(req),
-            vmi(req),
-            vmiUpdateContext(config(), req, o),
-          ),
-        ),
+        deniedWith(validateVmiUpdate(oldVmi(req), vmi(req), vmiUpdateContext(config(), req, o))),
     },
     [WEBHOOKS.migrationValidateCreate.path]: {
       kind: 'VirtualMachineInstanceMigration',
@@ -160,6 +153,5 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
           ),
         ),
     },
-    ...kubevirtAdmitters(o.lookup),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The KubeVirt CR webhooks (/kubevirt-validate-create, -update, -delete), which virt-operator serves in
- * KubeVirt (pkg/virt-operator/webhooks) and the api serves here until the operator role exists. The rules are
+ * KubeVirt (pkg/virt-operator/webhooks) and the operator's webhook server here. The rules are
  * the pure ones of lib/kubevirt/validation/kubevirt-cr.ts; this file reads what they need through KubeVirtLookup:
  * the cluster's KubeVirt CRs (create; delete when the request carries no object), whether any VMI or VM exists
  * (delete), and dry-run creates of the placement probes (update). As in KubeVirt, a failed lookup or an object

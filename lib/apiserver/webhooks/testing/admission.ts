@@ -11,10 +11,6 @@ export function fakeLookup(over: Partial<AdmissionLookup> = {}): AdmissionLookup
     vmi: () => Promise.resolve(undefined),
     migrations: () => Promise.resolve([]),
     installKubeVirts: () => [],
-    kubevirts: () => Promise.resolve([]),
-    anyVmi: () => Promise.resolve(false),
-    anyVm: () => Promise.resolve(false),
-    dryRunCreate: () => Promise.resolve(undefined),
     ...over,
   };
 }
