@@ -7,7 +7,8 @@
  * are read again every few seconds (tls-reload.ts). Requests to the cluster go
  * through the rename rules, limited by the client's QPS and burst (the fork's VIRT_API_RATE_LIMITER_QPS /
  * _BURST), each of three clients with its own limiter: the SubjectAccessReviews, the subresource calls, and the
- * webhooks' caches, so a flood of reviews never holds up a console or a VM start. On SIGTERM the server stops accepting and ends the open sessions with a close frame.
+ * webhooks' caches, so a flood of reviews never holds up a console or a VM start. On SIGTERM the server stops
+ * accepting and ends the open sessions with a close frame.
  */
 import { randomUUID } from 'node:crypto';
 import { realClock } from '../kernel/clock.ts';

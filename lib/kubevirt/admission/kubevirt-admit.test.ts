@@ -4,7 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { KubeVirt } from '../index.ts';
 import type { PlacementProbe } from '../validation/index.ts';
 import { kubevirtCr, withConfig, withSpec } from '../validation/testing/kubevirts.ts';
-import { WEBHOOKS } from '../webhooks.ts';
+import { WEBHOOKS, webhooksServedBy } from '../webhooks.ts';
 import { handleAdmission, type Admitter } from './admit.ts';
 import { kubevirtAdmitters, type KubeVirtLookup } from './kubevirt-admitters.ts';
 import type { AdmissionReviewResponse } from './review.ts';
@@ -60,6 +60,28 @@ async function post(
 const blocking = kubevirtCr(withSpec('uninstallStrategy', 'BlockUninstallIfWorkloadsExist'));
 const uninstall = (what: string): string =>
   `Rejecting the uninstall request, since there are still ${what} present. Either delete all KubeVirt related workloads or change the uninstall strategy before uninstalling KubeVirt.`;
+
+describe('kubevirtAdmitters', () => {
+  it('admit the KubeVirt CR at the paths of the webhook table that are the operator’s', () => {
+    const { table } = setup();
+    const ours = webhooksServedBy('operator');
+    expect(Object.keys(table).sort()).toEqual(ours.map((w) => w.path).sort());
+    for (const w of ours) expect(table[w.path]?.kind).toBe('KubeVirt');
+  });
+
+  it('refuse a review still carrying the stored kind with 400 (it must be restored first)', async () => {
+    const { table } = setup();
+    const stored = { ...kubevirtCr(), kind: 'InternalVirtualizationKubeVirt' };
+    const r = await post(table, WEBHOOKS.kubevirtValidateCreate.path, {
+      operation: 'CREATE',
+      object: stored,
+    });
+    expect(r).toMatchObject({
+      allowed: false,
+      status: { code: 400, message: 'request.object is a "InternalVirtualizationKubeVirt", not a KubeVirt' },
+    });
+  });
+});
 
 describe(WEBHOOKS.kubevirtValidateCreate.path, () => {
   it('admits the first KubeVirt CR and refuses another with KubeVirt’s 400', async () => {

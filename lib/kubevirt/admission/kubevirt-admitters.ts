@@ -1,11 +1,11 @@
 /**
  * The KubeVirt CR webhooks (/kubevirt-validate-create, -update, -delete), which virt-operator serves in
- * KubeVirt (pkg/virt-operator/webhooks) and the operator's webhook server here. The rules are
- * the pure ones of lib/kubevirt/validation/kubevirt-cr.ts; this file reads what they need through KubeVirtLookup:
- * the cluster's KubeVirt CRs (create; delete when the request carries no object), whether any VMI or VM exists
- * (delete), and dry-run creates of the placement probes (update). As in KubeVirt, a failed lookup or an object
- * that does not decode is a 400 carrying the error's message. KubeVirt's ValidateSchema is left to the CRD's
- * schema, which kube-apiserver applies before the validating webhooks.
+ * KubeVirt (pkg/virt-operator/webhooks) and the operator's webhook server here (lib/operator/webhooks). The
+ * rules are the pure ones of lib/kubevirt/validation/kubevirt-cr.ts; this file reads what they need through
+ * KubeVirtLookup: the cluster's KubeVirt CRs (create; delete when the request carries no object), whether any
+ * VMI or VM exists (delete), and dry-run creates of the placement probes (update). As in KubeVirt, a failed
+ * lookup or an object that does not decode is a 400 carrying the error's message. KubeVirt's ValidateSchema is
+ * left to the CRD's schema, which kube-apiserver applies before the validating webhooks.
  */
 import type { KubeVirt } from '../index.ts';
 import {
