@@ -6,10 +6,9 @@
  * SubjectAccessReview and let through once a Role allows it, addvolume and removevolume written to the VM's
  * status.volumeRequests, the Deckhouse fork's addresourceclaim and removeresourceclaim written to the VM's
  * status.resourceClaimRequests, the Deckhouse mode (a certificate from --client-ca-file with the allowed name
- * and X-Remote-User; another name from that CA refused with 401 whatever group it claims), discovery, a
+ * and X-Remote-User; another name from that CA refused with 401 whatever group it claims), discovery, and a
  * validating webhook answering its caller's certificate with KubeVirt's message and field (a caller without
- * one refused with 401), and the KubeVirt CR update webhook trying a workloads placement as a dry-run
- * DaemonSet.
+ * one refused with 401).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
@@ -27,7 +26,6 @@ import {
   withHostDevice,
   withResourceClaim,
 } from '../kubevirt/testing/resource-claims.ts';
-import { kubevirtCr, withSpec } from '../kubevirt/validation/testing/kubevirts.ts';
 import { WEBHOOKS } from '../kubevirt/webhooks.ts';
 import type { GroupVersionResource } from '../kernel/kube/index.ts';
 import { memoryLogger } from '../kernel/log/log.ts';
@@ -361,38 +359,5 @@ describe('the api role with the real kube-apiserver', () => {
     const response = (JSON.parse(review.text) as { response: Record<string, unknown> }).response;
     expect(response).toMatchObject({ uid: 'r1', allowed: false, status: { code: 422 } });
     expect(JSON.stringify(response)).toContain('"field":"spec.running"');
-  }, 30_000);
-});
-
-describe('the KubeVirt CR webhooks served by the api', () => {
-  it('dry-runs a changed workloads placement against kube-apiserver: a bad toleration is denied', async () => {
-    const update = async (workloads: unknown): Promise<Record<string, unknown>> => {
-      const kv = (change: Parameters<typeof kubevirtCr>[0]): unknown =>
-        kubevirtCr((k) => (k.metadata.namespace = cluster.ns), change);
-      const a = await call('POST', WEBHOOKS.kubevirtValidateUpdate.path, {
-        client: webhookCaller(),
-        body: JSON.stringify({
-          apiVersion: 'admission.k8s.io/v1',
-          kind: 'AdmissionReview',
-          request: {
-            uid: 'kv1',
-            operation: 'UPDATE',
-            userInfo: { username: 'admin' },
-            resource: { group: 'kubevirt.io', version: 'v1', resource: 'kubevirts' },
-            object: kv(withSpec('workloads', workloads)),
-            oldObject: kv(() => undefined),
-          },
-        }),
-      });
-      expect(a.status).toBe(200);
-      return (JSON.parse(a.text) as { response: Record<string, unknown> }).response;
-    };
-    const ok = await update({ nodePlacement: { nodeSelector: { 'kubernetes.io/os': 'linux' } } });
-    expect(ok).toEqual({ uid: 'kv1', allowed: true });
-    const bad = await update({ nodePlacement: { tolerations: [{ key: 'a', operator: 'Bogus' }] } });
-    expect(bad).toMatchObject({ uid: 'kv1', allowed: false, status: { code: 422, reason: 'Invalid' } });
-    const message = (bad['status'] as { message: string }).message;
-    expect(message).toContain('DaemonSet.apps "placement-validation-webhook" is invalid');
-    expect(message).toContain('spec.template.spec.tolerations[0].operator');
   }, 30_000);
 });

@@ -7,8 +7,8 @@
  * are read again every few seconds (tls-reload.ts). Requests to the cluster go
  * through the rename rules, limited by the client's QPS and burst (the fork's VIRT_API_RATE_LIMITER_QPS /
  * _BURST), each of three clients with its own limiter: the SubjectAccessReviews, the subresource calls, and the
- * webhooks' cluster IO (their caches, lookups and dry-run creates), so a flood of reviews never holds up a
- * console or a VM start. On SIGTERM the server stops accepting and ends the open sessions with a close frame.
+ * webhooks' caches, so a flood of reviews never holds up a console or a VM start. On SIGTERM the server stops
+ * accepting and ends the open sessions with a close frame.
  */
 import { randomUUID } from 'node:crypto';
 import { realClock } from '../kernel/clock.ts';
@@ -52,7 +52,6 @@ import { restApi } from './rest/api.ts';
 import { startApiServer } from './server.ts';
 import { ReloadableHandlerTls, type HandlerTls } from './stream/dial.ts';
 import { admitters, type AdmissionLookup } from './webhooks/admitters.ts';
-import { clusterKubeVirtLookup } from './webhooks/kubevirt-lookup.ts';
 import { watchApiTls, type ApiTlsFiles } from './tls-reload.ts';
 
 const AUTH_CONFIGMAP = { namespace: 'kube-system', name: 'extension-apiserver-authentication' };
@@ -107,15 +106,9 @@ async function readAuth(client: KubeClient, virtualization: NamedTrust | undefin
 /**
  * The VMIs and migrations the VM and migration rules read, from informers over the whole cluster, and the
  * KubeVirt CRs of the install namespace (KubeVirt's virt-api keeps the same caches), so a review never waits on
- * a request to the cluster. The KubeVirt CR webhooks read the rest when they need it (kubevirt-lookup.ts).
+ * a request to the cluster.
  */
-function cachedLookup(
-  clients: { client: KubeClient; direct: KubeClient },
-  ctx: RoleContext,
-  log: Logger,
-  namespace: string,
-): AdmissionLookup {
-  const { client } = clients;
+function cachedLookup(client: KubeClient, ctx: RoleContext, log: Logger, namespace: string): AdmissionLookup {
   const stop = new AbortController();
   const vmis = new SharedInformer<VirtualMachineInstance>({ client, gvr: VIRTUAL_MACHINE_INSTANCES, log });
   const kubevirts = new SharedInformer<KubeVirt>({ client, gvr: KUBEVIRTS, namespace, log });
@@ -135,7 +128,6 @@ function cachedLookup(
     () => (vmis.hasSynced() && migrations.hasSynced() && kubevirts.hasSynced()) || 'caches not synced',
   );
   return {
-    ...clusterKubeVirtLookup({ ...clients, vmiCount: () => vmis.store.listKeys().length }),
     vmi: (namespace, name): Promise<VirtualMachineInstance | undefined> =>
       Promise.resolve(vmis.store.get(`${namespace}/${name}`)),
     migrations: (namespace): Promise<VirtualMachineInstanceMigration[]> =>
@@ -184,12 +176,7 @@ async function start(o: ApiRoleOptions, ctx: RoleContext): Promise<RoleWork> {
       uuid: randomUUID,
       isOwnServiceAccount: (user) => own.has(user),
       isHandlerServiceAccount: (user) => handlerUsers.has(user),
-      lookup: cachedLookup(
-        { client: webhookClient, direct: webhookDirect },
-        ctx,
-        o.log,
-        o.namespace ?? INSTALL_NAMESPACE,
-      ),
+      lookup: cachedLookup(webhookClient, ctx, o.log, o.namespace ?? INSTALL_NAMESPACE),
       log: o.log,
     }),
     subresources: restApi({ client, handlers, metrics, sessions, clock, log: o.log }),

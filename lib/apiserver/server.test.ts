@@ -1,7 +1,7 @@
 // The api's TLS port on 127.0.0.1:0 with the real router (restApi) and stand-in admitters and authorizer: who
 // may call the webhooks, the cap on reviews in flight per path, and authentication before any 404 or 405.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { WEBHOOKS } from '../kubevirt/webhooks.ts';
+import { WEBHOOKS, webhooksServedBy } from '../kubevirt/webhooks.ts';
 import { realClock } from '../kernel/clock.ts';
 import { RecordingClient } from '../kernel/kube/testing/recording-client.ts';
 import { nopLogger } from '../kernel/log/log.ts';
@@ -15,7 +15,7 @@ import type { Authorizer } from './auth/index.ts';
 import { newApiMetrics } from './metrics.ts';
 import { restApi } from './rest/api.ts';
 import { startApiServer, type ApiServer } from './server.ts';
-import type { Admitter } from './webhooks/admit.ts';
+import type { Admitter } from '../kubevirt/admission/admit.ts';
 
 const CAP = 2;
 let pki: AuthPki;
@@ -130,6 +130,22 @@ describe('the admission webhooks', () => {
       },
     });
   });
+
+  it.each([...webhooksServedBy('operator').map((w) => w.path), '/some-other-webhook'])(
+    'answer the webhook caller at %s, which the api does not serve, as at any path of the subresource API: 401',
+    async (path) => {
+      const a = await call('POST', path, { client: client('webhookClient'), body: review });
+      expect(statusOf(a)).toMatchObject({
+        status: 401,
+        body: {
+          kind: 'Status',
+          code: 401,
+          message:
+            'Unauthorized: the client certificate is not accepted: it is not signed by a CA trusted for proxied requests',
+        },
+      });
+    },
+  );
 
   it('refuse a review beyond the cap of one path with 429 and Retry-After, while another path is served', async () => {
     let open: () => void = () => undefined;

@@ -30,8 +30,8 @@ import {
   type NamedTrust,
 } from './auth/index.ts';
 import { refuseUpgrade } from './stream/proxy.ts';
-import { handleAdmission, type Admitter } from './webhooks/admit.ts';
-import { RETRY_AFTER_SECONDS, ReviewLimit, tooManyReviews } from './webhooks/in-flight.ts';
+import { handleAdmission, type Admitter } from '../kubevirt/admission/admit.ts';
+import { RETRY_AFTER_SECONDS, ReviewLimit, tooManyReviews } from '../kubevirt/admission/in-flight.ts';
 import type { SubresourceApi, SubresourceCall, SubresourceReply } from './subresource-api.ts';
 import type { ApiMetrics } from './metrics.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
-import { registeredWebhooks, WEBHOOKS, type Webhook } from './webhooks.ts';
+import { registeredWebhooks, WEBHOOKS, webhooksServedBy, type Webhook } from './webhooks.ts';
 
 const all: readonly Webhook[] = Object.values(WEBHOOKS);
 
@@ -24,6 +24,17 @@ describe('the webhook table', () => {
       '/virtualmachines-mutate',
       '/virtualmachineinstances-mutate',
     ]);
+  });
+
+  it('gives the KubeVirt CR’s webhooks to the operator, as KubeVirt does, and every other to the api', () => {
+    const paths = (w: readonly Webhook[]): string[] => w.map((h) => h.path);
+    expect(paths(webhooksServedBy('operator'))).toEqual([
+      '/kubevirt-validate-create',
+      '/kubevirt-validate-update',
+      '/kubevirt-validate-delete',
+    ]);
+    expect(webhooksServedBy('api').every((w) => w.resource.resource !== 'kubevirts')).toBe(true);
+    expect(webhooksServedBy('api').length + 3).toBe(all.length);
   });
 
   it.each(registeredWebhooks('validating').concat(registeredWebhooks('mutating')))(

@@ -1,9 +1,10 @@
 /**
  * The admission webhooks KubeVirt registers for the kubevirt.io resources this project serves, by path
- * (kubevirt pkg/virt-operator/resource/generate/components/webhooks.go): what each admits and how it is
- * registered. The api routes these paths; the operator's webhook configurations
- * (lib/operator/generate/webhooks) read the rest from here. The resources are the kubevirt.io names; a
- * cluster that stores them renamed registers their internal twins (internal-gvr.ts).
+ * (kubevirt pkg/virt-operator/resource/generate/components/webhooks.go): what each admits, who serves it and
+ * how it is registered. The api serves the VM, VMI and migration webhooks, the operator the KubeVirt CR's (as
+ * virt-api and virt-operator do); the operator's webhook configurations
+ * (lib/operator/generate/webhooks) read the rest from here. The resources are
+ * the kubevirt.io names; a cluster that stores them renamed registers their internal twins (internal-gvr.ts).
  */
 import type { GroupVersionResource } from '../kernel/kube/types.ts';
 import {
@@ -14,6 +15,8 @@ import {
 } from './gvr.ts';
 
 export type AdmissionKind = 'validating' | 'mutating';
+/** The role whose webhook server answers a path. */
+type WebhookServer = 'api' | 'operator';
 type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
 
 export interface Webhook {
@@ -23,7 +26,8 @@ export interface Webhook {
   readonly admission: AdmissionKind;
   readonly resource: GroupVersionResource;
   readonly operations: readonly AdmissionOperation[];
-  /** False for a path the api serves that no configuration names. */
+  readonly server: WebhookServer;
+  /** False for a path that is served but that no configuration names. */
   readonly registered: boolean;
 }
 
@@ -48,6 +52,7 @@ export const WEBHOOKS = {
     admission: 'mutating',
     resource: VIRTUAL_MACHINES,
     operations: CREATE_UPDATE,
+    server: 'api',
     registered: true,
   },
   vmiMutate: {
@@ -56,6 +61,7 @@ export const WEBHOOKS = {
     admission: 'mutating',
     resource: VIRTUAL_MACHINE_INSTANCES,
     operations: CREATE_UPDATE,
+    server: 'api',
     registered: true,
   },
   vmValidate: {
@@ -64,6 +70,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: VIRTUAL_MACHINES,
     operations: CREATE_UPDATE,
+    server: 'api',
     registered: true,
   },
   vmiValidateCreate: {
@@ -72,6 +79,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: VIRTUAL_MACHINE_INSTANCES,
     operations: ['CREATE'],
+    server: 'api',
     registered: true,
   },
   vmiValidateUpdate: {
@@ -80,6 +88,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: VIRTUAL_MACHINE_INSTANCES,
     operations: ['UPDATE'],
+    server: 'api',
     registered: true,
   },
   migrationValidateCreate: {
@@ -88,6 +97,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
     operations: ['CREATE'],
+    server: 'api',
     registered: true,
   },
   migrationValidateUpdate: {
@@ -96,6 +106,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
     operations: ['UPDATE'],
+    server: 'api',
     registered: true,
   },
   kubevirtValidateCreate: {
@@ -104,6 +115,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: KUBEVIRTS,
     operations: ['CREATE'],
+    server: 'operator',
     registered: false,
   },
   kubevirtValidateUpdate: {
@@ -112,6 +124,7 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: KUBEVIRTS,
     operations: ['UPDATE'],
+    server: 'operator',
     registered: true,
   },
   kubevirtValidateDelete: {
@@ -120,9 +133,15 @@ export const WEBHOOKS = {
     admission: 'validating',
     resource: KUBEVIRTS,
     operations: ['DELETE'],
+    server: 'operator',
     registered: true,
   },
 } as const satisfies Readonly<Record<string, Webhook>>;
+
+/** The webhooks this role serves. */
+export function webhooksServedBy(server: WebhookServer): readonly Webhook[] {
+  return Object.values<Webhook>(WEBHOOKS).filter((w) => w.server === server);
+}
 
 /** The webhooks a configuration of this kind registers, in order. */
 export function registeredWebhooks(admission: AdmissionKind): readonly Webhook[] {

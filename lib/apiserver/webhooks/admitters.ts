@@ -4,8 +4,8 @@
  * The objects arrive with kubevirt.io names (the rewriter's webhook proxy restores them). The VM and migration
  * rules need the VMI (and the namespace's migrations): `lookup` reads them. A VMI update from virt-handler's
  * service account carries the node its token is bound to (the `authentication.kubernetes.io/node-name` user
- * extra), which the NodeRestriction rules check (vmi-update-admitter.go). The KubeVirt CR webhooks
- * (kubevirt-admitters.ts) are virt-operator's in KubeVirt; the api serves them until the operator role exists.
+ * extra), which the NodeRestriction rules check (vmi-update-admitter.go). The KubeVirt CR's webhooks are the
+ * operator's, as in KubeVirt.
  */
 import {
   asMigration,
@@ -31,13 +31,12 @@ import { clusterOf } from '../../kubevirt/validation/context.ts';
 import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import type { Admitter } from './admit.ts';
+import type { Admitter } from '../../kubevirt/admission/admit.ts';
 import { clusterConfigSource } from './cluster-config.ts';
-import { kubevirtAdmitters, type KubeVirtLookup } from './kubevirt-admitters.ts';
 import { mutateVm, mutateVmi, type MutateContext } from './mutate.ts';
-import { deniedWith, type AdmissionRequest, type Verdict } from './review.ts';
+import { deniedWith, type AdmissionRequest, type Verdict } from '../../kubevirt/admission/review.ts';
 
-export interface AdmissionLookup extends KubeVirtLookup {
+export interface AdmissionLookup {
   vmi(namespace: string, name: string): Promise<VirtualMachineInstance | undefined>;
   migrations(namespace: string): Promise<VirtualMachineInstanceMigration[]>;
   /** The KubeVirt CRs of the api's namespace (one of them configures the cluster). */
@@ -123,7 +122,6 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
     ]);
     return deniedWith(validateMigrationCreate(m, { ...config(), vmi: target, migrations }));
   };
-  const kubevirt = kubevirtAdmitters(o.lookup);
   return {
     [WEBHOOKS.vmMutate.path]: { kind: 'VirtualMachine', admit: (req) => mutateVm(req, mutation(req)) },
     [WEBHOOKS.vmiMutate.path]: {
@@ -139,13 +137,7 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
     [WEBHOOKS.vmiValidateUpdate.path]: {
       kind: 'VirtualMachineInstance',
       admit: (req) =>
-        deniedWith(
-          validateVmiUpdate(
-            oldVmi(req),
-            vmi(req),
-            vmiUpdateContext(config(), req, o),
-          ),
-        ),
+        deniedWith(validateVmiUpdate(oldVmi(req), vmi(req), vmiUpdateContext(config(), req, o))),
     },
     [WEBHOOKS.migrationValidateCreate.path]: {
       kind: 'VirtualMachineInstanceMigration',
@@ -161,8 +153,5 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
           ),
         ),
     },
-    [WEBHOOKS.kubevirtValidateCreate.path]: kubevirt.create,
-    [WEBHOOKS.kubevirtValidateUpdate.path]: kubevirt.update,
-    [WEBHOOKS.kubevirtValidateDelete.path]: kubevirt.delete,
   };
 }

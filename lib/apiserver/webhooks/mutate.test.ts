@@ -3,7 +3,7 @@ import { DEFAULT_CLUSTER_DEFAULTS } from '../../kubevirt/defaults/cluster.ts';
 import { FINALIZERS } from '../../kubevirt/labels.ts';
 import { vm, vmi, withPhase } from '../../kubevirt/testing/objects.ts';
 import { mutateVm, mutateVmi, partsPatch, type MutateContext } from './mutate.ts';
-import type { AdmissionRequest, JsonPatchOp } from './review.ts';
+import type { AdmissionRequest, JsonPatchOp } from '../../kubevirt/admission/review.ts';
 
 const ctx = (own = false): MutateContext => ({
   defaults: DEFAULT_CLUSTER_DEFAULTS,

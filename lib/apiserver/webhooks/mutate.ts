@@ -19,7 +19,7 @@ import { FINALIZERS } from '../../kubevirt/labels.ts';
 import type { ClusterDefaults } from '../../kubevirt/defaults/cluster.ts';
 import { withVmDefaults } from '../../kubevirt/defaults/vm.ts';
 import { withVmiCreateDefaults } from '../../kubevirt/defaults/vmi.ts';
-import type { AdmissionRequest, JsonPatchOp, Verdict } from './review.ts';
+import type { AdmissionRequest, JsonPatchOp, Verdict } from '../../kubevirt/admission/review.ts';
 
 export interface MutateContext {
   readonly defaults: ClusterDefaults;

@@ -33,7 +33,7 @@ export const PORTS = {
   handlerConsole: 4101,
   prHelperHealth: 8187,
   operatorHealth: 8186,
-  /** The operator's KubeVirt CR webhooks (behind its rewriter sidecar, as Deckhouse runs it). */
+  /** The operator's KubeVirt CR webhooks (kube-apiserver calls them with no rewriter in front). */
   operatorWebhook: 8444,
   /** The port every Service exposes for HTTPS (the APIService and webhook Services use it). */
   https: 443,

@@ -4,17 +4,13 @@
  */
 import type { KubeVirt } from '../../../kubevirt/index.ts';
 import type { AdmissionLookup } from '../admitters.ts';
-import type { UserInfo } from '../review.ts';
+import type { UserInfo } from '../../../kubevirt/admission/review.ts';
 
 export function fakeLookup(over: Partial<AdmissionLookup> = {}): AdmissionLookup {
   return {
     vmi: () => Promise.resolve(undefined),
     migrations: () => Promise.resolve([]),
     installKubeVirts: () => [],
-    kubevirts: () => Promise.resolve([]),
-    anyVmi: () => Promise.resolve(false),
-    anyVm: () => Promise.resolve(false),
-    dryRunCreate: () => Promise.resolve(undefined),
     ...over,
   };
 }

@@ -1,9 +1,10 @@
 /**
- * The cap on admission reviews in flight, counted per webhook path, so that a flood at one webhook (the KubeVirt
- * CR's, whose reviews wait on the cluster) never takes the places of another (the VM's, which a VM start
- * needs). A review beyond the cap is refused at once with 429 TooManyRequests and `Retry-After: 1`, the answer
- * of kube-apiserver's own max-in-flight filter, which its webhook client retries with backoff. In KubeVirt the
- * virt-api has no such cap. State only, no IO.
+ * The cap on admission reviews in flight, counted per webhook path, so that a flood at one webhook never takes
+ * the places of another on the same server (in the api, the VM's, which a VM start needs; in the operator, the
+ * KubeVirt CR delete's beside a flood of updates that wait on the cluster). A review beyond the cap is refused
+ * at once with 429 TooManyRequests and `Retry-After: 1`, the answer of kube-apiserver's own max-in-flight
+ * filter, which its webhook client retries with backoff. KubeVirt's webhook servers have no such cap. State
+ * only, no IO.
  */
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 

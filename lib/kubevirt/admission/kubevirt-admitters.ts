@@ -1,13 +1,13 @@
 /**
  * The KubeVirt CR webhooks (/kubevirt-validate-create, -update, -delete), which virt-operator serves in
- * KubeVirt (pkg/virt-operator/webhooks) and the api serves here until the operator role exists. The rules are
- * the pure ones of lib/kubevirt/validation/kubevirt-cr.ts; this file reads what they need through KubeVirtLookup:
- * the cluster's KubeVirt CRs (create; delete when the request carries no object), whether any VMI or VM exists
- * (delete), and dry-run creates of the placement probes (update). As in KubeVirt, a failed lookup or an object
- * that does not decode is a 400 carrying the error's message. KubeVirt's ValidateSchema is left to the CRD's
- * schema, which kube-apiserver applies before the validating webhooks.
+ * KubeVirt (pkg/virt-operator/webhooks) and the operator's webhook server here (lib/operator/webhooks). The
+ * rules are the pure ones of lib/kubevirt/validation/kubevirt-cr.ts; this file reads what they need through
+ * KubeVirtLookup: the cluster's KubeVirt CRs (create; delete when the request carries no object), whether any
+ * VMI or VM exists (delete), and dry-run creates of the placement probes (update). As in KubeVirt, a failed
+ * lookup or an object that does not decode is a 400 carrying the error's message. KubeVirt's ValidateSchema is
+ * left to the CRD's schema, which kube-apiserver applies before the validating webhooks.
  */
-import type { KubeVirt } from '../../kubevirt/index.ts';
+import type { KubeVirt } from '../index.ts';
 import {
   blocksUninstall,
   kubeVirtCreateRefusal,
@@ -20,7 +20,8 @@ import {
   type KubeVirtView,
   type PlacementCheck,
   type PlacementProbe,
-} from '../../kubevirt/validation/index.ts';
+} from '../validation/index.ts';
+import { WEBHOOKS } from '../webhooks.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Admitter } from './admit.ts';
 import { deniedWith, type AdmissionRequest, type Verdict } from './review.ts';
@@ -82,11 +83,8 @@ async function deleted(lookup: KubeVirtLookup, req: AdmissionRequest): Promise<K
   return found === undefined ? undefined : readKubeVirt(found);
 }
 
-export function kubevirtAdmitters(lookup: KubeVirtLookup): {
-  create: Admitter;
-  update: Admitter;
-  delete: Admitter;
-} {
+/** The three KubeVirt CR webhooks by their paths (lib/kubevirt/webhooks.ts). */
+export function kubevirtAdmitters(lookup: KubeVirtLookup): Record<string, Admitter> {
   const create = async (): Promise<Verdict> => {
     const refusal = kubeVirtCreateRefusal((await lookup.kubevirts()).length);
     return refusal === undefined ? { allowed: true } : badRequest(refusal);
@@ -110,8 +108,8 @@ export function kubevirtAdmitters(lookup: KubeVirtLookup): {
     return { allowed: true };
   };
   return {
-    create: { kind: KUBEVIRT, admit: orBadRequest(create) },
-    update: { kind: KUBEVIRT, admit: orBadRequest(update) },
-    delete: { kind: KUBEVIRT, admit: orBadRequest(remove) },
+    [WEBHOOKS.kubevirtValidateCreate.path]: { kind: KUBEVIRT, admit: orBadRequest(create) },
+    [WEBHOOKS.kubevirtValidateUpdate.path]: { kind: KUBEVIRT, admit: orBadRequest(update) },
+    [WEBHOOKS.kubevirtValidateDelete.path]: { kind: KUBEVIRT, admit: orBadRequest(remove) },
   };
 }

@@ -5,7 +5,7 @@
  * answer carries the request's uid; a refusal carries a Status with KubeVirt's message and field causes; a
  * mutation carries a base64 JSONPatch.
  */
-import type { AdmissionCause } from '../../kubevirt/validation/index.ts';
+import type { AdmissionCause } from '../validation/index.ts';
 import { newStatus, type Status, type StatusCause } from '../../kernel/errors/errors.ts';
 
 type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';

@@ -15,7 +15,7 @@ import {
 } from './review.ts';
 
 export interface Admitter {
-  /** The kind the object must be (kubevirt.io names, as the rewriter's webhook proxy restores them). */
+  /** The kind the object must be (kubevirt.io names: the review arrives restored). */
   readonly kind: string;
   admit(req: AdmissionRequest): Verdict | Promise<Verdict>;
 }

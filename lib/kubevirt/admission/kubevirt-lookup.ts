@@ -1,13 +1,13 @@
 /**
- * KubeVirtLookup over the cluster, for the role: the KubeVirt CRs and the VMs are listed when a review needs
- * them (KubeVirt CR creates and deletes are rare; the VM list asks for one item), the VMIs are counted in the
- * role's VMI cache, and the placement probes are created with dryRun=All straight to the API server (they are
- * apps/v1 objects with a kubevirt.io label the rename rules must not touch). Needs list on
- * kubevirts.kubevirt.io and virtualmachines.kubevirt.io, create on apps deployments and daemonsets in the
- * KubeVirt CR's namespace.
+ * KubeVirtLookup over the cluster, as KubeVirt's operator webhooks read it (pkg/virt-operator/webhooks): the
+ * KubeVirt CRs, the VMIs and the VMs are listed when a review needs them (KubeVirt CR creates, updates and
+ * deletes are rare; the workload lists ask for one item), and the placement probes are created with dryRun=All
+ * straight to the API server (they are apps/v1 objects with a kubevirt.io label the rename rules must not
+ * touch). Needs list on kubevirts, virtualmachineinstances and virtualmachines (kubevirt.io names, stored under
+ * their internal ones), create on apps deployments and daemonsets in the KubeVirt CR's namespace.
  */
-import { KUBEVIRTS, VIRTUAL_MACHINES, type KubeVirt } from '../../kubevirt/index.ts';
-import type { PlacementProbe } from '../../kubevirt/validation/index.ts';
+import { KUBEVIRTS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES, type KubeVirt } from '../index.ts';
+import type { PlacementProbe } from '../validation/index.ts';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { GroupVersionResource, KubeClient } from '../../kernel/kube/index.ts';
 import type { KubeVirtLookup } from './kubevirt-admitters.ts';
@@ -21,20 +21,19 @@ const PROBE_RESOURCES: Readonly<Record<PlacementProbe['kind'], GroupVersionResou
 
 export interface ClusterKubeVirtLookupOptions {
   /** Speaks kubevirt.io names (the rename rules applied). */
-  readonly client: KubeClient;
+  readonly client: Pick<KubeClient, 'list'>;
   /** Straight to the API server. */
-  readonly direct: KubeClient;
-  /** How many VMIs the role's cache holds. */
-  readonly vmiCount: () => number;
+  readonly direct: Pick<KubeClient, 'create'>;
 }
 
 export function clusterKubeVirtLookup(o: ClusterKubeVirtLookupOptions): KubeVirtLookup {
+  const any = async (gvr: GroupVersionResource): Promise<boolean> =>
+    (await o.client.list(gvr, { limit: 1 })).items.length > 0;
   return {
     kubevirts: async (namespace): Promise<KubeVirt[]> =>
       (await o.client.list<KubeVirt>(KUBEVIRTS, namespace === undefined ? {} : { namespace })).items,
-    anyVmi: (): Promise<boolean> => Promise.resolve(o.vmiCount() > 0),
-    anyVm: async (): Promise<boolean> =>
-      (await o.client.list(VIRTUAL_MACHINES, { limit: 1 })).items.length > 0,
+    anyVmi: (): Promise<boolean> => any(VIRTUAL_MACHINE_INSTANCES),
+    anyVm: (): Promise<boolean> => any(VIRTUAL_MACHINES),
     dryRunCreate: async (namespace, probe): Promise<string | undefined> => {
       try {
         await o.direct.create(PROBE_RESOURCES[probe.kind], probe, { namespace, dryRun: true });

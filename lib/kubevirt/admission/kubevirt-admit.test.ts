@@ -1,15 +1,15 @@
 // The KubeVirt CR webhooks end to end without IO: AdmissionReview bodies in, AdmissionReview out, with a fake
 // lookup that records what the admitters read.
 import { describe, expect, it } from '@jest/globals';
-import type { KubeVirt } from '../../kubevirt/index.ts';
-import type { PlacementProbe } from '../../kubevirt/validation/index.ts';
-import { kubevirtCr, withConfig, withSpec } from '../../kubevirt/validation/testing/kubevirts.ts';
-import { WEBHOOKS } from '../../kubevirt/webhooks.ts';
-import { FakeClock } from '../../kernel/clock.ts';
-import { nopLogger } from '../../kernel/log/log.ts';
-import { handleAdmission } from './admit.ts';
-import { admitters, type AdmissionLookup } from './admitters.ts';
+import type { KubeVirt } from '../index.ts';
+import type { PlacementProbe } from '../validation/index.ts';
+import { kubevirtCr, withConfig, withSpec } from '../validation/testing/kubevirts.ts';
+import { WEBHOOKS, webhooksServedBy } from '../webhooks.ts';
+import { handleAdmission, type Admitter } from './admit.ts';
+import { kubevirtAdmitters, type KubeVirtLookup } from './kubevirt-admitters.ts';
 import type { AdmissionReviewResponse } from './review.ts';
+
+type Table = Record<string, Admitter>;
 
 interface World {
   kubevirts?: KubeVirt[];
@@ -19,31 +19,20 @@ interface World {
   fail?: string;
 }
 
-function setup(world: World = {}): { table: ReturnType<typeof admitters>; reads: string[] } {
+function setup(world: World = {}): { table: Table; reads: string[] } {
   const reads: string[] = [];
   const read = <T>(what: string, value: T): Promise<T> => {
     reads.push(what);
     return world.fail === undefined ? Promise.resolve(value) : Promise.reject(new Error(world.fail));
   };
-  const lookup: AdmissionLookup = {
-    vmi: () => Promise.resolve(undefined),
-    migrations: () => Promise.resolve([]),
-    installKubeVirts: () => [],
+  const lookup: KubeVirtLookup = {
     kubevirts: (namespace) => read(`kubevirts ${namespace ?? '*'}`, world.kubevirts ?? []),
     anyVmi: () => read('vmis', world.vmis ?? false),
     anyVm: () => read('vms', world.vms ?? false),
     dryRunCreate: (namespace, probe) =>
       read(`dry-run ${probe.kind} ${namespace}`, world.dryRun?.(probe) ?? undefined),
   };
-  const table = admitters({
-    clock: new FakeClock(),
-    uuid: () => '11111111-2222-4333-8444-555555555555',
-    isOwnServiceAccount: () => false,
-    isHandlerServiceAccount: () => false,
-    lookup,
-    log: nopLogger,
-  });
-  return { table, reads };
+  return { table: kubevirtAdmitters(lookup), reads };
 }
 
 const review = (request: Record<string, unknown>): string =>
@@ -59,7 +48,7 @@ const review = (request: Record<string, unknown>): string =>
   });
 
 async function post(
-  table: ReturnType<typeof admitters>,
+  table: Table,
   path: string,
   request: Record<string, unknown>,
 ): Promise<AdmissionReviewResponse['response']> {
@@ -71,6 +60,28 @@ async function post(
 const blocking = kubevirtCr(withSpec('uninstallStrategy', 'BlockUninstallIfWorkloadsExist'));
 const uninstall = (what: string): string =>
   `Rejecting the uninstall request, since there are still ${what} present. Either delete all KubeVirt related workloads or change the uninstall strategy before uninstalling KubeVirt.`;
+
+describe('kubevirtAdmitters', () => {
+  it('admit the KubeVirt CR at the paths of the webhook table that are the operator’s', () => {
+    const { table } = setup();
+    const ours = webhooksServedBy('operator');
+    expect(Object.keys(table).sort()).toEqual(ours.map((w) => w.path).sort());
+    for (const w of ours) expect(table[w.path]?.kind).toBe('KubeVirt');
+  });
+
+  it('refuse a review still carrying the stored kind with 400 (it must be restored first)', async () => {
+    const { table } = setup();
+    const stored = { ...kubevirtCr(), kind: 'InternalVirtualizationKubeVirt' };
+    const r = await post(table, WEBHOOKS.kubevirtValidateCreate.path, {
+      operation: 'CREATE',
+      object: stored,
+    });
+    expect(r).toMatchObject({
+      allowed: false,
+      status: { code: 400, message: 'request.object is a "InternalVirtualizationKubeVirt", not a KubeVirt' },
+    });
+  });
+});
 
 describe(WEBHOOKS.kubevirtValidateCreate.path, () => {
   it('admits the first KubeVirt CR and refuses another with KubeVirt’s 400', async () => {
