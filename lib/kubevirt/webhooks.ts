@@ -41,9 +41,8 @@ const CREATE_UPDATE: readonly AdmissionOperation[] = ['CREATE', 'UPDATE'];
 
 /**
  * Each webhook by the name the code uses; within a kind, in the order of its configuration. The KubeVirt CR's
- * are virt-operator's in KubeVirt. The webhook proxy's rule set (Deckhouse's) restores reviews of their
- * update and delete only: a create review would reach the server with the stored kind and no client
- * certificate, so create is served but not registered (the module creates its one KubeVirt CR).
+ * are virt-operator's in KubeVirt; the operator restores their reviews from the stored names itself (no webhook
+ * proxy in front of it), so all three are registered, create too (as Deckhouse registers them).
  */
 export const WEBHOOKS = {
   vmMutate: {
@@ -116,7 +115,7 @@ export const WEBHOOKS = {
     resource: KUBEVIRTS,
     operations: ['CREATE'],
     server: 'operator',
-    registered: false,
+    registered: true,
   },
   kubevirtValidateUpdate: {
     name: 'kubevirt-update-validator.kubevirt.io',
