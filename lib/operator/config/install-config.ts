@@ -71,7 +71,7 @@ export interface InstallConfig {
   /** The handler's ports; Deckhouse runs it on the host network with 4100 (health/metrics) and 4101 (console). */
   readonly handler: { readonly hostNetwork: boolean; readonly healthPort: number; readonly consoleServerPort: number };
   readonly certificateRotation: CertificateRotation;
-  /** `customizeComponents.flags`: extra `--name value` flags per component, replacing generated ones. */
+  /** `customizeComponents.flags`: extra flags per component, put before the generated ones (which win). */
   readonly flags: Readonly<Record<Component, Readonly<Record<string, string>>>>;
   readonly patches: readonly ComponentPatch[];
   readonly uninstallStrategy: 'RemoveWorkloads' | 'BlockUninstallIfWorkloadsExist';
