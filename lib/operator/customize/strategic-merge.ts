@@ -46,6 +46,29 @@ function place(out: JsonObject, key: string, value: unknown): void {
   else Reflect.deleteProperty(out, key);
 }
 
+/** A list field: merging (with its key from the schema, or as a delete list) or atomic. */
+type Field = ListField & { readonly merging: boolean };
+
+/** Where mergeMap is: the kind's schema and the path of the object being merged. */
+interface Context {
+  readonly schema: KindSchema;
+  readonly path: string;
+}
+
+const at = (c: Context, path: string): Context => ({ schema: c.schema, path });
+
+function listField(c: Context, path: string, deleteList: boolean): Field {
+  const mergeKey = c.schema.lists.get(path);
+  return { path, mergeKey: mergeKey ?? '', deleteList, merging: mergeKey !== undefined || deleteList };
+}
+
+/** The original list (absent: the patch's, directives removed) with the patch's list (absent: unchanged). */
+function mergeLists(c: Context, from: unknown[] | undefined, to: unknown[] | undefined, f: Field): unknown[] {
+  if (to === undefined) return from ?? [];
+  if (from === undefined) return itemsWithoutDirectives(to);
+  return f.merging ? mergeList(from, to, f, (o, p, path) => mergeMap(o, p, at(c, path))) : to;
+}
+
 function retainKeys(original: JsonObject, patch: JsonObject, path: string): void {
   if (!Object.hasOwn(patch, RETAIN_KEYS)) return;
   const keep = patch[RETAIN_KEYS];
@@ -78,44 +101,17 @@ function setOrder(original: JsonObject, patch: JsonObject, key: string, c: Conte
   const order = patch[key];
   Reflect.deleteProperty(patch, key);
   const name = fieldOf(key, SET_ORDER);
-  const f = c.listField(join(c.path, name), false);
+  const f = listField(c, join(c.path, name), false);
   if (!Array.isArray(order)) throw customizeError(`${f.path}: ${key} is not a list`);
   const from = asList(Object.hasOwn(original, name) ? original[name] : undefined, f.path);
   const to = asList(Object.hasOwn(patch, name) ? patch[name] : undefined, f.path);
   if (!orderAgrees(to ?? [], order, f.mergeKey))
     throw customizeError(`${f.path}: the patch's order differs from ${key}`);
   if (from === undefined && to === undefined) return;
-  const merged = c.mergeLists(from, to, f);
+  const merged = mergeLists(c, from, to, f);
   const kind = elementKind([from ?? [], to ?? []], f.path);
   original[name] = ordered(merged, order, from ?? [], { ...f, kind });
   Reflect.deleteProperty(patch, name);
-}
-
-/** A list field: merging (with its key from the schema, or as a delete list) or atomic. */
-type Field = ListField & { readonly merging: boolean };
-
-interface Context {
-  readonly schema: KindSchema;
-  readonly path: string;
-  listField(path: string, deleteList: boolean): Field;
-  /** The original list (absent: the patch's, directives removed) with the patch's list (absent: unchanged). */
-  mergeLists(from: unknown[] | undefined, to: unknown[] | undefined, f: Field): unknown[];
-}
-
-function contextFor(schema: KindSchema, path: string): Context {
-  return {
-    schema,
-    path,
-    listField: (p, deleteList): Field => {
-      const mergeKey = schema.lists.get(p);
-      return { path: p, mergeKey: mergeKey ?? '', deleteList, merging: mergeKey !== undefined || deleteList };
-    },
-    mergeLists: (from, to, f): unknown[] => {
-      if (to === undefined) return from ?? [];
-      if (from === undefined) return itemsWithoutDirectives(to);
-      return f.merging ? mergeList(from, to, f, (o, p, at) => mergeMap(o, p, contextFor(schema, at))) : to;
-    },
-  };
 }
 
 function mergeField(out: JsonObject, key: string, patchValue: unknown, c: Context): void {
@@ -132,14 +128,13 @@ function mergeField(out: JsonObject, key: string, patchValue: unknown, c: Contex
   }
   const path = join(c.path, name);
   if (isObject(original) && isObject(patchValue)) {
-    out[name] = c.schema.replaced.has(path)
-      ? patchValue
-      : mergeMap(original, patchValue, contextFor(c.schema, path));
+    out[name] = c.schema.replaced.has(path) ? patchValue : mergeMap(original, patchValue, at(c, path));
   } else if (Array.isArray(original) && Array.isArray(patchValue)) {
-    out[name] = c.mergeLists(original, patchValue, c.listField(path, deleteList));
+    out[name] = mergeLists(c, original, patchValue, listField(c, path, deleteList));
   } else place(out, name, patchValue);
 }
 
+/** strategicpatch mergeMap: merges patch into original in place (both are copies) and returns the result. */
 function mergeMap(original: JsonObject, patch: JsonObject, c: Context): JsonObject {
   const directive = patch[DIRECTIVE];
   if (directive === 'replace') {
@@ -162,5 +157,5 @@ export function applyStrategicMerge(doc: JsonObject, patch: unknown, kind: strin
   const schema = schemaFor(kind);
   if (schema === undefined) throw customizeError(`strategic merge patches of a ${kind} are not supported`);
   if (!isObject(patch)) throw customizeError('a strategic merge patch is a JSON object');
-  return mergeMap(structuredClone(doc), structuredClone(patch), contextFor(schema, ''));
+  return mergeMap(structuredClone(doc), structuredClone(patch), { schema, path: '' });
 }
