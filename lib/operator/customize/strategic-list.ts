@@ -11,7 +11,7 @@ import { customizeError, isObject, kindOf, type JsonKind, type JsonObject } from
 export const DIRECTIVE = '$patch';
 
 /** Merges a patch item into the original item with the same merge key (the caller's mergeMap). */
-export type MergeItem = (original: JsonObject, patch: JsonObject, path: string) => JsonObject;
+type MergeItem = (original: JsonObject, patch: JsonObject, path: string) => JsonObject;
 
 export interface ListField {
   readonly path: string;
@@ -33,7 +33,7 @@ export function elementKind(lists: readonly (readonly unknown[])[], path: string
 }
 
 /** How the items of one list are told apart. */
-export interface ListShape {
+interface ListShape {
   readonly path: string;
   /** '' for a list of scalars. */
   readonly mergeKey: string;
