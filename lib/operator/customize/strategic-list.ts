@@ -33,12 +33,7 @@ export function elementKind(lists: readonly (readonly unknown[])[], path: string
 }
 
 /** How the items of one list are told apart. */
-interface ListShape {
-  readonly path: string;
-  /** '' for a list of scalars. */
-  readonly mergeKey: string;
-  readonly kind: JsonKind;
-}
+type ListShape = Pick<ListField, 'path' | 'mergeKey'> & { readonly kind: JsonKind };
 
 /** What identifies an item: its merge key's value for objects, the item itself for scalars. */
 function identity(item: unknown, s: ListShape): unknown {
@@ -135,7 +130,7 @@ function mergeItems(original: unknown[], patch: JsonObject[], f: ListField, merg
     const i = out.findIndex(
       (o) => isObject(o) && Object.hasOwn(o, f.mergeKey) && o[f.mergeKey] === item[f.mergeKey],
     );
-    const found = out[i];
+    const found = i < 0 ? undefined : out[i];
     if (isObject(found)) out[i] = mergeItem(found, item, `${f.path}[]`);
     else out.push(item);
   }
@@ -153,11 +148,7 @@ export function mergeList(
   const kind = elementKind([original, patch], f.path);
   if (kind !== 'object') {
     if (f.deleteList) return original.filter((v) => !patch.includes(v));
-    return ordered([...new Set([...original, ...patch])], patch, original, {
-      path: f.path,
-      mergeKey: '',
-      kind,
-    });
+    return ordered([...new Set([...original, ...patch])], patch, original, { ...f, kind });
   }
   if (f.mergeKey === '')
     throw customizeError(`${f.path}: a list of objects without a merge key cannot merge`);
