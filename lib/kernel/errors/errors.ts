@@ -17,7 +17,8 @@ export type ErrorCode =
   | 'KV_ERR_LIBVIRT'
   | 'KV_ERR_LAUNCHER'
   | 'KV_ERR_HOTPLUG'
-  | 'KV_ERR_UNSAFE_PATH';
+  | 'KV_ERR_UNSAFE_PATH'
+  | 'KV_ERR_CUSTOMIZE';
 
 export class KvError extends Error {
   readonly code: ErrorCode;

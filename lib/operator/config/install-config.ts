@@ -75,7 +75,7 @@ export interface InstallConfig {
     readonly consoleServerPort: number;
   };
   readonly certificateRotation: CertificateRotation;
-  /** `customizeComponents.flags`: extra `--name value` flags per component, replacing generated ones. */
+  /** `customizeComponents.flags`: extra flags per component, put before the generated ones (which win). */
   readonly flags: Readonly<Record<Component, Readonly<Record<string, string>>>>;
   readonly patches: readonly ComponentPatch[];
   readonly uninstallStrategy: 'RemoveWorkloads' | 'BlockUninstallIfWorkloadsExist';
