@@ -96,7 +96,7 @@ export function asDuration(v: unknown, where: At): number | undefined {
   return ns;
 }
 
-const INT_MAX: Readonly<Record<'uint8' | 'uint' | 'int64', readonly [number, number]>> = {
+const INT_RANGE: Readonly<Record<'uint8' | 'uint' | 'int64', readonly [number, number]>> = {
   uint8: [0, 255],
   uint: [0, Number.MAX_SAFE_INTEGER],
   int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
@@ -106,7 +106,7 @@ const INT_MAX: Readonly<Record<'uint8' | 'uint' | 'int64', readonly [number, num
 export function asInt(v: unknown, where: At, goType: 'uint8' | 'uint' | 'int64'): number | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number') return mismatch(v, where, goType);
-  const [min, max] = INT_MAX[goType];
+  const [min, max] = INT_RANGE[goType];
   if (Number.isInteger(v) && v >= min && v <= max) return v;
   return refuse(where, `number ${String(v)}`, goType);
 }

@@ -10,7 +10,7 @@ import type { KubeVirt } from '../../kubevirt/v1/objects.ts';
 import { invalid, type Causes } from '../../kubevirt/validation/causes.ts';
 import { KubeVirtDecodeError, readKubeVirt, type KubeVirtView } from '../../kubevirt/validation/index.ts';
 import { DEFAULT_VERBOSITY, PORTS } from '../generate/layout.ts';
-import { isImageTag, isLabelValue, parseImageRef, targetImage, versionOf, type ImageRef } from './image.ts';
+import { isLabelValue, parseImageRef, targetImage, versionOf, type ImageRef } from './image.ts';
 import type { Component, InstallConfig, InstallMode } from './install-config.ts';
 import {
   certificateRotation,
@@ -48,26 +48,25 @@ function ownImage(env: OperatorEnv): ImageRef {
   return own;
 }
 
+/** The image and version to install; an image tag must also be a label value (it becomes the version). */
 function image(kv: KubeVirt, own: ImageRef, env: OperatorEnv): Checked<{ image: string; version: string }> {
   const tag = kv.spec.imageTag ?? '';
-  if (tag !== '' && !(isImageTag(tag) && isLabelValue(tag))) {
-    const message = `${JSON.stringify(tag)}: an image tag must be a valid label value (at most 63 characters: letters, digits, '-', '_' or '.', starting and ending with a letter or digit)`;
-    return {
-      value: { image: env.image, version: versionOf(own, env.version) },
-      causes: [invalid('spec.imageTag', message)],
-    };
-  }
+  const registry = kv.spec.imageRegistry ?? '';
   const target = targetImage(own, {
-    ...(kv.spec.imageRegistry !== undefined && { registry: kv.spec.imageRegistry }),
-    tag,
+    registry,
+    tag: isLabelValue(tag) ? tag : '',
     ...(env.version !== undefined && { declaredVersion: env.version }),
   });
-  if (parseImageRef(target.image) !== undefined) return { value: target, causes: [] };
-  const message = `${JSON.stringify(kv.spec.imageRegistry)}: the image ${JSON.stringify(target.image)} is not an image reference`;
-  return {
-    value: { image: env.image, version: target.version },
-    causes: [invalid('spec.imageRegistry', message)],
-  };
+  const causes: Causes = [];
+  if (!isLabelValue(tag)) {
+    const message = `${JSON.stringify(tag)}: an image tag here must be a valid label value (at most 63 characters: letters, digits, '-', '_' or '.', starting and ending with a letter or digit)`;
+    causes.push(invalid('spec.imageTag', message));
+  }
+  if (parseImageRef(target.image) === undefined) {
+    const message = `${JSON.stringify(registry)}: the image ${JSON.stringify(target.image)} is not an image reference`;
+    causes.push(invalid('spec.imageRegistry', message));
+  }
+  return { value: target, causes };
 }
 
 /** The KubeVirt CR decoded, or its decode error as a refusal. */

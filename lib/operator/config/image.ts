@@ -22,10 +22,6 @@ const REGISTRY_PART = /^[^\s/@]+$/;
 const LABEL_VALUE = /^(?:[A-Za-z0-9](?:[\w.-]{0,61}[A-Za-z0-9])?)?$/;
 const SHORT_DIGEST = 12;
 
-export function isImageTag(tag: string): boolean {
-  return TAG.test(tag);
-}
-
 export function isLabelValue(v: string): boolean {
   return LABEL_VALUE.test(v);
 }
@@ -56,13 +52,13 @@ export function formatImageRef(r: ImageRef): string {
   return `${r.registry === '' ? '' : `${r.registry}/`}${r.name}${tag}${digest}`;
 }
 
-export interface TargetImage {
+interface TargetImage {
   readonly image: string;
   readonly registry: string;
   readonly version: string;
 }
 
-export interface ImageOverrides {
+interface ImageOverrides {
   /** spec.imageRegistry ('' or absent: the operator's). */
   readonly registry?: string;
   /** spec.imageTag ('' or absent: the operator's). */

@@ -4,6 +4,7 @@
  * and uninstall strategy rules of its webhooks): a value with the causes that refuse it, each cause naming its
  * field. Pure.
  */
+import { errorMessage } from '../../kernel/errors/errors.ts';
 import { invalid, notSupported, type Causes } from '../../kubevirt/validation/causes.ts';
 import {
   selfSignedCauses,
@@ -107,7 +108,7 @@ function patchProblem(text: string, type: ComponentPatch['type']): string | unde
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    return `not valid JSON: ${err instanceof Error ? err.message : String(err)}`;
+    return `not valid JSON: ${errorMessage(err)}`;
   }
   if (type === 'json') return Array.isArray(parsed) ? undefined : 'a json patch must be a list of operations';
   const isObject = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
