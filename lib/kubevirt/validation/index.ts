@@ -12,11 +12,19 @@ export { validateVmiUpdate, type VmiUpdateContext } from './vmi-update.ts';
 export { validateVm } from './vm.ts';
 export type { RunningVmi } from './vm-pending-requests.ts';
 export { validateMigrationCreate, validateMigrationUpdate } from './migration.ts';
-export { readKubeVirt, type KubeVirtView } from './kubevirt-cr-read.ts';
+export {
+  readKubeVirt,
+  type KubeVirtView,
+  type PlacementView,
+  type TolerationView,
+} from './kubevirt-cr-read.ts';
+export { KubeVirtDecodeError } from './go-json.ts';
 export {
   blocksUninstall,
   kubeVirtCreateRefusal,
   kubeVirtUpdateWarnings,
+  selfSignedCauses,
+  selfSignedRotation,
   uninstallRefusal,
   validateKubeVirtUpdate,
 } from './kubevirt-cr.ts';

@@ -1,16 +1,25 @@
 /**
- * The parts of a KubeVirt CR the KubeVirt CR admitters read, taken from the JSON as KubeVirt's json.Unmarshal
- * into v1.KubeVirt takes them. Most of them are untyped in the CRD (certificateRotateStrategy, infra, workloads
- * and most of configuration keep unknown fields), so a value of the wrong type is refused here with Go's
- * UnmarshalTypeError text (`json: cannot unmarshal <json> into Go struct field <Struct>.<path> of type <type>`),
- * and a duration Go cannot parse with time.ParseDuration's text; both are thrown as KV_ERR_DECODE, which the
- * admitter answers with KubeVirt's 400. null is an absent field, as for Go's pointers. Pure.
+ * The parts of a KubeVirt CR that the KubeVirt CR admitters and the operator read, taken from the JSON as
+ * KubeVirt's json.Unmarshal into v1.KubeVirt takes them. Most of them are untyped in the CRD
+ * (certificateRotateStrategy, infra, workloads and most of configuration keep unknown fields), so a value of
+ * the wrong type is refused here with Go's texts (go-json.ts), which the admitter answers with KubeVirt's 400
+ * and the operator reports with the field's path. Pure.
  */
-import { KvError } from '../../kernel/errors/errors.ts';
-import { parseGoDuration } from '../subresources/go-duration.ts';
-import { goDurationError } from '../../kernel/go/strconv.ts';
-
-type Json = Readonly<Record<string, unknown>>;
+import {
+  asBool,
+  asDuration,
+  asInt,
+  asList,
+  asObject,
+  asString,
+  asStringMap,
+  asStrings,
+  at,
+  compact,
+  under,
+  type At,
+  type Json,
+} from './go-json.ts';
 
 interface CertConfigView {
   readonly duration?: number;
@@ -26,18 +35,53 @@ export interface SelfSignedView {
   readonly server?: CertConfigView;
 }
 
+/** One spec.customizeComponents.patches entry as sent (the CRD requires every field). */
+interface PatchView {
+  readonly resourceName: string;
+  readonly resourceType: string;
+  readonly patch: string;
+  readonly type: string;
+}
+
+/** developerConfiguration.logVerbosity: the components the operator passes a verbosity to. */
+type LogVerbosityView = Partial<Record<'virtAPI' | 'virtController' | 'virtHandler', number>>;
+
+/** A core/v1 Toleration as decoded (operator and effect are free strings to Go). */
+export interface TolerationView {
+  readonly key?: string;
+  readonly operator?: string;
+  readonly value?: string;
+  readonly effect?: string;
+  readonly tolerationSeconds?: number;
+}
+
+/** spec.infra / spec.workloads.nodePlacement, decoded. */
+export interface PlacementView {
+  readonly nodeSelector?: Readonly<Record<string, string>>;
+  readonly tolerations?: readonly TolerationView[];
+  readonly affinity?: Json;
+}
+
+/** spec.infra or spec.workloads: the node placement as sent (`nodePlacement`) and decoded (`placement`). */
+interface ComponentView {
+  readonly replicas?: number;
+  readonly nodePlacement?: Json;
+  readonly placement?: PlacementView;
+}
+
 export interface KubeVirtView {
   readonly namespace: string;
-  readonly patches: readonly string[];
+  readonly patches: readonly PatchView[];
   readonly selfSigned?: SelfSignedView;
   readonly guestMemoryOverheadRatio?: string;
   readonly tls?: { readonly minTLSVersion: string; readonly ciphers: readonly string[] };
   /** virtualMachineInstanceProfile (undefined: no seccompConfiguration or no profile) → customProfile. */
   readonly seccompProfile?: { readonly customProfile?: { localhost: boolean; runtimeDefault: boolean } };
-  readonly infra?: { readonly replicas?: number; readonly nodePlacement?: Json };
-  readonly workloads?: { readonly nodePlacement?: Json };
+  readonly infra?: ComponentView;
+  readonly workloads?: ComponentView;
   /** developerConfiguration.featureGates; undefined when there is no developerConfiguration. */
   readonly featureGates?: readonly string[];
+  readonly logVerbosity?: LogVerbosityView;
   readonly mediatedDevices?: { readonly deprecatedTypes: boolean; readonly nodeDeprecatedTypes: boolean[] };
   readonly uninstallStrategy: string;
   readonly phase: string;
@@ -48,68 +92,6 @@ export interface KubeVirtView {
     readonly workloads: unknown;
     seccomp: unknown;
   };
-}
-
-interface At {
-  /** The Go struct holding the field (UnmarshalTypeError.Struct). */
-  readonly struct: string;
-  /** The JSON path from the root (UnmarshalTypeError.Field). */
-  readonly path: string;
-}
-
-/** `o` without its undefined fields (what Go leaves nil). */
-function compact<T extends object>(o: { [K in keyof T]-?: T[K] | undefined }): T {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-}
-
-const at = (struct: string, path: string): At => ({ struct, path });
-const under = (parent: At, struct: string, name: string): At => at(struct, `${parent.path}.${name}`);
-
-function jsonKind(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'boolean') return 'bool';
-  return typeof v === 'object' ? 'object' : typeof v;
-}
-
-function mismatch(v: unknown, where: At, goType: string): never {
-  throw new KvError(
-    'KV_ERR_DECODE',
-    `json: cannot unmarshal ${jsonKind(v)} into Go struct field ${where.struct}.${where.path} of type ${goType}`,
-  );
-}
-
-function asObject(v: unknown, where: At, goType: string): Json | undefined {
-  if (v === undefined || v === null) return undefined;
-  return typeof v === 'object' && !Array.isArray(v) ? (v as Json) : mismatch(v, where, goType);
-}
-
-function asString(v: unknown, where: At, goType = 'string'): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  return typeof v === 'string' ? v : mismatch(v, where, goType);
-}
-
-function asStrings(v: unknown, where: At): string[] | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v)) return mismatch(v, where, '[]string');
-  return v.map((s) => asString(s, where) ?? '');
-}
-
-function asDuration(v: unknown, where: At): number | undefined {
-  const text = asString(v, where);
-  if (text === undefined) return undefined;
-  const ns = parseGoDuration(text);
-  if (ns === undefined) throw new KvError('KV_ERR_DECODE', goDurationError(text));
-  return ns;
-}
-
-function asUint8(v: unknown, where: At): number | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number') return mismatch(v, where, 'uint8');
-  if (Number.isInteger(v) && v >= 0 && v <= 255) return v;
-  throw new KvError(
-    'KV_ERR_DECODE',
-    `json: cannot unmarshal number ${String(v)} into Go struct field ${where.struct}.${where.path} of type uint8`,
-  );
 }
 
 function certConfig(v: unknown, where: At): CertConfigView | undefined {
@@ -168,9 +150,10 @@ function seccompProfile(config: Json, cfgAt: At): KubeVirtView['seccompProfile']
   const customAt = under(profileAt, 'VirtualMachineInstanceProfile', 'customProfile');
   const custom = asObject(profile['customProfile'], customAt, 'v1.CustomProfile');
   if (custom === undefined) return {};
-  const runtimeDefault = custom['runtimeDefaultProfile'];
-  if (runtimeDefault !== undefined && runtimeDefault !== null && typeof runtimeDefault !== 'boolean')
-    mismatch(runtimeDefault, under(customAt, 'CustomProfile', 'runtimeDefaultProfile'), 'bool');
+  const runtimeDefault = asBool(
+    custom['runtimeDefaultProfile'],
+    under(customAt, 'CustomProfile', 'runtimeDefaultProfile'),
+  );
   const localhost = asString(
     custom['localhostProfile'],
     under(customAt, 'CustomProfile', 'localhostProfile'),
@@ -178,20 +161,41 @@ function seccompProfile(config: Json, cfgAt: At): KubeVirtView['seccompProfile']
   return { customProfile: { localhost: localhost !== undefined, runtimeDefault: runtimeDefault === true } };
 }
 
-function component(spec: Json, name: 'infra' | 'workloads'): KubeVirtView['infra'] {
+function toleration(v: unknown, where: At): TolerationView {
+  const o = asObject(v, where, 'v1.Toleration') ?? {};
+  const field = (name: string): At => under(where, 'Toleration', name);
+  return compact<TolerationView>({
+    key: asString(o['key'], field('key')),
+    operator: asString(o['operator'], field('operator'), 'v1.TolerationOperator'),
+    value: asString(o['value'], field('value')),
+    effect: asString(o['effect'], field('effect'), 'v1.TaintEffect'),
+    tolerationSeconds: asInt(o['tolerationSeconds'], field('tolerationSeconds'), 'int64'),
+  });
+}
+
+function placement(o: Json, where: At): PlacementView {
+  const field = (name: string): At => under(where, 'NodePlacement', name);
+  const tolerationsAt = field('tolerations');
+  return compact<PlacementView>({
+    nodeSelector: asStringMap(o['nodeSelector'], field('nodeSelector')),
+    tolerations: asList(o['tolerations'], tolerationsAt, '[]v1.Toleration')?.map((t) =>
+      toleration(t, tolerationsAt),
+    ),
+    affinity: asObject(o['affinity'], field('affinity'), 'v1.Affinity'),
+  });
+}
+
+function component(spec: Json, name: 'infra' | 'workloads'): ComponentView | undefined {
   const where = at('KubeVirtSpec', `spec.${name}`);
   const o = asObject(spec[name], where, 'v1.ComponentConfig');
   if (o === undefined) return undefined;
-  const nodePlacement = asObject(
-    o['nodePlacement'],
-    under(where, 'ComponentConfig', 'nodePlacement'),
-    'v1.NodePlacement',
-  );
-  const replicas = asUint8(o['replicas'], under(where, 'ComponentConfig', 'replicas'));
-  return {
-    ...(nodePlacement !== undefined && { nodePlacement }),
-    ...(replicas !== undefined && { replicas }),
-  };
+  const placementAt = under(where, 'ComponentConfig', 'nodePlacement');
+  const nodePlacement = asObject(o['nodePlacement'], placementAt, 'v1.NodePlacement');
+  return compact<ComponentView>({
+    replicas: asInt(o['replicas'], under(where, 'ComponentConfig', 'replicas'), 'uint8'),
+    nodePlacement,
+    placement: nodePlacement && placement(nodePlacement, placementAt),
+  });
 }
 
 function mediatedDevices(config: Json, cfgAt: At): KubeVirtView['mediatedDevices'] {
@@ -200,8 +204,7 @@ function mediatedDevices(config: Json, cfgAt: At): KubeVirtView['mediatedDevices
   if (o === undefined) return undefined;
   const typesAt = (struct: string, parent: At): At => under(parent, struct, 'mediatedDevicesTypes');
   const nodesAt = under(where, 'MediatedDevicesConfiguration', 'nodeMediatedDeviceTypes');
-  const nodes = o['nodeMediatedDeviceTypes'] ?? [];
-  if (!Array.isArray(nodes)) return mismatch(nodes, nodesAt, '[]v1.NodeMediatedDeviceTypesConfig');
+  const nodes = asList(o['nodeMediatedDeviceTypes'], nodesAt, '[]v1.NodeMediatedDeviceTypesConfig') ?? [];
   return {
     // Go keeps an empty list as a non-nil slice: only an absent (or null) list is no use of the old field.
     deprecatedTypes:
@@ -216,26 +219,46 @@ function mediatedDevices(config: Json, cfgAt: At): KubeVirtView['mediatedDevices
   };
 }
 
-function developerGates(config: Json, cfgAt: At): string[] | undefined {
+function developer(config: Json, cfgAt: At): Pick<KubeVirtView, 'featureGates' | 'logVerbosity'> {
   const where = under(cfgAt, 'KubeVirtConfiguration', 'developerConfiguration');
   const dev = asObject(config['developerConfiguration'], where, 'v1.DeveloperConfiguration');
-  if (dev === undefined) return undefined;
-  return asStrings(dev['featureGates'], under(where, 'DeveloperConfiguration', 'featureGates')) ?? [];
-}
-
-function patches(spec: Json): string[] {
-  const where = at('KubeVirtSpec', 'spec.customizeComponents');
-  const cc = asObject(spec['customizeComponents'], where, 'v1.CustomizeComponents');
-  const listAt = under(where, 'CustomizeComponents', 'patches');
-  const list = cc?.['patches'] ?? [];
-  if (!Array.isArray(list)) return mismatch(list, listAt, '[]v1.CustomizeComponentsPatch');
-  return list.map((p: unknown) => {
-    const patch = asObject(p, listAt, 'v1.CustomizeComponentsPatch');
-    return asString(patch?.['patch'], under(listAt, 'CustomizeComponentsPatch', 'patch')) ?? '';
+  if (dev === undefined) return {};
+  const verbosityAt = under(where, 'DeveloperConfiguration', 'logVerbosity');
+  const verbosity = asObject(dev['logVerbosity'], verbosityAt, 'v1.LogVerbosity');
+  const level = (name: keyof LogVerbosityView): number | undefined =>
+    asInt(verbosity?.[name], under(verbosityAt, 'LogVerbosity', name), 'uint');
+  return compact<Pick<KubeVirtView, 'featureGates' | 'logVerbosity'>>({
+    featureGates:
+      asStrings(dev['featureGates'], under(where, 'DeveloperConfiguration', 'featureGates')) ?? [],
+    logVerbosity:
+      verbosity &&
+      compact<LogVerbosityView>({
+        virtAPI: level('virtAPI'),
+        virtController: level('virtController'),
+        virtHandler: level('virtHandler'),
+      }),
   });
 }
 
-/** The view of a KubeVirt CR (the request's object), or a KV_ERR_DECODE KvError with Go's text. */
+function patches(spec: Json): PatchView[] {
+  const where = at('KubeVirtSpec', 'spec.customizeComponents');
+  const cc = asObject(spec['customizeComponents'], where, 'v1.CustomizeComponents');
+  const listAt = under(where, 'CustomizeComponents', 'patches');
+  const list = asList(cc?.['patches'], listAt, '[]v1.CustomizeComponentsPatch') ?? [];
+  return list.map((p: unknown) => {
+    const patch = asObject(p, listAt, 'v1.CustomizeComponentsPatch');
+    const field = (name: string, goType?: string): string =>
+      asString(patch?.[name], under(listAt, 'CustomizeComponentsPatch', name), goType) ?? '';
+    return {
+      resourceName: field('resourceName'),
+      resourceType: field('resourceType'),
+      patch: field('patch'),
+      type: field('type', 'v1.PatchType'),
+    };
+  });
+}
+
+/** The view of a KubeVirt CR (the request's object), or a KubeVirtDecodeError (KV_ERR_DECODE) with Go's text. */
 export function readKubeVirt(obj: unknown): KubeVirtView {
   const root = asObject(obj, at('KubeVirt', ''), 'v1.KubeVirt') ?? {};
   const meta = asObject(root['metadata'], at('KubeVirt', 'metadata'), 'v1.ObjectMeta') ?? {};
@@ -244,6 +267,7 @@ export function readKubeVirt(obj: unknown): KubeVirtView {
   const cfgAt = at('KubeVirtSpec', 'spec.configuration');
   const config = asObject(spec['configuration'], cfgAt, 'v1.KubeVirtConfiguration') ?? {};
   const str = (v: unknown, where: At, goType?: string): string => asString(v, where, goType) ?? '';
+  const dev = developer(config, cfgAt);
   return compact<KubeVirtView>({
     namespace: str(meta['namespace'], at('ObjectMeta', 'metadata.namespace')),
     patches: patches(spec),
@@ -256,7 +280,8 @@ export function readKubeVirt(obj: unknown): KubeVirtView {
     seccompProfile: seccompProfile(config, cfgAt),
     infra: component(spec, 'infra'),
     workloads: component(spec, 'workloads'),
-    featureGates: developerGates(config, cfgAt),
+    featureGates: dev.featureGates,
+    logVerbosity: dev.logVerbosity,
     mediatedDevices: mediatedDevices(config, cfgAt),
     uninstallStrategy: str(
       spec['uninstallStrategy'],

@@ -284,6 +284,16 @@ describe('readKubeVirt: what Go’s json.Unmarshal refuses', () => {
       withSpec('workloads', { nodePlacement: [] }),
       'json: cannot unmarshal array into Go struct field ComponentConfig.spec.workloads.nodePlacement of type v1.NodePlacement',
     ],
+    [
+      'a toleration that is a string',
+      withSpec('infra', { nodePlacement: { tolerations: ['Exists'] } }),
+      'json: cannot unmarshal string into Go struct field NodePlacement.spec.infra.nodePlacement.tolerations of type v1.Toleration',
+    ],
+    [
+      'a log verbosity that is not a whole number',
+      withConfig('developerConfiguration', { logVerbosity: { virtHandler: 2.5 } }),
+      'json: cannot unmarshal number 2.5 into Go struct field LogVerbosity.spec.configuration.developerConfiguration.logVerbosity.virtHandler of type uint',
+    ],
   ])('%s', (_name, change, message) => {
     expect(() => readKubeVirt(kubevirtCr(change))).toThrow(
       expect.objectContaining({ code: 'KV_ERR_DECODE', message }),

@@ -44,19 +44,27 @@ export function uninstallRefusal(present: UninstallBlocker): string {
 }
 
 const patchCauses = (kv: KubeVirtView): Causes =>
-  kv.patches.flatMap((p) => {
+  kv.patches.flatMap(({ patch }) => {
     try {
-      JSON.parse(p);
+      JSON.parse(patch);
       return [];
     } catch {
-      return [notSupported('', `patch ${goQuote(p)} is not valid JSON`)];
+      return [notSupported('', `patch ${goQuote(patch)} is not valid JSON`)];
     }
   });
 
 const DAY_NS = 24 * 3600e9;
 
+/** Nanoseconds: the CA's and the server certificates' lifetimes and how long before their end they renew. */
+export interface SelfSignedRotation {
+  readonly ca: number;
+  readonly caRenew: number;
+  readonly cert: number;
+  readonly certRenew: number;
+}
+
 /** apply.GetCADuration, GetCARenewBefore, GetCertDuration, GetCertRenewBefore: deprecated fields first. */
-function rotation(c: SelfSignedView): { ca: number; caRenew: number; cert: number; certRenew: number } {
+export function selfSignedRotation(c: SelfSignedView): SelfSignedRotation {
   const ca = c.caRotateInterval ?? c.ca?.duration ?? 7 * DAY_NS;
   const cert = c.certRotateInterval ?? c.server?.duration ?? DAY_NS;
   return {
@@ -67,41 +75,40 @@ function rotation(c: SelfSignedView): { ca: number; caRenew: number; cert: numbe
   };
 }
 
-function certificateCauses(kv: KubeVirtView): Causes {
-  const c = kv.selfSigned;
-  if (c === undefined) return [];
+/**
+ * The self-signed rotation settings KubeVirt refuses, each cause with the field it concerns under
+ * spec.certificateRotateStrategy.selfSigned (KubeVirt's webhook sends them without a field).
+ */
+export function selfSignedCauses(c: SelfSignedView): Causes {
   const out: Causes = [];
+  const at = 'spec.certificateRotateStrategy.selfSigned';
   const deprecated = [c.caRotateInterval, c.certRotateInterval, c.caOverlapInterval].some(
     (d) => d !== undefined,
   );
   if (deprecated && (c.ca !== undefined || c.server !== undefined)) {
-    out.push(
-      notSupported(
-        '',
-        'caRotateInterval, certRotateInterval and caOverlapInterval are deprecated and conflict with CertConfig defined rotation parameters',
-      ),
-    );
+    const message =
+      'caRotateInterval, certRotateInterval and caOverlapInterval are deprecated and conflict with CertConfig defined rotation parameters';
+    out.push(notSupported(at, message));
   }
-  const r = rotation(c);
+  const r = selfSignedRotation(c);
   const base = 'spec.certificateRotationStrategy.selfSigned';
-  if (r.ca < r.caRenew)
-    out.push(
-      invalid('', `CA RenewBefore cannot exceed Duration (${base}.ca.duration < ${base}.ca.renewBefore)`),
-    );
-  if (r.cert < r.certRenew) {
-    out.push(
-      invalid(
-        '',
-        `Cert RenewBefore cannot exceed Duration (${base}.server.duration < ${base}.server.renewBefore)`,
-      ),
-    );
+  if (r.ca < r.caRenew) {
+    const message = `CA RenewBefore cannot exceed Duration (${base}.ca.duration < ${base}.ca.renewBefore)`;
+    out.push(invalid(`${at}.ca.renewBefore`, message));
   }
-  if (r.cert > r.ca)
-    out.push(
-      invalid('', `Certificate duration cannot exceed CA (${base}.server.duration > ${base}.ca.duration)`),
-    );
+  if (r.cert < r.certRenew) {
+    const message = `Cert RenewBefore cannot exceed Duration (${base}.server.duration < ${base}.server.renewBefore)`;
+    out.push(invalid(`${at}.server.renewBefore`, message));
+  }
+  if (r.cert > r.ca) {
+    const message = `Certificate duration cannot exceed CA (${base}.server.duration > ${base}.ca.duration)`;
+    out.push(invalid(`${at}.server.duration`, message));
+  }
   return out;
 }
+
+const certificateCauses = (kv: KubeVirtView): Causes =>
+  kv.selfSigned === undefined ? [] : selfSignedCauses(kv.selfSigned).map((c) => ({ ...c, field: '' }));
 
 function ratioCauses(kv: KubeVirtView): Causes {
   const text = kv.guestMemoryOverheadRatio;

@@ -1,7 +1,8 @@
 /**
  * What the operator installs, decided once from the KubeVirt resource and the operator's own environment
- * (`fromKubeVirt` in config.ts). Every generator under `generate/` is a pure function of this value; nothing
- * they render reads the resource itself, so a golden test is one InstallConfig in and objects out.
+ * (`installConfigFrom` in from-kubevirt.ts). Every generator under `generate/` is a pure function of this
+ * value; nothing they render reads the resource itself, so a golden test is one InstallConfig in and objects
+ * out.
  */
 import type { KubeObject } from '../../kernel/kube/types.ts';
 
