@@ -9,6 +9,7 @@ export const BUILT_ROLES: Readonly<Record<string, () => Promise<Command>>> = {
   controller: async () => (await import('./controller.ts')).controllerCommand(),
   handler: async () => (await import('./handler.ts')).handlerCommand(),
   launcher: async () => (await import('./launcher.ts')).launcherCommand(),
+  operator: async () => (await import('./operator.ts')).operatorCommand(),
   'pr-helper': async () => (await import('./pr-helper.ts')).prHelperCommand(),
   rewriter: async () => (await import('./rewriter.ts')).rewriterCommand(),
 };

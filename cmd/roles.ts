@@ -37,17 +37,7 @@ const VERBOSITY: FlagSpec = {
   default: '2',
 };
 
-export const ROLES: RoleSpec[] = [
-  {
-    name: 'operator',
-    description: 'install and configure every other component from the KubeVirt CR',
-    kube: true,
-    flags: [
-      { flags: '--namespace <ns>', description: 'install namespace', default: 'd8-virtualization' },
-      { flags: '--health-port <port>', description: 'health and metrics port', default: '8186' },
-    ],
-  },
-];
+export const ROLES: RoleSpec[] = [];
 
 function refuse(name: string): never {
   console.error(`role ${name} is not implemented yet`);

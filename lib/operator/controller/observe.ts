@@ -6,7 +6,12 @@
 import type { KubeObject } from '../../kernel/kube/types.ts';
 import type { Component } from '../config/install-config.ts';
 import { LABELS, WORKLOAD } from '../generate/names.ts';
-import { ABSENT, COMPONENTS, type ComponentObservation, type ComponentsObserved } from '../status/components.ts';
+import {
+  ABSENT,
+  COMPONENTS,
+  type ComponentObservation,
+  type ComponentsObserved,
+} from '../status/components.ts';
 
 interface Workload extends KubeObject {
   spec?: { replicas?: number; template?: { metadata?: { labels?: Record<string, string> } } };
