@@ -62,7 +62,7 @@ export function services(cfg: InstallConfig): Service[] {
     service(cfg, SERVICES.operatorWebhook, {
       component: 'virt-operator',
       selector: { [LABELS.component]: 'virt-operator' },
-      ports: [port('webhooks', PORTS.https, WEBHOOK_PROXY_PORT)],
+      ports: [port('webhooks', PORTS.https, 'webhooks')],
     }),
   ];
 }
