@@ -31,9 +31,18 @@ import { DEFAULT_MAX_BODY_BYTES } from '../lib/rewriter/proxy/index.ts';
 import { isLoopback, parseListenAddress, type ListenAddress } from '../lib/rewriter/proxy/listen-address.ts';
 import type { WebhookCallers } from '../lib/rewriter/proxy/webhook.ts';
 import { runRewriterRole, type RewriterRoleOptions } from '../lib/rewriter/role.ts';
-import { namesOption, parsed, positiveInt, verbosityOption, wholeNumber } from './flags.ts';
+import {
+  addMetricsTlsFlags,
+  metricsTls,
+  namesOption,
+  parsed,
+  positiveInt,
+  verbosityOption,
+  wholeNumber,
+  type MetricsTlsFlags,
+} from './flags.ts';
 
-export interface RewriterFlags extends KubeFlagValues {
+export interface RewriterFlags extends KubeFlagValues, MetricsTlsFlags {
   listen: string;
   allowRemoteListen: boolean;
   listenUnix?: string;
@@ -170,6 +179,7 @@ export function rewriterRoleOptions(rewriterFlags: RewriterFlags, log: Logger): 
     listenUnix: kubeApiSocket(rewriterFlags),
     config: upstreamConfig(rewriterFlags),
     metricsListen: parseListenAddress(rewriterFlags.metricsListen, '--metrics-listen'),
+    metricsTls: metricsTls(rewriterFlags),
     webhook: webhookOptions(rewriterFlags, log),
     maxBodyBytes: rewriterFlags.maxBodyBytes,
     log,
@@ -180,7 +190,7 @@ export function rewriterCommand(): Command {
   const cmd = new Command('rewriter').description(
     'proxy renaming kubevirt.io ⇄ internal.virtualization.deckhouse.io',
   );
-  addKubeFlags(cmd)
+  addMetricsTlsFlags(addKubeFlags(cmd))
     .option(
       '--listen <addr>',
       'kube-api proxy address (plain HTTP): loopback only (127.0.0.0/8, ::1, localhost); it forwards only requests with their own Authorization (401 otherwise)',

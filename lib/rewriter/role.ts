@@ -7,6 +7,7 @@
  */
 import type { RestConfig } from '../kernel/kube/index.ts';
 import type { Logger } from '../kernel/log/log.ts';
+import type { HealthTls } from '../kernel/metrics/server.ts';
 import { requireRegistry, runRole, type RoleContext, type RoleWork } from '../kernel/runtime/role.ts';
 import type { UnixSocketOptions } from '../kernel/safepath/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES, type RewriteRules } from '../rename/index.ts';
@@ -40,6 +41,8 @@ export interface RewriterRoleOptions {
   /** The kube-api proxy on a unix socket too: there a request without credentials runs as the rewriter. */
   readonly listenUnix?: UnixSocketOptions | undefined;
   readonly metricsListen: ListenAddress;
+  /** TLS on the monitoring listener, /metrics authorized by the cluster as the rewriter; plain and open without. */
+  readonly metricsTls?: HealthTls | undefined;
   readonly webhook?: WebhookRoleOptions | undefined;
   readonly maxBodyBytes: number;
   readonly log: Logger;
@@ -117,7 +120,8 @@ export function runRewriterRole(o: RewriterRoleOptions, signal: AbortSignal): Pr
       log: o.log,
       health: {
         port: o.metricsListen.port,
-        ...(o.metricsListen.host !== undefined && { host: o.metricsListen.host }),
+        host: o.metricsListen.host,
+        secure: o.metricsTls && { tls: o.metricsTls, config: o.config },
       },
       start: (ctx) => start(o, ctx),
     },

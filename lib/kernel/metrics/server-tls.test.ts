@@ -9,7 +9,7 @@ import { connect } from 'node:tls';
 import { Counter, Registry } from 'prom-client';
 import { makeTestPki, pemOf, type TestPem } from '../../../testenv/pki.ts';
 import { KvError } from '../errors/errors.ts';
-import { memoryLogger, type LogRecord } from '../log/log.ts';
+import { memoryLogger } from '../log/log.ts';
 import { waitFor } from '../testing/wait.ts';
 import { httpsCall, type HttpsAnswer } from '../tls/testing/https.ts';
 import type { MetricsAccess, MetricsAuthorizer } from './authorize.ts';
@@ -18,7 +18,7 @@ import { startHealthServer, type HealthServer, type HealthTls } from './server.t
 let pki: Record<string, TestPem>;
 let dir: string;
 let server: HealthServer | undefined;
-let lines: LogRecord[];
+let lines: Record<string, unknown>[];
 
 beforeAll(async () => {
   pki = await makeTestPki([
