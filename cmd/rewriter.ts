@@ -100,14 +100,23 @@ function webhookOptions(f: RewriterFlags, log: Logger): RewriterRoleOptions['web
     { flag: '--webhook-cert', file: f.webhookCert },
     { flag: '--webhook-key', file: f.webhookKey },
   );
+  const upstreamClient = webhookUpstreamClient(f);
+  const callers = webhookCallers(f, log);
   return {
     listen: parseListenAddress(f.webhookListen, '--webhook-listen'),
     cert,
     key,
     upstream: f.webhookUpstream,
     upstreamCa: pemFlag('--webhook-upstream-ca', f.webhookUpstreamCa, checkCertificates),
-    upstreamClient: webhookUpstreamClient(f),
-    callers: webhookCallers(f, log),
+    upstreamClient: upstreamClient?.pem,
+    callers,
+    files: {
+      cert: f.webhookCert,
+      key: f.webhookKey,
+      callersCa: callers && f.webhookClientCaFile,
+      upstreamCa: f.webhookUpstreamCa,
+      upstreamClient: upstreamClient?.files,
+    },
   };
 }
 
@@ -126,8 +135,10 @@ function webhookCallers(f: RewriterFlags, log: Logger): WebhookCallers | undefin
   return { ca, allowedNames };
 }
 
+type Pair = { cert: string; key: string };
+
 /** The client certificate the webhook proxy shows its upstream (--webhook-upstream-client-cert/-key), if any. */
-function webhookUpstreamClient(f: RewriterFlags): { cert: string; key: string } | undefined {
+function webhookUpstreamClient(f: RewriterFlags): { pem: Pair; files: Pair } | undefined {
   const certFile = f.webhookUpstreamClientCert;
   const keyFile = f.webhookUpstreamClientKey;
   if (certFile === undefined && keyFile === undefined) return undefined;
@@ -136,10 +147,11 @@ function webhookUpstreamClient(f: RewriterFlags): { cert: string; key: string } 
       'KV_ERR_CONFIG',
       '--webhook-upstream-client-cert and --webhook-upstream-client-key go together: pass both',
     );
-  return pemPairFlags(
+  const pem = pemPairFlags(
     { flag: '--webhook-upstream-client-cert', file: certFile },
     { flag: '--webhook-upstream-client-key', file: keyFile },
   );
+  return { pem, files: { cert: certFile, key: keyFile } };
 }
 
 /** --listen, on loopback unless --allow-remote-listen. */
