@@ -56,7 +56,7 @@ export interface SecureMetrics {
   readonly tlsReloadIntervalMs?: number;
 }
 
-export interface HealthOptions {
+interface HealthOptions {
   readonly port: number;
   readonly host?: string | undefined;
   readonly secure?: SecureMetrics | undefined;
