@@ -2,13 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { rewriteDocument } from '../../rename/document.ts';
 import { kvRestore } from '../../rename/testing/synthetic-rules.ts';
 import { ListRestorer } from './list-restore.ts';
-import {
-  internalVmi,
-  internalVmiList,
-  originalVmi,
-  originalVmiList,
-  type Obj,
-} from '../../rename/testing/objects.ts';
+import { internalVmi, internalVmiList, originalVmi, originalVmiList, type Obj } from '../../rename/testing/objects.ts';
 
 interface Run {
   out: string;

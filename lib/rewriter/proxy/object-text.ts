@@ -159,9 +159,7 @@ export function withMembers(objectText: ObjectText, changed: ReadonlyMap<string,
   const parts: string[] = [];
   objectText.keys.forEach((key, i) => {
     if (!changed.has(key)) {
-      parts.push(
-        `${JSON.stringify(key)}:${objectText.text.slice(objectText.spans[2 * i], objectText.spans[2 * i + 1])}`,
-      );
+      parts.push(`${JSON.stringify(key)}:${objectText.text.slice(objectText.spans[2 * i], objectText.spans[2 * i + 1])}`);
       return;
     }
     const value = changed.get(key);

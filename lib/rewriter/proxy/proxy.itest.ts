@@ -10,10 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { stat } from 'node:fs/promises';
 import { Agent, request } from 'undici';
 import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../kubevirt/gvr.ts';
-import {
-  INTERNAL_VIRTUAL_MACHINE_INSTANCES,
-  INTERNAL_VIRTUAL_MACHINES,
-} from '../../kubevirt/internal-gvr.ts';
+import { INTERNAL_VIRTUAL_MACHINE_INSTANCES, INTERNAL_VIRTUAL_MACHINES } from '../../kubevirt/internal-gvr.ts';
 import { richVmiSpec, richVmSpec, vmStatusRunning } from '../../kubevirt/testing/fixtures.ts';
 import { isNotFound } from '../../kernel/errors/errors.ts';
 import type { KubeObject, WatchEvent } from '../../kernel/kube/index.ts';

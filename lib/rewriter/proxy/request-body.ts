@@ -62,11 +62,6 @@ export function renameRequestBody(renameBodyInput: RenameBodyInput): Buffer {
   const out =
     patchType === undefined
       ? rewriteDocument(doc, renameBodyInput.ctx)
-      : rewritePatch(
-          doc,
-          patchType,
-          patchTargetOf(renameBodyInput.target, renameBodyInput.ctx.rules),
-          renameBodyInput.ctx,
-        );
+      : rewritePatch(doc, patchType, patchTargetOf(renameBodyInput.target, renameBodyInput.ctx.rules), renameBodyInput.ctx);
   return out === doc ? renameBodyInput.body : Buffer.from(JSON.stringify(out));
 }
