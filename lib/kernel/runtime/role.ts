@@ -52,8 +52,6 @@ export interface RoleWork {
 export interface SecureMetrics {
   readonly tls: HealthTls;
   readonly config: RestConfig;
-  /** How often the TLS files are read for a rotation (default DEFAULT_PEM_POLL_MS). */
-  readonly tlsReloadIntervalMs?: number;
 }
 
 interface HealthOptions {
@@ -102,12 +100,7 @@ async function secured(
     import('../metrics/authorize.ts'),
   ]);
   const client = new HttpKubeClient(s.config);
-  const options: Partial<HealthServerOptions> = {
-    tls: s.tls,
-    authorizer: new ReviewingAuthorizer({ client }),
-    ...(s.tlsReloadIntervalMs !== undefined && { tlsReloadIntervalMs: s.tlsReloadIntervalMs }),
-  };
-  return { options, client };
+  return { options: { tls: s.tls, authorizer: new ReviewingAuthorizer({ client }) }, client };
 }
 
 async function startHealth(
