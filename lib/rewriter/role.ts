@@ -60,8 +60,6 @@ export interface RewriterRoleOptions {
   readonly onListening?: (ports: ListeningPorts) => void;
   /** How often /readyz probes the API server (default 10 s). */
   readonly probeIntervalMs?: number;
-  /** How often the TLS files are read for a rotation (default DEFAULT_PEM_POLL_MS). */
-  readonly tlsReloadIntervalMs?: number;
 }
 
 export interface ListeningPorts {
@@ -97,7 +95,6 @@ async function webhookProxy(
     upstream: { ca: w.upstreamCa, client: w.upstreamClient },
     proxy,
     log,
-    intervalMs: o.tlsReloadIntervalMs,
   });
   ctx.defer(async () => {
     await Promise.all(watches.map((x) => x.close()));
