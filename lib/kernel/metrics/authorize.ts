@@ -59,6 +59,8 @@ export interface MetricsCacheOptions {
 const DEFAULT_CACHE: MetricsCacheOptions = { allowedTtlMs: 60_000, deniedTtlMs: 10_000, maxEntries: 1024 };
 /** controller-runtime's TokenAccessReviewTimeout. */
 const REVIEW_TIMEOUT_MS = 10_000;
+/** The non-resource path the SubjectAccessReview asks `get` on. */
+export const METRICS_PATH = '/metrics';
 const TOKEN_REVIEWS = '/apis/authentication.k8s.io/v1/tokenreviews';
 const SUBJECT_ACCESS_REVIEWS = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
 
@@ -92,22 +94,16 @@ export function bearerToken(header: string | undefined): string | undefined {
 export interface ReviewingAuthorizerOptions {
   /** Posts the reviews with the role's own identity. */
   readonly client: Pick<KubeClient, 'request'>;
-  /** Default '/metrics'. */
-  readonly path?: string;
   readonly clock?: Clock;
   readonly cache?: Partial<MetricsCacheOptions>;
-  /** Each review's deadline (default 10 s). */
-  readonly timeoutMs?: number;
 }
 
 export class ReviewingAuthorizer implements MetricsAuthorizer {
-  private readonly path: string;
   private readonly cache: TtlCache<MetricsAccess>;
   private readonly ttl: MetricsCacheOptions;
   private readonly inFlight = new Map<string, Promise<MetricsAccess>>();
 
   constructor(private readonly o: ReviewingAuthorizerOptions) {
-    this.path = o.path ?? '/metrics';
     this.ttl = { ...DEFAULT_CACHE, ...o.cache };
     this.cache = new TtlCache(o.clock ?? realClock, this.ttl.maxEntries);
   }
@@ -134,7 +130,7 @@ export class ReviewingAuthorizer implements MetricsAuthorizer {
       return { kind: 'unauthenticated' };
     const sar = await this.post<MetricsAccessReview>(
       SUBJECT_ACCESS_REVIEWS,
-      metricsAccessReview(user, this.path),
+      metricsAccessReview(user, METRICS_PATH),
     );
     return sar.status?.allowed === true
       ? { kind: 'allowed', user: user.username }
@@ -142,7 +138,7 @@ export class ReviewingAuthorizer implements MetricsAuthorizer {
   }
 
   private post<T>(path: string, body: unknown): Promise<T> {
-    const signal = AbortSignal.timeout(this.o.timeoutMs ?? REVIEW_TIMEOUT_MS);
+    const signal = AbortSignal.timeout(REVIEW_TIMEOUT_MS);
     return this.o.client.request<T>({ method: 'POST', path, body, signal });
   }
 }

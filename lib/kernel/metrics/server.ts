@@ -15,9 +15,8 @@ import type { Registry } from 'prom-client';
 import { errorMessage } from '../errors/errors.ts';
 import type { Logger } from '../log/log.ts';
 import { checkPemSet, watchPemFiles, type PemWatch } from '../tls/pem-watch.ts';
-import { bearerToken, type MetricsAuthorizer } from './authorize.ts';
+import { bearerToken, METRICS_PATH, type MetricsAuthorizer } from './authorize.ts';
 
-const METRICS_PATH = '/metrics';
 const MIN_TLS = 'TLSv1.2';
 
 /** true when ready; false or a reason string when not. A throwing check counts as not ready. */
