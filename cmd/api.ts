@@ -15,7 +15,15 @@ import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
 import { VIRTUALIZATION_API_PROXY_CN, WEBHOOK_CLIENT_CN } from '../lib/apiserver/auth/index.ts';
 import { runApiRole, type ApiRoleOptions } from '../lib/apiserver/role.ts';
-import { namesOption, parsed, port, verbosityOption } from './flags.ts';
+import {
+  addMetricsTlsFlags,
+  metricsTls,
+  namesOption,
+  parsed,
+  port,
+  verbosityOption,
+  type MetricsTlsFlags,
+} from './flags.ts';
 
 /** The module's own service accounts in Deckhouse (KubeVirt's, renamed by the fork). */
 const OWN_SERVICE_ACCOUNTS = ['controller', 'handler', 'apiserver'].map(
@@ -26,7 +34,7 @@ const HANDLER_SERVICE_ACCOUNTS = [
   'system:serviceaccount:d8-virtualization:kubevirt-internal-virtualization-handler',
 ];
 
-interface ApiFlags extends KubeFlagValues {
+interface ApiFlags extends KubeFlagValues, MetricsTlsFlags {
   port: number;
   listenAddress: string;
   tlsCertFile?: string;
@@ -135,6 +143,7 @@ function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
     handlerServiceAccounts: f.handlerServiceAccounts,
     namespace: f.namespace,
     healthPort: f.healthPort,
+    metricsTls: metricsTls(f),
   };
 }
 
@@ -142,7 +151,7 @@ export function apiCommand(): Command {
   const cmd = new Command('api').description(
     'aggregated API for subresources.kubevirt.io and the admission webhooks',
   );
-  addKubeFlags(cmd)
+  addMetricsTlsFlags(addKubeFlags(cmd))
     .addOption(parsed('--port <port>', 'TLS port of the subresource API and the webhooks', port, 8443))
     .option('--listen-address <ip>', 'address the TLS port listens on', '0.0.0.0')
     .option('--tls-cert-file <file>', 'serving certificate (PEM)')

@@ -5,9 +5,18 @@ import type { KubeFlagValues } from '../lib/kernel/kube/index.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
 import { runControllerRole, type ControllerRoleOptions } from '../lib/controller/role.ts';
-import { bool, intIn, parsed as opt, port, verbosityOption } from './flags.ts';
+import {
+  addMetricsTlsFlags,
+  bool,
+  intIn,
+  metricsTls,
+  parsed as opt,
+  port,
+  verbosityOption,
+  type MetricsTlsFlags,
+} from './flags.ts';
 
-interface ControllerFlags extends KubeFlagValues {
+interface ControllerFlags extends KubeFlagValues, MetricsTlsFlags {
   namespace: string;
   watchNamespace?: string;
   workers: number;
@@ -30,6 +39,7 @@ function roleOptions(f: ControllerFlags): Omit<ControllerRoleOptions, 'log'> {
     leaderElect: f.leaderElect,
     workers: f.workers,
     healthPort: f.healthPort,
+    metricsTls: metricsTls(f),
     launcher: { image: f.launcherImage, allowEmulation: f.allowEmulation },
     rewrite: f.rewrite,
     ...(f.watchNamespace !== undefined && { watchNamespace: f.watchNamespace }),
@@ -40,7 +50,7 @@ export function controllerCommand(): Command {
   const cmd = new Command('controller').description(
     'VM → VMI → launcher Pod, status, run strategies, hotplug requests',
   );
-  addKubeFlags(cmd);
+  addMetricsTlsFlags(addKubeFlags(cmd));
   // This role's own client limits (KubeVirt's 5/10 default is the cautionary tale).
   cmd.options.find((o) => o.long === '--kube-api-qps')?.default(CONTROLLER_QPS);
   cmd.options.find((o) => o.long === '--kube-api-burst')?.default(CONTROLLER_BURST);

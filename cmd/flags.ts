@@ -2,7 +2,10 @@
  * Flag parsers and options every role's command shares. A bad value is a one-line commander error naming the
  * flag and what it expects (exit 1), never a stack trace.
  */
-import { InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { KvError } from '../lib/kernel/errors/errors.ts';
+import { pemPairFlags } from '../lib/kernel/kube/index.ts';
+import type { HealthTls } from '../lib/kernel/metrics/server.ts';
 
 /** A whole number in [min, max]. */
 export const intIn =
@@ -48,3 +51,34 @@ export const verbosityOption = (): Option =>
     intIn(0, 10),
     2,
   );
+
+export interface MetricsTlsFlags {
+  metricsTlsCertFile?: string;
+  metricsTlsKeyFile?: string;
+}
+
+/** The health port's TLS flags, the same in every role. */
+export const addMetricsTlsFlags = (cmd: Command): Command =>
+  cmd
+    .option(
+      '--metrics-tls-cert-file <file>',
+      'serve /metrics, /healthz and /readyz over TLS with this certificate (PEM, read again when it changes); /metrics then answers only callers the cluster allows to get it',
+    )
+    .option('--metrics-tls-key-file <file>', 'its key (PEM)');
+
+/** The certificate and key of --metrics-tls-cert-file and --metrics-tls-key-file: both, read and checked, or none. */
+export function metricsTls(f: MetricsTlsFlags): HealthTls | undefined {
+  const certFile = f.metricsTlsCertFile;
+  const keyFile = f.metricsTlsKeyFile;
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined)
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      '--metrics-tls-cert-file and --metrics-tls-key-file go together: pass both (TLS, /metrics authorized) or neither (plain HTTP, /metrics open)',
+    );
+  const pair = pemPairFlags(
+    { flag: '--metrics-tls-cert-file', file: certFile },
+    { flag: '--metrics-tls-key-file', file: keyFile },
+  );
+  return { ...pair, certFile, keyFile };
+}

@@ -16,9 +16,17 @@ import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
 import { DEFAULT_CLIENT_COMMON_NAME, DEFAULT_CONSOLE_SERVER_PORT } from '../lib/handler/rest/index.ts';
 import { runHandlerRole, type HandlerRoleOptions } from '../lib/handler/role.ts';
-import { intIn, parsed, port, verbosityOption } from './flags.ts';
+import {
+  addMetricsTlsFlags,
+  intIn,
+  metricsTls,
+  parsed,
+  port,
+  verbosityOption,
+  type MetricsTlsFlags,
+} from './flags.ts';
 
-interface HandlerFlags extends KubeFlagValues {
+interface HandlerFlags extends KubeFlagValues, MetricsTlsFlags {
   nodeName?: string;
   root: string;
   kubeletPodsDir?: string;
@@ -83,6 +91,7 @@ function roleOptions(f: HandlerFlags, node: string): Omit<HandlerRoleOptions, 'l
     ...(rest !== undefined && { rest }),
     workers: f.workers,
     healthPort: f.port,
+    metricsTls: metricsTls(f),
   };
 }
 
@@ -90,7 +99,7 @@ export function handlerCommand(): Command {
   const cmd = new Command('handler').description(
     'per-node VMI sync with launchers, device plugins, the REST server (console, VNC, lifecycle), node labels and heartbeat',
   );
-  addKubeFlags(cmd)
+  addMetricsTlsFlags(addKubeFlags(cmd))
     .option('--node-name <name>', 'this node (default: $NODE_NAME)')
     .option('--root <dir>', 'prefix for every host path (local mode, tests)', '/')
     .option('--kubelet-pods-dir <dir>', "the kubelet's pods dir (default: <root>/var/lib/kubelet/pods)")

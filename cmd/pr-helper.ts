@@ -1,5 +1,11 @@
 /** `virt pr-helper`: qemu-pr-helper supervised on its socket (flags → PrHelperRoleOptions → runPrHelperRole). */
 import { Command } from 'commander';
+import {
+  addKubeFlags,
+  kubeFlagsToConfigOptions,
+  loadRestConfig,
+  type KubeFlagValues,
+} from '../lib/kernel/kube/index.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
 import {
@@ -8,9 +14,17 @@ import {
   runPrHelperRole,
   type PrHelperRoleOptions,
 } from '../lib/pr-helper/role.ts';
-import { intIn, parsed, port, verbosityOption } from './flags.ts';
+import {
+  addMetricsTlsFlags,
+  intIn,
+  metricsTls,
+  parsed,
+  port,
+  verbosityOption,
+  type MetricsTlsFlags,
+} from './flags.ts';
 
-interface PrHelperFlags {
+interface PrHelperFlags extends KubeFlagValues, MetricsTlsFlags {
   socket: string;
   helperBinary: string;
   helperLog?: string;
@@ -20,8 +34,15 @@ interface PrHelperFlags {
   verbosity: number;
 }
 
+/** The cluster is asked who may read /metrics only with the metrics TLS flags: else no kubeconfig is read. */
 function roleOptions(f: PrHelperFlags): Omit<PrHelperRoleOptions, 'log'> {
+  const tls = metricsTls(f);
+  const secureMetrics = tls && {
+    tls,
+    config: loadRestConfig(kubeFlagsToConfigOptions(f, { userAgent: 'kubevirt-ts/pr-helper' })),
+  };
   return {
+    secureMetrics,
     socket: f.socket,
     binary: f.helperBinary,
     healthPort: f.healthPort,
@@ -32,8 +53,10 @@ function roleOptions(f: PrHelperFlags): Omit<PrHelperRoleOptions, 'log'> {
 }
 
 export function prHelperCommand(): Command {
-  return new Command('pr-helper')
-    .description('supervise qemu-pr-helper for SCSI persistent reservations')
+  const cmd = new Command('pr-helper').description(
+    'supervise qemu-pr-helper for SCSI persistent reservations',
+  );
+  return addMetricsTlsFlags(addKubeFlags(cmd))
     .option(
       '--socket <path>',
       'the socket qemu-pr-helper listens on (its directory is made 0755)',

@@ -187,6 +187,46 @@ describe('rewriter flags: --listen stays on loopback', () => {
     );
     expect(o.webhook?.upstreamClient).toEqual({ cert: tls.cert, key: tls.key });
   });
+
+  it('names the files the webhook proxy watches for rotation, the callers CA only when it has callers', () => {
+    const webhook = {
+      webhookUpstream: 'https://127.0.0.1:8443',
+      webhookCert: tls.certFile,
+      webhookKey: join(dir, 'key-copy.pem'),
+      webhookUpstreamCa: tls.certFile,
+      webhookUpstreamClientCert: tls.certFile,
+      webhookUpstreamClientKey: tls.keyFile,
+    };
+    writeFileSync(webhook.webhookKey, tls.key);
+    expect(rewriterRoleOptions(flags(webhook), nopLogger).webhook?.files).toEqual({
+      cert: tls.certFile,
+      key: webhook.webhookKey,
+      callersCa: undefined,
+      upstreamCa: tls.certFile,
+      upstreamClient: { cert: tls.certFile, key: tls.keyFile },
+    });
+    const withCallers = flags({ ...webhook, webhookClientCaFile: tls.certFile });
+    expect(rewriterRoleOptions(withCallers, nopLogger).webhook?.files?.callersCa).toBe(tls.certFile);
+  });
+});
+
+describe('rewriter flags: the monitoring listener', () => {
+  it('serves plain and open without --metrics-tls-cert-file and --metrics-tls-key-file', () => {
+    expect(rewriterRoleOptions(flags(), nopLogger).metricsTls).toBeUndefined();
+  });
+
+  it('reads and keeps the names of the metrics certificate and key', () => {
+    const o = rewriterRoleOptions(
+      flags({ metricsTlsCertFile: tls.certFile, metricsTlsKeyFile: tls.keyFile }),
+      nopLogger,
+    );
+    expect(o.metricsTls).toEqual({
+      cert: tls.cert,
+      key: tls.key,
+      certFile: tls.certFile,
+      keyFile: tls.keyFile,
+    });
+  });
 });
 
 describe('rewriter flags: who may call the webhook proxy', () => {
@@ -311,6 +351,16 @@ describe('rewriter flags: TLS files', () => {
         webhookUpstreamClientCert: '<cert>',
       },
       /^--webhook-upstream-client-cert and --webhook-upstream-client-key go together: pass both$/,
+    ],
+    [
+      'a --metrics-tls-key-file without its certificate',
+      { metricsTlsKeyFile: '<key>' },
+      /^--metrics-tls-cert-file and --metrics-tls-key-file go together: pass both \(TLS, \/metrics authorized\) or neither \(plain HTTP, \/metrics open\)$/,
+    ],
+    [
+      'a --metrics-tls-key-file that is not a key',
+      { metricsTlsCertFile: '<cert>', metricsTlsKeyFile: '<bad>' },
+      /^--metrics-tls-key-file .*not-a-key.pem: not a PEM private key \(ERR_OSSL_\w+\)$/,
     ],
     [
       'a --webhook-upstream-client-key that is not a key',

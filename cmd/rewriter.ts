@@ -31,9 +31,18 @@ import { DEFAULT_MAX_BODY_BYTES } from '../lib/rewriter/proxy/index.ts';
 import { isLoopback, parseListenAddress, type ListenAddress } from '../lib/rewriter/proxy/listen-address.ts';
 import type { WebhookCallers } from '../lib/rewriter/proxy/webhook.ts';
 import { runRewriterRole, type RewriterRoleOptions } from '../lib/rewriter/role.ts';
-import { namesOption, parsed, positiveInt, verbosityOption, wholeNumber } from './flags.ts';
+import {
+  addMetricsTlsFlags,
+  metricsTls,
+  namesOption,
+  parsed,
+  positiveInt,
+  verbosityOption,
+  wholeNumber,
+  type MetricsTlsFlags,
+} from './flags.ts';
 
-export interface RewriterFlags extends KubeFlagValues {
+export interface RewriterFlags extends KubeFlagValues, MetricsTlsFlags {
   listen: string;
   allowRemoteListen: boolean;
   listenUnix?: string;
@@ -91,14 +100,23 @@ function webhookOptions(f: RewriterFlags, log: Logger): RewriterRoleOptions['web
     { flag: '--webhook-cert', file: f.webhookCert },
     { flag: '--webhook-key', file: f.webhookKey },
   );
+  const upstreamClient = webhookUpstreamClient(f);
+  const callers = webhookCallers(f, log);
   return {
     listen: parseListenAddress(f.webhookListen, '--webhook-listen'),
     cert,
     key,
     upstream: f.webhookUpstream,
     upstreamCa: pemFlag('--webhook-upstream-ca', f.webhookUpstreamCa, checkCertificates),
-    upstreamClient: webhookUpstreamClient(f),
-    callers: webhookCallers(f, log),
+    upstreamClient: upstreamClient?.pem,
+    callers,
+    files: {
+      cert: f.webhookCert,
+      key: f.webhookKey,
+      callersCa: callers && f.webhookClientCaFile,
+      upstreamCa: f.webhookUpstreamCa,
+      upstreamClient: upstreamClient?.files,
+    },
   };
 }
 
@@ -117,8 +135,10 @@ function webhookCallers(f: RewriterFlags, log: Logger): WebhookCallers | undefin
   return { ca, allowedNames };
 }
 
+type Pair = { cert: string; key: string };
+
 /** The client certificate the webhook proxy shows its upstream (--webhook-upstream-client-cert/-key), if any. */
-function webhookUpstreamClient(f: RewriterFlags): { cert: string; key: string } | undefined {
+function webhookUpstreamClient(f: RewriterFlags): { pem: Pair; files: Pair } | undefined {
   const certFile = f.webhookUpstreamClientCert;
   const keyFile = f.webhookUpstreamClientKey;
   if (certFile === undefined && keyFile === undefined) return undefined;
@@ -127,10 +147,11 @@ function webhookUpstreamClient(f: RewriterFlags): { cert: string; key: string } 
       'KV_ERR_CONFIG',
       '--webhook-upstream-client-cert and --webhook-upstream-client-key go together: pass both',
     );
-  return pemPairFlags(
+  const pem = pemPairFlags(
     { flag: '--webhook-upstream-client-cert', file: certFile },
     { flag: '--webhook-upstream-client-key', file: keyFile },
   );
+  return { pem, files: { cert: certFile, key: keyFile } };
 }
 
 /** --listen, on loopback unless --allow-remote-listen. */
@@ -170,6 +191,7 @@ export function rewriterRoleOptions(rewriterFlags: RewriterFlags, log: Logger): 
     listenUnix: kubeApiSocket(rewriterFlags),
     config: upstreamConfig(rewriterFlags),
     metricsListen: parseListenAddress(rewriterFlags.metricsListen, '--metrics-listen'),
+    metricsTls: metricsTls(rewriterFlags),
     webhook: webhookOptions(rewriterFlags, log),
     maxBodyBytes: rewriterFlags.maxBodyBytes,
     log,
@@ -180,7 +202,7 @@ export function rewriterCommand(): Command {
   const cmd = new Command('rewriter').description(
     'proxy renaming kubevirt.io ⇄ internal.virtualization.deckhouse.io',
   );
-  addKubeFlags(cmd)
+  addMetricsTlsFlags(addKubeFlags(cmd))
     .option(
       '--listen <addr>',
       'kube-api proxy address (plain HTTP): loopback only (127.0.0.0/8, ::1, localhost); it forwards only requests with their own Authorization (401 otherwise)',

@@ -200,3 +200,38 @@ describe("the api's client trust flags", () => {
     );
   });
 });
+
+describe('the metrics TLS flags', () => {
+  const kubeconfig = (): string[] => ['--kubeconfig', files['a valid kubeconfig'] ?? ''];
+  const roles = (): (readonly [string, string[]])[] => [
+    ['controller', ['controller', '--launcher-image', 'x', '--health-port', '0', ...kubeconfig()]],
+    [
+      'api',
+      [
+        ...['api', '--port', '0', '--health-port', '0', ...kubeconfig()],
+        ...['--tls-cert-file', tls.certFile, '--tls-private-key-file', tls.keyFile],
+        ...['--handler-ca-file', tls.certFile, '--handler-client-cert-file', tls.certFile],
+        ...['--handler-client-key-file', tls.keyFile, '--client-ca-file', tls.certFile],
+      ],
+    ],
+    ['handler', ['handler', '--node-name', 'n', '--port', '0', '--root', tmpdir(), ...kubeconfig()]],
+    ['rewriter', ['rewriter', '--upstream', 'https://127.0.0.1:1', '--metrics-listen', '127.0.0.1:0']],
+    ['pr-helper', ['pr-helper', '--health-port', '0', '--socket', join(dir, 'pr.sock'), ...kubeconfig()]],
+  ];
+
+  it.each(['controller', 'api', 'handler', 'rewriter', 'pr-helper'])(
+    'virt %s refuses a metrics certificate without its key, naming both flags',
+    async (role) => {
+      const args = roles().find(([name]) => name === role)?.[1] ?? [];
+      const r = await run([...args, '--metrics-tls-cert-file', tls.certFile]);
+      expect(r.code).toBe(1);
+      const lines = r.output.split('\n').filter((l) => l !== '');
+      expect(JSON.parse(lines[lines.length - 1] ?? '')).toMatchObject({
+        msg: 'main failed',
+        reason:
+          'KV_ERR_CONFIG: --metrics-tls-cert-file and --metrics-tls-key-file go together: pass both ' +
+          '(TLS, /metrics authorized) or neither (plain HTTP, /metrics open)',
+      });
+    },
+  );
+});

@@ -22,6 +22,7 @@ import {
   type RestConfig,
 } from '../kernel/kube/index.ts';
 import type { Logger } from '../kernel/log/log.ts';
+import type { HealthTls } from '../kernel/metrics/server.ts';
 import {
   requireRegistry,
   runRole,
@@ -81,6 +82,8 @@ export interface ApiRoleOptions {
   readonly namespace?: string;
   readonly healthPort: number;
   readonly healthHost?: string;
+  /** TLS on the health port, /metrics authorized by the cluster; plain and open without. */
+  readonly metricsTls?: HealthTls | undefined;
   readonly log: Logger;
 }
 
@@ -213,7 +216,11 @@ export function runApiRole(o: ApiRoleOptions, signal: AbortSignal): Promise<void
     {
       component: 'api',
       log: o.log,
-      health: { port: o.healthPort, ...(o.healthHost !== undefined && { host: o.healthHost }) },
+      health: {
+        port: o.healthPort,
+        host: o.healthHost,
+        secure: o.metricsTls && { tls: o.metricsTls, config: o.config },
+      },
       start: (ctx) => start(o, ctx),
     },
     signal,

@@ -8,6 +8,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { HttpKubeClient, type KubeClient, type RestConfig } from '../kernel/kube/index.ts';
 import type { Logger } from '../kernel/log/log.ts';
+import type { HealthTls } from '../kernel/metrics/server.ts';
 import { requireRegistry, runRole, type RoleContext, type RoleWork } from '../kernel/runtime/role.ts';
 import { rewritingClient } from '../rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
@@ -23,6 +24,8 @@ export interface ControllerRoleOptions {
   workers: number;
   healthPort: number;
   healthHost?: string;
+  /** TLS on the health port, /metrics authorized by the cluster; plain and open without. */
+  metricsTls?: HealthTls | undefined;
   /** Watch one namespace only; all when unset. */
   watchNamespace?: string;
   launcher: LauncherPodConfig;
@@ -83,7 +86,11 @@ export function runControllerRole(opts: ControllerRoleOptions, signal: AbortSign
     {
       component: 'controller',
       log: opts.log,
-      health: { port: opts.healthPort, ...(opts.healthHost !== undefined && { host: opts.healthHost }) },
+      health: {
+        port: opts.healthPort,
+        host: opts.healthHost,
+        secure: opts.metricsTls && { tls: opts.metricsTls, config: opts.config },
+      },
       start: (ctx) => Promise.resolve(start(opts, ctx)),
     },
     signal,

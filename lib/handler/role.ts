@@ -10,6 +10,7 @@
 import { realClock } from '../kernel/clock.ts';
 import { HttpKubeClient, type RestConfig } from '../kernel/kube/index.ts';
 import type { Logger } from '../kernel/log/log.ts';
+import type { HealthTls } from '../kernel/metrics/server.ts';
 import {
   requireRegistry,
   runRole,
@@ -48,6 +49,8 @@ export interface HandlerRoleOptions {
   };
   readonly healthPort: number;
   readonly healthHost?: string;
+  /** TLS on the health port, /metrics authorized by the cluster; plain and open without. */
+  readonly metricsTls?: HealthTls | undefined;
   readonly log: Logger;
 }
 
@@ -120,7 +123,11 @@ export function runHandlerRole(o: HandlerRoleOptions, signal: AbortSignal): Prom
     {
       component: 'handler',
       log: o.log,
-      health: { port: o.healthPort, ...(o.healthHost !== undefined && { host: o.healthHost }) },
+      health: {
+        port: o.healthPort,
+        host: o.healthHost,
+        secure: o.metricsTls && { tls: o.metricsTls, config: o.config },
+      },
       start: (ctx) => start(o, ctx),
     },
     signal,

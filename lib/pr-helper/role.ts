@@ -2,14 +2,21 @@
  * The `pr-helper` role (kubevirt cmd/pr-helper, the pr-helper container of the virt-handler DaemonSet):
  * qemu-pr-helper supervised on the socket QEMU connects to for SCSI persistent reservations (supervise.ts),
  * with the health server: /metrics (kubevirt_pr_helper_restarts_total) and /readyz, ready only while the socket
- * accepts a connection (probed every probeIntervalMs).
+ * accepts a connection (probed every probeIntervalMs). The role talks to the cluster only with `secureMetrics`:
+ * to ask who may read /metrics.
  */
 import { connect } from 'node:net';
 import { Counter } from 'prom-client';
 import { realClock, type Clock } from '../kernel/clock.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import type { SpawnSpec } from '../kernel/process/spawn.ts';
-import { requireRegistry, runRole, type RoleContext, type RoleWork } from '../kernel/runtime/role.ts';
+import {
+  requireRegistry,
+  runRole,
+  type RoleContext,
+  type RoleWork,
+  type SecureMetrics,
+} from '../kernel/runtime/role.ts';
 import { superviseHelper, type Backoff } from './supervise.ts';
 
 export const DEFAULT_PR_HELPER_SOCKET = '/var/run/kubevirt/daemons/pr/pr-helper.sock';
@@ -23,6 +30,8 @@ export interface PrHelperRoleOptions {
   readonly helperLog?: string;
   readonly healthPort: number;
   readonly healthHost?: string;
+  /** TLS on the health port, /metrics authorized by the cluster; plain and open without. */
+  readonly secureMetrics?: SecureMetrics | undefined;
   readonly backoff?: Backoff;
   /** How long the helper has after SIGTERM before SIGKILL (default 5 s). */
   readonly graceMs?: number;
@@ -98,7 +107,7 @@ export function runPrHelperRole(opts: PrHelperRoleOptions, signal: AbortSignal):
     {
       component: 'pr-helper',
       log: opts.log,
-      health: { port: opts.healthPort, ...(opts.healthHost !== undefined && { host: opts.healthHost }) },
+      health: { port: opts.healthPort, host: opts.healthHost, secure: opts.secureMetrics },
       start: (ctx) => Promise.resolve(start(opts, ctx)),
     },
     signal,

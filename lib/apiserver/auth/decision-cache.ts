@@ -1,9 +1,10 @@
 /**
  * A small TTL cache of authorization answers keyed by the whole review, so a burst of calls for the same
  * user and object (a console reconnecting, a VNC client polling) asks the cluster once. Allowed and denied
- * answers each live for their own TTL; at the size bound the oldest entry goes first. Time comes from a Clock.
+ * answers each live for their own TTL; at the size bound the oldest entry goes first (the kernel's TtlCache).
  */
 import type { Clock } from '../../kernel/clock.ts';
+import { TtlCache } from '../../kernel/ttl-cache.ts';
 
 /** An authorization answer; `reason` is the authorizer's, possibly empty. */
 export type Decision = { readonly allowed: true } | { readonly allowed: false; readonly reason: string };
@@ -20,20 +21,13 @@ const DEFAULT_DECISION_CACHE: DecisionCacheOptions = Object.freeze({
   maxEntries: 1024,
 });
 
-interface Entry {
-  readonly decision: Decision;
-  readonly expiresAt: number;
-}
-
 export class DecisionCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: TtlCache<Decision>;
   private readonly opts: DecisionCacheOptions;
 
-  constructor(
-    private readonly clock: Clock,
-    opts: Partial<DecisionCacheOptions> = {},
-  ) {
+  constructor(clock: Clock, opts: Partial<DecisionCacheOptions> = {}) {
     this.opts = { ...DEFAULT_DECISION_CACHE, ...opts };
+    this.entries = new TtlCache(clock, this.opts.maxEntries);
   }
 
   get size(): number {
@@ -41,24 +35,10 @@ export class DecisionCache {
   }
 
   get(key: string): Decision | undefined {
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    if (this.clock.now() >= entry.expiresAt) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.decision;
+    return this.entries.get(key);
   }
 
   set(key: string, decision: Decision): void {
-    const ttl = decision.allowed ? this.opts.allowedTtlMs : this.opts.deniedTtlMs;
-    if (ttl <= 0 || this.opts.maxEntries <= 0) return;
-    this.entries.delete(key);
-    while (this.entries.size >= this.opts.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done === true) break;
-      this.entries.delete(oldest.value);
-    }
-    this.entries.set(key, { decision, expiresAt: this.clock.now() + ttl });
+    this.entries.set(key, decision, decision.allowed ? this.opts.allowedTtlMs : this.opts.deniedTtlMs);
   }
 }

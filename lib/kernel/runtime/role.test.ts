@@ -1,8 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
+import { makeTlsFixture } from '../../../testenv/pki.ts';
 import { KvError } from '../errors/errors.ts';
+import { FakeApiServer, json } from '../kube/testing/fake-api-server.ts';
 import { memoryLogger } from '../log/log.ts';
 import { waitFor } from '../testing/wait.ts';
-import { requireRegistry, runRole, type RoleContext } from './role.ts';
+import { httpsCall } from '../tls/testing/https.ts';
+import { requireRegistry, runRole, untilAborted, type RoleContext } from './role.ts';
 
 const health = { port: 0, host: '127.0.0.1' };
 
@@ -132,5 +135,54 @@ describe('runRole', () => {
     expect(() => requireRegistry(ctx as RoleContext)).toThrow(
       expect.objectContaining({ code: 'KV_ERR_INTERNAL' }),
     );
+  });
+
+  it('with secure health serves TLS and asks the cluster about each /metrics caller with its own config', async () => {
+    const [tls, api] = await Promise.all([makeTlsFixture(), FakeApiServer.start()]);
+    api.handler = (req, res): void => {
+      const body = JSON.parse(req.body) as { spec: { token?: string; user?: string } };
+      if (req.path.endsWith('/tokenreviews'))
+        json(res, 201, {
+          status: { authenticated: body.spec.token === 'scraper', user: { username: 'scraper' } },
+        });
+      else json(res, 201, { status: { allowed: body.spec.user === 'scraper' } });
+    };
+    const ac = new AbortController();
+    let port: number | undefined;
+    const done = runRole(
+      {
+        component: 'test',
+        log: memoryLogger().log,
+        health: {
+          ...health,
+          secure: {
+            tls: { cert: tls.cert, key: tls.key, certFile: tls.certFile, keyFile: tls.keyFile },
+            config: { server: api.url, token: 'role-token', qps: 0, burst: 1, userAgent: 'test' },
+          },
+        },
+        start: (ctx) => {
+          port = ctx.healthPort;
+          return Promise.resolve({ run: () => untilAborted(ac.signal) });
+        },
+      },
+      ac.signal,
+    );
+    const base = new URL(`https://127.0.0.1:${await waitFor(() => port, 'start')}/`);
+    const scrape = (token?: string): Promise<number> =>
+      httpsCall(new URL('/metrics', base), {
+        method: 'GET',
+        ca: tls.cert,
+        ...(token !== undefined && { headers: { authorization: `Bearer ${token}` } }),
+      }).then((r) => r.status);
+    expect([await scrape(), await scrape('nobody'), await scrape('scraper')]).toEqual([401, 401, 200]);
+    expect(api.requests.map((r) => [r.path, r.headers.authorization])).toEqual([
+      ['/apis/authentication.k8s.io/v1/tokenreviews', 'Bearer role-token'],
+      ['/apis/authentication.k8s.io/v1/tokenreviews', 'Bearer role-token'],
+      ['/apis/authorization.k8s.io/v1/subjectaccessreviews', 'Bearer role-token'],
+    ]);
+    ac.abort();
+    await done;
+    await api.close();
+    tls.remove();
   });
 });

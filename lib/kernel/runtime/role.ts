@@ -1,7 +1,9 @@
 /**
  * The skeleton every role runs on (kubevirt pkg/service, cmd/virt-*: one Run per component):
  * - with `health`, one prom-client registry for the process and the /metrics, /healthz, /readyz server
- *   (readiness checks added by the role, plus `leader` when it runs under a Lease);
+ *   (readiness checks added by the role, plus `leader` when it runs under a Lease); with `health.secure` it
+ *   serves TLS and /metrics answers only callers the cluster allows to get it, asked with the role's identity
+ *   on a client of its own (a flood of scrapes never spends the role's rate limit);
  * - `start` sets up what lives as long as the process (clients, servers, daemons) and registers its cleanups;
  * - the work it returns runs until the signal aborts, or, with a Lease, only while this replica leads
  *   (kubevirt watch/application.go onStartedLeading), possibly several times;
@@ -11,10 +13,12 @@
  */
 import type { Registry } from 'prom-client';
 import { errorMessage, KvError } from '../errors/errors.ts';
+import type { RestConfig } from '../kube/config.ts';
 import type { KubeClient } from '../kube/types.ts';
+import type { HttpKubeClient } from '../kube/client.ts';
 import type { LeaderElectionOptions } from '../leader/election.ts';
 import type { Logger } from '../log/log.ts';
-import type { HealthServer, ReadinessCheck } from '../metrics/server.ts';
+import type { HealthServer, HealthServerOptions, HealthTls, ReadinessCheck } from '../metrics/server.ts';
 
 export interface RoleContext {
   readonly log: Logger;
@@ -44,11 +48,23 @@ export interface RoleWork {
   readonly lease?: RoleLease;
 }
 
+/** TLS on the health port and /metrics authorized by the cluster, which the reviews reach with `config`. */
+export interface SecureMetrics {
+  readonly tls: HealthTls;
+  readonly config: RestConfig;
+}
+
+interface HealthOptions {
+  readonly port: number;
+  readonly host?: string | undefined;
+  readonly secure?: SecureMetrics | undefined;
+}
+
 export interface RoleOptions {
   /** The component name in logs and metrics ('controller', 'handler', ...). */
   readonly component: string;
   readonly log: Logger;
-  readonly health?: { readonly port: number; readonly host?: string };
+  readonly health?: HealthOptions;
   start(ctx: RoleContext): Promise<RoleWork>;
 }
 
@@ -74,24 +90,47 @@ export function requireRegistry(ctx: RoleContext): Registry {
   return ctx.registry;
 }
 
+/** The health server's TLS and authorizer, and the client its reviews go through (closed after the server). */
+async function secured(
+  s: SecureMetrics | undefined,
+): Promise<{ options: Partial<HealthServerOptions>; client?: HttpKubeClient }> {
+  if (s === undefined) return { options: {} };
+  const [{ HttpKubeClient }, { ReviewingAuthorizer }] = await Promise.all([
+    import('../kube/client.ts'),
+    import('../metrics/authorize.ts'),
+  ]);
+  const client = new HttpKubeClient(s.config);
+  return { options: { tls: s.tls, authorizer: new ReviewingAuthorizer({ client }) }, client };
+}
+
 async function startHealth(
   opts: RoleOptions,
   checks: Record<string, ReadinessCheck>,
 ): Promise<{ registry: Registry; server: HealthServer } | undefined> {
-  if (opts.health === undefined) return undefined;
+  const health = opts.health;
+  if (health === undefined) return undefined;
   const [{ newRegistry }, { startHealthServer }] = await Promise.all([
     import('../metrics/registry.ts'),
     import('../metrics/server.ts'),
   ]);
   const registry = newRegistry();
+  const { options, client } = await secured(health.secure);
+  const closeClient = async (): Promise<void> => {
+    await client?.destroy();
+  };
   const server = await startHealthServer({
-    port: opts.health.port,
-    ...(opts.health.host !== undefined && { host: opts.health.host }),
+    port: health.port,
+    ...(health.host !== undefined && { host: health.host }),
     registry,
     checks,
     log: opts.log,
+    ...options,
+  }).catch(async (err: unknown) => {
+    await closeClient();
+    throw err;
   });
-  return { registry, server };
+  const close = (): Promise<void> => server.close().finally(closeClient);
+  return { registry, server: { port: server.port, close } };
 }
 
 async function runLeading(

@@ -12,6 +12,7 @@ import {
   DEFAULT_PEM_POLL_MS,
   pemDigest,
   watchPemFiles,
+  watchCaFile,
   type PemSet,
   type PemWatch,
 } from './pem-watch.ts';
@@ -142,6 +143,33 @@ describe('watchPemFiles', () => {
     expect(applied).toEqual([]);
     clock.advance(1);
     await waitFor(() => applied.length === 1, 'the pair read on the default period');
+  });
+});
+
+describe('watchCaFile', () => {
+  it('hands on a CA bundle that changed, and keeps the one in use when the new one is no certificate', async () => {
+    const file = join(dir, 'ca.crt');
+    await writeFile(file, pemOf(pki, 'ca').cert);
+    const applied: string[] = [];
+    const { log, lines } = memoryLogger('test');
+    watch = watchCaFile({
+      file,
+      current: pemOf(pki, 'ca').cert,
+      apply: (ca) => applied.push(ca),
+      log,
+      intervalMs: 20,
+    });
+    await writeFile(file, 'half a bundle');
+    const refused = 'TLS files changed but unusable; keeping the ones in use';
+    await waitFor(() => lines.some((l) => l['msg'] === refused), 'the broken bundle refused');
+    expect(lines.find((l) => l['msg'] === refused)).toMatchObject({
+      files: [file],
+      reason: `${file}: not a PEM certificate (no CERTIFICATE block)`,
+    });
+    const bundle = pemOf(pki, 'ca').cert + pemOf(pki, 'one').cert;
+    await writeFile(file, bundle);
+    await waitFor(() => applied.length === 1, 'the new bundle handed on');
+    expect(applied).toEqual([bundle]);
   });
 });
 

@@ -4,7 +4,7 @@
  * their content, so a rewrite in place and a rename into place (the `..data` symlink swap of a Secret volume)
  * are both seen. A changed set is checked (each certificate parses, the key is the certificate's) before it is
  * handed on; a broken or half-written one is logged once by file and reason, never its content, and the set in
- * use stays.
+ * use stays. A CA bundle alone (a trust without a certificate of one's own) is watched the same way.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -81,37 +81,46 @@ async function readSet(files: PemFiles): Promise<PemSet> {
   return { cert, key, ...(ca !== undefined && { ca }) };
 }
 
-type Look =
-  { readonly mark: string; readonly set: PemSet } | { readonly mark: string; readonly err: unknown };
+/** What a watch reads, checks and hands on, the files it names in its log lines. */
+interface Source<S> {
+  readonly files: readonly string[];
+  read(): Promise<S>;
+  digest(s: S): string;
+  check(s: S): void;
+  apply(s: S): void;
+}
 
-const look = (files: PemFiles): Promise<Look> =>
-  readSet(files).then(
-    (set) => ({ mark: pemDigest(set), set }),
-    (err: unknown) => ({ mark: `unreadable: ${errorMessage(err)}`, err }),
-  );
+type Look<S> = { readonly mark: string; readonly got: S } | { readonly mark: string; readonly err: unknown };
 
-/** Reads the files every interval until close(); each new usable set goes to apply once. */
-export function watchPemFiles(o: PemWatchOptions): PemWatch {
+type Timing = Pick<PemWatchOptions, 'log' | 'clock' | 'intervalMs'>;
+
+/** Reads the source every interval until close(); each new usable state goes to apply once. */
+function pollFiles<S>(src: Source<S>, current: string, o: Timing): PemWatch {
   const clock = o.clock ?? realClock;
-  const log = o.log.with({ files: Object.values(o.files).filter((f) => f !== undefined) });
+  const log = o.log.with({ files: src.files });
   const stop = new AbortController();
-  let inUse = pemDigest(o.current);
+  let inUse = current;
   // The last state looked at, taken or refused: each change is acted on and logged once.
   let seen = inUse;
+  const look = (): Promise<Look<S>> =>
+    src.read().then(
+      (got) => ({ mark: src.digest(got), got }),
+      (err: unknown) => ({ mark: `unreadable: ${errorMessage(err)}`, err }),
+    );
   const poll = async (): Promise<void> => {
-    const got = await look(o.files);
-    if (got.mark === seen) return;
-    seen = got.mark;
-    if (got.mark === inUse) return;
+    const state = await look();
+    if (state.mark === seen) return;
+    seen = state.mark;
+    if (state.mark === inUse) return;
     try {
-      if ('err' in got) throw got.err;
-      checkPemSet(got.set, o.files);
-      o.apply(got.set);
+      if ('err' in state) throw state.err;
+      src.check(state.got);
+      src.apply(state.got);
     } catch (err) {
       log.warning('TLS files changed but unusable; keeping the ones in use', { reason: errorMessage(err) });
       return;
     }
-    inUse = got.mark;
+    inUse = state.mark;
     log.info('TLS files reloaded');
   };
   const done = (async (): Promise<void> => {
@@ -130,4 +139,40 @@ export function watchPemFiles(o: PemWatchOptions): PemWatch {
       await done;
     },
   };
+}
+
+/** Reads the files every interval until close(); each new usable set goes to apply once. */
+export function watchPemFiles(o: PemWatchOptions): PemWatch {
+  const source: Source<PemSet> = {
+    files: Object.values(o.files).filter((f) => f !== undefined),
+    read: () => readSet(o.files),
+    digest: pemDigest,
+    check: (set) => {
+      checkPemSet(set, o.files);
+    },
+    apply: o.apply,
+  };
+  return pollFiles(source, pemDigest(o.current), o);
+}
+
+export interface CaWatchOptions extends Timing {
+  readonly file: string;
+  /** The CA bundle in use now. */
+  readonly current: Pem;
+  readonly apply: (ca: string) => void;
+}
+
+/** A CA bundle alone (a trust without a certificate of one's own), watched as watchPemFiles watches a set. */
+export function watchCaFile(o: CaWatchOptions): PemWatch {
+  const digest = (ca: Pem): string => pemDigest({ cert: '', key: '', ca });
+  const source: Source<string> = {
+    files: [o.file],
+    read: () => readPem(o.file),
+    digest,
+    check: (ca) => {
+      checkCertificates(ca, o.file);
+    },
+    apply: o.apply,
+  };
+  return pollFiles(source, digest(o.current), o);
 }

@@ -8,13 +8,15 @@
  * path. It passes a Retry-After back with the answer, so kube-apiserver retries a review the server had no room for.
  * With `callers` it serves only a client whose certificate that CA signed (the TLS handshake refuses any other)
  * and whose common name is in the list (401 otherwise, before the body is read): kube-apiserver shows its
- * webhook client certificate from its admission configuration.
+ * webhook client certificate from its admission configuration. Rotated certificates are taken in without a
+ * restart: reloadServing serves new connections a new certificate, key and callers' CA; reloadUpstream has the
+ * next calls trust a new CA and show a new client certificate, while calls in flight end on the old connections.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
-import { TLSSocket } from 'node:tls';
+import { createSecureContext, TLSSocket, type SecureContextOptions } from 'node:tls';
 import { Agent, type Dispatcher } from 'undici';
-import { newStatus, type Status } from '../../kernel/errors/errors.ts';
+import { errorMessage, KvError, newStatus, type Status } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { peerNameRefusal } from '../../kernel/tls/peer-name.ts';
 import { rewriteAdmissionReview } from '../../rename/admission-review.ts';
@@ -61,24 +63,60 @@ export interface WebhookCallers {
   readonly allowedNames: readonly string[];
 }
 
-interface WebhookDeps extends WebhookProxyOptions {
-  /** To the webhook server for the rule set's webhook paths, showing upstreamClient. */
-  readonly webhookAgent: Agent;
+/** The serving certificate and key (PEM) and, with callers, their CA. */
+export interface WebhookServing {
+  readonly cert: string;
+  readonly key: string;
+  readonly callersCa?: string | undefined;
+}
+
+/** The webhook server's CA and the client certificate shown to it (PEM). */
+export interface WebhookUpstreamTls {
+  readonly ca?: string | undefined;
+  readonly client?: { readonly cert: string; readonly key: string } | undefined;
+}
+
+export interface WebhookProxy extends ProxyServer {
+  /** Serves new connections these; open ones keep theirs. Throws KV_ERR_CONFIG, keeping the old, when unusable. */
+  reloadServing(next: WebhookServing): void;
+  /** The next calls to the webhook server use these; calls in flight end on their connections. */
+  reloadUpstream(next: WebhookUpstreamTls): void;
+}
+
+/** The connections to the webhook server: replaced as a whole when its TLS changes. */
+interface Agents {
+  /** For the rule set's webhook paths, showing the client certificate. */
+  readonly webhook: Agent;
   /** For every other path: no client certificate. */
-  readonly passAgent: Agent;
+  readonly pass: Agent;
+}
+
+interface WebhookDeps extends WebhookProxyOptions {
+  agents: Agents;
   readonly origin: string;
 }
 
-export async function startWebhookProxy(opts: WebhookProxyOptions): Promise<ProxyServer> {
+function servingContext(o: WebhookServing): SecureContextOptions {
+  const ctx = { cert: o.cert, key: o.key, ...(o.callersCa !== undefined && { ca: o.callersCa }) };
+  try {
+    createSecureContext(ctx);
+  } catch (err) {
+    throw new KvError('KV_ERR_CONFIG', `webhook proxy TLS: ${errorMessage(err)}`, { cause: err });
+  }
+  return ctx;
+}
+
+export async function startWebhookProxy(opts: WebhookProxyOptions): Promise<WebhookProxy> {
   const url = new URL(opts.upstream);
-  const webhookAgent = upstreamAgent(opts, opts.upstreamClient);
-  const passAgent = upstreamAgent(opts, undefined);
-  const d: WebhookDeps = { ...opts, webhookAgent, passAgent, origin: url.origin };
+  const d: WebhookDeps = {
+    ...opts,
+    agents: upstreamAgents(opts, { ca: opts.upstreamCa, client: opts.upstreamClient }),
+    origin: url.origin,
+  };
   const c = opts.callers;
   const server = createServer({
-    cert: opts.cert,
-    key: opts.key,
-    ...(c !== undefined && { requestCert: true, rejectUnauthorized: true, ca: c.ca }),
+    ...servingContext({ cert: opts.cert, key: opts.key, callersCa: c?.ca }),
+    ...(c !== undefined && { requestCert: true, rejectUnauthorized: true }),
   });
   const proxy = await serve({
     server,
@@ -97,24 +135,37 @@ export async function startWebhookProxy(opts: WebhookProxyOptions): Promise<Prox
     upstream: url.origin,
     callers: c === undefined ? 'anyone' : c.allowedNames.join(','),
   });
+  const closeAgents = (a: Agents): Promise<unknown> => Promise.all([a.webhook.close(), a.pass.close()]);
   return {
     port: proxy.port,
+    reloadServing: (next): void => {
+      server.setSecureContext(servingContext(next));
+    },
+    reloadUpstream: (next): void => {
+      const old = d.agents;
+      d.agents = upstreamAgents(opts, next);
+      closeAgents(old).catch((err: unknown) => {
+        opts.log.warning('closing the old connections to the webhook server failed', { reason: err });
+      });
+    },
     close: async (graceMs?: number): Promise<void> => {
       await proxy.close(graceMs);
-      await Promise.all([webhookAgent.close(), passAgent.close()]);
+      await closeAgents(d.agents);
     },
   };
 }
 
-function upstreamAgent(opts: WebhookProxyOptions, client: WebhookProxyOptions['upstreamClient']): Agent {
-  return new Agent({
-    connect: {
-      ...(opts.upstreamCa !== undefined && { ca: opts.upstreamCa }),
-      ...(opts.upstreamServerName !== undefined && { servername: opts.upstreamServerName }),
-      ...(client !== undefined && { cert: client.cert, key: client.key }),
-    },
-    ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
-  });
+function upstreamAgents(opts: WebhookProxyOptions, tls: WebhookUpstreamTls): Agents {
+  const agent = (client: WebhookUpstreamTls['client']): Agent =>
+    new Agent({
+      connect: {
+        ...(tls.ca !== undefined && { ca: tls.ca }),
+        ...(opts.upstreamServerName !== undefined && { servername: opts.upstreamServerName }),
+        ...(client !== undefined && { cert: client.cert, key: client.key }),
+      },
+      ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
+    });
+  return { webhook: agent(tls.client), pass: agent(undefined) };
 }
 
 function recorderOf(d: WebhookDeps, target: ApiTarget, method: string | undefined): RequestRecorder {
@@ -197,7 +248,7 @@ function forward(
   signal: AbortSignal,
 ): Promise<Dispatcher.ResponseData> {
   const target = parseTarget(req.url ?? '/', webhookDeps.index);
-  const agent = target.webhook === undefined ? webhookDeps.passAgent : webhookDeps.webhookAgent;
+  const agent = target.webhook === undefined ? webhookDeps.agents.pass : webhookDeps.agents.webhook;
   return agent.request({
     origin: webhookDeps.origin,
     path: upstreamPath(target, req.url),
