@@ -1,0 +1,149 @@
+/**
+ * The virtualization roles installed on the local cluster as Deckhouse installs them: the CRDs, the operator's
+ * namespace, RBAC and Deployment (the same generators as manifests/, the local image, pulled never), then one
+ * KubeVirt resource from which the operator installs the rest. The resource asks for emulation (KVM does not work
+ * here) and adapts the handler to this node with customizeComponents, as Deckhouse adapts it to its nodes: the
+ * kubelet's root is the stack's, the node-labeller and share dirs stay inside the stack, the device-plugin dir is
+ * the kubelet's own, and the local PersistentVolumes' directory is visible to it for hotplug. `uninstallVirt`
+ * deletes the resource (the operator removes what it made) and then the operator.
+ */
+import { isNotFound } from '../../lib/kernel/errors/errors.ts';
+import { NAMESPACES } from '../../lib/kernel/kube/index.ts';
+import type { GroupVersionResource, KubeObject } from '../../lib/kernel/kube/types.ts';
+import { waitFor } from '../../lib/kernel/testing/wait.ts';
+import { KUBEVIRTS, type KubeVirt } from '../../lib/kubevirt/index.ts';
+import { installedKind } from '../../lib/operator/apply/kinds.ts';
+import {
+  kubevirtResource,
+  operatorInstall,
+  storedForm,
+} from '../../lib/operator/generate/operator-install.ts';
+import { IMAGES, layout, type Layout } from './layout.ts';
+import { prepareForVirt, type VirtClients } from './virt.ts';
+
+/** The install namespace (Deckhouse's). */
+export const VIRT_NAMESPACE = 'd8-virtualization';
+const FIELD_MANAGER = 'kubevirt-ts-local';
+
+const DEVICE_PLUGINS = '/var/lib/kubelet/device-plugins';
+
+/** The handler DaemonSet adapted to this node (strategic merge: volumes by name, mounts by path). */
+function handlerPatch(L: Layout): string {
+  const volumes = [
+    { name: 'kubelet', hostPath: { path: L.kubelet.root } },
+    { name: 'node-labeller', hostPath: { path: `${L.dir}/node-labeller`, type: 'DirectoryOrCreate' } },
+    { name: 'virt-share-dir', hostPath: { path: `${L.dir}/run-kubevirt`, type: 'DirectoryOrCreate' } },
+    { name: 'device-plugins', hostPath: { path: DEVICE_PLUGINS, type: 'DirectoryOrCreate' } },
+    { name: 'local-pv', hostPath: { path: L.pv } },
+  ];
+  const mounts = [
+    { name: 'device-plugins', mountPath: DEVICE_PLUGINS },
+    { name: 'local-pv', mountPath: L.pv },
+  ];
+  return JSON.stringify({
+    spec: {
+      template: { spec: { volumes, containers: [{ name: 'virt-handler', volumeMounts: mounts }] } },
+    },
+  });
+}
+
+/** The KubeVirt resource of the local cluster. */
+export function localKubeVirt(dir?: string): KubeVirt {
+  const L = layout(dir);
+  return kubevirtResource(VIRT_NAMESPACE, {
+    imagePullPolicy: 'Never',
+    configuration: { developerConfiguration: { useEmulation: true } },
+    customizeComponents: {
+      patches: [
+        {
+          resourceType: 'DaemonSet',
+          resourceName: 'virt-handler',
+          type: 'strategic',
+          patch: handlerPatch(L),
+        },
+      ],
+    },
+  });
+}
+
+async function apply(c: VirtClients, gvr: GroupVersionResource, obj: KubeObject): Promise<void> {
+  const { name = '', namespace } = obj.metadata;
+  await c.direct.patch(gvr, name, obj, {
+    type: 'apply',
+    force: true,
+    fieldManager: FIELD_MANAGER,
+    ...(gvr.namespaced && namespace !== undefined && { namespace }),
+  });
+}
+
+function operatorObjects(): { gvr: GroupVersionResource; obj: KubeObject }[] {
+  return operatorInstall({
+    namespace: VIRT_NAMESPACE,
+    image: IMAGES.virt,
+    mode: 'kubevirt',
+    imagePullPolicy: 'Never',
+    replicas: 1,
+  }).map((o) => ({
+    gvr: o.kind === 'Namespace' ? NAMESPACES : installedKind(o.apiVersion, o.kind),
+    obj: storedForm(o),
+  }));
+}
+
+const condition = (kv: KubeVirt | undefined, type: string): string | undefined =>
+  kv?.status?.conditions?.find((x) => x.type === type)?.status;
+
+/** Installs (or brings up to date) and resolves once the KubeVirt resource is Available. */
+export async function installVirt(
+  c: VirtClients,
+  o: { dir?: string; timeoutMs?: number; progress?: (line: string) => void } = {},
+): Promise<KubeVirt> {
+  await prepareForVirt(c);
+  for (const { gvr, obj } of operatorObjects()) await apply(c, gvr, obj);
+  const kv = localKubeVirt(o.dir);
+  await c.kv.patch(KUBEVIRTS, kv.metadata.name ?? '', kv, {
+    type: 'apply',
+    force: true,
+    fieldManager: FIELD_MANAGER,
+    namespace: VIRT_NAMESPACE,
+  });
+  let last = '';
+  return waitFor(
+    async () => {
+      const now = await c.kv.get<KubeVirt>(KUBEVIRTS, kv.metadata.name ?? '', { namespace: VIRT_NAMESPACE });
+      const line = `KubeVirt ${now.status?.phase ?? 'no phase yet'}: ${(now.status?.conditions ?? [])
+        .map((x) => `${x.type}=${x.status}${x.reason === undefined ? '' : ` (${x.reason})`}`)
+        .join(', ')}`;
+      if (line !== last) o.progress?.(line);
+      last = line;
+      return condition(now, 'Available') === 'True' && now;
+    },
+    'the KubeVirt resource to be Available',
+    { timeoutMs: o.timeoutMs ?? 300_000, intervalMs: 1000 },
+  );
+}
+
+/** Deletes the KubeVirt resource, waits until the operator has removed everything, then removes the operator. */
+export async function uninstallVirt(c: VirtClients, timeoutMs = 180_000): Promise<void> {
+  const name = localKubeVirt().metadata.name ?? '';
+  await c.kv.delete(KUBEVIRTS, name, { namespace: VIRT_NAMESPACE }).catch((err: unknown) => {
+    if (!isNotFound(err)) throw err;
+  });
+  await waitFor(
+    () =>
+      c.kv.get(KUBEVIRTS, name, { namespace: VIRT_NAMESPACE }).then(
+        () => false,
+        (err: unknown) => isNotFound(err),
+      ),
+    'the KubeVirt resource to be gone',
+    { timeoutMs, intervalMs: 1000 },
+  );
+  for (const { gvr, obj } of operatorObjects().reverse()) {
+    if (gvr === NAMESPACES) continue;
+    const { name: n = '', namespace } = obj.metadata;
+    await c.direct
+      .delete(gvr, n, { ...(gvr.namespaced && namespace !== undefined && { namespace }) })
+      .catch((err: unknown) => {
+        if (!isNotFound(err)) throw err;
+      });
+  }
+}
