@@ -9,6 +9,7 @@ import { KUBEVIRT_RENAME } from '../../kubevirt/internal-gvr.ts';
 import { rewriteDocument } from '../../rename/index.ts';
 import { installConfigFrom } from '../config/from-kubevirt.ts';
 import type { InstallMode, Rendered } from '../config/install-config.ts';
+import { LABELS } from './names.ts';
 import { operatorRbac } from './rbac/operator.ts';
 import { operatorDeployment } from './workloads/operator.ts';
 
@@ -34,7 +35,16 @@ export function operatorInstall(o: OperatorInstallOptions): Rendered[] {
     { namespace: o.namespace, image: o.image, mode: o.mode },
   );
   const namespace: Rendered = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } };
-  return [namespace, ...operatorRbac(cfg), ...operatorDeployment(cfg, { replicas: o.replicas })];
+  return [namespace, ...operatorRbac(cfg), ...operatorDeployment(cfg, { replicas: o.replicas })].map(notInstalled);
+}
+
+/**
+ * The operator's own objects without the install label: the operator prunes what carries it and it does not
+ * render, and it never manages itself (KubeVirt's operator is installed from its release manifests).
+ */
+function notInstalled(o: Rendered): Rendered {
+  const { [LABELS.install]: _dropped, ...labels } = o.metadata.labels ?? {};
+  return { ...o, metadata: { ...o.metadata, labels } };
 }
 
 /** An object as the API server stores it (the kubevirt.io names renamed). */
