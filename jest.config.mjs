@@ -11,6 +11,7 @@ const common = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
 };
 export default {
+  testSequencer: '<rootDir>/testenv/jest-sequencer.mjs',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{cmd,lib,testenv,e2e,bench}/**/*.test.ts'] },
     {

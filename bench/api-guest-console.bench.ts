@@ -24,7 +24,7 @@ import { launcherOnNode, type PodPath } from '../lib/rpc/index.ts';
 import { MARKER } from '../testenv/guests/guests.ts';
 import { consoleUrl } from '../e2e/local/api-console.ts';
 import { useLocalCluster } from '../e2e/local/testing/cluster.ts';
-import { admitted, startVirtStack, stopVirtStack } from '../e2e/local/virt-stack.ts';
+import { ensureNamespace } from '../e2e/local/virt-install.ts';
 import {
   deleteNamespace,
   exampleVm,
@@ -314,7 +314,7 @@ function rows(runs: Record<PathName, Measured[]>): BenchRow[] {
 }
 
 export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
-  const c = await useLocalCluster();
+  const c = await useLocalCluster({ virt: 'installed' });
   const clients = virtClients(c.kubeconfig, 'kubevirt-ts/bench-api-guest');
   const admin = loadRestConfig({
     kubeconfig: c.kubeconfig,
@@ -323,8 +323,7 @@ export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
   });
   const ns = newNamespaceName('bench-console');
   try {
-    await startVirtStack(clients, c.kubeconfig, c.dir);
-    await admitted(clients, ns);
+    await ensureNamespace(clients, ns);
     const socket = await startGuest(clients, ns, c.dir);
     return rows(
       await rounds(ctx, {
@@ -335,7 +334,6 @@ export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
     );
   } finally {
     await deleteNamespace(clients, ns, 180_000);
-    await stopVirtStack(clients, c.dir);
     await clients.close();
     await c.release();
   }

@@ -16,8 +16,8 @@ import { PODS } from '../lib/kernel/kube/index.ts';
 import { newCmdClient, type LauncherClient } from '../lib/rpc/index.ts';
 import type { DomainJson } from '../lib/rpc/domain-json.ts';
 import { useLocalCluster } from '../e2e/local/testing/cluster.ts';
-import { readHostRoles } from '../e2e/local/host-roles.ts';
-import { admitted, startVirtStack, stopVirtStack } from '../e2e/local/virt-stack.ts';
+import { ensureNamespace } from '../e2e/local/virt-install.ts';
+import { roleProcesses } from '../e2e/local/virt-pods.ts';
 import {
   deleteNamespace,
   exampleVm,
@@ -140,9 +140,9 @@ async function follow(c: VirtClients, ns: string, dir: string, stages: Map<strin
   await Promise.all(t.followers);
 }
 
-/** The highest RSS of each host role, sampled every 500 ms until `stop` resolves. */
-async function peakRss(dir: string, stop: Promise<unknown>): Promise<Map<string, number>> {
-  const roles = await readHostRoles(dir);
+/** The highest RSS of each installed role's process, sampled every 500 ms until `stop` resolves. */
+async function peakRss(stop: Promise<unknown>): Promise<Map<string, number>> {
+  const roles = roleProcesses();
   const peak = new Map<string, number>();
   const state = { done: false };
   void stop.finally(() => (state.done = true));
@@ -186,18 +186,17 @@ function rows(stages: Stages[], peak: Map<string, number>): BenchRow[] {
 }
 
 export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
-  const c = await useLocalCluster();
+  const c = await useLocalCluster({ virt: 'installed' });
   const clients = virtClients(c.kubeconfig, 'kubevirt-ts/bench-e2e');
   const ns = newNamespaceName('bench-e2e');
   try {
-    await startVirtStack(clients, c.kubeconfig, c.dir);
-    await admitted(clients, ns);
+    await ensureNamespace(clients, ns);
     const stages = new Map<string, Stages>();
     const names = Array.from({ length: VMIS }, (_, i) => `e2e-${i}`);
     const specs = await Promise.all(names.map((n) => vmiOf(ns, n)));
     const creates: Promise<unknown>[] = [];
     const followed = follow(clients, ns, c.dir, stages);
-    const peak = peakRss(c.dir, followed);
+    const peak = peakRss(followed);
     for (const [i, vmi] of specs.entries()) {
       stages.set(names[i] ?? '', { created: Date.now() });
       creates.push(clients.kv.create(VIRTUAL_MACHINE_INSTANCES, vmi));
@@ -209,7 +208,6 @@ export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
     return rows([...stages.values()], await peak);
   } finally {
     await deleteNamespace(clients, ns, 300_000);
-    await stopVirtStack(clients, c.dir);
     await clients.close();
     await c.release();
   }

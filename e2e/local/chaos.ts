@@ -1,13 +1,17 @@
 /**
- * Faults for the chaos scenario: kill -9 of one process of the local stack, then what its supervisor would do
- * (a Deployment, the DaemonSet, systemd): start it again with the same command line. Node processes (the
- * kubelet, containerd) are restarted from the stack's state; the virtualization roles by startHostRoles, which
- * starts whichever is not running. The PID is checked against /proc before it is signalled.
+ * Faults for the chaos scenario: kill -9 of one process of the local stack. Node processes (the kubelet,
+ * containerd) are started again from the stack's state, as systemd would; an installed role's container is
+ * restarted by the kubelet. The PID is checked against /proc before it is signalled.
  */
 import { KvError } from '../../lib/kernel/errors/errors.ts';
 import { isRunning } from '../../lib/kernel/process/proc.ts';
 import { stopProcess } from '../../lib/kernel/process/stop.ts';
-import { readHostRoles, roleRunning, startHostRoles, type HostRole } from './host-roles.ts';
+import { readFileSync } from 'node:fs';
+import { PODS } from '../../lib/kernel/kube/index.ts';
+import type { Pod } from '../../lib/kubevirt/core/pod.ts';
+import { pidsWhere } from './testing/procs.ts';
+import { VIRT_NAMESPACE } from './virt-install.ts';
+import type { VirtClients } from './virt.ts';
 import { layout } from './layout.ts';
 import { startNodeProcess } from './restart.ts';
 import { readLocalState } from './state.ts';
@@ -35,16 +39,28 @@ export async function killNodeProcess(
   return p.pid;
 }
 
-/** kill -9 of a host role, then every role that is not running started again. */
-export async function killHostRole(
-  name: HostRole['name'],
-  kubeconfig: string,
-  dir?: string,
-): Promise<number> {
-  const role = (await readHostRoles(dir)).find((r) => r.name === name);
-  if (role === undefined || !roleRunning(role))
-    throw new KvError('KV_ERR_CONFIG', `host role ${name} is not running`);
-  await killed(role.pid, process.execPath, name);
-  const started = await startHostRoles(kubeconfig, dir);
-  return started.find((r) => r.name === name)?.pid ?? 0;
+/**
+ * kill -9 of the role process of one installed container (its `virt.mjs <role>` process in the container's
+ * cgroup, found through /proc), the kubelet restarting it as it would after a crash; resolves with the killed PID.
+ */
+export async function killRoleContainer(c: VirtClients, pod: string, container: string): Promise<number> {
+  const p = await c.direct.get<Pod>(PODS, pod, { namespace: VIRT_NAMESPACE });
+  const status = p.status?.containerStatuses?.find((x) => x.name === container);
+  const id = (status as { containerID?: string } | undefined)?.containerID?.replace(/^\w+:\/\//, '');
+  if (id === undefined || id === '')
+    throw new KvError('KV_ERR_CONFIG', `${pod}/${container} runs no container`);
+  const [pid] = pidsWhere(isRole).filter((candidate) => inCgroupOf(candidate, id));
+  if (pid === undefined) throw new KvError('KV_ERR_CONFIG', `no role process in ${pod}/${container}`);
+  await stopProcess(pid, isRole, { signal: 'SIGKILL' });
+  return pid;
+}
+
+const isRole = (argv: readonly string[]): boolean => argv.some((a) => a.endsWith('/virt.mjs'));
+
+function inCgroupOf(pid: number, containerId: string): boolean {
+  try {
+    return readFileSync(`/proc/${String(pid)}/cgroup`, 'utf8').includes(containerId);
+  } catch {
+    return false;
+  }
 }

@@ -17,7 +17,6 @@ import { deleteBridge, removeNodeCgroups, removeOutsideLeftovers, unmountUnder }
 import { removeEmptyTables, removeNodeChains } from './iptables.ts';
 import { Api, type List } from './kube.ts';
 import { layout } from './layout.ts';
-import { stopHostRoles } from './host-roles.ts';
 import { running, stopLocal } from './procs.ts';
 import { readLocalState, writeLocalState, type LocalState } from './state.ts';
 
@@ -125,9 +124,6 @@ export async function down(o: DownOptions = {}): Promise<DownResult> {
   const api = apiReady ? await Api.fromKubeconfig(s.kubeconfig) : undefined;
   const ctrdDir = s.processes.containerd === undefined ? '' : join(s.processes.containerd.bin, '..');
   const bins = { ctr: join(ctrdDir, 'ctr'), shim: join(ctrdDir, 'containerd-shim-runc-v2') };
-  await step(timings, 'virtualization roles on the host', async () => {
-    removed.push(...(await stopHostRoles(o.dir)).map((r) => `host role ${r}`));
-  });
   await step(timings, 'pods and node processes', () => stopNode(s, api, log, bins));
   await step(timings, 'control plane', async () => {
     await cp?.stop();

@@ -1,17 +1,20 @@
 /**
  * `./dev run [up|status|down]`, the README's run command: the local single-node Kubernetes with the
  * virtualization roles that are built, and the example VM.
- * - up (default): the cluster (e2e/local, idempotent), the CRDs, node `local` schedulable, the node-labeller,
- *   the rewriter, the api, two controllers and the handler as host processes (host-roles.ts), the api
- *   registered with the aggregation layer and its webhooks (virt-registration.ts), then the example VM
- *   (manifests/examples/vm-tiny.yaml, namespace default), with progress until it is Running, and the last lines
- *   of its serial console; prints what runs, what is not built yet, and the KUBECONFIG line. The cluster stays up.
- * - status: what runs (exit 3 when something does not); down: everything stopped, the host as it was.
+ * - up (default): the cluster (e2e/local, idempotent), then the roles installed through the operator as Deckhouse
+ *   installs them (virt-install.ts: the CRDs, the operator's RBAC and Deployment, one KubeVirt resource; the
+ *   operator installs the api, two controllers and the handler DaemonSet, and the resource becomes Available),
+ *   then the example VM (manifests/examples/vm-tiny.yaml, namespace default), with progress until it is Running,
+ *   and the last lines of its serial console; prints what runs and the KUBECONFIG line. The cluster stays up.
+ * - status: the cluster, the KubeVirt resource's phase and conditions and each component's Pods (exit 3 when
+ *   something is not up); down: everything stopped, the host as it was.
  */
 import { Command } from 'commander';
 import {
+  KUBEVIRTS,
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
+  type KubeVirt,
   type VirtualMachineInstance,
 } from '../../lib/kubevirt/index.ts';
 import type { Pod } from '../../lib/kubevirt/core/pod.ts';
@@ -20,17 +23,9 @@ import { loadRestConfig, PODS } from '../../lib/kernel/kube/index.ts';
 import { createLogger } from '../../lib/kernel/log/log.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { readConsoleThroughApi } from './api-console.ts';
-import { defaultStackDir, down, status, up } from './cluster.ts';
-import {
-  DEV_RUN_ADMISSION,
-  readHostRoles,
-  REWRITER_LISTEN,
-  rewriterSocket,
-  roleRunning,
-} from './host-roles.ts';
-import { layout } from './layout.ts';
-import { APISERVICE } from './virt-registration.ts';
-import { admitted, startVirtStack } from './virt-stack.ts';
+import { defaultStackDir, down, kubeconfig, status, up } from './cluster.ts';
+import { installVirt, localKubeVirt, VIRT_NAMESPACE } from './virt-install.ts';
+import { rolePods } from './virt-pods.ts';
 import { exampleVm, virtClients, type VirtClients } from './virt.ts';
 
 /** What the example guest prints on its serial console once it is up (testenv/guests). */
@@ -88,11 +83,20 @@ async function exampleVmUp(c: VirtClients, kubeconfig: string): Promise<void> {
 
 const SUMMARY = [
   'Real here: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, containerd 2, the kubelet and',
-  'kube-proxy of node local; on the host: the rewriter (kubevirt.io proxy, webhook proxy),',
-  'the api behind kube-apiserver (subresources.kubevirt.io, webhooks), two controllers (one leader) and the',
-  'handler (device plugins registered with the kubelet, REST server); the launcher in its Pod from the',
-  'project image, with its own libvirt and QEMU (TCG). Not built yet: the operator; pr-helper is not run here.',
+  `kube-proxy of node local; in Pods of namespace ${VIRT_NAMESPACE}, all from the project image: the operator,`,
+  'which installed from the KubeVirt resource the api (with the rewriter as its webhook proxy sidecar, served',
+  'through kube-apiserver as subresources.kubevirt.io), two controllers (one leader) and the handler DaemonSet',
+  '(node-labeller init container, device plugins, REST server); the launcher in its Pod with its own libvirt',
+  'and QEMU (TCG). pr-helper runs only with the PersistentReservation gate (off here).',
 ];
+
+/** `Phase: Type=Status (Reason), …` of the KubeVirt resource. */
+function describeKubeVirt(kv: KubeVirt): string {
+  const conditions = (kv.status?.conditions ?? []).map(
+    (x) => `${x.type}=${x.status}${x.reason === undefined ? '' : ` (${x.reason})`}`,
+  );
+  return `${kv.status?.phase ?? 'no phase'}: ${conditions.join(', ')}`;
+}
 
 async function upCmd(o: { dir: string }): Promise<void> {
   const t0 = Date.now();
@@ -104,34 +108,62 @@ async function upCmd(o: { dir: string }): Promise<void> {
   say(`local cluster: ${state} (${seconds(Date.now() - t0)})`);
   const c = virtClients(cluster.kubeconfig, 'kubevirt-ts/dev-run');
   try {
-    for (const r of await startVirtStack(c, cluster.kubeconfig, o.dir))
-      say(`${r.name}: pid ${r.pid}, log ${r.logFile}`);
-    say(`api: served as ${APISERVICE} through kube-apiserver; CRDs installed, node local schedulable`);
-    await admitted(c, NS);
-    say(`webhooks: admit namespace ${NS} (label ${DEV_RUN_ADMISSION.join('=')})`);
+    const t1 = Date.now();
+    say(`operator: installing in ${VIRT_NAMESPACE}, then the KubeVirt resource it installs from`);
+    await installVirt(c, {
+      dir: o.dir,
+      progress: (line) => {
+        say(`  … ${line}`);
+      },
+    });
+    say(`KubeVirt resource Available (${seconds(Date.now() - t1)})`);
+    for (const p of await rolePods(c)) say(`  pod ${p.metadata.name ?? ''}: ${p.status?.phase ?? 'Pending'}`);
     await exampleVmUp(c, cluster.kubeconfig);
   } finally {
     await c.close();
   }
   say('');
   for (const line of SUMMARY) say(line);
-  const socket = rewriterSocket(layout(o.dir));
-  say(
-    `kubevirt.io names: the rewriter on ${REWRITER_LISTEN} for a client with a token of its own, or as the`,
-  );
-  say(
-    `roles' user on its socket: curl --unix-socket ${socket} http://localhost/apis/kubevirt.io/v1/virtualmachines`,
-  );
   say(`done in ${seconds(Date.now() - t0)}; \`./dev run status\` and \`./dev run down\`.`);
   say(`export KUBECONFIG=${cluster.kubeconfig}`);
 }
 
+const kubevirtAvailableIn = (kv: KubeVirt | undefined): boolean =>
+  kv?.status?.conditions?.some((x) => x.type === 'Available' && x.status === 'True') === true;
+
+function podState(p: Pod): { name: string; ready: boolean; restarts: number } {
+  const containers = p.status?.containerStatuses ?? [];
+  return {
+    name: p.metadata.name ?? '',
+    ready: containers.length > 0 && containers.every((x) => x.ready),
+    restarts: containers.reduce((n, x) => n + (x.restartCount ?? 0), 0),
+  };
+}
+
+/** The KubeVirt resource and each installed Pod; false when something is not up. */
+async function virtStatus(kubeconfig: string): Promise<boolean> {
+  const c = virtClients(kubeconfig, 'kubevirt-ts/dev-run');
+  try {
+    const name = localKubeVirt().metadata.name ?? '';
+    const kv = await c.kv
+      .get<KubeVirt>(KUBEVIRTS, name, { namespace: VIRT_NAMESPACE })
+      .catch(() => undefined);
+    say(`KubeVirt ${VIRT_NAMESPACE}/${name}: ${kv === undefined ? 'NOT INSTALLED' : describeKubeVirt(kv)}`);
+    const pods = (await rolePods(c)).map(podState);
+    for (const p of pods)
+      say(`  pod ${p.name}: ${p.ready ? 'ready' : 'NOT READY'}, ${String(p.restarts)} restarts`);
+    return kubevirtAvailableIn(kv) && pods.every((p) => p.ready);
+  } finally {
+    await c.close();
+  }
+}
+
 async function statusCmd(o: { dir: string }): Promise<void> {
   const st = await status(o.dir);
-  const roles = await readHostRoles(o.dir);
   say(`local cluster: ${st === undefined ? 'never brought up here' : st.ready ? 'up' : 'NOT READY'}`);
-  for (const r of roles) say(`${r.name}: pid ${r.pid} ${roleRunning(r) ? 'running' : 'NOT RUNNING'}`);
-  if (st?.ready !== true || roles.length === 0 || !roles.every(roleRunning)) process.exitCode = 3;
+  const config = await kubeconfig(o.dir);
+  const virt = st?.ready === true && config !== undefined && (await virtStatus(config));
+  if (st?.ready !== true || !virt) process.exitCode = 3;
 }
 
 async function downCmd(o: { dir: string }): Promise<void> {

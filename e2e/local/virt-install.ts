@@ -7,7 +7,7 @@
  * the kubelet's own, and the local PersistentVolumes' directory is visible to it for hotplug. `uninstallVirt`
  * deletes the resource (the operator removes what it made) and then the operator.
  */
-import { isNotFound } from '../../lib/kernel/errors/errors.ts';
+import { isAlreadyExists, isNotFound } from '../../lib/kernel/errors/errors.ts';
 import { NAMESPACES } from '../../lib/kernel/kube/index.ts';
 import type { GroupVersionResource, KubeObject } from '../../lib/kernel/kube/types.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
@@ -119,6 +119,40 @@ export async function installVirt(
     },
     'the KubeVirt resource to be Available',
     { timeoutMs: o.timeoutMs ?? 300_000, intervalMs: 1000 },
+  );
+}
+
+/** Whether the local KubeVirt resource is there and Available. */
+export async function kubevirtAvailable(c: VirtClients): Promise<boolean> {
+  const name = localKubeVirt().metadata.name ?? '';
+  const kv = await c.kv.get<KubeVirt>(KUBEVIRTS, name, { namespace: VIRT_NAMESPACE }).catch(() => undefined);
+  return condition(kv, 'Available') === 'True';
+}
+
+/** The namespace, made when it does not exist (the webhooks admit every namespace). */
+export async function ensureNamespace(c: VirtClients, ns: string): Promise<void> {
+  await c.direct
+    .create(NAMESPACES, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } })
+    .catch((err: unknown) => {
+      if (!isAlreadyExists(err)) throw err;
+    });
+}
+
+/** Whether the operator or its KubeVirt resource is there (a whole or partial install). */
+export async function virtInstalled(c: VirtClients): Promise<boolean> {
+  const found = (p: Promise<unknown>): Promise<boolean> =>
+    p.then(
+      () => true,
+      (err: unknown) => (isNotFound(err) ? false : Promise.reject(err as Error)),
+    );
+  const name = localKubeVirt().metadata.name ?? '';
+  const operator = operatorObjects().find((o) => o.gvr.kind === 'Deployment');
+  return (
+    (await found(c.kv.get(KUBEVIRTS, name, { namespace: VIRT_NAMESPACE }))) ||
+    (operator !== undefined &&
+      (await found(
+        c.direct.get(operator.gvr, operator.obj.metadata.name ?? '', { namespace: VIRT_NAMESPACE }),
+      )))
   );
 }
 

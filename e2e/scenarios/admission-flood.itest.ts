@@ -1,53 +1,75 @@
 /**
- * A flood of admission reviews does not starve the api's own calls: on the local cluster with the roles as
- * `./dev run` runs them, 2,000 KubeVirt CR update reviews arrive at once at the api's webhook port (each trying
- * two placements as dry-run creates, with the rewriter's webhook client certificate), and once they are in a VM
+ * A flood of admission reviews does not starve the api's own calls: on the local cluster with the roles installed
+ * as `./dev run` installs them, 2,000 VM validation reviews arrive at once at the api Pods' webhook port (as their
+ * rewriter sidecar sends them: with its client certificate from the install's Secret), and once they are in a VM
  * starts; again, and its console opens; the VM reaches Running and the console connects within the bounds the
  * lifecycle scenario gives them (300 s, 60 s). The flood's answers (verdicts, 429s, connections the busy
  * machine could not take) are printed, not judged.
  */
-import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from '@jest/globals';
 import { Agent, request as httpsRequest } from 'node:https';
-import { VIRTUAL_MACHINES } from '../../lib/kubevirt/index.ts';
-import { kubevirtCr, withSpec } from '../../lib/kubevirt/validation/testing/kubevirts.ts';
+import { CONFIG_MAPS, PODS } from '../../lib/kernel/kube/index.ts';
+import type { KubeObject } from '../../lib/kernel/kube/types.ts';
+import type { Pod } from '../../lib/kubevirt/core/pod.ts';
+import { VIRTUAL_MACHINES, type VirtualMachine } from '../../lib/kubevirt/index.ts';
 import { WEBHOOKS } from '../../lib/kubevirt/webhooks.ts';
+import { PORTS } from '../../lib/operator/generate/layout.ts';
+import {
+  CA_BUNDLE_KEY,
+  CONFIG_MAPS as INSTALLED_CONFIG_MAPS,
+  SECRETS,
+  TLS_CERT_KEY,
+  TLS_KEY_KEY,
+} from '../../lib/operator/generate/names.ts';
 import { MARKER } from '../../testenv/guests/guests.ts';
-import { API_PORT } from '../local/host-roles.ts';
-import { NETWORK } from '../local/layout.ts';
+import { VIRT_NAMESPACE } from '../local/virt-install.ts';
 import { exampleVm } from '../local/virt.ts';
-import { virtCertPaths } from '../local/virt-pki.ts';
 import { scenario } from './stack.ts';
 import { ESCAPE, virtctl } from './virtctl.ts';
 
 const s = scenario('e2e-flood');
 const VM = 'flood';
 const REVIEWS = 2000;
+const SECRETS_GVR = { ...CONFIG_MAPS, resource: 'secrets', kind: 'Secret' };
 
-/** A KubeVirt CR update moving the infra and workloads placements: two dry-run creates for the api. */
-function review(ns: string, i: number): string {
-  const kv = (nodeSelector?: Record<string, string>): unknown =>
-    kubevirtCr(
-      (k) => (k.metadata.namespace = ns),
-      ...(nodeSelector === undefined
-        ? []
-        : [
-            withSpec('infra', { nodePlacement: { nodeSelector } }),
-            withSpec('workloads', { nodePlacement: { nodeSelector } }),
-          ]),
-    );
+/** A VM create as kube-apiserver sends it, restored by the rewriter (kubevirt.io names). */
+function review(vm: VirtualMachine, i: number): string {
   return JSON.stringify({
     apiVersion: 'admission.k8s.io/v1',
     kind: 'AdmissionReview',
     request: {
       uid: `flood-${i}`,
-      operation: 'UPDATE',
+      operation: 'CREATE',
       userInfo: { username: 'admin' },
-      resource: { group: 'kubevirt.io', version: 'v1', resource: 'kubevirts' },
-      object: kv({ 'kubernetes.io/hostname': `node-${i}` }),
-      oldObject: kv(),
+      kind: { group: 'kubevirt.io', version: 'v1', kind: 'VirtualMachine' },
+      resource: { group: 'kubevirt.io', version: 'v1', resource: 'virtualmachines' },
+      namespace: vm.metadata.namespace,
+      name: `${vm.metadata.name ?? ''}-${i}`,
+      object: { ...vm, metadata: { ...vm.metadata, name: `${vm.metadata.name ?? ''}-${i}` } },
     },
   });
+}
+
+/** What the api Pods' rewriter sidecar dials them with: the install's CA and its client certificate. */
+async function sidecarCredentials(): Promise<{ ca: string; cert: string; key: string; pods: string[] }> {
+  type Data = KubeObject & { data?: Record<string, string> };
+  const text = (d: Data, k: string): string => Buffer.from(d.data?.[k] ?? '', 'base64').toString('utf8');
+  const bundle = await s.clients.direct.get<Data>(CONFIG_MAPS, INSTALLED_CONFIG_MAPS.caBundle, {
+    namespace: VIRT_NAMESPACE,
+  });
+  const client = await s.clients.direct.get<Data>(SECRETS_GVR, SECRETS.rewriterClient, {
+    namespace: VIRT_NAMESPACE,
+  });
+  const pods = await s.clients.kv.list<Pod>(PODS, {
+    namespace: VIRT_NAMESPACE,
+    labelSelector: 'kubevirt.io=virt-api',
+  });
+  return {
+    ca: bundle.data?.[CA_BUNDLE_KEY] ?? '',
+    cert: text(client, TLS_CERT_KEY),
+    key: text(client, TLS_KEY_KEY),
+    pods: pods.items.flatMap((p) => (p.status?.podIP === undefined ? [] : [p.status.podIP])),
+  };
 }
 
 interface Flood {
@@ -57,12 +79,11 @@ interface Flood {
   readonly answers: Promise<Record<string, number>>;
 }
 
-/** REVIEWS reviews at once, each on its own connection, with the rewriter's webhook client certificate. */
+/** REVIEWS reviews at once, spread over the api Pods, each on its own connection, as their sidecar sends them. */
 async function startFlood(): Promise<Flood> {
-  const pki = virtCertPaths(s.c.dir);
-  const [ca, cert, key] = await Promise.all(
-    [pki.ca.cert, pki.webhookClient.cert, pki.webhookClient.key].map((f) => readFile(f, 'utf8')),
-  );
+  const { ca, cert, key, pods } = await sidecarCredentials();
+  if (pods.length === 0) throw new Error('no api Pod has an address');
+  const vm = await exampleVm(s.ns, 'flooded');
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   let settled = 0;
   let allSent: () => void = () => undefined;
@@ -78,9 +99,10 @@ async function startFlood(): Promise<Flood> {
       const req = httpsRequest(
         {
           ...{
-            host: NETWORK.nodeIp,
-            port: API_PORT,
-            path: WEBHOOKS.kubevirtValidateUpdate.path,
+            host: pods[i % pods.length],
+            port: PORTS.api,
+            servername: `virt-api.${VIRT_NAMESPACE}.svc`,
+            path: WEBHOOKS.vmValidate.path,
             method: 'POST',
           },
           ...{ ca, cert, key, agent, headers: { 'content-type': 'application/json' } },
@@ -98,7 +120,7 @@ async function startFlood(): Promise<Flood> {
         resolve(err.code ?? err.message);
       });
       req.on('finish', written);
-      req.end(review(s.ns, i));
+      req.end(review(vm, i));
     });
   const answers = Promise.all(Array.from({ length: REVIEWS }, (_, i) => one(i))).then((codes) => {
     agent.destroy();

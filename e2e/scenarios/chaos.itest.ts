@@ -1,11 +1,13 @@
 /**
- * Chaos: five VMs (runStrategy Always) run while each process of the stack is killed -9 in turn and started again
- * as its supervisor would — the controller that holds the leader Lease, the api, the handler, the rewriter, one
- * launcher (not restarted: runStrategy Always must start its VMI again), the kubelet, containerd. After each fault
- * every VM converges to Running with exactly one VMI and one launcher Pod; only the killed launcher's VMI has a
- * new uid; the api answers through kube-apiserver again.
+ * Chaos: five VMs (runStrategy Always) run while the installed roles and the node are hurt in turn: kill -9 of
+ * the leading controller's, an api's, its rewriter sidecar's, the handler's and the operator's process (the kubelet
+ * restarts the container), the deletion of an api Pod, the handler Pod and the operator Pod (their Deployment or
+ * DaemonSet makes a new one), kill -9 of one launcher (not restarted: runStrategy Always must start its VMI again),
+ * of the kubelet and of containerd (started again as systemd would). After each fault every VM converges to Running
+ * with exactly one VMI and one launcher Pod; only the killed launcher's VMI has a new uid; while the handler is
+ * hurt no QEMU process stops; at the end the api answers through kube-apiserver, the KubeVirt resource is
+ * Available and every role container is ready.
  */
-import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from '@jest/globals';
 import {
   VIRTUAL_MACHINE_INSTANCES,
@@ -15,11 +17,11 @@ import {
 import type { Pod } from '../../lib/kubevirt/core/pod.ts';
 import { PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { killHostRole, killNodeProcess } from '../local/chaos.ts';
+import { killNodeProcess, killRoleContainer } from '../local/chaos.ts';
 import { status } from '../local/cluster.ts';
-import { readHostRoles, VIRT_NAMESPACE } from '../local/host-roles.ts';
-import { layout } from '../local/layout.ts';
 import { pidsWhere } from '../local/testing/procs.ts';
+import { kubevirtAvailable, VIRT_NAMESPACE } from '../local/virt-install.ts';
+import { rolePods } from '../local/virt-pods.ts';
 import { gvr } from '../local/virt-registration.ts';
 import { exampleVm } from '../local/virt.ts';
 import { scenario } from './stack.ts';
@@ -53,19 +55,42 @@ async function converged(what: string): Promise<Map<string, string>> {
   );
 }
 
-/** The host role (controller or controller-2) whose process holds the leader Lease. */
-async function leader(): Promise<'controller' | 'controller-2'> {
+/** The controller Pod holding the leader Lease (its identity starts with the Pod's host name, the Pod's name). */
+async function leader(): Promise<string> {
   const lease = await s.clients.direct.get<{ metadata: object; spec?: { holderIdentity?: string } }>(
     LEASES,
     'virt-controller',
     { namespace: VIRT_NAMESPACE },
   );
   const id = lease.spec?.holderIdentity ?? '';
-  for (const name of ['controller', 'controller-2'] as const) {
-    const log = await readFile(`${layout(s.c.dir).logs}/${name}.log`, 'utf8');
-    if (log.includes(`"msg":"acquired leader lease"`) && log.includes(`"identity":"${id}"`)) return name;
-  }
-  throw new Error(`no controller log names the leader ${id}`);
+  const pod = (await rolePods(s.clients)).find((p) => id.startsWith(`${p.metadata.name ?? ''}_`));
+  if (pod === undefined) throw new Error(`no controller Pod holds the lease (holder ${id})`);
+  return pod.metadata.name ?? '';
+}
+
+/** The first installed Pod whose name starts with `prefix`. */
+async function podOf(prefix: string): Promise<string> {
+  const pod = (await rolePods(s.clients)).find(
+    (p) => p.metadata.deletionTimestamp === undefined && (p.metadata.name ?? '').startsWith(prefix),
+  );
+  if (pod === undefined) throw new Error(`no ${prefix} Pod`);
+  return pod.metadata.name ?? '';
+}
+
+const deletePod = async (prefix: string): Promise<void> => {
+  await s.clients.direct.delete(PODS, await podOf(prefix), { namespace: VIRT_NAMESPACE });
+};
+
+const qemuPids = (): number[] => pidsWhere((argv) => argv.some((a) => a.includes('qemu-system-'))).sort();
+
+/** Every role container ready and the KubeVirt resource Available (the operator reports it). */
+async function installWhole(): Promise<boolean> {
+  const pods = await rolePods(s.clients);
+  return (
+    pods.length > 0 &&
+    pods.every((p) => (p.status?.containerStatuses ?? []).every((c) => c.ready)) &&
+    (await kubevirtAvailable(s.clients))
+  );
 }
 
 function killLauncher(vmiUid: string): Promise<void> {
@@ -88,22 +113,33 @@ describe('chaos', () => {
     for (const n of names) await s.clients.kv.create(VIRTUAL_MACHINES, await exampleVm(s.ns, n));
     let uids = await converged('the start');
     const victim = names[2] ?? '';
+    const kill = async (prefix: string, container: string): Promise<unknown> =>
+      killRoleContainer(s.clients, await podOf(prefix), container);
     const faults: [string, () => Promise<unknown>][] = [
-      ['the leading controller', async () => killHostRole(await leader(), s.c.kubeconfig, s.c.dir)],
-      ['the api', () => killHostRole('api', s.c.kubeconfig, s.c.dir)],
-      ['the handler', () => killHostRole('handler', s.c.kubeconfig, s.c.dir)],
-      ['the rewriter', () => killHostRole('rewriter', s.c.kubeconfig, s.c.dir)],
-      [`the launcher of ${victim}`, () => killLauncher(uids.get(victim) ?? '')],
-      ['the kubelet', () => killNodeProcess('kubelet', s.c.dir)],
-      ['containerd', () => killNodeProcess('containerd', s.c.dir)],
+      [
+        'kill -9 of the leading controller',
+        async () => killRoleContainer(s.clients, await leader(), 'virt-controller'),
+      ],
+      ['kill -9 of an api', () => kill('virt-api-', 'virt-api')],
+      ["kill -9 of an api's rewriter sidecar", () => kill('virt-api-', 'proxy')],
+      ['deletion of an api Pod', () => deletePod('virt-api-')],
+      ['kill -9 of the handler', () => kill('virt-handler-', 'virt-handler')],
+      ['deletion of the handler Pod', () => deletePod('virt-handler-')],
+      ['kill -9 of the operator', () => kill('virt-operator-', 'virt-operator')],
+      ['deletion of the operator Pod', () => deletePod('virt-operator-')],
+      [`kill -9 of the launcher of ${victim}`, () => killLauncher(uids.get(victim) ?? '')],
+      ['kill -9 of the kubelet', () => killNodeProcess('kubelet', s.c.dir)],
+      ['kill -9 of containerd', () => killNodeProcess('containerd', s.c.dir)],
     ];
     for (const [what, fault] of faults) {
+      const qemu = qemuPids();
       await fault();
-      const killedLauncher = what.startsWith('the launcher');
+      if (what.includes('handler')) expect([what, qemuPids()]).toEqual([what, qemu]);
+      const killedLauncher = what.includes('the launcher');
       // runStrategy Always starts the VM whose launcher died again, with a new VMI; the others keep theirs.
       const after = await waitFor(
         async () => {
-          const m = await converged(`kill -9 of ${what}`);
+          const m = await converged(what);
           return (!killedLauncher || m.get(victim) !== uids.get(victim)) && m;
         },
         `every VM converged after kill -9 of ${what}`,
@@ -118,12 +154,9 @@ describe('chaos', () => {
     await waitFor(apiAnswers, 'the api answering through kube-apiserver', { timeoutMs: 60_000 });
     // The node processes serve again too: a VM that keeps running says nothing of a kubelet that died.
     expect((await status(s.c.dir))?.ready).toBe(true);
-    expect((await readHostRoles(s.c.dir)).map((r) => r.name).sort()).toEqual([
-      'api',
-      'controller',
-      'controller-2',
-      'handler',
-      'rewriter',
-    ]);
+    await waitFor(installWhole, 'every role container ready and the KubeVirt resource Available', {
+      timeoutMs: 180_000,
+      intervalMs: 2000,
+    });
   }, 1_800_000);
 });

@@ -1,56 +1,97 @@
 /**
- * The KubeVirt CR's webhooks on the cluster: registered by URL at the rewriter's webhook proxy (update and delete,
- * as Deckhouse proxies them), served by the api until the operator role exists. An update setting infra replicas
- * to 0 is refused with KubeVirt's message, and the CR can be deleted while no uninstall strategy blocks it. The
- * stack's rewriter lends its identity only on its socket: its kube-api port answers a request without
- * credentials 401, and the socket serves it as the roles' user.
+ * The KubeVirt resource of the operator's install, as its users meet it: its webhooks (served by the operator,
+ * restored in process from the stored names) refuse a second KubeVirt resource and an update KubeVirt refuses
+ * (infra replicas 0) with KubeVirt's messages; under BlockUninstallIfWorkloadsExist its deletion is refused while a
+ * VM exists, with KubeVirt's message; without one it is deleted, never hangs in Deleting (gone within two
+ * minutes, finalizer and all), and everything the install made is removed; the install is then made again for the
+ * scenarios after this one.
  */
 import { describe, expect, it } from '@jest/globals';
-import { Agent, request } from 'undici';
-import { KUBEVIRTS } from '../../lib/kubevirt/index.ts';
-import { REWRITER_LISTEN, rewriterSocket } from '../local/host-roles.ts';
-import { layout } from '../local/layout.ts';
+import { isNotFound } from '../../lib/kernel/errors/errors.ts';
+import { waitFor } from '../../lib/kernel/testing/wait.ts';
+import { KUBEVIRTS, VIRTUAL_MACHINES, type KubeVirt } from '../../lib/kubevirt/index.ts';
+import { uninstallRefusal } from '../../lib/kubevirt/validation/index.ts';
+import { INSTALLED_KINDS } from '../../lib/operator/apply/kinds.ts';
+import { installSelector } from '../../lib/operator/generate/meta.ts';
+import { installVirt, localKubeVirt, VIRT_NAMESPACE } from '../local/virt-install.ts';
+import { exampleVm } from '../local/virt.ts';
 import { scenario } from './stack.ts';
 
 const s = scenario('e2e-kubevirt-cr');
+const NAME = localKubeVirt().metadata.name ?? '';
 
-describe('the KubeVirt CR webhooks', () => {
-  it('refuse an update KubeVirt refuses, and let the CR be deleted', async () => {
-    await s.clients.kv.create(KUBEVIRTS, {
-      apiVersion: 'kubevirt.io/v1',
-      kind: 'KubeVirt',
-      metadata: { name: 'config', namespace: s.ns },
-      spec: {},
+/** What a refused write says: its HTTP code and message. */
+const refusal = (p: Promise<unknown>): Promise<{ code?: number; message?: string } | undefined> =>
+  p.then(
+    () => undefined,
+    (e: unknown) => (e as { status?: { code?: number; message?: string } }).status ?? { message: String(e) },
+  );
+
+const patchInstalled = (spec: Record<string, unknown>): Promise<KubeVirt> =>
+  s.clients.kv.patch<KubeVirt>(KUBEVIRTS, NAME, { spec }, { namespace: VIRT_NAMESPACE, type: 'merge' });
+
+/** The install's objects still in the cluster, as `resource/name`. */
+async function installedLeft(): Promise<string[]> {
+  const left: string[] = [];
+  for (const gvr of INSTALLED_KINDS) {
+    const list = await s.clients.direct.list(gvr, {
+      labelSelector: installSelector(),
+      ...(gvr.namespaced && { namespace: VIRT_NAMESPACE }),
     });
-    const refused = await s.clients.kv
-      .patch(KUBEVIRTS, 'config', { spec: { infra: { replicas: 0 } } }, { namespace: s.ns, type: 'merge' })
-      .then(
-        () => undefined,
-        (e: unknown) => e as { status?: { code?: number; message?: string } },
-      );
-    expect(refused?.status?.code).toBe(422);
-    expect(refused?.status?.message).toContain("infra replica count can't be 0");
-    await s.clients.kv.delete(KUBEVIRTS, 'config', { namespace: s.ns });
-  }, 120_000);
-});
+    left.push(...list.items.map((o) => `${gvr.resource}/${o.metadata.name ?? ''}`));
+  }
+  return left;
+}
 
-describe("the stack's rewriter", () => {
-  it('answers a request without credentials 401 on its port, and serves it on its socket', async () => {
-    const path = `/apis/kubevirt.io/v1/namespaces/${s.ns}/kubevirts`;
-    const viaPort = await request(`http://${REWRITER_LISTEN}${path}`);
-    expect([viaPort.statusCode, ((await viaPort.body.json()) as { reason?: string }).reason]).toEqual([
-      401,
-      'Unauthorized',
-    ]);
-    const dispatcher = new Agent({ connect: { socketPath: rewriterSocket(layout(s.c.dir)) } });
+describe('the KubeVirt resource', () => {
+  it('refuses a second KubeVirt resource and an update KubeVirt refuses', async () => {
+    const second = await refusal(
+      s.clients.kv.create(KUBEVIRTS, {
+        apiVersion: 'kubevirt.io/v1',
+        kind: 'KubeVirt',
+        metadata: { name: 'second', namespace: s.ns },
+        spec: {},
+      }),
+    );
+    expect(second?.message).toContain('Kubevirt is already created');
+    const replicas = await refusal(patchInstalled({ infra: { replicas: 0 } }));
+    expect(replicas?.code).toBe(422);
+    expect(replicas?.message).toContain("infra replica count can't be 0");
+  }, 120_000);
+
+  it('refuses its deletion while a VM exists under BlockUninstallIfWorkloadsExist', async () => {
+    await patchInstalled({ uninstallStrategy: 'BlockUninstallIfWorkloadsExist' });
+    const vm = await exampleVm(s.ns, 'keeps-kubevirt');
+    vm.spec.runStrategy = 'Halted';
+    await s.clients.kv.create(VIRTUAL_MACHINES, vm);
     try {
-      const viaSocket = await request(`http://localhost${path}`, { dispatcher });
-      expect([viaSocket.statusCode, ((await viaSocket.body.json()) as { kind?: string }).kind]).toEqual([
-        200,
-        'KubeVirtList',
-      ]);
+      const refused = await refusal(s.clients.kv.delete(KUBEVIRTS, NAME, { namespace: VIRT_NAMESPACE }));
+      expect(refused?.message).toContain(uninstallRefusal('Virtual Machines'));
     } finally {
-      await dispatcher.destroy();
+      await s.clients.kv.delete(VIRTUAL_MACHINES, 'keeps-kubevirt', { namespace: s.ns });
+      await patchInstalled({ uninstallStrategy: null });
     }
-  }, 60_000);
+  }, 120_000);
+
+  it('is deleted within two minutes without a VM, and everything the install made goes with it', async () => {
+    await waitFor(
+      async () => (await s.clients.kv.list(VIRTUAL_MACHINES, { namespace: s.ns })).items.length === 0,
+      'the VM gone',
+      { timeoutMs: 60_000 },
+    );
+    const started = Date.now();
+    await s.clients.kv.delete(KUBEVIRTS, NAME, { namespace: VIRT_NAMESPACE });
+    await waitFor(
+      () =>
+        s.clients.kv.get(KUBEVIRTS, NAME, { namespace: VIRT_NAMESPACE }).then(
+          () => false,
+          (err: unknown) => isNotFound(err),
+        ),
+      'the KubeVirt resource gone',
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    process.stderr.write(`KubeVirt resource deleted in ${Date.now() - started} ms\n`);
+    expect(await installedLeft()).toEqual([]);
+    await installVirt(s.clients, { dir: s.c.dir });
+  }, 600_000);
 });

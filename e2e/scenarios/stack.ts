@@ -1,9 +1,10 @@
 /**
  * The fixture of the end-to-end scenarios: the local cluster (brought up when it is not) with the
- * virtualization roles as `./dev run` runs them (e2e/local/virt-stack.ts: rewriter, api behind kube-apiserver
- * with its webhooks, two controllers, the handler), a fresh namespace under the webhooks, and what a scenario
- * asks of it: its VMs, their Pods, and whether anything of a VM is left on the node. Registers its own
- * beforeAll/afterAll; read the fields inside tests.
+ * virtualization roles installed as `./dev run` installs them (e2e/local/virt-install.ts: the operator and its
+ * KubeVirt resource, which install the api behind kube-apiserver with its webhooks, two controllers and the
+ * handler), a fresh namespace, and what a scenario asks of it: its VMs, their Pods, and whether anything of a VM is
+ * left on the node. The install stays for the next scenario. Registers its own beforeAll/afterAll; read the fields
+ * inside tests.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll } from '@jest/globals';
@@ -14,8 +15,8 @@ import { PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { newNamespaceName } from '../../testenv/handle.ts';
 import { useLocalCluster, type TestCluster } from '../local/testing/cluster.ts';
-import { readHostRoles, roleRunning } from '../local/host-roles.ts';
-import { admitted, startVirtStack, stopVirtStack } from '../local/virt-stack.ts';
+import { ensureNamespace } from '../local/virt-install.ts';
+import { reportRolePods } from '../local/virt-pods.ts';
 import { deleteNamespace, kubeletPodsDir, virtClients, type VirtClients } from '../local/virt.ts';
 
 export interface Scenario {
@@ -33,16 +34,6 @@ export interface Scenario {
 
 /** The QEMU domain name of a VMI (`<namespace>_<name>`), as its process's command line shows it. */
 const domainName = (ns: string, name: string): string => `${ns}_${name}`;
-
-/** A role that died under a scenario is a failure to explain: the last lines of its log, on stderr. */
-async function reportExitedRoles(dir: string): Promise<void> {
-  for (const r of (await readHostRoles(dir)).filter((role) => !roleRunning(role))) {
-    const tail = (await readFile(r.logFile, 'utf8').catch(() => '')).trimEnd().split('\n').slice(-20);
-    process.stderr.write(
-      `host role ${r.name} (pid ${r.pid}) had exited; the end of ${r.logFile}:\n${tail.join('\n')}\n`,
-    );
-  }
-}
 
 async function qemuCommandLines(): Promise<string[]> {
   const out: string[] = [];
@@ -107,18 +98,14 @@ export function scenario(prefix: string): Scenario {
     },
   };
   beforeAll(async () => {
-    c = await useLocalCluster();
+    c = await useLocalCluster({ virt: 'installed' });
     clients = virtClients(c.kubeconfig, `kubevirt-ts/e2e-${prefix}`);
-    await startVirtStack(clients, c.kubeconfig, c.dir);
-    await admitted(clients, ns);
+    await ensureNamespace(clients, ns);
   }, 1_200_000);
   afterAll(async () => {
     if (clients !== undefined) {
       await deleteNamespace(clients, ns);
-      if (c !== undefined) {
-        await reportExitedRoles(c.dir);
-        await stopVirtStack(clients, c.dir);
-      }
+      await reportRolePods(clients);
       await clients.close();
     }
     await c?.release();

@@ -1,12 +1,13 @@
 /**
  * The local cluster for a test file: the one in KV_LOCAL_CLUSTER_DIR when set, or the default stack when
- * it is already up (both are left running, but the host roles `./dev run` started are stopped: the tests run
- * their own), otherwise one brought up here and taken down by release(). release() fails the file when it left
- * a cluster-scoped test object behind (cluster-leftovers.ts).
+ * it is already up (both are left running), otherwise one brought up here and taken down by release(). A file
+ * that runs roles of its own gets it without the operator's install (`./dev run` or a scenario left it: it is
+ * uninstalled); the end-to-end scenarios get it with the install (made when missing, left for the next). release()
+ * fails the file when it left a cluster-scoped test object behind (cluster-leftovers.ts).
  */
 import { createLogger } from '../../../lib/kernel/log/log.ts';
 import { down, status, up } from '../cluster.ts';
-import { stopVirtStack } from '../virt-stack.ts';
+import { installVirt, uninstallVirt, virtInstalled } from '../virt-install.ts';
 import { virtClients } from '../virt.ts';
 import { Api } from '../kube.ts';
 import { defaultStackDir } from '../layout.ts';
@@ -25,7 +26,12 @@ export interface TestCluster {
   release(): Promise<void>;
 }
 
-export async function useLocalCluster(): Promise<TestCluster> {
+export interface UseLocalClusterOptions {
+  /** With the operator's install (the scenarios), or without it (default: files that run their own roles). */
+  readonly virt?: 'installed' | 'absent';
+}
+
+export async function useLocalCluster(o: UseLocalClusterOptions = {}): Promise<TestCluster> {
   const given = process.env[CLUSTER_DIR_ENV];
   const dir = given !== undefined && given !== '' ? given : defaultStackDir();
   const log = createLogger({ component: 'local-cluster-test' });
@@ -39,11 +45,24 @@ export async function useLocalCluster(): Promise<TestCluster> {
     }
     throw err;
   });
-  // The tests run their own controller and handler: those `./dev run` left would act on the same VMs.
-  // Their api goes with them: an APIService nobody serves would hold up the deletion of the tests' namespaces.
   const c = virtClients(r.kubeconfig, 'kubevirt-ts/local-test');
-  const stopped = await stopVirtStack(c, dir).finally(() => c.close());
-  if (stopped.length > 0) log.warning('stopped the host roles of ./dev run for the tests', { stopped });
+  try {
+    if (o.virt === 'installed') {
+      await installVirt(c, {
+        dir,
+        progress: (line) => {
+          log.info('installing', { status: line });
+        },
+      });
+    } else if (await virtInstalled(c)) {
+      // The file runs its own controller and handler: the installed ones would act on the same VMs and node,
+      // and the installed api would own the APIService the file registers.
+      log.warning('uninstalling the operator and the roles it installed, for a file that runs its own');
+      await uninstallVirt(c);
+    }
+  } finally {
+    await c.close();
+  }
   const api = await Api.fromKubeconfig(r.kubeconfig);
   const before = await listClusterObjects(api);
   return {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { newNamespaceName } from '../../../testenv/handle.ts';
-import { DEV_RUN_WEBHOOKS, VIRT_NAMESPACE } from '../host-roles.ts';
+import { WEBHOOK_CONFIGURATIONS } from '../../../lib/operator/generate/names.ts';
+import { VIRT_NAMESPACE } from '../virt-install.ts';
 import { STORAGE_CLASS } from '../storage.ts';
 import { APISERVICE } from '../virt-registration.ts';
 import {
@@ -13,7 +14,7 @@ import {
 
 const ns = newNamespaceName('api');
 
-/** What a cluster brought up by `up` and prepared by `./dev run` holds of its own. */
+/** What a cluster brought up by `up` and installed by `./dev run` holds of its own. */
 const CLUSTER_OWN: ClusterObject[] = [
   ...['default', 'kube-system', 'kube-public', 'kube-node-lease', VIRT_NAMESPACE].map((name) => ({
     kind: 'Namespace',
@@ -26,8 +27,8 @@ const CLUSTER_OWN: ClusterObject[] = [
     kind: 'CustomResourceDefinition',
     name: 'internalvirtualizationvirtualmachines.internal.virtualization.deckhouse.io',
   },
-  { kind: 'ValidatingWebhookConfiguration', name: DEV_RUN_WEBHOOKS },
-  { kind: 'MutatingWebhookConfiguration', name: DEV_RUN_WEBHOOKS },
+  { kind: 'ValidatingWebhookConfiguration', name: WEBHOOK_CONFIGURATIONS.apiValidator },
+  { kind: 'MutatingWebhookConfiguration', name: WEBHOOK_CONFIGURATIONS.apiMutator },
   { kind: 'ClusterRole', name: 'system:node' },
   { kind: 'ClusterRoleBinding', name: 'cluster-admin' },
   { kind: 'PriorityClass', name: 'system-node-critical' },

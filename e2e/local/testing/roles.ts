@@ -12,8 +12,7 @@ import { runControllerRole } from '../../../lib/controller/role.ts';
 import { loadRestConfig } from '../../../lib/kernel/kube/index.ts';
 import type { RestPki } from '../../../lib/handler/rest/testing/pki.ts';
 import { createLogger, nopLogger } from '../../../lib/kernel/log/log.ts';
-import { handlerArgs } from '../host-roles.ts';
-import { IMAGES, layout } from '../layout.ts';
+import { IMAGES, layout, NODE_NAME, type Layout } from '../layout.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -46,6 +45,20 @@ export function controllerHere(kubeconfig: string, ns: string): Running {
       await done;
     },
   };
+}
+
+/** The handler's flags for node local: its root and the node-labeller's output under the stack dir, the kubelet's pods dir. */
+function handlerArgs(L: Layout): string[] {
+  return [
+    ...['--node-name', NODE_NAME, '--root', join(L.dir, 'handler')],
+    ...[
+      '--kubelet-pods-dir',
+      join(L.kubelet.root, 'pods'),
+      '--node-labeller-dir',
+      join(L.dir, 'node-labeller'),
+    ],
+    ...['--port', '0'],
+  ];
 }
 
 export interface HandlerProcess {

@@ -22,6 +22,7 @@ interface ContainerState {
 export interface ContainerStatus {
   name: string;
   ready: boolean;
+  restartCount?: number;
   image?: string;
   state?: ContainerState;
 }
