@@ -23,7 +23,7 @@ import {
   kubeletConfig,
   shieldFile,
 } from './kubelet-config.ts';
-import { NODE_NAME } from './layout.ts';
+import { IMAGES, NODE_NAME } from './layout.ts';
 import type { ControlPlaneParts } from './up-control.ts';
 import { containerdUp, healthz } from './probes.ts';
 import { running, startLocal, waitHealthy } from './procs.ts';
@@ -86,6 +86,33 @@ function listed(out: string): Map<string, string> {
 }
 
 /**
+ * The project's image also under a tag naming its content (`localhost/kubevirt-ts:<12 hex of its digest>`), which
+ * the operator's install uses, so a rebuilt image is a new tag and the operator rolls the roles over to it (under
+ * the fixed tag, running Pods would keep the old one); tags of earlier builds are dropped.
+ */
+async function tagByContent(
+  ctr: (args: string[]) => Promise<string>,
+  archive: string,
+  have: Map<string, string>,
+): Promise<void> {
+  const ref = await archiveRef(archive);
+  if (ref === undefined) return;
+  const tag = contentTag(ref.digest);
+  if (have.get(tag) !== ref.digest) await ctr(['images', 'tag', '--force', ref.name, tag]);
+  const stale = [...have.keys()].filter((n) => CONTENT_TAG.test(n) && n !== tag);
+  if (stale.length > 0) await ctr(['images', 'rm', ...stale]);
+}
+
+const CONTENT_TAG = new RegExp(`^${IMAGES.virt.replace(/:.*$/, '')}:[0-9a-f]{12}$`);
+const contentTag = (digest: string): string =>
+  `${IMAGES.virt.replace(/:.*$/, '')}:${digest.replace(/^sha256:/, '').slice(0, 12)}`;
+
+/** The project image's content tag among the names containerd holds (what the operator installs from). */
+export function virtContentTag(images: readonly string[]): string | undefined {
+  return images.find((n) => CONTENT_TAG.test(n));
+}
+
+/**
  * ctr images import of each archive into k8s.io, skipping one containerd already holds at the same digest with
  * its id reference;
  * returns the image names containerd then lists.
@@ -110,6 +137,7 @@ export async function importImages(c: StepContext, images: ImageArchives): Promi
     if (ref !== undefined && held !== undefined) await ctr(['images', 'rm', ref.name, ...idRefs(held)]);
     await ctr(['images', 'import', '--local', a]);
   }
+  if (images.virt !== undefined) await tagByContent(ctr, images.virt, listed(await ctr(['images', 'ls'])));
   const now = listed(await ctr(['images', 'ls']));
   const names = [...now.keys()].filter((n) => !n.startsWith('sha256:'));
   // Id references of images no name points to any more: what earlier builds left.

@@ -19,6 +19,8 @@ import {
   storedForm,
 } from '../../lib/operator/generate/operator-install.ts';
 import { IMAGES, layout, type Layout } from './layout.ts';
+import { readLocalState } from './state.ts';
+import { virtContentTag } from './up-node.ts';
 import { prepareForVirt, type VirtClients } from './virt.ts';
 
 /** The install namespace (Deckhouse's). */
@@ -76,10 +78,10 @@ async function apply(c: VirtClients, gvr: GroupVersionResource, obj: KubeObject)
   });
 }
 
-function operatorObjects(): { gvr: GroupVersionResource; obj: KubeObject }[] {
+function operatorObjects(image: string = IMAGES.virt): { gvr: GroupVersionResource; obj: KubeObject }[] {
   return operatorInstall({
     namespace: VIRT_NAMESPACE,
-    image: IMAGES.virt,
+    image,
     mode: 'kubevirt',
     imagePullPolicy: 'Never',
     replicas: 1,
@@ -98,7 +100,9 @@ export async function installVirt(
   o: { dir?: string; timeoutMs?: number; progress?: (line: string) => void } = {},
 ): Promise<KubeVirt> {
   await prepareForVirt(c);
-  for (const { gvr, obj } of operatorObjects()) await apply(c, gvr, obj);
+  // The image under its content tag: a rebuilt image is a new tag, which the operator rolls the roles over to.
+  const images = (await readLocalState(layout(o.dir).state))?.images ?? [];
+  for (const { gvr, obj } of operatorObjects(virtContentTag(images))) await apply(c, gvr, obj);
   const kv = localKubeVirt(o.dir);
   await c.kv.patch(KUBEVIRTS, kv.metadata.name ?? '', kv, {
     type: 'apply',
