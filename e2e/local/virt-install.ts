@@ -102,7 +102,10 @@ export async function installVirt(
   await prepareForVirt(c);
   // The image under its content tag: a rebuilt image is a new tag, which the operator rolls the roles over to.
   const images = (await readLocalState(layout(o.dir).state))?.images ?? [];
-  for (const { gvr, obj } of operatorObjects(virtContentTag(images))) await apply(c, gvr, obj);
+  const image = virtContentTag(images) ?? IMAGES.virt;
+  // The operator reports the version it installed: its image's tag.
+  const version = image.slice(image.lastIndexOf(':') + 1);
+  for (const { gvr, obj } of operatorObjects(image)) await apply(c, gvr, obj);
   const kv = localKubeVirt(o.dir);
   await c.kv.patch(KUBEVIRTS, kv.metadata.name ?? '', kv, {
     type: 'apply',
@@ -114,12 +117,14 @@ export async function installVirt(
   return waitFor(
     async () => {
       const now = await c.kv.get<KubeVirt>(KUBEVIRTS, kv.metadata.name ?? '', { namespace: VIRT_NAMESPACE });
-      const line = `KubeVirt ${now.status?.phase ?? 'no phase yet'}: ${(now.status?.conditions ?? [])
+      const at = now.status?.observedKubeVirtVersion ?? 'none';
+      const line = `KubeVirt ${now.status?.phase ?? 'no phase yet'} at ${at}: ${(now.status?.conditions ?? [])
         .map((x) => `${x.type}=${x.status}${x.reason === undefined ? '' : ` (${x.reason})`}`)
         .join(', ')}`;
       if (line !== last) o.progress?.(line);
       last = line;
-      return condition(now, 'Available') === 'True' && now;
+      const done = condition(now, 'Available') === 'True' && condition(now, 'Progressing') === 'False';
+      return done && at === version && now;
     },
     'the KubeVirt resource to be Available',
     { timeoutMs: o.timeoutMs ?? 300_000, intervalMs: 1000 },
