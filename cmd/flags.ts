@@ -98,21 +98,14 @@ export function metricsTls(f: MetricsTlsFlags): HealthTls | undefined {
  * there it serves a temporary self-signed pair (the kubelet's probes do not verify it; a role refusing to start
  * would never issue them), and the health server takes the files up once they appear, as it takes a rotation.
  */
-export function metricsTlsOnceIssued(
-  f: MetricsTlsFlags,
-  log: Logger,
-  now = new Date(),
-): HealthTls | undefined {
+export function metricsTlsOnceIssued(f: MetricsTlsFlags, log: Logger): HealthTls | undefined {
   const certFile = f.metricsTlsCertFile;
   const keyFile = f.metricsTlsKeyFile;
   if (certFile === undefined || keyFile === undefined || (existsSync(certFile) && existsSync(keyFile)))
     return metricsTls(f);
-  log.warning(
-    'metrics certificate files not there yet: serving a temporary self-signed one until they appear',
-    {
-      certFile,
-      keyFile,
-    },
-  );
-  return { ...temporaryServingPair('kubevirt-ts temporary metrics certificate', now), certFile, keyFile };
+  const why =
+    'metrics certificate files not there yet: serving a temporary self-signed one until they appear';
+  log.warning(why, { certFile, keyFile });
+  const temporary = temporaryServingPair('kubevirt-ts temporary metrics certificate', new Date());
+  return { ...temporary, certFile, keyFile };
 }
