@@ -1,5 +1,4 @@
 /** `virt api`: the subresource API and the admission webhooks (flags → ApiRoleOptions → runApiRole until SIGTERM). */
-import { isIP } from 'node:net';
 import { Command } from 'commander';
 import { KvError } from '../lib/kernel/errors/errors.ts';
 import {
@@ -17,6 +16,7 @@ import { VIRTUALIZATION_API_PROXY_CN, WEBHOOK_CLIENT_CN } from '../lib/apiserver
 import { runApiRole, type ApiRoleOptions } from '../lib/apiserver/role.ts';
 import {
   addMetricsTlsFlags,
+  ipAddress,
   metricsTls,
   namesOption,
   parsed,
@@ -101,8 +101,7 @@ function trustedClients(f: ApiFlags): Pick<ApiRoleOptions, 'clientCa' | 'webhook
 }
 
 function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
-  if (isIP(f.listenAddress) === 0)
-    throw new KvError('KV_ERR_CONFIG', `--listen-address ${f.listenAddress}: not an IP address`);
+  const host = ipAddress('--listen-address', f.listenAddress);
   const serving = {
     cert: required('--tls-cert-file', f.tlsCertFile),
     key: required('--tls-private-key-file', f.tlsPrivateKeyFile),
@@ -126,7 +125,7 @@ function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
       kubeFlagsToConfigOptions(rateLimitFromEnv(process.env, f), { userAgent: 'kubevirt-ts/api' }),
     ),
     port: f.port,
-    host: f.listenAddress,
+    host,
     tls,
     ...trustedClients(f),
     handlers: {

@@ -2,10 +2,14 @@
  * Flag parsers and options every role's command shares. A bad value is a one-line commander error naming the
  * flag and what it expects (exit 1), never a stack trace.
  */
+import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { KvError } from '../lib/kernel/errors/errors.ts';
 import { pemPairFlags } from '../lib/kernel/kube/index.ts';
+import type { Logger } from '../lib/kernel/log/log.ts';
 import type { HealthTls } from '../lib/kernel/metrics/server.ts';
+import { temporaryServingPair } from '../lib/kernel/x509/certificate.ts';
 
 /** A whole number in [min, max]. */
 export const intIn =
@@ -33,6 +37,12 @@ export function namesList(value: string): string[] {
     .split(',')
     .map((n) => n.trim())
     .filter((n) => n !== '');
+}
+
+/** An address flag's value when it is an IP address; KV_ERR_CONFIG naming the flag otherwise. */
+export function ipAddress(flag: string, value: string): string {
+  if (isIP(value) === 0) throw new KvError('KV_ERR_CONFIG', `${flag} ${value}: not an IP address`);
+  return value;
 }
 
 /** An option with a parser and a default. */
@@ -81,4 +91,21 @@ export function metricsTls(f: MetricsTlsFlags): HealthTls | undefined {
     { flag: '--metrics-tls-key-file', file: keyFile },
   );
   return { ...pair, certFile, keyFile };
+}
+
+/**
+ * metricsTls for a role that issues its own certificate into an optional Secret volume: until both files are
+ * there it serves a temporary self-signed pair (the kubelet's probes do not verify it; a role refusing to start
+ * would never issue them), and the health server takes the files up once they appear, as it takes a rotation.
+ */
+export function metricsTlsOnceIssued(f: MetricsTlsFlags, log: Logger): HealthTls | undefined {
+  const certFile = f.metricsTlsCertFile;
+  const keyFile = f.metricsTlsKeyFile;
+  if (certFile === undefined || keyFile === undefined || (existsSync(certFile) && existsSync(keyFile)))
+    return metricsTls(f);
+  const why =
+    'metrics certificate files not there yet: serving a temporary self-signed one until they appear';
+  log.warning(why, { certFile, keyFile });
+  const temporary = temporaryServingPair('kubevirt-ts temporary metrics certificate', new Date());
+  return { ...temporary, certFile, keyFile };
 }

@@ -1,5 +1,4 @@
 /** `virt handler`: the node agent (flags → HandlerRoleOptions → runHandlerRole until SIGTERM). */
-import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { KvError } from '../lib/kernel/errors/errors.ts';
@@ -19,6 +18,7 @@ import { runHandlerRole, type HandlerRoleOptions } from '../lib/handler/role.ts'
 import {
   addMetricsTlsFlags,
   intIn,
+  ipAddress,
   metricsTls,
   parsed,
   port,
@@ -41,6 +41,7 @@ interface HandlerFlags extends KubeFlagValues, MetricsTlsFlags {
   clientCommonName: string;
   workers: number;
   port: number;
+  healthHost?: string;
   verbosity: number;
 }
 
@@ -53,11 +54,7 @@ function restOptions(f: HandlerFlags): HandlerRoleOptions['rest'] {
       'KV_ERR_CONFIG',
       'the console server needs --tls-cert-file, --tls-key-file and --client-ca-file together (or none of them: no console server)',
     );
-  if (isIP(f.consoleServerAddress) === 0)
-    throw new KvError(
-      'KV_ERR_CONFIG',
-      `--console-server-address ${f.consoleServerAddress}: not an IP address`,
-    );
+  const host = ipAddress('--console-server-address', f.consoleServerAddress);
   const { cert, key } = pemPairFlags(
     { flag: '--tls-cert-file', file: f.tlsCertFile ?? '' },
     { flag: '--tls-key-file', file: f.tlsKeyFile ?? '' },
@@ -65,7 +62,7 @@ function restOptions(f: HandlerFlags): HandlerRoleOptions['rest'] {
   const ca = pemFlag('--client-ca-file', f.clientCaFile, checkCertificates) ?? '';
   return {
     port: f.consoleServerPort,
-    host: f.consoleServerAddress,
+    host,
     requiredClientCommonName: f.clientCommonName,
     tls: {
       ca: Buffer.from(ca),
@@ -91,6 +88,7 @@ function roleOptions(f: HandlerFlags, node: string): Omit<HandlerRoleOptions, 'l
     ...(rest !== undefined && { rest }),
     workers: f.workers,
     healthPort: f.port,
+    ...(f.healthHost !== undefined && { healthHost: ipAddress('--health-host', f.healthHost) }),
     metricsTls: metricsTls(f),
   };
 }
@@ -139,6 +137,7 @@ export function handlerCommand(): Command {
     )
     .addOption(parsed('--workers <n>', 'VMIs synced at once', intIn(1, 100), 3))
     .addOption(parsed('--port <port>', '/metrics, /healthz, /readyz port', port, 4100))
+    .option('--health-host <ip>', 'address /metrics, /healthz and /readyz listen on (default: all)')
     .addOption(verbosityOption())
     .action(async (flags: HandlerFlags) => {
       const node = flags.nodeName ?? process.env['NODE_NAME'] ?? '';

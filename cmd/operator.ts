@@ -9,15 +9,24 @@ import {
   pemFlag,
   type KubeFlagValues,
 } from '../lib/kernel/kube/index.ts';
-import { createLogger } from '../lib/kernel/log/log.ts';
+import { createLogger, type Logger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
 import { APISERVER_WEBHOOK_CLIENT_CN } from '../lib/kubevirt/webhooks.ts';
 import type { InstallMode } from '../lib/operator/config/install-config.ts';
 import { runOperatorRole, type OperatorRoleOptions } from '../lib/operator/role.ts';
 import { PORTS } from '../lib/operator/generate/layout.ts';
-import { bool, namesOption, parsed, port, verbosityOption } from './flags.ts';
+import {
+  addMetricsTlsFlags,
+  bool,
+  metricsTlsOnceIssued,
+  namesOption,
+  parsed,
+  port,
+  verbosityOption,
+  type MetricsTlsFlags,
+} from './flags.ts';
 
-interface OperatorFlags extends KubeFlagValues {
+interface OperatorFlags extends KubeFlagValues, MetricsTlsFlags {
   namespace: string;
   image?: string;
   launcherImage?: string;
@@ -31,7 +40,7 @@ interface OperatorFlags extends KubeFlagValues {
   verbosity: number;
 }
 
-function roleOptions(f: OperatorFlags): Omit<OperatorRoleOptions, 'log'> {
+function roleOptions(f: OperatorFlags, log: Logger): Omit<OperatorRoleOptions, 'log'> {
   const image = f.image ?? process.env['VIRT_OPERATOR_IMAGE'];
   if (image === undefined || image === '')
     throw new KvError(
@@ -50,6 +59,8 @@ function roleOptions(f: OperatorFlags): Omit<OperatorRoleOptions, 'log'> {
     },
     leaderElect: f.leaderElect,
     healthPort: f.healthPort,
+    // Its certificate is the one it issues: the first replica starts before the Secret exists.
+    metricsTls: metricsTlsOnceIssued(f, log),
     webhook: {
       port: f.webhookPort,
       ...(f.webhookAddress !== undefined && { host: f.webhookAddress }),
@@ -62,7 +73,7 @@ export function operatorCommand(): Command {
   const cmd = new Command('operator').description(
     'installs, configures, rolls out and removes the other roles from the KubeVirt resource',
   );
-  addKubeFlags(cmd)
+  addMetricsTlsFlags(addKubeFlags(cmd))
     .option(
       '--namespace <ns>',
       'install namespace: its KubeVirt resource is installed, everything namespaced goes there',
@@ -102,7 +113,7 @@ export function operatorCommand(): Command {
     .action(async (flags: OperatorFlags) => {
       const log = createLogger({ component: 'virt-operator', verbosity: flags.verbosity });
       // Options are read inside main, so a bad flag or file ends as one 'main failed' line.
-      await runUntilSignal((signal) => runOperatorRole({ ...roleOptions(flags), log }, signal), { log });
+      await runUntilSignal((signal) => runOperatorRole({ ...roleOptions(flags, log), log }, signal), { log });
     });
   return cmd;
 }

@@ -12,6 +12,7 @@ import { SharedInformer } from '../kernel/informer/informer.ts';
 import { HttpKubeClient, type KubeClient, type RestConfig } from '../kernel/kube/index.ts';
 import type { KubeObject } from '../kernel/kube/types.ts';
 import type { Logger } from '../kernel/log/log.ts';
+import type { HealthTls } from '../kernel/metrics/server.ts';
 import { requireRegistry, runRole, type RoleContext, type RoleWork } from '../kernel/runtime/role.ts';
 import { rewritingClient } from '../rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
@@ -28,6 +29,8 @@ export interface OperatorRoleOptions {
   readonly leaderElect: boolean;
   readonly healthPort: number;
   readonly healthHost?: string;
+  /** TLS on the health port, /metrics authorized by the cluster; plain and open without. */
+  readonly metricsTls?: HealthTls | undefined;
   readonly webhook: {
     readonly port: number;
     readonly host?: string;
@@ -139,7 +142,11 @@ export function runOperatorRole(o: OperatorRoleOptions, signal: AbortSignal): Pr
     {
       component: 'operator',
       log: o.log,
-      health: { port: o.healthPort, ...(o.healthHost !== undefined && { host: o.healthHost }) },
+      health: {
+        port: o.healthPort,
+        ...(o.healthHost !== undefined && { host: o.healthHost }),
+        secure: o.metricsTls && { tls: o.metricsTls, config: o.config },
+      },
       start: (ctx) => start(o, ctx),
     },
     signal,

@@ -197,3 +197,29 @@ export function issueCertificate(spec: CertificateSpec, signer: Signer): string 
   const body = der.toString('base64').replace(/.{1,64}/g, '$&\n');
   return `-----BEGIN CERTIFICATE-----\n${body}-----END CERTIFICATE-----\n`;
 }
+
+const TEMPORARY_VALIDITY_MS = 365 * 24 * 3600 * 1000;
+
+/**
+ * A throw-away self-signed serving certificate and its key (PEM), valid for a year from now, for a server that
+ * must answer TLS before its own certificate exists (controller-runtime's metrics server makes one when given no
+ * files). Nobody can verify it: it only keeps the port speaking TLS.
+ */
+export function temporaryServingPair(commonName: string, now: Date): { cert: string; key: string } {
+  const pair = generateKeyPair();
+  const cert = issueCertificate(
+    {
+      commonName,
+      serial: randomSerial(),
+      notBefore: now,
+      notAfter: new Date(now.getTime() + TEMPORARY_VALIDITY_MS),
+      ca: false,
+      extKeyUsage: ['serverAuth'],
+      dnsNames: [],
+      ipAddresses: [],
+      publicKeyPem: pair.publicKeyPem,
+    },
+    { kind: 'self', keyPem: pair.privateKeyPem },
+  );
+  return { cert, key: pair.privateKeyPem };
+}

@@ -73,7 +73,7 @@ export const SECRETS = {
   handlerClient: 'kubevirt-virt-handler-certs',
   /**
    * serverAuth, CN kubevirt.io:system:node:virt-handler (the api dials node addresses and checks this name):
-   * the handler's REST server (console, VNC, lifecycle) and its /metrics.
+   * the handler's REST server (console, VNC, lifecycle) and its /metrics, and pr-helper's /metrics.
    */
   handlerServer: 'kubevirt-virt-handler-server-certs',
   /** clientAuth, CN kube-api-rewriter: what the api Pod's rewriter sidecar shows the api for webhook reviews. */

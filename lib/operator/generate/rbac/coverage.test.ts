@@ -51,10 +51,6 @@ const API: readonly Call[] = [
   ['apiserver/role.ts cachedLookup', 'list watch', kv('virtualmachineinstances')],
   ['apiserver/role.ts cachedLookup', 'list watch', kv('virtualmachineinstancemigrations')],
   ['apiserver/role.ts cachedLookup', 'list watch', kv('kubevirts', INSTALL)],
-  ['apiserver/webhooks/kubevirt-lookup.ts kubevirts', 'list', kv('kubevirts')],
-  ['apiserver/webhooks/kubevirt-lookup.ts anyVm', 'list', kv('virtualmachines')],
-  ['apiserver/webhooks/kubevirt-lookup.ts dryRunCreate', 'create', res('apps', 'deployments', INSTALL)],
-  ['apiserver/webhooks/kubevirt-lookup.ts dryRunCreate', 'create', res('apps', 'daemonsets', INSTALL)],
   ['apiserver/rest/shell.ts vm, vmi', 'get', kv('virtualmachines', VMS)],
   ['apiserver/rest/shell.ts vm, vmi', 'get', kv('virtualmachineinstances', VMS)],
   ['apiserver/rest/shell.ts carryOut', 'patch', kv('virtualmachines', VMS)],
@@ -62,6 +58,8 @@ const API: readonly Call[] = [
   ['apiserver/rest/shell.ts carryOut', 'patch', kv('virtualmachineinstances', VMS)],
   ['apiserver/rest/shell.ts handlerOf', 'get', core('nodes')],
   ['apiserver/rest/shell.ts deleteLauncherPod', 'list delete', core('pods', VMS)],
+  // Its own /metrics and its rewriter sidecar's (the sidecar runs as virt-api).
+  ...METRICS,
 ];
 
 const CONTROLLER: readonly Call[] = [
@@ -133,6 +131,17 @@ const OPERATOR: readonly Call[] = [
   ['APIService (install mode kubevirt)', MANAGE, res('apiregistration.k8s.io', 'apiservices')],
   ['its leader Lease', 'get create update', res('coordination.k8s.io', 'leases', INSTALL)],
   ['Events', 'create', core('events', INSTALL)],
+  // Its KubeVirt CR webhooks, for a KubeVirt CR in any namespace.
+  ['kubevirt/admission/kubevirt-lookup.ts kubevirts', 'list', kv('kubevirts')],
+  ['kubevirt/admission/kubevirt-lookup.ts anyVmi', 'list', kv('virtualmachineinstances')],
+  ['kubevirt/admission/kubevirt-lookup.ts anyVm', 'list', kv('virtualmachines')],
+  ...[INSTALL, VMS].flatMap((ns) =>
+    ['deployments', 'daemonsets'].map((r): Call => [
+      'kubevirt/admission/kubevirt-lookup.ts dryRunCreate',
+      'create',
+      res('apps', r, ns),
+    ]),
+  ),
   ...METRICS,
 ];
 
@@ -162,7 +171,7 @@ describe('the authorizer of these tests', () => {
   const refused = [
     ['virt-handler', 'delete', core('pods', VMS)],
     ['virt-handler', 'create', kv('virtualmachineinstances', VMS)],
-    ['virt-api', 'create', res('apps', 'deployments', VMS)],
+    ['virt-api', 'create', res('apps', 'deployments', INSTALL)],
     ['virt-api', 'list', core('secrets', INSTALL)],
     ['virt-operator', 'delete', core('secrets', INSTALL, 'someone-elses')],
     ['virt-operator', 'create', core('pods/exec', VMS)],

@@ -47,16 +47,13 @@ interface Extra {
 /** Rules beyond KubeVirt's, in kubevirt.io names (renamed like KubeVirt's), per component. */
 const EXTRA: Readonly<Record<Component, Extra>> = {
   'virt-api': {
-    // TokenReviews and SubjectAccessReviews: the system:auth-delegator binding, as in KubeVirt.
+    // TokenReviews and SubjectAccessReviews (its /metrics and its rewriter sidecar's, which runs as virt-api):
+    // the system:auth-delegator binding, as in KubeVirt.
     cluster: [
       // apiserver/rest/shell.ts handlerOf: the handler's address is its Node's.
       rule(CORE, ['nodes'], 'get'),
     ],
-    namespaced: [
-      // apiserver/webhooks/kubevirt-lookup.ts dryRunCreate: the KubeVirt CR's placement probes, created with
-      // dryRun=All in its namespace (KubeVirt's operator makes them with its own rights).
-      rule('apps', ['deployments', 'daemonsets'], 'create'),
-    ],
+    namespaced: [],
   },
   'virt-controller': {
     // /metrics (subjectaccessreviews create is KubeVirt's already).
@@ -84,4 +81,22 @@ const EXTRA: Readonly<Record<Component, Extra>> = {
 export function extraRules(component: Component): Extra {
   const e = EXTRA[component];
   return { cluster: e.cluster.map(renamed), namespaced: e.namespaced.map(renamed) };
+}
+
+/**
+ * The operator's own rules beyond KubeVirt's, in kubevirt.io names (renamed): it holds those of the roles it
+ * installs too, but its own code must not depend on what they happen to grant.
+ */
+const OPERATOR_EXTRA: readonly PolicyRule[] = [
+  // kubevirt/admission/kubevirt-lookup.ts anyVmi, anyVm: the KubeVirt CR's delete webhook refuses while any
+  // VMI or VM exists (the KubeVirt CRs it lists, and the dry-run placement probes, are KubeVirt's own rules).
+  rule('kubevirt.io', ['virtualmachines', 'virtualmachineinstances'], 'list'),
+  // /metrics.
+  METRICS_AUTH_TOKENS,
+  METRICS_AUTH_ACCESS,
+];
+
+/** The operator's own rules beyond KubeVirt's, renamed. */
+export function operatorExtraRules(): PolicyRule[] {
+  return OPERATOR_EXTRA.map(renamed);
 }

@@ -1,14 +1,15 @@
 /**
  * The operator's own RBAC (KubeVirt's GetAllOperator, for manifests/: whoever installs the operator applies
- * it): its ServiceAccount, ClusterRole and Role with their bindings. As in KubeVirt, the operator may grant
- * only what it holds (the API server's escalation check), so its ClusterRole holds its own rules plus every
+ * it): its ServiceAccount, ClusterRole and Role with their bindings, holding KubeVirt's rules for it as ours
+ * grants them and those its own code needs beyond (its KubeVirt CR webhooks, its /metrics). As in KubeVirt, the
+ * operator may grant only what it holds (the API server's escalation check), so its ClusterRole also holds every
  * rule of the ClusterRoles it installs and those of system:auth-delegator it binds virt-api to, and its Role
- * its own rules plus those of the Roles it installs.
+ * those of the Roles it installs.
  */
 import type { InstallConfig, Rendered } from '../../config/install-config.ts';
 import { SERVICE_ACCOUNT } from '../names.ts';
 import { componentRbac } from './components.ts';
-import { granted } from './grants.ts';
+import { granted, operatorExtraRules } from './grants.ts';
 import { AUTH_DELEGATION, KUBEVIRT_OPERATOR } from './kubevirt/operator.ts';
 import { accountWithRoles } from './objects.ts';
 import { distinctRules, type PolicyRule } from './policy.ts';
@@ -25,6 +26,7 @@ export function operatorRbac(cfg: InstallConfig): Rendered[] {
     {
       cluster: distinctRules([
         ...granted(KUBEVIRT_OPERATOR.cluster),
+        ...operatorExtraRules(),
         ...rulesOf(installed, 'ClusterRole'),
         ...AUTH_DELEGATION,
       ]),

@@ -3,7 +3,8 @@
  * the rewriter sidecar Deckhouse adds in templates/kubevirt/kubevirt.yaml). `virt api` serves the subresources
  * and the admission webhooks on 8443; the API server's reviews reach it through the sidecar, whose client
  * certificate our CA signs. It dials the handlers with its handler client certificate and checks theirs against
- * the CA bundle. In `deckhouse` mode it also trusts the virtualization CA's client certificates.
+ * the CA bundle. In `deckhouse` mode it also trusts the virtualization CA's client certificates. Its health
+ * port, and the sidecar's, serve TLS with the api's serving pair.
  */
 import type { Component, InstallConfig } from '../../config/install-config.ts';
 import { CA_BUNDLE_DIR, CERT_DIRS, CONTAINERS, PORTS, VIRTUALIZATION_CA_DIR } from '../layout.ts';
@@ -13,6 +14,7 @@ import {
   METRICS_PORT,
   RESTRICTED,
   configMapAt,
+  metricsTlsFlags,
   probes,
   requests,
   roleArgs,
@@ -54,6 +56,7 @@ function apiContainer(cfg: InstallConfig): ContainerSpec {
     '--handler-service-accounts': serviceAccountUsers(cfg, ['virt-handler']),
     '--namespace': cfg.namespace,
     '--health-port': PORTS.apiHealth,
+    ...metricsTlsFlags(CERT_DIRS.api),
     '-v': cfg.verbosity['virt-api'],
   });
   return {

@@ -7,8 +7,11 @@ import type { InstallConfig } from '../../config/install-config.ts';
 import { CA_BUNDLE_KEY, TLS_CERT_KEY, TLS_KEY_KEY } from '../names.ts';
 import { CA_BUNDLE_DIR } from '../layout.ts';
 
-/** The health servers' scheme: plain HTTP today, HTTPS once they serve TLS. */
-const HEALTH_SCHEME = 'HTTP';
+/**
+ * The health servers' scheme: every role serves its health port over TLS (its metrics pair), and the kubelet's
+ * HTTPS probes do not verify the certificate.
+ */
+const HEALTH_SCHEME = 'HTTPS';
 
 /** The named port of every role's health server: the metrics Service's target and the probes' port. */
 export const METRICS_PORT = 'metrics';
@@ -16,7 +19,7 @@ export const METRICS_PORT = 'metrics';
 /** The CA bundle file where CA_BUNDLE_DIR is mounted. */
 export const CA_BUNDLE_FILE = `${CA_BUNDLE_DIR}/${CA_BUNDLE_KEY}`;
 
-type EnvVar =
+export type EnvVar =
   { name: string; value: string } | { name: string; valueFrom: { fieldRef: { fieldPath: string } } };
 export type ContainerPort = { name: string; containerPort: number; protocol: 'TCP' };
 export type VolumeMount = {
@@ -87,6 +90,12 @@ export function roleArgs(
 /** The certificate and key files of a TLS Secret mounted at dir. */
 export function tlsFiles(dir: string): { readonly cert: string; readonly key: string } {
   return { cert: `${dir}/${TLS_CERT_KEY}`, key: `${dir}/${TLS_KEY_KEY}` };
+}
+
+/** Every role's health port TLS flags: the pair of the TLS Secret mounted at dir. */
+export function metricsTlsFlags(dir: string): Record<string, string> {
+  const { cert, key } = tlsFiles(dir);
+  return { '--metrics-tls-cert-file': cert, '--metrics-tls-key-file': key };
 }
 
 /** A Secret mounted read-only at dir, named as the Secret; optional when the Pod must start without it. */

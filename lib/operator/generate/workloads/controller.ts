@@ -1,12 +1,22 @@
 /**
  * controllerDeployment(cfg): the virt-controller Deployment (KubeVirt's components/deployments.go
  * NewControllerDeployment). `virt controller` elects a leader by Lease in the install namespace and renders
- * launcher Pods from the launcher image; it renames in-process, so it has no rewriter sidecar.
+ * launcher Pods from the launcher image; it renames in-process, so it has no rewriter sidecar. Its health port
+ * serves TLS with its own certificate (the `controller` Secret).
  */
 import type { InstallConfig } from '../../config/install-config.ts';
-import { CONTAINERS, PORTS } from '../layout.ts';
-import { SERVICE_ACCOUNT } from '../names.ts';
-import { METRICS_PORT, RESTRICTED, probes, requests, roleArgs, tcpPort } from './container.ts';
+import { CERT_DIRS, CONTAINERS, PORTS } from '../layout.ts';
+import { SECRETS, SERVICE_ACCOUNT } from '../names.ts';
+import {
+  METRICS_PORT,
+  RESTRICTED,
+  metricsTlsFlags,
+  probes,
+  requests,
+  roleArgs,
+  secretAt,
+  tcpPort,
+} from './container.ts';
 import { NON_ROOT_POD, deployment, type Deployment } from './workload.ts';
 
 export function controllerDeployment(cfg: InstallConfig): Deployment {
@@ -16,6 +26,7 @@ export function controllerDeployment(cfg: InstallConfig): Deployment {
     '--allow-emulation': cfg.useEmulation,
     '--leader-elect': true,
     '--health-port': PORTS.controllerHealth,
+    ...metricsTlsFlags(CERT_DIRS.controller),
     '-v': cfg.verbosity['virt-controller'],
   });
   return deployment(cfg, cfg.infraReplicas, {
@@ -28,6 +39,7 @@ export function controllerDeployment(cfg: InstallConfig): Deployment {
         name: CONTAINERS.controller,
         args,
         ports: [tcpPort(METRICS_PORT, PORTS.controllerHealth)],
+        mounts: [secretAt(SECRETS.controller, CERT_DIRS.controller)],
         ...probes(METRICS_PORT, '/healthz'),
         resources: requests('10m', '275Mi'),
         securityContext: RESTRICTED,

@@ -4,7 +4,9 @@
  * init container writes the node-labeller's host facts; `virt handler` runs privileged in the host's PID
  * namespace with the kubelet's dir mounted Bidirectional (it bind-mounts hotplug disks into launcher Pods and
  * reads CSI block devices below it). pr-helper runs beside it when PersistentReservation is on, and a holder
- * keeps the launcher image on the node when it is not the handler's own.
+ * keeps the launcher image on the node when it is not the handler's own. Both health ports serve TLS with the
+ * handler's server certificate; on the host network the handler's servers and pr-helper's bind the node's
+ * address.
  */
 import type { InstallConfig, Rendered } from '../../config/install-config.ts';
 import { CA_BUNDLE_DIR, CERT_DIRS, CONTAINERS, HOST_PATHS, PORTS } from '../layout.ts';
@@ -16,6 +18,7 @@ import {
   RESTRICTED,
   configMapAt,
   hostPathAt,
+  metricsTlsFlags,
   probes,
   requests,
   roleArgs,
@@ -23,6 +26,7 @@ import {
   tcpPort,
   tlsFiles,
   type ContainerSpec,
+  type EnvVar,
 } from './container.ts';
 import { podTemplate, selectorOf, type PodTemplate, type Selector } from './workload.ts';
 
@@ -36,6 +40,9 @@ export type DaemonSet = {
     template: PodTemplate;
   };
 };
+
+/** On the host network, the node's address (the Pod's status.hostIP) in the handler's and pr-helper's env. */
+const NODE_IP = 'NODE_IP';
 
 /** The feature gate that adds pr-helper. */
 const PERSISTENT_RESERVATION = 'PersistentReservation';
@@ -58,11 +65,29 @@ function nodeLabeller(cfg: InstallConfig): ContainerSpec {
   };
 }
 
+const fieldEnv = (name: string, fieldPath: string): EnvVar => ({
+  name,
+  valueFrom: { fieldRef: { fieldPath } },
+});
+
+/**
+ * On the host network a server bound to every interface listens on all of the node's; there the handler's
+ * and pr-helper's servers take the node's address (the Pod's IP, so the probes still reach them) from NODE_IP.
+ */
+function nodeAddress(cfg: InstallConfig): { env: EnvVar[]; address?: string } {
+  if (!cfg.handler.hostNetwork) return { env: [] };
+  return { env: [fieldEnv(NODE_IP, 'status.hostIP')], address: `$(${NODE_IP})` };
+}
+
 function handler(cfg: InstallConfig): ContainerSpec {
   const server = tlsFiles(CERT_DIRS.handlerServer);
+  const node = nodeAddress(cfg);
   const args = roleArgs(['handler'], {
     '--port': cfg.handler.healthPort,
+    ...(node.address !== undefined && { '--health-host': node.address }),
+    ...metricsTlsFlags(CERT_DIRS.handlerServer),
     '--console-server-port': cfg.handler.consoleServerPort,
+    ...(node.address !== undefined && { '--console-server-address': node.address }),
     '--tls-cert-file': server.cert,
     '--tls-key-file': server.key,
     '--client-ca-file': CA_BUNDLE_FILE,
@@ -74,7 +99,7 @@ function handler(cfg: InstallConfig): ContainerSpec {
   return {
     name: CONTAINERS.handler,
     args,
-    env: [{ name: 'NODE_NAME', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }],
+    env: [fieldEnv('NODE_NAME', 'spec.nodeName'), ...node.env],
     ports: [
       tcpPort(METRICS_PORT, cfg.handler.healthPort),
       tcpPort(CONSOLE_PORT, cfg.handler.consoleServerPort),
@@ -94,15 +119,20 @@ function handler(cfg: InstallConfig): ContainerSpec {
 
 /** qemu-pr-helper under `virt pr-helper`, as root with the host's devices and multipath configuration. */
 function prHelper(cfg: InstallConfig): ContainerSpec {
+  const node = nodeAddress(cfg);
   return {
     name: CONTAINERS.prHelper,
     args: roleArgs(['pr-helper'], {
       '--socket': `${HOST_PATHS.prHelperSocketDir}/pr-helper.sock`,
       '--health-port': PORTS.prHelperHealth,
+      ...(node.address !== undefined && { '--health-host': node.address }),
+      ...metricsTlsFlags(CERT_DIRS.handlerServer),
       '-v': cfg.verbosity['virt-handler'],
     }),
+    ...(node.env.length > 0 && { env: node.env }),
     ports: [tcpPort(PR_HELPER_METRICS_PORT, PORTS.prHelperHealth)],
     mounts: [
+      secretAt(SECRETS.handlerServer, CERT_DIRS.handlerServer),
       hostPathAt('pr-helper-socket', HOST_PATHS.prHelperSocketDir, {
         propagation: 'Bidirectional',
         create: true,

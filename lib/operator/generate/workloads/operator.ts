@@ -3,17 +3,20 @@
  * manifests/ (KubeVirt's components/deployments.go NewOperatorDeployment, as Deckhouse runs it in
  * templates/kubevirt/virt-operator/deployment.yaml). Unlike Deckhouse's, no rewriter sidecar: the operator restores
  * its KubeVirt CR webhook reviews from the stored names itself and serves them on 8444 with the certificate it
- * issues and reads from its Secret, so its Pod mounts nothing of the install.
+ * issues and reads from its Secret. The same Secret is mounted, optional, for its health port's TLS: the
+ * operator issues it, so its first Pod starts before it exists (and serves a temporary certificate until then).
  */
 import type { InstallConfig } from '../../config/install-config.ts';
-import { CONTAINERS, PORTS } from '../layout.ts';
-import { SERVICE_ACCOUNT } from '../names.ts';
+import { CERT_DIRS, CONTAINERS, PORTS } from '../layout.ts';
+import { SECRETS, SERVICE_ACCOUNT } from '../names.ts';
 import {
   METRICS_PORT,
   RESTRICTED,
+  metricsTlsFlags,
   probes,
   requests,
   roleArgs,
+  secretAt,
   tcpPort,
   type ContainerSpec,
 } from './container.ts';
@@ -33,6 +36,7 @@ export function operatorDeployment(
       '--namespace': cfg.namespace,
       '--install-mode': cfg.mode,
       '--health-port': PORTS.operatorHealth,
+      ...metricsTlsFlags(CERT_DIRS.operator),
       '--webhook-port': PORTS.operatorWebhook,
       '-v': OPERATOR_VERBOSITY,
     }),
@@ -41,6 +45,7 @@ export function operatorDeployment(
       { name: 'VIRT_LAUNCHER_IMAGE', value: cfg.launcherImage },
     ],
     ports: [tcpPort(METRICS_PORT, PORTS.operatorHealth), tcpPort('webhooks', PORTS.operatorWebhook)],
+    mounts: [secretAt(SECRETS.operator, CERT_DIRS.operator, true)],
     ...probes(METRICS_PORT, '/healthz'),
     resources: requests('10m', '450Mi'),
     securityContext: RESTRICTED,

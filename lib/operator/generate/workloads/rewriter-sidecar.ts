@@ -8,6 +8,7 @@ import { CONTAINERS, PORTS } from '../layout.ts';
 import {
   CA_BUNDLE_FILE,
   RESTRICTED,
+  metricsTlsFlags,
   probes,
   requests,
   roleArgs,
@@ -28,7 +29,7 @@ export interface SidecarOptions {
   readonly service: string;
   /** The webhook server's port in the Pod. */
   readonly upstreamPort: number;
-  /** The webhook server's serving Secret, which the sidecar serves too (the same Service). */
+  /** The webhook server's serving Secret, which the sidecar serves too (the same Service), and its health port. */
   readonly serving: Mounted;
   /** The CA bundle ConfigMap. */
   readonly caBundle: Mounted;
@@ -59,6 +60,7 @@ export function rewriterSidecar(
       '--webhook-upstream-client-key': client.key,
     }),
     '--metrics-listen': `0.0.0.0:${PORTS.rewriterHealth}`,
+    ...metricsTlsFlags(o.serving.mount.mountPath),
     '-v': o.verbosity,
   });
   return {
