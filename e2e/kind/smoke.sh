@@ -39,7 +39,7 @@ begin() {
   log "$step"
 }
 took() {
-  timings+=("$(printf '%-52s %5ds' "$step" "$((SECONDS - step_start))")")
+  timings+=("$(printf '%-62s %5ds' "$step" "$((SECONDS - step_start))")")
   log "done in $((SECONDS - step_start))s"
 }
 
@@ -53,7 +53,11 @@ until_true() {
     sleep 2
   done
 }
-gone() { [ -z "$(kubectl get "$@" --ignore-not-found -o name)" ]; }
+gone() {
+  local left
+  left=$(kubectl get "$@" --ignore-not-found -o name) || return 1
+  [ -z "$left" ]
+}
 vmi_running() {
   local phase
   phase=$(kubectl get "$VMI" "$vm_name" -n "$NS" --ignore-not-found -o jsonpath='{.status.phase}')
@@ -174,6 +178,6 @@ remove_kubevirt
 kv_name=""
 
 log "passed; timings:"
-for line in "${timings[@]}" "$(printf '%-52s %5ds' total "$((SECONDS - t0))")"; do
+for line in "${timings[@]}" "$(printf '%-62s %5ds' total "$((SECONDS - t0))")"; do
   printf '[smoke]   %s\n' "$line" >&2
 done
