@@ -1,3 +1,7 @@
+/**
+ * renderManifests on a small example VM: which files it writes, that each says it is generated, that every
+ * object is in stored form, and what the operator's install and the KubeVirt resource hold.
+ */
 import { describe, expect, it } from '@jest/globals';
 import { parseAllDocuments } from 'yaml';
 import { GENERATED_DIRS, MANIFEST_FILES, renderManifests } from './manifests.ts';
