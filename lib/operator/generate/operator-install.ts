@@ -35,7 +35,9 @@ export function operatorInstall(o: OperatorInstallOptions): Rendered[] {
     { namespace: o.namespace, image: o.image, mode: o.mode },
   );
   const namespace: Rendered = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: o.namespace } };
-  return [namespace, ...operatorRbac(cfg), ...operatorDeployment(cfg, { replicas: o.replicas })].map(notInstalled);
+  return [namespace, ...operatorRbac(cfg), ...operatorDeployment(cfg, { replicas: o.replicas })].map(
+    notInstalled,
+  );
 }
 
 /**
@@ -43,7 +45,8 @@ export function operatorInstall(o: OperatorInstallOptions): Rendered[] {
  * render, and it never manages itself (KubeVirt's operator is installed from its release manifests).
  */
 function notInstalled(o: Rendered): Rendered {
-  const { [LABELS.install]: _dropped, ...labels } = o.metadata.labels ?? {};
+  if (o.metadata.labels === undefined) return o;
+  const labels = Object.fromEntries(Object.entries(o.metadata.labels).filter(([k]) => k !== LABELS.install));
   return { ...o, metadata: { ...o.metadata, labels } };
 }
 
