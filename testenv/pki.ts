@@ -45,7 +45,7 @@ export interface CertSpec {
 }
 
 /** The subject as X509Certificate.subject writes it ('O=…\nCN=…'). */
-export function subjectOf(spec: CertSpec): string {
+function subjectOf(spec: CertSpec): string {
   return [...(spec.o === undefined ? [] : [`O=${spec.o}`]), `CN=${spec.cn}`].join('\n');
 }
 

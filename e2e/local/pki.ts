@@ -56,7 +56,7 @@ function nodeCertPaths(pki: string): NodeCerts {
   };
 }
 
-export async function exists(p: string): Promise<boolean> {
+async function exists(p: string): Promise<boolean> {
   return access(p).then(
     () => true,
     () => false,

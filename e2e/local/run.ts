@@ -24,7 +24,7 @@ import { createLogger } from '../../lib/kernel/log/log.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { readConsoleThroughApi } from './api-console.ts';
 import { defaultStackDir, down, kubeconfig, status, up } from './cluster.ts';
-import { installVirt, localKubeVirt, VIRT_NAMESPACE } from './virt-install.ts';
+import { describeKubeVirt, installVirt, localKubeVirt, VIRT_NAMESPACE } from './virt-install.ts';
 import { rolePods } from './virt-pods.ts';
 import { exampleVm, virtClients, type VirtClients } from './virt.ts';
 
@@ -90,14 +90,6 @@ const SUMMARY = [
   'and QEMU (TCG). pr-helper runs only with the PersistentReservation gate (off here).',
 ];
 
-/** `Phase: Type=Status (Reason), …` of the KubeVirt resource. */
-function describeKubeVirt(kv: KubeVirt): string {
-  const conditions = (kv.status?.conditions ?? []).map(
-    (x) => `${x.type}=${x.status}${x.reason === undefined ? '' : ` (${x.reason})`}`,
-  );
-  return `${kv.status?.phase ?? 'no phase'}: ${conditions.join(', ')}`;
-}
-
 async function upCmd(o: { dir: string }): Promise<void> {
   const t0 = Date.now();
   say(
@@ -148,7 +140,7 @@ async function virtStatus(kubeconfig: string): Promise<boolean> {
     const kv = await c.kv
       .get<KubeVirt>(KUBEVIRTS, name, { namespace: VIRT_NAMESPACE })
       .catch(() => undefined);
-    say(`KubeVirt ${VIRT_NAMESPACE}/${name}: ${kv === undefined ? 'NOT INSTALLED' : describeKubeVirt(kv)}`);
+    say(`${VIRT_NAMESPACE}/${name}: ${kv === undefined ? 'KubeVirt NOT INSTALLED' : describeKubeVirt(kv)}`);
     const pods = (await rolePods(c)).map(podState);
     for (const p of pods)
       say(`  pod ${p.name}: ${p.ready ? 'ready' : 'NOT READY'}, ${String(p.restarts)} restarts`);

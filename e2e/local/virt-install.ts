@@ -117,18 +117,24 @@ export async function installVirt(
   return waitFor(
     async () => {
       const now = await c.kv.get<KubeVirt>(KUBEVIRTS, kv.metadata.name ?? '', { namespace: VIRT_NAMESPACE });
-      const at = now.status?.observedKubeVirtVersion ?? 'none';
-      const line = `KubeVirt ${now.status?.phase ?? 'no phase yet'} at ${at}: ${(now.status?.conditions ?? [])
-        .map((x) => `${x.type}=${x.status}${x.reason === undefined ? '' : ` (${x.reason})`}`)
-        .join(', ')}`;
+      const line = describeKubeVirt(now);
       if (line !== last) o.progress?.(line);
       last = line;
       const done = condition(now, 'Available') === 'True' && condition(now, 'Progressing') === 'False';
-      return done && at === version && now;
+      return done && now.status?.observedKubeVirtVersion === version && now;
     },
     'the KubeVirt resource to be Available',
     { timeoutMs: o.timeoutMs ?? 300_000, intervalMs: 1000 },
   );
+}
+
+/** `KubeVirt <phase> at <observed version>: Type=Status (Reason), …`. */
+export function describeKubeVirt(kv: KubeVirt): string {
+  const conditions = (kv.status?.conditions ?? []).map(
+    (x) => `${x.type}=${x.status}${x.reason === undefined ? '' : ` (${x.reason})`}`,
+  );
+  const at = kv.status?.observedKubeVirtVersion ?? 'none';
+  return `KubeVirt ${kv.status?.phase ?? 'no phase yet'} at ${at}: ${conditions.join(', ')}`;
 }
 
 /** Whether the local KubeVirt resource is there and Available. */

@@ -11,7 +11,7 @@ import { VIRT_NAMESPACE } from './virt-install.ts';
 import type { VirtClients } from './virt.ts';
 
 /** The last lines of one container's log (its previous instance's with `previous`). */
-export async function containerLog(
+async function containerLog(
   c: VirtClients,
   pod: string,
   container: string,

@@ -25,7 +25,7 @@ export function installSelector(): string {
 }
 
 /** The labels of a generated object: the install's, the version, the component's and any extra ones. */
-export function labelsFor(
+function labelsFor(
   cfg: InstallConfig,
   o: Pick<MetaOptions, 'component' | 'labels'>,
 ): Record<string, string> {
