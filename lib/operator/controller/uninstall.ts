@@ -11,7 +11,7 @@ import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { KUBEVIRTS, type KubeVirt } from '../../kubevirt/index.ts';
 import { deleteAll, describe, type ApplyClient } from '../apply/apply-set.ts';
-import type { OperatorCaches } from './caches.ts';
+import type { OperatorCacheReader } from './caches.ts';
 import type { StatusWriter } from './status-writer.ts';
 
 /** KubeVirt's finalizer on the KubeVirt resource. */
@@ -21,7 +21,7 @@ export const KUBEVIRT_FINALIZER = 'foregroundDeleteKubeVirt';
 const DELETION_POLL_MS = 2000;
 
 export interface UninstallDeps {
-  readonly caches: OperatorCaches;
+  readonly caches: OperatorCacheReader;
   readonly client: ApplyClient;
   /** Speaks kubevirt.io: the finalizer. */
   readonly kubevirtClient: Pick<KubeClient, 'patch'>;
