@@ -31,7 +31,8 @@ export interface UninstallDeps {
 
 export async function syncDeletion(kv: KubeVirt, deps: UninstallDeps): Promise<ReconcileResult> {
   const left = deps.caches.installedObjects();
-  await deps.status.write(kv, {
+  // The status write moves the resourceVersion: the finalizer patch is conditioned on the new one.
+  const current = await deps.status.write(kv, {
     deleting: true,
     remaining: left.map(({ gvr, obj }) => describe({ ...obj, kind: gvr.kind })),
   });
@@ -47,7 +48,7 @@ export async function syncDeletion(kv: KubeVirt, deps: UninstallDeps): Promise<R
     {
       metadata: {
         finalizers: removeFinalizer(kv.metadata.finalizers, KUBEVIRT_FINALIZER),
-        resourceVersion: kv.metadata.resourceVersion,
+        resourceVersion: current.metadata.resourceVersion,
       },
     },
     { type: 'merge', ...(kv.metadata.namespace !== undefined && { namespace: kv.metadata.namespace }) },
