@@ -25,9 +25,6 @@ const bodies = (): Map<string, Record<string, unknown>> =>
   );
 const written = (resource: string): string[] =>
   h.client.actions.filter((a) => a.resource === resource).map((a) => a.key.split('/')[1] ?? '');
-/** The resources written, in order, each run of one resource collapsed to one entry. */
-const runs = (): string[] =>
-  h.client.actions.map((a) => a.resource).filter((r, i, all) => i === 0 || all[i - 1] !== r);
 const workloads = (): string[] => [...written('deployments'), ...written('daemonsets')];
 const status = (): NonNullable<KubeVirt['status']> => {
   const patches = h.kubevirtClient.actions.filter((a) => a.subresource === 'status');
@@ -57,7 +54,7 @@ describe('syncInstall: a fresh install', () => {
 
   it('issues the certificates and applies as stored in creation order, the api alone of the workloads', async () => {
     const result = await h.reconcile();
-    expect(runs()).toEqual([
+    expect(h.resourceRuns()).toEqual([
       'serviceaccounts',
       'clusterroles',
       'clusterrolebindings',

@@ -95,6 +95,11 @@ export class OperatorHarness {
     })(key, { log: nopLogger, reconcileID: 'test' });
   }
 
+  /** The resources written since the last settle, in order, each run of one resource as one entry. */
+  resourceRuns(): string[] {
+    return this.client.actions.map((a) => a.resource).filter((r, i, all) => i === 0 || all[i - 1] !== r);
+  }
+
   /** The KubeVirt resource as cached now. */
   kubevirt(key = KEY): KubeVirt | undefined {
     return this.caches.kubevirts.store.get(key);
