@@ -12,7 +12,7 @@ import { waitFor } from '../../kernel/testing/wait.ts';
 import { KUBEVIRTS, type KubeVirt } from '../../kubevirt/index.ts';
 import { describe as describeObject } from '../apply/apply-set.ts';
 import { covers } from '../apply/covers.ts';
-import { INSTALLED_KINDS, installedKind } from '../apply/kinds.ts';
+import { installedKind } from '../apply/kinds.ts';
 import { installConfigFrom } from '../config/from-kubevirt.ts';
 import type { Rendered } from '../config/install-config.ts';
 import { customize } from '../customize/customize.ts';
@@ -26,6 +26,7 @@ import { installConfig } from '../testing/config.ts';
 import { currentCertificates } from './current-certificates.ts';
 import {
   harmlessWebhooks,
+  labelledObjects,
   reconciles,
   reportReady,
   startOperatorEnv,
@@ -256,15 +257,8 @@ describe('the operator against kube-apiserver', () => {
       'the KubeVirt resource gone',
       { timeoutMs: 60_000 },
     );
-    const left: string[] = [];
-    for (const gvr of INSTALLED_KINDS) {
-      const list = await t.direct.list(gvr, {
-        labelSelector: installSelector(),
-        ...(gvr.namespaced && { namespace: t.ns }),
-      });
-      left.push(...list.items.map((o) => `${gvr.kind} ${o.metadata.name ?? ''}`));
-    }
-    expect(left).toEqual([]);
+    const left = await labelledObjects(t.direct, t.ns);
+    expect(left.map(({ gvr, obj }) => describeObject({ ...obj, kind: gvr.kind }))).toEqual([]);
   });
 
   it('no reconcile failed on the way', () => {

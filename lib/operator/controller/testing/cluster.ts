@@ -85,14 +85,20 @@ function clusterScoped(env: OperatorEnv): Rendered[] {
     .filter((o) => o.metadata.namespace === undefined);
 }
 
-/** Every cluster-scoped object carrying the install label, as `Kind name`. */
-async function labelledClusterScoped(client: KubeClient): Promise<string[]> {
-  const left: string[] = [];
-  for (const gvr of INSTALLED_KINDS.filter((g) => !g.namespaced)) {
-    const list = await client.list(gvr, { labelSelector: installSelector() });
-    left.push(...list.items.map((o) => `${gvr.kind} ${o.metadata.name ?? ''}`));
+/** Every object carrying the install label: of the namespaced kinds in `ns`, of the others all. */
+export async function labelledObjects(
+  client: KubeClient,
+  ns: string,
+): Promise<{ gvr: GroupVersionResource; obj: KubeObject }[]> {
+  const found: { gvr: GroupVersionResource; obj: KubeObject }[] = [];
+  for (const gvr of INSTALLED_KINDS) {
+    const list = await client.list(gvr, {
+      labelSelector: installSelector(),
+      ...(gvr.namespaced && { namespace: ns }),
+    });
+    found.push(...list.items.map((obj) => ({ gvr, obj })));
   }
-  return left;
+  return found;
 }
 
 async function removeQuietly(run: () => Promise<unknown>): Promise<void> {
@@ -134,8 +140,11 @@ export async function startOperatorEnv(prefix: string): Promise<OperatorTestEnv>
     await removeQuietly(() => kv.patch(KUBEVIRTS, 'kubevirt', patch, { type: 'merge', namespace: c.ns }));
     for (const o of clusterScoped(env))
       await removeQuietly(() => c.direct.delete(installedKind(o.apiVersion, o.kind), o.metadata.name ?? ''));
-    const left = await labelledClusterScoped(c.direct);
-    if (left.length > 0) throw new Error(`the install left cluster-scoped objects: ${left.join(', ')}`);
+    const left = (await labelledObjects(c.direct, c.ns)).filter(({ gvr }) => !gvr.namespaced);
+    if (left.length > 0)
+      throw new Error(
+        `cluster-scoped objects left: ${left.map((o) => o.obj.metadata.name ?? '').join(', ')}`,
+      );
   });
   return Object.assign(c, { kv, applied: direct.applied, env, registry, lines });
 }
