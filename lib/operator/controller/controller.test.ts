@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from '@jest/globals';
+import { newStatus, StatusError } from '../../kernel/errors/errors.ts';
 import type { KubeVirt } from '../../kubevirt/index.ts';
 import { KEY, kubevirt, NS, OperatorHarness } from './testing/harness.ts';
 
@@ -67,9 +68,12 @@ describe('operatorReconciler', () => {
     h.settle();
     expect(h.caches.installedObjects()).toEqual([]);
 
-    h.kubevirtClient.patchAnswer = (_gvr, name, patch, namespace) => ({
+    // The API server answers the status write with the whole resource at a new version.
+    const cached = h.kubevirt() ?? kubevirt();
+    h.kubevirtClient.patchAnswer = (_gvr, _name, patch) => ({
+      ...cached,
       ...(patch as object),
-      metadata: { name, namespace, resourceVersion: '777' },
+      metadata: { ...cached.metadata, resourceVersion: '777' },
     });
     expect(await h.reconcile()).toBeUndefined();
     expect(h.client.log).toEqual([]);
@@ -78,9 +82,18 @@ describe('operatorReconciler', () => {
       `patch kubevirts ${NS}/kubevirt`,
     ]);
     expect(body(0).status?.phase).toBe('Deleted');
-    // Conditioned on the version the status write produced: the cached one is stale by then.
+    // Off the version the status write produced: the cached one is stale by then.
     expect(body(1).metadata).toEqual({ finalizers: [], resourceVersion: '777' });
     h.settle();
     expect(h.caches.kubevirts.store.get(KEY)).toBeUndefined();
+  });
+
+  it('a deletion pass on a cache that still holds the resource after it went is done', async () => {
+    h.caches.kubevirts.store.add(kubevirt({}, { deletionTimestamp: '2026-03-01T01:00:00Z' }));
+    h.kubevirtClient.failNext('patch', 'kubevirts', new StatusError(newStatus(404, 'not found')));
+    expect(await h.reconcile()).toBeUndefined();
+    expect(h.kubevirtClient.log).toEqual([`patch kubevirts ${NS}/kubevirt status`]);
+    h.kubevirtClient.failNext('patch', 'kubevirts', new StatusError(newStatus(409, 'conflict')));
+    await expect(h.reconcile()).rejects.toThrow('conflict');
   });
 });

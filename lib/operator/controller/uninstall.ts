@@ -6,6 +6,7 @@
  * resource never hangs in Deleting.
  */
 import { removeFinalizer } from '../../kernel/controller/finalizers.ts';
+import { isNotFound } from '../../kernel/errors/errors.ts';
 import type { ReconcileResult } from '../../kernel/controller/runner.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { Logger } from '../../kernel/log/log.ts';
@@ -29,9 +30,17 @@ export interface UninstallDeps {
   readonly log: Logger;
 }
 
-export async function syncDeletion(kv: KubeVirt, deps: UninstallDeps): Promise<ReconcileResult> {
+export function syncDeletion(kv: KubeVirt, deps: UninstallDeps): Promise<ReconcileResult> {
+  return uninstallPass(kv, deps).catch((err: unknown) => {
+    // A pass on a cache that still holds the resource after its finalizer went: it is gone, all is done.
+    if (isNotFound(err)) return undefined;
+    throw err;
+  });
+}
+
+async function uninstallPass(kv: KubeVirt, deps: UninstallDeps): Promise<ReconcileResult> {
   const left = deps.caches.installedObjects();
-  // The status write moves the resourceVersion: the finalizer patch is conditioned on the new one.
+  // The status write answers with the resource as it now stands: the finalizers come off that version.
   const current = await deps.status.write(kv, {
     deleting: true,
     remaining: left.map(({ gvr, obj }) => describe({ ...obj, kind: gvr.kind })),
@@ -41,13 +50,13 @@ export async function syncDeletion(kv: KubeVirt, deps: UninstallDeps): Promise<R
     deps.log.info('uninstalling', { deleted });
     return { requeueAfterMs: DELETION_POLL_MS };
   }
-  if (!(kv.metadata.finalizers ?? []).includes(KUBEVIRT_FINALIZER)) return undefined;
+  if (!(current.metadata.finalizers ?? []).includes(KUBEVIRT_FINALIZER)) return undefined;
   await deps.kubevirtClient.patch(
     KUBEVIRTS,
     kv.metadata.name ?? '',
     {
       metadata: {
-        finalizers: removeFinalizer(kv.metadata.finalizers, KUBEVIRT_FINALIZER),
+        finalizers: removeFinalizer(current.metadata.finalizers, KUBEVIRT_FINALIZER),
         resourceVersion: current.metadata.resourceVersion,
       },
     },
