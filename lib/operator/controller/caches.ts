@@ -9,6 +9,7 @@ import { objectKey } from '../../kernel/controller/keys.ts';
 import type { EventHandler } from '../../kernel/informer/informer.ts';
 import { SharedInformer } from '../../kernel/informer/informer.ts';
 import type { GroupVersionResource, KubeClient, KubeObject } from '../../kernel/kube/types.ts';
+import type { StoreReader } from '../../kernel/informer/store.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { KUBEVIRTS, type KubeVirt } from '../../kubevirt/index.ts';
 import { installSelector } from '../generate/meta.ts';
@@ -16,16 +17,21 @@ import { INSTALLED_KINDS } from '../apply/kinds.ts';
 
 type Lifecycle = Pick<SharedInformer<KubeObject>, 'run' | 'waitForSync' | 'hasSynced'>;
 
-export interface OperatorCaches {
+/** What a reconcile reads: the KubeVirt resources and the installed objects. */
+export interface OperatorCacheReader {
+  readonly kubevirts: { readonly store: StoreReader<KubeVirt> };
+  /** The live object of an installed kind, as stored; undefined when it does not exist. */
+  live(gvr: GroupVersionResource, namespace: string | undefined, name: string): KubeObject | undefined;
+  /** Every live object of every installed kind. */
+  installedObjects(): { gvr: GroupVersionResource; obj: KubeObject }[];
+}
+
+export interface OperatorCaches extends OperatorCacheReader {
   readonly kubevirts: SharedInformer<KubeVirt>;
   /** One informer per installed kind, by resource (`deployments`, `secrets`, …). */
   readonly installed: ReadonlyMap<string, SharedInformer<KubeObject>>;
   /** Every informer, to start and wait for. */
   all(): Lifecycle[];
-  /** The live object of an installed kind, as stored; undefined when it does not exist. */
-  live(gvr: GroupVersionResource, namespace: string | undefined, name: string): KubeObject | undefined;
-  /** Every live object of every installed kind. */
-  installedObjects(): { gvr: GroupVersionResource; obj: KubeObject }[];
 }
 
 export interface OperatorCachesOptions {

@@ -26,13 +26,13 @@ import { WORKLOAD } from '../generate/names.ts';
 import type { ComponentsObserved } from '../status/components.ts';
 import type { InstallObservation } from '../status/compute.ts';
 import { rolloutGate } from '../status/rollout.ts';
-import type { OperatorCaches } from './caches.ts';
+import type { OperatorCacheReader } from './caches.ts';
 import { currentCertificates } from './current-certificates.ts';
 import { observeComponents } from './observe.ts';
 import type { StatusWriter } from './status-writer.ts';
 
 export interface InstallDeps {
-  readonly caches: OperatorCaches;
+  readonly caches: OperatorCacheReader;
   /** Writes the install as stored. */
   readonly client: ApplyClient;
   readonly status: StatusWriter;
@@ -56,12 +56,12 @@ const COMPONENT_OF_WORKLOAD: ReadonlyMap<string, Component> = new Map(
 /** The object as the API server stores it (renamed); what the caches hold is compared against this. */
 const stored = (o: Rendered): Rendered => rewriteDocument(o, KUBEVIRT_RENAME) as Rendered;
 
-function liveOf(caches: OperatorCaches, o: KubeObject): KubeObject | undefined {
+function liveOf(caches: OperatorCacheReader, o: KubeObject): KubeObject | undefined {
   const gvr = installedKind(o.apiVersion, o.kind);
   return caches.live(gvr, o.metadata.namespace, o.metadata.name ?? '');
 }
 
-function components(caches: OperatorCaches, namespace: string): ComponentsObserved {
+function components(caches: OperatorCacheReader, namespace: string): ComponentsObserved {
   return observeComponents((kind, name) => caches.live(installedKind('apps/v1', kind), namespace, name));
 }
 

@@ -9,15 +9,16 @@ import { KUBEVIRTS, type KubeVirt } from '../../kubevirt/index.ts';
 import { computeKubeVirtStatus, type StatusObservation } from '../status/compute.ts';
 
 export interface StatusWriter {
-  write(kv: KubeVirt, observation: StatusObservation): Promise<void>;
+  /** Returns the resource as it stands after the write (the cached one when nothing changed). */
+  write(kv: KubeVirt, observation: StatusObservation): Promise<KubeVirt>;
 }
 
 export function statusWriter(client: Pick<KubeClient, 'patch'>, clock: Clock): StatusWriter {
   return {
-    write: async (kv, observation): Promise<void> => {
+    write: async (kv, observation): Promise<KubeVirt> => {
       const next = computeKubeVirtStatus(kv.status, observation, new Date(clock.now()).toISOString());
-      if (deepEqual(next, kv.status ?? {})) return;
-      await client.patch(
+      if (deepEqual(next, kv.status ?? {})) return kv;
+      return client.patch<KubeVirt>(
         KUBEVIRTS,
         kv.metadata.name ?? '',
         { status: next },

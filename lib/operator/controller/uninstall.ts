@@ -6,12 +6,13 @@
  * resource never hangs in Deleting.
  */
 import { removeFinalizer } from '../../kernel/controller/finalizers.ts';
+import { isNotFound } from '../../kernel/errors/errors.ts';
 import type { ReconcileResult } from '../../kernel/controller/runner.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { KUBEVIRTS, type KubeVirt } from '../../kubevirt/index.ts';
 import { deleteAll, describe, type ApplyClient } from '../apply/apply-set.ts';
-import type { OperatorCaches } from './caches.ts';
+import type { OperatorCacheReader } from './caches.ts';
 import type { StatusWriter } from './status-writer.ts';
 
 /** KubeVirt's finalizer on the KubeVirt resource. */
@@ -21,7 +22,7 @@ export const KUBEVIRT_FINALIZER = 'foregroundDeleteKubeVirt';
 const DELETION_POLL_MS = 2000;
 
 export interface UninstallDeps {
-  readonly caches: OperatorCaches;
+  readonly caches: OperatorCacheReader;
   readonly client: ApplyClient;
   /** Speaks kubevirt.io: the finalizer. */
   readonly kubevirtClient: Pick<KubeClient, 'patch'>;
@@ -29,9 +30,18 @@ export interface UninstallDeps {
   readonly log: Logger;
 }
 
-export async function syncDeletion(kv: KubeVirt, deps: UninstallDeps): Promise<ReconcileResult> {
+export function syncDeletion(kv: KubeVirt, deps: UninstallDeps): Promise<ReconcileResult> {
+  return uninstallPass(kv, deps).catch((err: unknown) => {
+    // A pass on a cache that still holds the resource after its finalizer went: it is gone, all is done.
+    if (isNotFound(err)) return undefined;
+    throw err;
+  });
+}
+
+async function uninstallPass(kv: KubeVirt, deps: UninstallDeps): Promise<ReconcileResult> {
   const left = deps.caches.installedObjects();
-  await deps.status.write(kv, {
+  // The status write answers with the resource as it now stands: the finalizers come off that version.
+  const current = await deps.status.write(kv, {
     deleting: true,
     remaining: left.map(({ gvr, obj }) => describe({ ...obj, kind: gvr.kind })),
   });
@@ -40,14 +50,14 @@ export async function syncDeletion(kv: KubeVirt, deps: UninstallDeps): Promise<R
     deps.log.info('uninstalling', { deleted });
     return { requeueAfterMs: DELETION_POLL_MS };
   }
-  if (!(kv.metadata.finalizers ?? []).includes(KUBEVIRT_FINALIZER)) return undefined;
+  if (!(current.metadata.finalizers ?? []).includes(KUBEVIRT_FINALIZER)) return undefined;
   await deps.kubevirtClient.patch(
     KUBEVIRTS,
     kv.metadata.name ?? '',
     {
       metadata: {
-        finalizers: removeFinalizer(kv.metadata.finalizers, KUBEVIRT_FINALIZER),
-        resourceVersion: kv.metadata.resourceVersion,
+        finalizers: removeFinalizer(current.metadata.finalizers, KUBEVIRT_FINALIZER),
+        resourceVersion: current.metadata.resourceVersion,
       },
     },
     { type: 'merge', ...(kv.metadata.namespace !== undefined && { namespace: kv.metadata.namespace }) },
