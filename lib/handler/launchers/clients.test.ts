@@ -2,7 +2,7 @@
 // tenant plants there at the command socket or the unresponsive marker is refused with the reason; the host
 // socket or file it names is never reached or changed.
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { lstat, readlink, rename, symlink } from 'node:fs/promises';
+import { lstat, readlink, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { realClock } from '../../kernel/clock.ts';
@@ -104,5 +104,22 @@ describe('LauncherClients in the launcher Pod', () => {
         reason: `${sockets(UNRESPONSIVE_MARKER)} is a symbolic link`,
       }),
     ]);
+  });
+
+  it('takes a Running VMI whose launcher died before this handler reached it as unresponsive', async () => {
+    const running = { ...vmi, status: { ...vmi.status, phase: 'Running' } } as VirtualMachineInstance;
+    await launcher.stop();
+    // The socket file left behind refuses connections: unresponsive once failing lasted (here at once).
+    expect(await clients.probe(running)).toMatchObject({ initialized: false });
+    expect(clients.reach(running)).toEqual({ initialized: false, unresponsive: true });
+    clients.forget('u1');
+    // The socket gone with the Pod's volumes: unresponsive at once.
+    await rm(sockets('launcher-sock'), { force: true });
+    await clients.probe(running);
+    expect(clients.reach(running)).toEqual({ initialized: false, unresponsive: true });
+    // A VMI not Running yet whose launcher has not started: only not answering yet.
+    clients.forget('u1');
+    await clients.probe(vmi);
+    expect(clients.reach(vmi)).toEqual({ initialized: false, unresponsive: false });
   });
 });

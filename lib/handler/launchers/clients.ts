@@ -55,6 +55,15 @@ interface Entry {
   connecting?: Promise<LauncherClient | undefined>;
 }
 
+/**
+ * Whether the VMI's launcher has answered before: this handler reached it, or the VMI got to Running, which only a
+ * launcher that started its domain brings about. A handler started after such a launcher died (its socket gone
+ * with the Pod's volumes, or left behind refusing) then sees it gone rather than not started yet.
+ */
+function hadLauncher(vmi: VirtualMachineInstance, e: Entry): boolean {
+  return e.initialized || vmi.status?.phase === 'Running';
+}
+
 export class LauncherClients {
   private readonly entries = new Map<string, Entry>();
   /** Why each VMI without a launcher Pod here has none, as last logged. */
@@ -129,10 +138,13 @@ export class LauncherClients {
       return client;
     } catch (err) {
       if (err instanceof UnsafePathError) await this.unusable(vmi, e, err);
-      else
+      else {
         this.o.log
           .v(3)
           .info('launcher not answering yet', { uid: vmi.metadata.uid, reason: errorMessage(err) });
+        // A launcher that ran and now refuses its socket (it died and left the file) fails like one not pinging.
+        if (hadLauncher(vmi, e)) await this.failing(vmi, e);
+      }
       return undefined;
     }
   }
@@ -148,7 +160,7 @@ export class LauncherClients {
         reason: err.message,
       });
     if (!gone) e.refused = err.message;
-    if (e.initialized)
+    if (hadLauncher(vmi, e))
       await this.markUnresponsive(
         vmi,
         e,
