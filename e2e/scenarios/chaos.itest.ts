@@ -83,15 +83,33 @@ const deletePod = async (prefix: string): Promise<void> => {
 
 const qemuPids = (): number[] => pidsWhere((argv) => argv.some((a) => a.includes('qemu-system-'))).sort();
 
-/** Every role container ready and the KubeVirt resource Available (the operator reports it). */
+/** The installed Pods there should be, by name prefix: two api, two controllers, the handler, the operator. */
+const ROLE_PODS: Readonly<Record<string, number>> = {
+  'virt-api-': 2,
+  'virt-controller-': 2,
+  'virt-handler-': 1,
+  'virt-operator-': 1,
+};
+
+/** Every role Pod there and ready (none terminating), and the KubeVirt resource Available. */
 async function installWhole(): Promise<boolean> {
-  const pods = await rolePods(s.clients);
-  return (
-    pods.length > 0 &&
-    pods.every((p) => (p.status?.containerStatuses ?? []).every((c) => c.ready)) &&
-    (await kubevirtAvailable(s.clients))
+  const pods = (await rolePods(s.clients)).filter((p) => p.metadata.deletionTimestamp === undefined);
+  const ready = pods.filter((p) => {
+    const containers = p.status?.containerStatuses ?? [];
+    return containers.length > 0 && containers.every((c) => c.ready);
+  });
+  const counted = Object.entries(ROLE_PODS).every(
+    ([prefix, n]) => ready.filter((p) => (p.metadata.name ?? '').startsWith(prefix)).length === n,
   );
+  return counted && pods.length === ready.length && (await kubevirtAvailable(s.clients));
 }
+
+/** Before the next fault, what the last one hurt is back, as its supervisor brings it back. */
+const whole = (after: string): Promise<boolean> =>
+  waitFor(installWhole, `every role Pod ready and the KubeVirt resource Available after ${after}`, {
+    timeoutMs: 300_000,
+    intervalMs: 1000,
+  });
 
 function killLauncher(vmiUid: string): Promise<void> {
   const [pid] = pidsWhere(
@@ -150,13 +168,10 @@ describe('chaos', () => {
         expect([what, n, after.get(n)]).toEqual([what, n, uids.get(n)]);
       }
       uids = after;
+      await whole(what);
     }
     await waitFor(apiAnswers, 'the api answering through kube-apiserver', { timeoutMs: 60_000 });
     // The node processes serve again too: a VM that keeps running says nothing of a kubelet that died.
     expect((await status(s.c.dir))?.ready).toBe(true);
-    await waitFor(installWhole, 'every role container ready and the KubeVirt resource Available', {
-      timeoutMs: 180_000,
-      intervalMs: 2000,
-    });
   }, 1_800_000);
 });

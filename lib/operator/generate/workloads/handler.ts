@@ -51,6 +51,11 @@ const CONSOLE_PORT = 'console';
 /** pr-helper's health port: `metrics` names the handler's. */
 const PR_HELPER_METRICS_PORT = 'pr-metrics';
 const PRIVILEGED = { privileged: true };
+/**
+ * The Pod shares the node's PID namespace, so tini (the image's entrypoint) is not PID 1: it registers as the
+ * child subreaper instead, and still reaps what its role leaves (libvirt's probes in the node-labeller).
+ */
+const SUBREAPER: EnvVar = { name: 'TINI_SUBREAPER', value: '1' };
 
 function nodeLabeller(cfg: InstallConfig): ContainerSpec {
   return {
@@ -60,6 +65,7 @@ function nodeLabeller(cfg: InstallConfig): ContainerSpec {
       '--output': HOST_PATHS.nodeLabeller,
       '--emulation': cfg.useEmulation ? 'on' : 'auto',
     }),
+    env: [SUBREAPER],
     mounts: [hostPathAt('node-labeller', HOST_PATHS.nodeLabeller, { create: true })],
     securityContext: PRIVILEGED,
   };
@@ -99,7 +105,7 @@ function handler(cfg: InstallConfig): ContainerSpec {
   return {
     name: CONTAINERS.handler,
     args,
-    env: [fieldEnv('NODE_NAME', 'spec.nodeName'), ...node.env],
+    env: [fieldEnv('NODE_NAME', 'spec.nodeName'), ...node.env, SUBREAPER],
     ports: [
       tcpPort(METRICS_PORT, cfg.handler.healthPort),
       tcpPort(CONSOLE_PORT, cfg.handler.consoleServerPort),
@@ -129,7 +135,7 @@ function prHelper(cfg: InstallConfig): ContainerSpec {
       ...metricsTlsFlags(CERT_DIRS.handlerServer),
       '-v': cfg.verbosity['virt-handler'],
     }),
-    ...(node.env.length > 0 && { env: node.env }),
+    env: [...node.env, SUBREAPER],
     ports: [tcpPort(PR_HELPER_METRICS_PORT, PORTS.prHelperHealth)],
     mounts: [
       secretAt(SECRETS.handlerServer, CERT_DIRS.handlerServer),
@@ -153,7 +159,7 @@ function imageHolder(cfg: InstallConfig): ContainerSpec {
   return {
     name: CONTAINERS.imageHolder,
     image: cfg.launcherImage,
-    command: ['/usr/bin/tini', '--', 'sleep', 'infinity'],
+    command: ['/usr/bin/tini', '-s', '--', 'sleep', 'infinity'],
     resources: { requests: { cpu: '1m', memory: '8Mi' }, limits: { cpu: '100m', memory: '20Mi' } },
     securityContext: { ...RESTRICTED, readOnlyRootFilesystem: true },
   };

@@ -1,0 +1,243 @@
+/**
+ * The operator's install as its users lean on it, on the local cluster: an object it made, deleted or edited by
+ * hand, is put back; a role's /metrics answers no token 401, a token without RBAC 403 and one bound to the
+ * metrics reader 200; an open `virtctl-ts console` outlives the deletion of each api Pod in turn (it reconnects
+ * and the guest's output goes on); certificates rotated every minute by a short `certificateRotateStrategy` are
+ * taken up by the roles with no request failing and no container restarting.
+ */
+import { connect } from 'node:tls';
+import { describe, expect, it } from '@jest/globals';
+import { Agent, request } from 'undici';
+import { CONFIG_MAPS, PODS } from '../../lib/kernel/kube/index.ts';
+import type { GroupVersionResource, KubeObject } from '../../lib/kernel/kube/types.ts';
+import { waitFor } from '../../lib/kernel/testing/wait.ts';
+import type { Pod } from '../../lib/kubevirt/core/pod.ts';
+import { KUBEVIRTS, VIRTUAL_MACHINES, type KubeVirt } from '../../lib/kubevirt/index.ts';
+import { installedKind } from '../../lib/operator/apply/kinds.ts';
+import { PORTS } from '../../lib/operator/generate/layout.ts';
+import {
+  CA_BUNDLE_KEY,
+  CONFIG_MAPS as INSTALLED,
+  METRICS_READER_CLUSTER_ROLE,
+} from '../../lib/operator/generate/names.ts';
+import { MARKER } from '../../testenv/guests/guests.ts';
+import { localKubeVirt, VIRT_NAMESPACE } from '../local/virt-install.ts';
+import { rolePods } from '../local/virt-pods.ts';
+import { agentVm, exampleVm } from '../local/virt.ts';
+import { scenario } from './stack.ts';
+import { ESCAPE, virtctl } from './virtctl.ts';
+
+const s = scenario('e2e-install');
+const SERVICES = installedKind('v1', 'Service');
+const SERVICE_ACCOUNTS = installedKind('v1', 'ServiceAccount');
+const CLUSTER_ROLE_BINDINGS = installedKind('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding');
+const until = <T>(what: string, f: () => Promise<T | false | undefined>, timeoutMs = 120_000): Promise<T> =>
+  waitFor(f, what, { timeoutMs, intervalMs: 1000 });
+const gone = (p: Promise<unknown>): Promise<boolean> =>
+  p.then(
+    () => false,
+    () => true,
+  );
+
+type Data = KubeObject & { data?: Record<string, string> };
+
+describe('what the operator made', () => {
+  it('comes back when deleted, and is put back when edited', async () => {
+    const get = (gvr: GroupVersionResource, name: string): Promise<KubeObject & Record<string, unknown>> =>
+      s.clients.direct.get(gvr, name, { namespace: VIRT_NAMESPACE });
+    const service = await get(SERVICES, 'virt-api');
+    await s.clients.direct.delete(SERVICES, 'virt-api', { namespace: VIRT_NAMESPACE });
+    const back = await until('the virt-api Service back', () =>
+      get(SERVICES, 'virt-api').catch(() => undefined),
+    );
+    expect(back['spec']).toMatchObject({ ports: (service['spec'] as { ports: unknown }).ports });
+
+    const bundle = await s.clients.direct.get<Data>(CONFIG_MAPS, INSTALLED.caBundle, {
+      namespace: VIRT_NAMESPACE,
+    });
+    await s.clients.direct.patch(
+      CONFIG_MAPS,
+      INSTALLED.caBundle,
+      { data: { [CA_BUNDLE_KEY]: 'edited by hand' } },
+      {
+        type: 'merge',
+        namespace: VIRT_NAMESPACE,
+      },
+    );
+    await until('the CA bundle put back', async () => {
+      const now = await s.clients.direct.get<Data>(CONFIG_MAPS, INSTALLED.caBundle, {
+        namespace: VIRT_NAMESPACE,
+      });
+      return now.data?.[CA_BUNDLE_KEY] === bundle.data?.[CA_BUNDLE_KEY];
+    });
+  }, 300_000);
+});
+
+/** GET /metrics of a controller Pod over TLS (its certificate is not checked: the answer is what counts). */
+async function metricsStatus(token?: string): Promise<number> {
+  const pod = (await rolePods(s.clients)).find((p) => (p.metadata.name ?? '').startsWith('virt-controller-'));
+  const ip = pod?.status?.podIP;
+  if (ip === undefined) throw new Error('no controller Pod address');
+  const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+  try {
+    const res = await request(`https://${ip}:${String(PORTS.controllerHealth)}/metrics`, {
+      headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+      dispatcher,
+    });
+    await res.body.dump();
+    return res.statusCode;
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+describe('a role’s /metrics', () => {
+  it('answers no token 401, a token without RBAC 403, and a token bound to the metrics reader 200', async () => {
+    const sa = 'kvts-metrics-reader';
+    await s.clients.direct.create(SERVICE_ACCOUNTS, { metadata: { name: sa, namespace: s.ns } });
+    const { status } = await s.clients.direct.request<{ status: { token: string } }>({
+      method: 'POST',
+      path: `/api/v1/namespaces/${s.ns}/serviceaccounts/${sa}/token`,
+      body: {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenRequest',
+        spec: { expirationSeconds: 600 },
+      },
+    });
+    expect(await metricsStatus()).toBe(401);
+    expect(await metricsStatus(status.token)).toBe(403);
+    const binding = `kvts-metrics-${s.ns}`;
+    await s.clients.direct.create(CLUSTER_ROLE_BINDINGS, {
+      metadata: { name: binding },
+      roleRef: {
+        apiGroup: 'rbac.authorization.k8s.io',
+        kind: 'ClusterRole',
+        name: METRICS_READER_CLUSTER_ROLE,
+      },
+      subjects: [{ kind: 'ServiceAccount', name: sa, namespace: s.ns }],
+    } as KubeObject);
+    try {
+      // A denial is remembered for 10 s.
+      await until(
+        '/metrics answering 200 to the bound token',
+        async () => (await metricsStatus(status.token)) === 200,
+        60_000,
+      );
+    } finally {
+      await s.clients.direct.delete(CLUSTER_ROLE_BINDINGS, binding);
+    }
+  }, 180_000);
+});
+
+describe('an open console', () => {
+  it('outlives the deletion of each api Pod in turn, and the guest’s output goes on', async () => {
+    await s.clients.kv.create(VIRTUAL_MACHINES, await agentVm(s.ns, 'steady'));
+    await s.running('steady');
+    const con = virtctl(s.c.kubeconfig, s.ns).console('steady');
+    try {
+      await con.connected(60_000);
+      await con.until(MARKER, 120_000);
+      const apis = (await rolePods(s.clients)).filter((p) => (p.metadata.name ?? '').startsWith('virt-api-'));
+      for (const [i, pod] of apis.entries()) {
+        await s.clients.direct.delete(PODS, pod.metadata.name ?? '', { namespace: VIRT_NAMESPACE });
+        // Typed until the guest answers: the session reconnects after a drop and the guest's shell keeps going.
+        const from = con.output().length;
+        const answer = `A${String(6 * 7 + i)}Z`;
+        await until(
+          `the guest answering through the console after api Pod ${String(i + 1)} went`,
+          () => {
+            con.type(`echo A$((${String(6 * 7 + i)}))Z\n`);
+            return Promise.resolve(con.output().slice(from).includes(answer));
+          },
+          90_000,
+        );
+      }
+    } finally {
+      con.type(ESCAPE);
+      await con.exited;
+    }
+  }, 600_000);
+});
+
+/** The SHA-256 fingerprint of the certificate an api Pod serves now. */
+function servedCertificate(ip: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(
+      { host: ip, port: PORTS.api, rejectUnauthorized: false, servername: `virt-api.${VIRT_NAMESPACE}.svc` },
+      () => {
+        resolve(socket.getPeerX509Certificate()?.fingerprint256 ?? '');
+        socket.destroy();
+      },
+    );
+    socket.once('error', reject);
+  });
+}
+
+const restarts = async (): Promise<Record<string, number>> =>
+  Object.fromEntries(
+    (await rolePods(s.clients)).flatMap((p: Pod) =>
+      (p.status?.containerStatuses ?? []).map((c) => [
+        `${p.metadata.name ?? ''}/${c.name}`,
+        c.restartCount ?? 0,
+      ]),
+    ),
+  );
+
+/** `virtctl-ts pause` and `unpause` of the rotation VMI (kube-apiserver → api → handler): what failed. */
+async function pauseAndUnpause(cli: ReturnType<typeof virtctl>): Promise<string[]> {
+  const failed: string[] = [];
+  for (const verb of ['pause', 'unpause']) {
+    const r = await cli.run(verb, 'vmi', 'rotation');
+    if (r.code !== 0) failed.push(`${verb}: ${r.stderr}`);
+  }
+  return failed;
+}
+
+describe('short-lived certificates', () => {
+  it('are rotated and taken up with no request failing and no container restarting', async () => {
+    const name = localKubeVirt().metadata.name ?? '';
+    const patch = (spec: Record<string, unknown>): Promise<KubeVirt> =>
+      s.clients.kv.patch<KubeVirt>(KUBEVIRTS, name, { spec }, { namespace: VIRT_NAMESPACE, type: 'merge' });
+    await s.clients.kv.create(VIRTUAL_MACHINES, await exampleVm(s.ns, 'rotation'));
+    await s.running('rotation');
+    const cli = virtctl(s.c.kubeconfig, s.ns);
+    const before = await restarts();
+    const api = (await rolePods(s.clients)).find((p) => (p.metadata.name ?? '').startsWith('virt-api-'));
+    const ip = api?.status?.podIP ?? '';
+    const first = await servedCertificate(ip);
+    await patch({
+      certificateRotateStrategy: {
+        selfSigned: {
+          ca: { duration: '30m', renewBefore: '15m' },
+          server: { duration: '3m', renewBefore: '2m' },
+        },
+      },
+    });
+    const served = new Set([first]);
+    const failures: string[] = [];
+    try {
+      // Four minutes of work through every certificate: webhooks (kube-apiserver → rewriter → api), the
+      // subresource API (kube-apiserver → api) and the api's calls to the handler (pause, unpause).
+      for (const end = Date.now() + 240_000; Date.now() < end;) {
+        failures.push(...(await pauseAndUnpause(cli)));
+        const vm = await exampleVm(s.ns, 'webhooked');
+        vm.spec.runStrategy = 'Halted';
+        await s.clients.kv.create(VIRTUAL_MACHINES, vm).then(
+          () => s.clients.kv.delete(VIRTUAL_MACHINES, 'webhooked', { namespace: s.ns }),
+          (err: unknown) => void failures.push(`create a VM: ${String(err)}`),
+        );
+        await until(
+          'the VM gone',
+          () => gone(s.clients.kv.get(VIRTUAL_MACHINES, 'webhooked', { namespace: s.ns })),
+          30_000,
+        );
+        served.add(await servedCertificate(ip));
+      }
+    } finally {
+      await patch({ certificateRotateStrategy: null });
+    }
+    expect(failures).toEqual([]);
+    expect(served.size).toBeGreaterThan(1);
+    expect(await restarts()).toEqual(before);
+  }, 600_000);
+});
