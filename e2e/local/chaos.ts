@@ -46,7 +46,7 @@ export async function killNodeProcess(
 export async function killRoleContainer(c: VirtClients, pod: string, container: string): Promise<number> {
   const p = await c.direct.get<Pod>(PODS, pod, { namespace: VIRT_NAMESPACE });
   const status = p.status?.containerStatuses?.find((x) => x.name === container);
-  const id = (status as { containerID?: string } | undefined)?.containerID?.replace(/^\w+:\/\//, '');
+  const id = status?.containerID?.replace(/^\w+:\/\//, '');
   if (id === undefined || id === '')
     throw new KvError('KV_ERR_CONFIG', `${pod}/${container} runs no container`);
   const [pid] = pidsWhere(isRole).filter((candidate) => inCgroupOf(candidate, id));

@@ -23,6 +23,8 @@ export interface ContainerStatus {
   name: string;
   ready: boolean;
   restartCount?: number;
+  /** `<runtime>://<id>`. */
+  containerID?: string;
   image?: string;
   state?: ContainerState;
 }
