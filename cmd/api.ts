@@ -137,7 +137,14 @@ function roleOptions(f: ApiFlags): Omit<ApiRoleOptions, 'log'> {
         ...(f.handlerServerName !== undefined && { serverName: f.handlerServerName }),
       },
     },
-    tlsFiles: { serving, handlerClient },
+    tlsFiles: {
+      serving,
+      handlerClient,
+      ...(f.clientCaFile !== undefined && { clientCa: f.clientCaFile }),
+      ...((f.webhookClientCaFile ?? f.clientCaFile) !== undefined && {
+        webhookClientCa: f.webhookClientCaFile ?? f.clientCaFile,
+      }),
+    },
     ownServiceAccounts: f.ownServiceAccounts,
     handlerServiceAccounts: f.handlerServiceAccounts,
     namespace: f.namespace,

@@ -26,6 +26,30 @@ async function containerLog(
     .catch((err: unknown) => `(no log: ${String(err)})`);
 }
 
+/** kube-apiserver's RBAC refusal of one of the install's ServiceAccounts, as a role logs the error it got. */
+const RBAC_DENIAL = /is forbidden: User \\?"system:serviceaccount:d8-virtualization:/;
+
+/**
+ * The lines in which a role logged an RBAC refusal of its own ServiceAccount (every container of every role Pod,
+ * its previous instance's log too): an install whose RBAC misses what a role does shows here.
+ */
+export async function rbacDenials(c: VirtClients): Promise<string[]> {
+  const found: string[] = [];
+  for (const pod of await rolePods(c)) {
+    const name = pod.metadata.name ?? '';
+    for (const st of pod.status?.containerStatuses ?? []) {
+      const text = await containerLog(c, name, st.name, { lines: 100_000 });
+      const before =
+        (st.restartCount ?? 0) > 0
+          ? await containerLog(c, name, st.name, { lines: 100_000, previous: true })
+          : '';
+      const lines = `${before}\n${text}`.split('\n').filter((line) => RBAC_DENIAL.test(line));
+      found.push(...lines.map((line) => `${name}/${st.name}: ${line.slice(0, 400)}`));
+    }
+  }
+  return found;
+}
+
 export async function rolePods(c: VirtClients): Promise<Pod[]> {
   return (await c.direct.list<Pod>(PODS, { namespace: VIRT_NAMESPACE })).items;
 }

@@ -16,7 +16,7 @@ import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { newNamespaceName } from '../../testenv/handle.ts';
 import { useLocalCluster, type TestCluster } from '../local/testing/cluster.ts';
 import { ensureNamespace } from '../local/virt-install.ts';
-import { reportRolePods } from '../local/virt-pods.ts';
+import { rbacDenials, reportRolePods } from '../local/virt-pods.ts';
 import { deleteNamespace, kubeletPodsDir, virtClients, type VirtClients } from '../local/virt.ts';
 
 export interface Scenario {
@@ -106,7 +106,9 @@ export function scenario(prefix: string): Scenario {
     if (clients !== undefined) {
       await deleteNamespace(clients, ns);
       await reportRolePods(clients);
+      const denials = await rbacDenials(clients);
       await clients.close();
+      if (denials.length > 0) throw new Error(`roles were refused by RBAC:\n${denials.join('\n')}`);
     }
     await c?.release();
   }, 300_000);

@@ -154,7 +154,7 @@ async function start(o: ApiRoleOptions, ctx: RoleContext): Promise<RoleWork> {
   const client = rewritingClient(direct, rules);
   const webhookClient = rewritingClient(webhookDirect, rules);
   const clock = realClock;
-  const clientCa = o.clientCa && trusted(o.clientCa, '--client-ca-file', '--client-ca-allowed-names');
+  let clientCa = o.clientCa && trusted(o.clientCa, '--client-ca-file', '--client-ca-allowed-names');
   const webhookClients = trusted(
     o.webhookClients,
     '--webhook-client-ca-file',
@@ -190,20 +190,53 @@ async function start(o: ApiRoleOptions, ctx: RoleContext): Promise<RoleWork> {
   });
   ctx.defer(() => server.close());
   const { tls, tlsFiles: files, tlsReloadIntervalMs: intervalMs, log } = o;
-  watchApiTls({ files, server, serving: tls, handlerTls: handlers.tls, log, intervalMs }, ctx);
+  /** The client certificate trust read again (the request-header CA from its ConfigMap, the client CA). */
+  const refreshAuth = async (): Promise<void> => {
+    try {
+      server.reloadAuth(await readAuth(direct, clientCa));
+    } catch (err) {
+      log.warning('cannot read the request-header configuration again; keeping the last one', {
+        reason: errorMessage(err),
+      });
+    }
+  };
+  const webhookClientCa = {
+    current: o.webhookClients.caPem,
+    apply: (caPem: string): void => {
+      server.reloadWebhookClients(
+        trusted({ ...o.webhookClients, caPem }, '--webhook-client-ca-file', '--webhook-client-allowed-names'),
+      );
+    },
+  };
+  const requestClients = o.clientCa && {
+    current: o.clientCa.caPem,
+    apply: (caPem: string): void => {
+      const t = o.clientCa;
+      if (t === undefined) return;
+      clientCa = trusted({ ...t, caPem }, '--client-ca-file', '--client-ca-allowed-names');
+      void refreshAuth();
+    },
+  };
+  watchApiTls(
+    {
+      files,
+      server,
+      serving: tls,
+      handlerTls: handlers.tls,
+      webhookClientCa,
+      ...(requestClients !== undefined && { clientCa: requestClients }),
+      log,
+      intervalMs,
+    },
+    ctx,
+  );
   return {
     run: async (signal): Promise<void> => {
       const refresh = async (): Promise<void> => {
         for (;;) {
           await clock.sleep(AUTH_REFRESH_MS, signal).catch(() => undefined);
           if (signal.aborted) return;
-          try {
-            server.reloadAuth(await readAuth(direct, clientCa));
-          } catch (err) {
-            o.log.warning('cannot read the request-header configuration again; keeping the last one', {
-              reason: errorMessage(err),
-            });
-          }
+          await refreshAuth();
         }
       };
       await Promise.all([refresh(), untilAborted(signal)]);

@@ -62,6 +62,8 @@ export interface ApiServer {
   reloadAuth(auth: AuthConfig): void;
   /** Serves new connections with this certificate and key (rotated files), keeping the client trust. */
   reloadTls(tls: ApiServerOptions['tls']): void;
+  /** Takes webhook callers from this trust (its CA rotated); new connections may bring its certificates. */
+  reloadWebhookClients(trust: NamedTrust): void;
   close(): Promise<void>;
 }
 
@@ -73,8 +75,9 @@ function sendReply(res: ServerResponse, reply: SubresourceReply): void {
   } else sendJson(res, reply.code, reply.body);
 }
 
-interface Ctx extends ApiServerOptions {
+interface Ctx extends Omit<ApiServerOptions, 'webhookClients'> {
   current: AuthConfig;
+  webhookClients: NamedTrust;
   readonly reviews: ReviewLimit;
 }
 
@@ -175,7 +178,7 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
   const ctx: Ctx = { ...o, current: o.auth, reviews: new ReviewLimit(o.maxReviewsInFlight) };
   const log = o.log.with({ server: 'api' });
   // Every CA a client certificate may come from; which one counts is decided per path.
-  const caPems = (auth: AuthConfig): string[] => [...trustedCaPems(auth), o.webhookClients.ca.pem];
+  const caPems = (auth: AuthConfig): string[] => [...trustedCaPems(auth), ctx.webhookClients.ca.pem];
   const server: Server = createServer({
     cert: o.tls.cert,
     key: o.tls.key,
@@ -230,6 +233,10 @@ export async function startApiServer(o: ApiServerOptions): Promise<ApiServer> {
     reloadTls: (tls): void => {
       server.setSecureContext({ cert: tls.cert, key: tls.key, ca: caPems(ctx.current) });
       serving = tls;
+    },
+    reloadWebhookClients: (trust): void => {
+      ctx.webhookClients = trust;
+      server.setSecureContext({ cert: serving.cert, key: serving.key, ca: caPems(ctx.current) });
     },
     close: async (): Promise<void> => {
       const closed = new Promise<void>((resolve) => {

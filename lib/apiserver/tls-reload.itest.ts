@@ -3,7 +3,8 @@
  * rewritten in place and then swapped in through a `..data` symlink is served to the next TLS connection
  * (fingerprints compared) with the client trust it had, a half-written pair leaves the last good one served, and
  * the client certificate it dials a handler with (a stand-in HTTPS handler on loopback, reached through a Node
- * and a Running VMI) is the new one on the next call.
+ * and a Running VMI) is the new one on the next call; a webhook caller's certificate from a CA added to the
+ * webhook client CA file is taken on the next connection.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { X509Certificate } from 'node:crypto';
@@ -99,6 +100,8 @@ beforeAll(async () => {
     client('client-1'),
     client('client-2'),
     { name: 'handler', cn: 'virt-handler', issuer: 'ca', usage: 'serverAuth', sans: 'IP:127.0.0.1' },
+    { name: 'ca-2', cn: 'api-tls-test-ca-2', ca: true },
+    { name: 'rewriter-2', cn: WEBHOOK_CLIENT_CN, issuer: 'ca-2', usage: 'clientAuth' },
   ]);
   const fp = certPaths(dirname(process.env['KUBECONFIG'] ?? '')).frontProxyClient;
   frontProxy = { cert: readFileSync(fp.cert, 'utf8'), key: readFileSync(fp.key, 'utf8') };
@@ -106,6 +109,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'kv-api-tls-'));
   const first = pemOf(pki, 'serving-1');
   await writePems(join(dir, 'serving'), { 'tls.crt': first.cert, 'tls.key': first.key });
+  await writePems(join(dir, 'webhook-ca'), { 'ca-bundle': pemOf(pki, 'ca').cert });
   // The handler client set as a Secret volume lays it out: each file a symlink through ..data.
   const secret = join(dir, 'handler-client');
   await writeClientVersion(secret, 1);
@@ -163,6 +167,7 @@ beforeAll(async () => {
           cert: join(secret, 'tls.crt'),
           key: join(secret, 'tls.key'),
         },
+        webhookClientCa: join(dir, 'webhook-ca', 'ca-bundle'),
       },
       tlsReloadIntervalMs: 100,
       ownServiceAccounts: [],
@@ -237,4 +242,28 @@ describe('the api with its certificate files rotated', () => {
     expect(handlerSaw.at(-1)).toBe(fingerprint(pemOf(pki, 'client-2')));
     expect(JSON.stringify(logged.lines)).not.toContain('BEGIN');
   });
+
+  it('takes a webhook caller whose CA was added to the webhook client CA file, on the next connection', async () => {
+    const review = (): ReturnType<typeof httpsCall> =>
+      httpsCall(new URL(`https://127.0.0.1:${port}/virtualmachines-validate`), {
+        method: 'POST',
+        ca: pemOf(pki, 'ca').cert,
+        ...pemOf(pki, 'rewriter-2'),
+        body: '{}',
+      });
+    const before = await review();
+    expect(before.status).toBe(401);
+    expect(before.text).toContain('not signed by the webhook client CA');
+    const bundle = `${pemOf(pki, 'ca').cert}${pemOf(pki, 'ca-2').cert}`;
+    await writePems(join(dir, 'webhook-ca'), { 'ca-bundle': bundle });
+    const after = await waitFor(
+      async () => {
+        const r = await review();
+        return r.status !== 401 && r;
+      },
+      'the added CA taken',
+      { timeoutMs: 10_000 },
+    );
+    expect(after.status).toBe(400);
+  }, 60_000);
 });

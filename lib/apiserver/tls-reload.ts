@@ -2,11 +2,12 @@
  * The api's TLS files watched for rotation, as KubeVirt's virt-api picks up its renewed certificates from their
  * files (pkg/certificates/bootstrap FileCertificateManager): the serving certificate and key (new connections get
  * the new pair, the client-CA trust stays as the request-header refresh left it) and the handlers' CA with the
- * client certificate and key the api dials them with (the next dial uses the new ones). Open sessions keep theirs.
+ * client certificate and key the api dials them with (the next dial uses the new ones), and the CAs of its callers'
+ * client certificates (the webhook callers', the virtualization-api's). Open sessions keep theirs.
  */
 import type { Logger } from '../kernel/log/log.ts';
 import type { RoleContext } from '../kernel/runtime/role.ts';
-import { watchPemFiles } from '../kernel/tls/pem-watch.ts';
+import { watchCaFile, watchPemFiles } from '../kernel/tls/pem-watch.ts';
 import type { ApiServer } from './server.ts';
 import type { ReloadableHandlerTls } from './stream/dial.ts';
 
@@ -14,6 +15,16 @@ import type { ReloadableHandlerTls } from './stream/dial.ts';
 export interface ApiTlsFiles {
   readonly serving?: { readonly cert: string; readonly key: string };
   readonly handlerClient?: { readonly ca: string; readonly cert: string; readonly key: string };
+  /** The CA bundle of the webhook callers' certificates. */
+  readonly webhookClientCa?: string;
+  /** The CA bundle of the client certificates that may send identity headers (--client-ca-file). */
+  readonly clientCa?: string;
+}
+
+/** A CA file watched on its own, with what it holds now and what takes a new one. */
+export interface CaReload {
+  readonly current: string;
+  readonly apply: (ca: string) => void;
 }
 
 export interface ApiTlsWatchOptions {
@@ -22,6 +33,8 @@ export interface ApiTlsWatchOptions {
   /** The serving pair in use now. */
   readonly serving: { readonly cert: string; readonly key: string };
   readonly handlerTls: ReloadableHandlerTls;
+  readonly webhookClientCa?: CaReload;
+  readonly clientCa?: CaReload;
   readonly log: Logger;
   /** Default DEFAULT_PEM_POLL_MS. */
   readonly intervalMs?: number | undefined;
@@ -30,7 +43,15 @@ export interface ApiTlsWatchOptions {
 /** Starts a watch per named set of files; the role's shutdown stops them. */
 export function watchApiTls(o: ApiTlsWatchOptions, ctx: RoleContext): void {
   const every = o.intervalMs === undefined ? {} : { intervalMs: o.intervalMs };
-  const { serving, handlerClient } = o.files ?? {};
+  const { serving, handlerClient, webhookClientCa, clientCa } = o.files ?? {};
+  for (const [name, file, reload] of [
+    ['webhook client CA', webhookClientCa, o.webhookClientCa],
+    ['client CA', clientCa, o.clientCa],
+  ] as const) {
+    if (file === undefined || reload === undefined) continue;
+    const w = watchCaFile({ file, ...reload, log: o.log.with({ tls: name }), ...every });
+    ctx.defer(() => w.close());
+  }
   if (serving !== undefined) {
     const w = watchPemFiles({
       files: serving,
