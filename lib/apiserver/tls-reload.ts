@@ -22,7 +22,7 @@ export interface ApiTlsFiles {
 }
 
 /** A CA file watched on its own, with what it holds now and what takes a new one. */
-export interface CaReload {
+interface CaReload {
   readonly current: string;
   readonly apply: (ca: string) => void;
 }

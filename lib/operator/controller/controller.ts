@@ -8,9 +8,9 @@
 import { addFinalizer, hasFinalizer } from '../../kernel/controller/finalizers.ts';
 import type { Reconciler } from '../../kernel/controller/runner.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
-import { KUBEVIRTS, type KubeVirt } from '../../kubevirt/index.ts';
+import type { KubeVirt } from '../../kubevirt/index.ts';
 import { syncInstall, type InstallDeps } from './reconcile.ts';
-import { KUBEVIRT_FINALIZER, syncDeletion } from './uninstall.ts';
+import { KUBEVIRT_FINALIZER, setFinalizers, syncDeletion } from './uninstall.ts';
 
 export interface OperatorControllerDeps extends InstallDeps {
   /** Speaks kubevirt.io: the KubeVirt resource's finalizer. */
@@ -38,17 +38,7 @@ export function operatorReconciler(deps: OperatorControllerDeps): Reconciler {
       return undefined;
     }
     if (!hasFinalizer(kv, KUBEVIRT_FINALIZER)) {
-      await deps.kubevirtClient.patch(
-        KUBEVIRTS,
-        kv.metadata.name ?? '',
-        {
-          metadata: {
-            finalizers: addFinalizer(kv.metadata.finalizers, KUBEVIRT_FINALIZER),
-            resourceVersion: kv.metadata.resourceVersion,
-          },
-        },
-        { type: 'merge', ...(kv.metadata.namespace !== undefined && { namespace: kv.metadata.namespace }) },
-      );
+      await setFinalizers(deps.kubevirtClient, kv, addFinalizer(kv.metadata.finalizers, KUBEVIRT_FINALIZER));
       return undefined;
     }
     return syncInstall(kv, { ...deps, log });

@@ -7,18 +7,30 @@ import type { KubeObject } from '../../kernel/kube/types.ts';
 import type { CurrentCertificates } from '../generate/certs/plan.ts';
 import type { PemPair } from '../generate/certs/rotation.ts';
 import type { LeafName } from '../generate/certs/specs.ts';
-import { CA_BUNDLE_KEY, CONFIG_MAPS, SECRETS, TLS_CERT_KEY, TLS_KEY_KEY } from '../generate/names.ts';
+import {
+  CA_BUNDLE_KEY,
+  CONFIG_MAPS,
+  NEXT_CA_CERT_KEY,
+  NEXT_CA_KEY_KEY,
+  SECRETS,
+  TLS_CERT_KEY,
+  TLS_KEY_KEY,
+} from '../generate/names.ts';
 
 type WithData = KubeObject & { data?: Record<string, string> };
 
-function pairOf(secret: WithData | undefined): Partial<PemPair> | undefined {
+function pairOf(
+  secret: WithData | undefined,
+  keys: readonly [cert: string, key: string] = [TLS_CERT_KEY, TLS_KEY_KEY],
+): Partial<PemPair> | undefined {
   if (secret?.data === undefined) return undefined;
   const text = (k: string): string | undefined => {
     const v = secret.data?.[k];
     return v === undefined ? undefined : Buffer.from(v, 'base64').toString('utf8');
   };
-  const cert = text(TLS_CERT_KEY);
-  const key = text(TLS_KEY_KEY);
+  const cert = text(keys[0]);
+  const key = text(keys[1]);
+  if (cert === undefined && key === undefined) return undefined;
   return { ...(cert !== undefined && { cert }), ...(key !== undefined && { key }) };
 }
 
@@ -36,6 +48,13 @@ export function currentCertificates(
       }),
   );
   const bundle = (configMap(CONFIG_MAPS.caBundle) as WithData | undefined)?.data?.[CA_BUNDLE_KEY];
-  const ca = pairOf(secret(SECRETS.ca));
-  return { ...(ca !== undefined && { ca }), ...(bundle !== undefined && { bundle }), leaves };
+  const caSecret = secret(SECRETS.ca);
+  const ca = pairOf(caSecret);
+  const nextCa = pairOf(caSecret, [NEXT_CA_CERT_KEY, NEXT_CA_KEY_KEY]);
+  return {
+    ...(ca !== undefined && { ca }),
+    ...(nextCa !== undefined && { nextCa }),
+    ...(bundle !== undefined && { bundle }),
+    leaves,
+  };
 }

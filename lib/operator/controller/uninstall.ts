@@ -51,17 +51,25 @@ async function uninstallPass(kv: KubeVirt, deps: UninstallDeps): Promise<Reconci
     return { requeueAfterMs: DELETION_POLL_MS };
   }
   if (!(current.metadata.finalizers ?? []).includes(KUBEVIRT_FINALIZER)) return undefined;
-  await deps.kubevirtClient.patch(
-    KUBEVIRTS,
-    kv.metadata.name ?? '',
-    {
-      metadata: {
-        finalizers: removeFinalizer(current.metadata.finalizers, KUBEVIRT_FINALIZER),
-        resourceVersion: current.metadata.resourceVersion,
-      },
-    },
-    { type: 'merge', ...(kv.metadata.namespace !== undefined && { namespace: kv.metadata.namespace }) },
+  await setFinalizers(
+    deps.kubevirtClient,
+    current,
+    removeFinalizer(current.metadata.finalizers, KUBEVIRT_FINALIZER),
   );
   deps.log.info('KubeVirt deleted', { name: kv.metadata.name });
   return undefined;
+}
+
+/** The resource's finalizers set to `finalizers`, on the version read (a conflict retries the reconcile). */
+export async function setFinalizers(
+  client: Pick<KubeClient, 'patch'>,
+  kv: KubeVirt,
+  finalizers: string[],
+): Promise<void> {
+  await client.patch(
+    KUBEVIRTS,
+    kv.metadata.name ?? '',
+    { metadata: { finalizers, resourceVersion: kv.metadata.resourceVersion } },
+    { type: 'merge', ...(kv.metadata.namespace !== undefined && { namespace: kv.metadata.namespace }) },
+  );
 }

@@ -89,6 +89,9 @@ export const SECRETS = {
 
 export const TLS_CERT_KEY = 'tls.crt';
 export const TLS_KEY_KEY = 'tls.key';
+/** The next CA's pair in the CA's Secret while it waits in the bundle before it signs. */
+export const NEXT_CA_CERT_KEY = 'next.crt';
+export const NEXT_CA_KEY_KEY = 'next.key';
 
 export const CONFIG_MAPS = {
   /** The CA bundle (key `ca-bundle`): the current CA, then the earlier ones still valid while the overlap lasts. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { certificateBlocks, describeCertificate, isSignedBy } from '../../../kernel/x509/read.ts';
 import type { InstallConfig } from '../../config/install-config.ts';
 import { installConfig } from '../../testing/config.ts';
+import { CA_STAGE_SECONDS } from './ca.ts';
 import { X509_ISSUER, type CertificateIssuer } from './issuer.ts';
 import { planCertificates, type CertificatePlan, type CurrentCertificates } from './plan.ts';
 import type { LeafName } from './specs.ts';
@@ -40,9 +41,12 @@ function plan(current: CurrentCertificates, now: Date, cfg: InstallConfig = CFG)
 
 const stateOf = (p: CertificatePlan): CurrentCertificates => ({
   ca: p.ca,
+  ...(p.nextCa !== undefined && { nextCa: p.nextCa }),
   bundle: p.bundle,
   leaves: p.leaves,
 });
+/** How long a next CA waits in the bundle before it signs. */
+const STAGE = CA_STAGE_SECONDS * 1000;
 const reasons = (p: CertificatePlan): Record<string, string> =>
   Object.fromEntries(p.changes.map((c) => [c.certificate, c.reason]));
 const allLeaves = (reason: string): Record<string, string> =>
@@ -157,33 +161,54 @@ describe('planCertificates: rotation', () => {
     expect(next.ca).toEqual(fresh.ca);
   });
 
-  it('replaces a CA within its renew-before, keeps the old one in the bundle and reissues every leaf', () => {
+  it('puts the next CA in the bundle within the renew-before, and signs with it only once it has waited there', () => {
     const before = walk(fresh, 12 * HOUR, 4.5 * DAY);
     expect(before.ca).toEqual(fresh.ca);
-    const rotated = plan(stateOf(before), at(5 * DAY));
-    expect(reasons(rotated)).toEqual({ ca: 'Expiring', bundle: 'CAReplaced', ...allLeaves('NotSignedByCA') });
-    expect(bundleCNs(rotated)).toEqual([
+    const staged = plan(stateOf(before), at(5 * DAY));
+    // The leaves fall due too (issued at 4.5 d for a day): the CA that still signs renews them.
+    expect(reasons(staged)).toEqual({ nextCa: 'Expiring', bundle: 'CAReplaced', ...allLeaves('Expiring') });
+    expect(staged.ca).toEqual(before.ca);
+    for (const name of LEAVES) expect(isSignedBy(staged.leaves[name].cert, before.ca.cert)).toBe(true);
+    expect(bundleCNs(staged)).toEqual([
       `kubevirt.io@${String(at(5 * DAY).getTime() / 1000)}`,
       describeCertificate(fresh.ca.cert).subjectCN,
     ]);
+    expect(staged.nextRotation).toEqual(at(5 * DAY + STAGE));
+    // Still waiting: nothing changes.
+    const waiting = plan(stateOf(staged), at(5 * DAY + STAGE - 1000));
+    expect({ ...waiting, changes: [] }).toEqual({ ...staged, changes: [] });
+    expect(waiting.changes).toEqual([]);
+
+    const rotated = plan(stateOf(waiting), at(5 * DAY + STAGE));
+    expect(reasons(rotated)).toEqual({ ca: 'Expiring', ...allLeaves('NotSignedByCA') });
+    expect(rotated.ca).toEqual(staged.nextCa);
+    expect(rotated.nextCa).toBeUndefined();
+    expect(rotated.bundle).toBe(staged.bundle);
     for (const name of LEAVES) expect(isSignedBy(rotated.leaves[name].cert, rotated.ca.cert)).toBe(true);
     const trusted = (cert: string): boolean =>
       certificateBlocks(rotated.bundle).some((ca) => isSignedBy(cert, ca));
     expect(
       LEAVES.every((name) => trusted(before.leaves[name].cert) && trusted(rotated.leaves[name].cert)),
     ).toBe(true);
-    expect(rotated.nextRotation).toEqual(at(5.5 * DAY));
+    expect(rotated.nextRotation).toEqual(at(5.5 * DAY + STAGE));
   });
 
   it('drops an old CA from the bundle once it has expired, though the overlap lasts', () => {
-    const late = plan(stateOf(fresh), at(6 * DAY));
-    expect(reasons(late)).toEqual({ ca: 'Expiring', bundle: 'CAReplaced', ...allLeaves('NotSignedByCA') });
-    expect(late.nextRotation).toEqual(at(6.5 * DAY));
+    const staged = plan(stateOf(fresh), at(6 * DAY));
+    const late = plan(stateOf(staged), at(6 * DAY + STAGE));
+    expect(reasons(late)).toEqual({ ca: 'Expiring', ...allLeaves('NotSignedByCA') });
+    expect(late.nextRotation).toEqual(at(6.5 * DAY + STAGE));
     const kept = plan(stateOf(late), at(7 * DAY - 1000));
     expect(bundleCNs(kept)).toHaveLength(2);
     const later = plan(stateOf(kept), at(7 * DAY));
     expect(reasons(later)).toEqual({ bundle: 'Rebuilt' });
     expect(later.bundle).toBe(later.ca.cert);
+  });
+
+  it('replaces an expired CA at once: no peer can trust it any more', () => {
+    const gone = plan(stateOf(fresh), at(7 * DAY));
+    expect(reasons(gone)).toEqual({ ca: 'Expiring', bundle: 'CAReplaced', ...allLeaves('NotSignedByCA') });
+    expect(gone.nextCa).toBeUndefined();
   });
 
   it('drops an old CA still valid once the new one is older than the overlap (the CA renew-before)', () => {
@@ -257,13 +282,16 @@ describe('planCertificates: what no longer matches', () => {
         certRenewBeforeSeconds: 3600,
       },
     });
-    const next = plan(stateOf(fresh), at(HOUR), shorter);
-    expect(reasons(next)).toEqual({
-      ca: 'ValidityTooLong',
+    const staged = plan(stateOf(fresh), at(HOUR), shorter);
+    expect(reasons(staged)).toEqual({
+      nextCa: 'ValidityTooLong',
       bundle: 'CAReplaced',
-      ...allLeaves('NotSignedByCA'),
+      ...allLeaves('ValidityTooLong'),
     });
-    expect(describeCertificate(next.leaves.api.cert).notAfter).toEqual(at(7 * HOUR));
+    expect(describeCertificate(staged.leaves.api.cert).notAfter).toEqual(at(7 * HOUR));
+    const next = plan(stateOf(staged), at(HOUR + STAGE), shorter);
+    expect(reasons(next)).toEqual({ ca: 'ValidityTooLong', ...allLeaves('NotSignedByCA') });
+    expect(describeCertificate(next.leaves.api.cert).notAfter).toEqual(at(7 * HOUR + STAGE));
   });
 });
 
@@ -283,7 +311,9 @@ describe('planCertificates: leaves never outlive their CA', () => {
       expect(describeCertificate(first.leaves[name].cert).notAfter).toEqual(at(7 * DAY));
     expect(first.nextRotation).toEqual(at(5 * DAY));
     expect(plan(stateOf(first), at(5 * DAY - 1000), long).changes).toEqual([]);
-    expect(reasons(plan(stateOf(first), at(5 * DAY), long))).toMatchObject({
+    const staged = plan(stateOf(first), at(5 * DAY), long);
+    expect(reasons(staged)).toEqual({ nextCa: 'Expiring', bundle: 'CAReplaced' });
+    expect(reasons(plan(stateOf(staged), at(5 * DAY + STAGE), long))).toMatchObject({
       ca: 'Expiring',
       api: 'NotSignedByCA',
     });

@@ -4,42 +4,29 @@
  * the injected issuer. Mirrors KubeVirt's apply/core.go createOrUpdateComponentsWithCertificates.
  */
 import { KvError } from '../../../kernel/errors/errors.ts';
-import type { CertificateRotation, InstallConfig } from '../../config/install-config.ts';
+import type { CertificateRotation } from '../../config/install-config.ts';
 import { mergeBundle } from './bundle.ts';
-import type { CertificateIssuer } from './issuer.ts';
+import { planCa } from './ca.ts';
+import type { CertificateChange, PlanInput } from './types.ts';
 import {
   caDeadline,
-  caReason,
   heldOf,
+  issued,
   leafDeadline,
   leafReason,
+  wholeSeconds,
   type ChangeReason,
   type Held,
   type PemPair,
 } from './rotation.ts';
-import { caCommonName, leafSpecs, type LeafName, type LeafSpec } from './specs.ts';
+import { leafSpecs, type LeafName, type LeafSpec } from './specs.ts';
 
-/** What the Secrets and the ConfigMap hold now; any part may be absent or broken. */
-export interface CurrentCertificates {
-  readonly ca?: Partial<PemPair>;
-  readonly bundle?: string;
-  readonly leaves?: Partial<Record<LeafName, Partial<PemPair>>>;
-}
-
-export interface PlanInput {
-  readonly cfg: InstallConfig;
-  readonly current: CurrentCertificates;
-  readonly now: Date;
-  readonly issuer: CertificateIssuer;
-}
-
-interface CertificateChange {
-  readonly certificate: 'ca' | 'bundle' | LeafName;
-  readonly reason: ChangeReason;
-}
+export type { CurrentCertificates } from './types.ts';
 
 export interface CertificatePlan {
   readonly ca: PemPair;
+  /** The next CA while it waits in the bundle to sign (kept with the CA in its Secret). */
+  readonly nextCa?: PemPair;
   /** The bundle's PEM text (the current CA first). */
   readonly bundle: string;
   readonly leaves: Readonly<Record<LeafName, PemPair>>;
@@ -65,32 +52,6 @@ function checkedRotation(r: CertificateRotation): CertificateRotation {
   return r;
 }
 
-function issued(cert: string, key: string): Held {
-  const held = heldOf({ cert, key });
-  if (typeof held === 'string')
-    throw new KvError('KV_ERR_INTERNAL', `a certificate just issued is refused: ${held}`);
-  return held;
-}
-
-const wholeSeconds = (d: Date): number => Math.floor(d.getTime() / SECOND) * SECOND;
-
-/** KubeVirt's triple.NewCA: a self-signed CA valid from now (whole seconds) for the configured validity. */
-function issueCa(input: PlanInput): Held {
-  const key = input.issuer.newKeyPair();
-  const notBefore = wholeSeconds(input.now);
-  const spec = {
-    commonName: caCommonName(input.now),
-    notBefore: new Date(notBefore),
-    notAfter: new Date(notBefore + input.cfg.certificateRotation.caValiditySeconds * SECOND),
-    ca: true,
-    extKeyUsage: [],
-    dnsNames: [],
-    ipAddresses: [],
-    publicKeyPem: key.publicKeyPem,
-  };
-  return issued(input.issuer.issue(spec, { kind: 'self', keyPem: key.privateKeyPem }), key.privateKeyPem);
-}
-
 /** KubeVirt's triple.NewSignedCert: valid from the CA's notBefore, and never beyond the CA. */
 function issueLeaf(input: PlanInput, spec: LeafSpec, ca: Held): Held {
   const key = input.issuer.newKeyPair();
@@ -107,20 +68,6 @@ function issueLeaf(input: PlanInput, spec: LeafSpec, ca: Held): Held {
   return issued(cert, key.privateKeyPem);
 }
 
-interface CaPlan {
-  readonly ca: Held;
-  /** The stored CA when it could be read: kept, or kept in the bundle a while after its replacement. */
-  readonly stored: Held | undefined;
-  readonly why: ChangeReason | undefined;
-}
-
-function planCa(input: PlanInput, rotation: CertificateRotation): CaPlan {
-  const read = heldOf(input.current.ca);
-  const stored = typeof read === 'string' ? undefined : read;
-  const why = caReason(read, rotation, input.now.getTime());
-  return { ca: why === undefined && stored !== undefined ? stored : issueCa(input), stored, why };
-}
-
 function bundleReason(before: string | undefined, caChanged: boolean): ChangeReason {
   if (before === undefined || before.trim() === '') return 'Missing';
   return caChanged ? 'CAReplaced' : 'Rebuilt';
@@ -133,42 +80,45 @@ interface LeafPlan {
   readonly deadlines: number[];
 }
 
-function planLeaves(input: PlanInput, ca: Held, rotation: CertificateRotation): LeafPlan {
+function planLeaves(input: PlanInput, ca: Held, rotation: CertificateRotation, caDue?: number): LeafPlan {
   const plan: LeafPlan = { leaves: {} as Record<LeafName, PemPair>, changes: [], deadlines: [] };
   for (const [name, spec] of Object.entries(leafSpecs(input.cfg)) as [LeafName, LeafSpec][]) {
     const held = heldOf(input.current.leaves?.[name]);
-    const reason = leafReason(held, { spec, ca, rotation, now: input.now.getTime() });
+    const reason = leafReason(held, { spec, ca, rotation, now: input.now.getTime(), caDue });
     const leaf = reason === undefined && typeof held !== 'string' ? held : issueLeaf(input, spec, ca);
     if (reason !== undefined) plan.changes.push({ certificate: name, reason });
     plan.leaves[name] = leaf.pair;
-    plan.deadlines.push(leafDeadline(leaf.facts, ca.facts, rotation));
+    plan.deadlines.push(leafDeadline(leaf.facts, ca.facts, rotation, caDue));
   }
   return plan;
 }
 
 export function planCertificates(input: PlanInput): CertificatePlan {
   const rotation = checkedRotation(input.cfg.certificateRotation);
-  const { ca, stored, why } = planCa(input, rotation);
-  const changes: CertificateChange[] = why === undefined ? [] : [{ certificate: 'ca', reason: why }];
+  const { ca, next, stored, change, promoteAt } = planCa(input, rotation);
+  const changes: CertificateChange[] = change === undefined ? [] : [change];
 
   const before = input.current.bundle;
+  // The newest CA leads the bundle: a next one waiting, else the one signing.
+  const newest = next ?? ca;
   const bundle = mergeBundle({
-    current: { pem: ca.block, facts: ca.facts },
-    earlier: [before ?? '', stored?.block ?? ''],
+    current: { pem: newest.block, facts: newest.facts },
+    earlier: [before ?? '', stored?.block ?? '', ca.block],
     now: input.now,
     overlapSeconds: rotation.caRenewBeforeSeconds,
   });
   if (bundle.pem !== before)
-    changes.push({ certificate: 'bundle', reason: bundleReason(before, why !== undefined) });
+    changes.push({ certificate: 'bundle', reason: bundleReason(before, change !== undefined) });
 
-  const leaves = planLeaves(input, ca, rotation);
+  const leaves = planLeaves(input, ca, rotation, promoteAt);
   const deadlines = [
-    caDeadline(ca.facts, rotation),
+    promoteAt ?? caDeadline(ca.facts, rotation),
     bundle.nextDrop?.getTime() ?? Infinity,
     ...leaves.deadlines,
   ];
   return {
     ca: ca.pair,
+    ...(next !== undefined && { nextCa: next.pair }),
     bundle: bundle.pem,
     leaves: leaves.leaves,
     changes: [...changes, ...leaves.changes],

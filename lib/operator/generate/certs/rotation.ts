@@ -10,6 +10,7 @@ import {
   keyMatchesCertificate,
   type CertificateFacts,
 } from '../../../kernel/x509/read.ts';
+import { KvError } from '../../../kernel/errors/errors.ts';
 import type { CertificateRotation } from '../../config/install-config.ts';
 import type { LeafSpec } from './specs.ts';
 
@@ -62,9 +63,17 @@ export function caDeadline(ca: CertificateFacts, r: CertificateRotation): number
   return ca.notAfter.getTime() - r.caRenewBeforeSeconds * SECOND;
 }
 
-/** A leaf clipped to its CA's lifetime is renewed with the CA (renewing it alone would give the same end). */
-export function leafDeadline(leaf: CertificateFacts, ca: CertificateFacts, r: CertificateRotation): number {
-  if (leaf.notAfter.getTime() >= ca.notAfter.getTime()) return caDeadline(ca, r);
+/**
+ * A leaf clipped to its CA's lifetime is renewed with the CA (renewing it alone would give the same end): when the
+ * CA is replaced, at `caDue` (its deadline, or when a waiting next CA starts to sign).
+ */
+export function leafDeadline(
+  leaf: CertificateFacts,
+  ca: CertificateFacts,
+  r: CertificateRotation,
+  caDue?: number,
+): number {
+  if (leaf.notAfter.getTime() >= ca.notAfter.getTime()) return caDue ?? caDeadline(ca, r);
   return leaf.notAfter.getTime() - r.certRenewBeforeSeconds * SECOND;
 }
 
@@ -100,6 +109,8 @@ interface LeafCheck {
   readonly rotation: CertificateRotation;
   /** The instant, in ms. */
   readonly now: number;
+  /** When the CA is replaced, if not at its deadline (a next CA waiting to sign). */
+  readonly caDue?: number | undefined;
 }
 
 /** Why the stored leaf must be issued again, or undefined to keep it. */
@@ -107,8 +118,18 @@ export function leafReason(held: Held | ChangeReason, c: LeafCheck): ChangeReaso
   if (typeof held === 'string') return held;
   if (!isSignedBy(held.block, c.ca.block)) return 'NotSignedByCA';
   if (!matches(held.facts, c.spec)) return 'SpecChanged';
-  if (c.now >= leafDeadline(held.facts, c.ca.facts, c.rotation)) return 'Expiring';
+  if (c.now >= leafDeadline(held.facts, c.ca.facts, c.rotation, c.caDue)) return 'Expiring';
   const longest = Math.min(c.now + c.rotation.certValiditySeconds * SECOND, c.ca.facts.notAfter.getTime());
   if (held.facts.notAfter.getTime() > longest) return 'ValidityTooLong';
   return undefined;
 }
+
+/** A certificate just issued, as held; refusing it is a programming error. */
+export function issued(cert: string, key: string): Held {
+  const held = heldOf({ cert, key });
+  if (typeof held === 'string')
+    throw new KvError('KV_ERR_INTERNAL', `a certificate just issued is refused: ${held}`);
+  return held;
+}
+
+export const wholeSeconds = (d: Date): number => Math.floor(d.getTime() / SECOND) * SECOND;
