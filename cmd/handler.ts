@@ -40,6 +40,7 @@ interface HandlerFlags extends KubeFlagValues, MetricsTlsFlags {
   clientCaFile?: string;
   clientCommonName: string;
   workers: number;
+  namespace: string;
   port: number;
   healthHost?: string;
   verbosity: number;
@@ -87,6 +88,7 @@ function roleOptions(f: HandlerFlags, node: string): Omit<HandlerRoleOptions, 'l
     maxDevices: f.maxDevices,
     ...(rest !== undefined && { rest }),
     workers: f.workers,
+    namespace: f.namespace,
     healthPort: f.port,
     ...(f.healthHost !== undefined && { healthHost: ipAddress('--health-host', f.healthHost) }),
     metricsTls: metricsTls(f),
@@ -136,6 +138,11 @@ export function handlerCommand(): Command {
       DEFAULT_CLIENT_COMMON_NAME,
     )
     .addOption(parsed('--workers <n>', 'VMIs synced at once', intIn(1, 100), 3))
+    .option(
+      '--namespace <ns>',
+      "install namespace: its KubeVirt resource's SMBIOS and VM options are followed",
+      'd8-virtualization',
+    )
     .addOption(parsed('--port <port>', '/metrics, /healthz, /readyz port', port, 4100))
     .option('--health-host <ip>', 'address /metrics, /healthz and /readyz listen on (default: all)')
     .addOption(verbosityOption())

@@ -47,6 +47,8 @@ export interface HandlerRoleOptions {
     /** The CN the api's client certificate must carry ('' any; default KubeVirt's). */
     readonly requiredClientCommonName?: string;
   };
+  /** The install namespace: its KubeVirt resource's settings (SMBIOS, the VM options) are followed live. */
+  readonly namespace?: string;
   readonly healthPort: number;
   readonly healthHost?: string;
   /** TLS on the health port, /metrics authorized by the cluster; plain and open without. */
@@ -67,13 +69,17 @@ async function start(o: HandlerRoleOptions, ctx: RoleContext): Promise<RoleWork>
     log: o.log,
     registry: requireRegistry(ctx),
     signal: stop.signal,
+    ...(o.namespace !== undefined && { configNamespace: o.namespace }),
   });
   // Also when what follows fails to start: the VMI side stops with the role.
   ctx.defer(async () => {
     stop.abort();
     await running.done;
   });
-  ctx.readinessCheck('vmis-synced', () => running.hasSynced() || 'VMI or launcher Pod cache not synced');
+  ctx.readinessCheck(
+    'vmis-synced',
+    () => running.hasSynced() || 'VMI, launcher Pod or KubeVirt cache not synced',
+  );
   const plugins = await startDevicePlugins({
     root: o.root,
     devicePluginsDir: o.devicePluginsDir,

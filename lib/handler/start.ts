@@ -10,7 +10,14 @@
  * and the heartbeat around it.
  */
 import type { Registry } from 'prom-client';
-import { LABELS, VIRTUAL_MACHINE_INSTANCES, type VirtualMachineInstance } from '../kubevirt/index.ts';
+import {
+  KUBEVIRTS,
+  LABELS,
+  VIRTUAL_MACHINE_INSTANCES,
+  type KubeVirt,
+  type VirtualMachineInstance,
+} from '../kubevirt/index.ts';
+import { configuringKubeVirt } from '../kubevirt/validation/index.ts';
 import type { Pod } from '../kubevirt/core/pod.ts';
 import { realClock, type Clock } from '../kernel/clock.ts';
 import { ApiEventRecorder, type EventRecorder } from '../kernel/controller/events.ts';
@@ -30,7 +37,7 @@ import { registerVmiStats } from './metrics/vmi-stats.ts';
 import { NotifiedDomains } from './notify/domains.ts';
 import { startNotifyServer } from './notify/server.ts';
 import { HandlerVmiController } from './vmi/controller.ts';
-import { DEFAULT_CLUSTER_CONFIG, type HandlerClusterConfig } from './vmi/options.ts';
+import { handlerClusterConfig, type HandlerClusterConfig } from './vmi/options.ts';
 
 const HANDLER_VM_QUEUE = 'virt-handler-vm';
 
@@ -45,7 +52,8 @@ export interface StartHandlerOptions {
   readonly registry: Registry;
   readonly signal: AbortSignal;
   readonly clock?: Clock;
-  readonly config?: HandlerClusterConfig;
+  /** The namespace of the KubeVirt resource whose settings the handler follows; without it, KubeVirt's defaults. */
+  readonly configNamespace?: string;
   readonly resyncMs?: number;
   readonly unresponsiveAfterMs?: number;
 }
@@ -63,14 +71,25 @@ export interface RunningHandler {
   readonly done: Promise<void>;
 }
 
-/** The node's VMIs (by KubeVirt's label) and its launcher Pods (by node and label, indexed by uid). */
+/**
+ * The node's VMIs (by KubeVirt's label), its launcher Pods (by node and label, indexed by uid), and the KubeVirt
+ * resources of the install namespace (virt-handler's cluster config informer).
+ */
 function nodeInformers(
   o: StartHandlerOptions,
   clock: Clock,
   log: Logger,
-): { vmis: SharedInformer<VirtualMachineInstance>; pods: SharedInformer<Pod> } {
+): {
+  vmis: SharedInformer<VirtualMachineInstance>;
+  pods: SharedInformer<Pod>;
+  kubevirts: SharedInformer<KubeVirt> | undefined;
+} {
   const common = { client: o.client, clock, log };
   return {
+    kubevirts:
+      o.configNamespace === undefined
+        ? undefined
+        : new SharedInformer<KubeVirt>({ ...common, gvr: KUBEVIRTS, namespace: o.configNamespace }),
     vmis: new SharedInformer<VirtualMachineInstance>({
       ...common,
       gvr: VIRTUAL_MACHINE_INSTANCES,
@@ -89,7 +108,8 @@ function nodeInformers(
 export async function startHandler(o: StartHandlerOptions): Promise<RunningHandler> {
   const clock = o.clock ?? realClock;
   const log = o.log.with({ node: o.node });
-  const { vmis, pods } = nodeInformers(o, clock, log);
+  const { vmis, pods, kubevirts } = nodeInformers(o, clock, log);
+  const informers = [vmis, pods, ...(kubevirts === undefined ? [] : [kubevirts])];
   const launcherPods = nodePods(pods.store);
   const queue = new WorkQueue<string>({
     name: HANDLER_VM_QUEUE,
@@ -131,7 +151,8 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     notified,
     clock,
     recorder,
-    config: o.config ?? DEFAULT_CLUSTER_CONFIG,
+    config: (): HandlerClusterConfig =>
+      handlerClusterConfig(configuringKubeVirt(kubevirts?.store.list() ?? [])),
     hotplug: await HotplugMounter.start({
       client: o.client,
       node: o.node,
@@ -151,12 +172,12 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
   );
   const reconcile = controller.reconcile;
   vmis.addEventHandler(enqueueOwnKey(queue.add.bind(queue)));
-  const informersDone = Promise.all([vmis.run(o.signal), pods.run(o.signal)]);
+  const informersDone = Promise.all(informers.map((i) => i.run(o.signal)));
   const metrics = controllerMetricsFor(o.registry);
-  const synced = (): boolean => vmis.hasSynced() && pods.hasSynced();
+  const synced = (): boolean => informers.every((i) => i.hasSynced());
   const done = (async (): Promise<void> => {
-    const both = await Promise.all([vmis.waitForSync(o.signal), pods.waitForSync(o.signal)]);
-    if (both.every(Boolean)) log.info('caches synced, starting workers', { workers: o.workers });
+    const all = await Promise.all(informers.map((i) => i.waitForSync(o.signal)));
+    if (all.every(Boolean)) log.info('caches synced, starting workers', { workers: o.workers });
     else queue.shutDown();
     await runController({
       name: HANDLER_VM_QUEUE,

@@ -9,7 +9,12 @@
  * with the one health of the thing they share. Pure: the IO is in plugin.ts.
  */
 import path from 'node:path';
-import { KVM_DEVICE, PR_HELPER_DEVICE, TUN_DEVICE, VHOST_NET_DEVICE } from '../../kubevirt/device-resources.ts';
+import {
+  KVM_DEVICE,
+  PR_HELPER_DEVICE,
+  TUN_DEVICE,
+  VHOST_NET_DEVICE,
+} from '../../kubevirt/device-resources.ts';
 import {
   HEALTHY,
   UNHEALTHY,

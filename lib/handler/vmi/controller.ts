@@ -50,7 +50,8 @@ export interface HandlerVmiControllerOptions {
   readonly notified?: NotifiedDomains;
   readonly clock: Clock;
   readonly recorder: EventRecorder;
-  readonly config: HandlerClusterConfig;
+  /** The cluster's settings now (the KubeVirt resource, read live). */
+  readonly config: () => HandlerClusterConfig;
   /** Mounts the hotplug volumes into the launcher Pod (default: none are). */
   readonly hotplug?: HotplugNode;
   /** How often a VMI this node runs is looked at without an event (default 15 s). */
@@ -288,7 +289,7 @@ export class HandlerVmiController {
       if (applied.success && applied.checksum === vmiSpecChecksum(vmi)) return;
     }
     const started = this.o.clock.now();
-    checked(await client.syncVirtualMachine(vmi, syncOptions(vmi, this.o.config)), 'SyncVirtualMachine');
+    checked(await client.syncVirtualMachine(vmi, syncOptions(vmi, this.o.config())), 'SyncVirtualMachine');
     log.v(2).info('launcher synced', { name: vmi.metadata.name, ms: this.o.clock.now() - started });
   }
 

@@ -1,9 +1,10 @@
 /**
  * The options the handler sends with SyncVirtualMachine (kubevirt pkg/virt-handler/vm.go syncVirtualMachine,
- * virtualMachineOptions): the cluster's SMBIOS values (KubeVirt's defaults unless configured), the balloon
- * statistics period, the preallocated volumes from the VMI's volume status, and the cluster switches. Pure.
+ * virtualMachineOptions): the cluster's SMBIOS values, the balloon statistics period, the preallocated volumes from
+ * the VMI's volume status, and the cluster switches, read from the KubeVirt resource as virt-config reads them
+ * (KubeVirt's defaults where it says nothing: a configured `smbios` replaces the default one whole). Pure.
  */
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { KubeVirt, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { VirtualMachineOptions } from '../../rpc/index.ts';
 
 export interface HandlerClusterConfig {
@@ -23,6 +24,37 @@ export const DEFAULT_CLUSTER_CONFIG: HandlerClusterConfig = {
   freePageReportingDisabled: false,
   bochsDisplayForEfiGuests: false,
 };
+
+type Json = Readonly<Record<string, unknown>>;
+const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** The handler's settings from the KubeVirt resource that configures the cluster (none: KubeVirt's defaults). */
+export function handlerClusterConfig(kv: KubeVirt | undefined): HandlerClusterConfig {
+  const c: Json = kv?.spec.configuration ?? {};
+  const smbios = c['smbios'];
+  const options = isJson(c['virtualMachineOptions']) ? c['virtualMachineOptions'] : {};
+  const period = c['memBalloonStatsPeriod'];
+  const gates = kv?.spec.configuration?.developerConfiguration?.featureGates ?? [];
+  return {
+    smbios: isJson(smbios)
+      ? {
+          manufacturer: text(smbios['manufacturer']),
+          family: text(smbios['family']),
+          product: text(smbios['product']),
+          sku: text(smbios['sku']),
+          version: text(smbios['version']),
+        }
+      : DEFAULT_CLUSTER_CONFIG.smbios,
+    memBalloonStatsPeriod:
+      typeof period === 'number' && Number.isInteger(period) && period >= 0
+        ? period
+        : DEFAULT_CLUSTER_CONFIG.memBalloonStatsPeriod,
+    serialConsoleLogDisabled: options['disableSerialConsoleLog'] !== undefined,
+    freePageReportingDisabled: options['disableFreePageReporting'] !== undefined,
+    bochsDisplayForEfiGuests: gates.includes('BochsDisplayForEFIGuests'),
+  };
+}
 
 function preallocatedVolumes(vmi: VirtualMachineInstance): string[] {
   return (vmi.status?.volumeStatus ?? [])

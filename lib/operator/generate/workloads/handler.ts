@@ -100,6 +100,7 @@ function handler(cfg: InstallConfig): ContainerSpec {
     '--kubelet-pods-dir': HOST_PATHS.kubeletPods,
     '--node-labeller-dir': HOST_PATHS.nodeLabeller,
     '--device-plugins-dir': HOST_PATHS.devicePlugins,
+    '--namespace': cfg.namespace,
     '-v': cfg.verbosity['virt-handler'],
   });
   return {
