@@ -19,6 +19,8 @@ import {
   storedForm,
 } from '../../lib/operator/generate/operator-install.ts';
 import { IMAGES, layout, type Layout } from './layout.ts';
+import { dirname, join } from 'node:path';
+import { run } from './exec.ts';
 import { readLocalState } from './state.ts';
 import { virtContentTag } from './up-node.ts';
 import { prepareForVirt, type VirtClients } from './virt.ts';
@@ -97,12 +99,18 @@ const condition = (kv: KubeVirt | undefined, type: string): string | undefined =
 /** Installs (or brings up to date) and resolves once the KubeVirt resource is Available. */
 export async function installVirt(
   c: VirtClients,
-  o: { dir?: string; timeoutMs?: number; progress?: (line: string) => void } = {},
+  o: {
+    dir?: string;
+    timeoutMs?: number;
+    progress?: (line: string) => void;
+    /** The operator's image (default: the project image under its content tag). */
+    image?: string;
+  } = {},
 ): Promise<KubeVirt> {
   await prepareForVirt(c);
   // The image under its content tag: a rebuilt image is a new tag, which the operator rolls the roles over to.
   const images = (await readLocalState(layout(o.dir).state))?.images ?? [];
-  const image = virtContentTag(images) ?? IMAGES.virt;
+  const image = o.image ?? virtContentTag(images) ?? IMAGES.virt;
   // The operator reports the version it installed: its image's tag.
   const version = image.slice(image.lastIndexOf(':') + 1);
   for (const { gvr, obj } of operatorObjects(image)) await apply(c, gvr, obj);
@@ -135,6 +143,28 @@ export function describeKubeVirt(kv: KubeVirt): string {
   );
   const at = kv.status?.observedKubeVirtVersion ?? 'none';
   return `KubeVirt ${kv.status?.phase ?? 'no phase yet'} at ${at}: ${conditions.join(', ')}`;
+}
+
+/** The project image as containerd holds it, also under `tag` (a new version for the operator to roll out). */
+export async function tagVirtImage(tag: string, dir?: string): Promise<string> {
+  const L = layout(dir);
+  const s = await readLocalState(L.state);
+  const ctr =
+    s?.processes.containerd === undefined ? undefined : join(dirname(s.processes.containerd.bin), 'ctr');
+  if (ctr === undefined) throw new Error(`no containerd in ${L.state}`);
+  const name = `${IMAGES.virt.replace(/:.*$/, '')}:${tag}`;
+  await run(ctr, [
+    '--address',
+    L.containerd.socket,
+    '--namespace',
+    'k8s.io',
+    'images',
+    'tag',
+    '--force',
+    IMAGES.virt,
+    name,
+  ]);
+  return name;
 }
 
 /** Whether the local KubeVirt resource is there and Available. */

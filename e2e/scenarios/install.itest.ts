@@ -3,8 +3,10 @@
  * hand, is put back; a role's /metrics answers no token 401, a token without RBAC 403 and one bound to the
  * metrics reader 200; an open `virtctl-ts console` outlives the deletion of each api Pod in turn (it reconnects
  * and the guest's output goes on); certificates rotated every minute by a short `certificateRotateStrategy` are
- * taken up by the roles with no request failing and no container restarting.
+ * taken up by the roles with no request failing and no container restarting; a new image is rolled out in
+ * KubeVirt's update order (handler, controller, api), each only once the one before runs the new version ready.
  */
+import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
 import { describe, expect, it } from '@jest/globals';
 import { Agent, request } from 'undici';
@@ -14,14 +16,18 @@ import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import type { Pod } from '../../lib/kubevirt/core/pod.ts';
 import { KUBEVIRTS, VIRTUAL_MACHINES, type KubeVirt } from '../../lib/kubevirt/index.ts';
 import { installedKind } from '../../lib/operator/apply/kinds.ts';
+import type { Component } from '../../lib/operator/config/install-config.ts';
+import { observeComponents } from '../../lib/operator/controller/observe.ts';
+import { COMPONENTS, rolledOver } from '../../lib/operator/status/components.ts';
 import { PORTS } from '../../lib/operator/generate/layout.ts';
 import {
   CA_BUNDLE_KEY,
   CONFIG_MAPS as INSTALLED,
   METRICS_READER_CLUSTER_ROLE,
+  SECRETS,
 } from '../../lib/operator/generate/names.ts';
 import { MARKER } from '../../testenv/guests/guests.ts';
-import { localKubeVirt, VIRT_NAMESPACE } from '../local/virt-install.ts';
+import { installVirt, localKubeVirt, tagVirtImage, VIRT_NAMESPACE } from '../local/virt-install.ts';
 import { rolePods } from '../local/virt-pods.ts';
 import { agentVm, exampleVm } from '../local/virt.ts';
 import { scenario } from './stack.ts';
@@ -30,6 +36,7 @@ import { ESCAPE, virtctl } from './virtctl.ts';
 const s = scenario('e2e-install');
 const SERVICES = installedKind('v1', 'Service');
 const SERVICE_ACCOUNTS = installedKind('v1', 'ServiceAccount');
+const SECRETS_GVR = installedKind('v1', 'Secret');
 const CLUSTER_ROLE_BINDINGS = installedKind('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding');
 const until = <T>(what: string, f: () => Promise<T | false | undefined>, timeoutMs = 120_000): Promise<T> =>
   waitFor(f, what, { timeoutMs, intervalMs: 1000 });
@@ -139,6 +146,7 @@ describe('an open console', () => {
       await con.until(MARKER, 120_000);
       const apis = (await rolePods(s.clients)).filter((p) => (p.metadata.name ?? '').startsWith('virt-api-'));
       for (const [i, pod] of apis.entries()) {
+        const deleted = Date.now();
         await s.clients.direct.delete(PODS, pod.metadata.name ?? '', { namespace: VIRT_NAMESPACE });
         // Typed until the guest answers: the session reconnects after a drop and the guest's shell keeps going.
         const from = con.output().length;
@@ -150,6 +158,9 @@ describe('an open console', () => {
             return Promise.resolve(con.output().slice(from).includes(answer));
           },
           90_000,
+        );
+        process.stderr.write(
+          `console answering again ${String(Date.now() - deleted)} ms after api Pod ${String(i + 1)}'s deletion\n`,
         );
       }
     } finally {
@@ -183,6 +194,13 @@ const restarts = async (): Promise<Record<string, number>> =>
     ),
   );
 
+/** The SHA-256 fingerprint of the serving certificate the api's Secret holds now. */
+async function apiSecretFingerprint(): Promise<string> {
+  const secret = await s.clients.direct.get<Data>(SECRETS_GVR, SECRETS.api, { namespace: VIRT_NAMESPACE });
+  const pem = Buffer.from(secret.data?.['tls.crt'] ?? '', 'base64').toString('utf8');
+  return new X509Certificate(pem).fingerprint256;
+}
+
 /** `virtctl-ts pause` and `unpause` of the rotation VMI (kube-apiserver → api → handler): what failed. */
 async function pauseAndUnpause(cli: ReturnType<typeof virtctl>): Promise<string[]> {
   const failed: string[] = [];
@@ -215,6 +233,9 @@ describe('short-lived certificates', () => {
     });
     const served = new Set([first]);
     const failures: string[] = [];
+    /** When each certificate was first seen in the api's Secret, and first served by the api Pod. */
+    const inSecret = new Map<string, number>();
+    const onWire = new Map<string, number>();
     try {
       // Four minutes of work through every certificate: webhooks (kube-apiserver → rewriter → api), the
       // subresource API (kube-apiserver → api) and the api's calls to the handler (pause, unpause).
@@ -231,13 +252,79 @@ describe('short-lived certificates', () => {
           () => gone(s.clients.kv.get(VIRTUAL_MACHINES, 'webhooked', { namespace: s.ns })),
           30_000,
         );
-        served.add(await servedCertificate(ip));
+        const now = Date.now();
+        const wire = await servedCertificate(ip);
+        served.add(wire);
+        if (!onWire.has(wire)) onWire.set(wire, now);
+        const secret = await apiSecretFingerprint();
+        if (!inSecret.has(secret)) inSecret.set(secret, now);
       }
     } finally {
       await patch({ certificateRotateStrategy: null });
     }
+    const delays = [...inSecret].flatMap(([fp, t]) => {
+      const w = onWire.get(fp);
+      return w === undefined ? [] : [Math.max(0, w - t)];
+    });
+    process.stderr.write(
+      `api serving certificates taken up after their Secret changed: ${JSON.stringify(delays)} ms\n`,
+    );
     expect(failures).toEqual([]);
     expect(served.size).toBeGreaterThan(1);
     expect(await restarts()).toEqual(before);
   }, 600_000);
+});
+
+describe('a new image', () => {
+  it('is rolled out handler first, then controller, then api, each once the one before is rolled over', async () => {
+    const version = `rollout-${s.ns.slice(-8)}`;
+    const image = await tagVirtImage(version, s.c.dir);
+    const started: Partial<Record<Component, number>> = {};
+    const done: Partial<Record<Component, number>> = {};
+    const live = (kind: 'Deployment' | 'DaemonSet', name: string): Promise<KubeObject | undefined> =>
+      s.clients.direct
+        .get(installedKind('apps/v1', kind), name, { namespace: VIRT_NAMESPACE })
+        .catch(() => undefined);
+    const look = async (): Promise<void> => {
+      const workloads = new Map<string, KubeObject | undefined>();
+      for (const [kind, name] of [
+        ['DaemonSet', 'virt-handler'],
+        ['Deployment', 'virt-controller'],
+        ['Deployment', 'virt-api'],
+      ] as const)
+        workloads.set(`${kind}/${name}`, await live(kind, name));
+      const observed = observeComponents((kind, name) => workloads.get(`${kind}/${name}`));
+      for (const c of COMPONENTS) {
+        if (observed[c].version === version) started[c] ??= Date.now();
+        if (rolledOver(c, observed[c], version)) done[c] ??= Date.now();
+      }
+    };
+    const stop = new AbortController();
+    const watcher = (async (): Promise<void> => {
+      while (!stop.signal.aborted) {
+        await look();
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    })();
+    try {
+      await installVirt(s.clients, { dir: s.c.dir, image, timeoutMs: 600_000 });
+      await look();
+    } finally {
+      stop.abort();
+      await watcher;
+    }
+    process.stderr.write(
+      `rollout of ${version}: started ${JSON.stringify(started)}, rolled over ${JSON.stringify(done)}\n`,
+    );
+    const [handler, controller, api] = [
+      started['virt-handler'],
+      started['virt-controller'],
+      started['virt-api'],
+    ];
+    expect([handler, controller, api].every((t) => t !== undefined)).toBe(true);
+    expect(controller).toBeGreaterThanOrEqual(done['virt-handler'] ?? Infinity);
+    expect(api).toBeGreaterThanOrEqual(done['virt-controller'] ?? Infinity);
+    // Back to the image the scenarios run.
+    await installVirt(s.clients, { dir: s.c.dir, timeoutMs: 600_000 });
+  }, 1_500_000);
 });

@@ -1,7 +1,8 @@
 // A launcher that floods the handler with domain events of made-up VMIs: a real Notify client in a child process
 // sends 10,000 of them (8 KiB each) over the real unix socket of the launcher Pod's endpoint, wired to the store
-// as the handler wires it. The store keeps only the Pod's own VMI, stays within its cap, and this process's RSS
-// stays flat (a generous bound, not a measure of speed).
+// as the handler wires it. The store keeps only the Pod's own VMI, stays within its cap, and this process's heap
+// stays flat (a generous bound). The RSS is not judged: the 80 MiB of buffers the socket took in leave it high
+// for a while whether or not the events were kept, by as much as the heap bound tells apart.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -30,12 +31,11 @@ const vmi = {
   status: { nodeName: 'node1', activePods: { p1: 'node1' } },
 } as VirtualMachineInstance;
 
-/** The RSS and the V8 heap in use after a full garbage collection (gc exposed for the measure only). */
-function settled(): { rss: number; heap: number } {
+/** The V8 heap in use after a full garbage collection (gc exposed for the measure only). */
+function settled(): { heap: number } {
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
-  const m = process.memoryUsage();
-  return { rss: m.rss, heap: m.heapUsed };
+  return { heap: process.memoryUsage().heapUsed };
 }
 
 let pods: PodDirs;
@@ -64,7 +64,7 @@ afterAll(async () => {
 });
 
 describe('a launcher flooding Notify with made-up VMIs', () => {
-  it('leaves the store with its own VMI only, within the cap, and the RSS flat', async () => {
+  it('leaves the store with its own VMI only, within the cap, and the heap flat', async () => {
     const launcher = launcherOnNode(pods.podsDir, 'p1');
     await notify.listenFor(vmi, launcher);
     const flood = async (events: number): Promise<unknown> => {
@@ -82,8 +82,7 @@ describe('a launcher flooding Notify with made-up VMIs', () => {
     const after = settled();
     expect(notified.uids()).toEqual(['u']);
     expect(notified.uids().length).toBeLessThanOrEqual(CAP);
-    // Kept, the events would be 80 MiB of strings alone (without the filter: heap +81 MiB, RSS +180 MiB).
+    // Kept, the events would be 80 MiB of strings alone (without the filter: heap +81 MiB).
     expect((after.heap - before.heap) / MiB).toBeLessThan(16);
-    expect((after.rss - before.rss) / MiB).toBeLessThan(64);
   }, 150_000);
 });
