@@ -144,10 +144,22 @@ describe('an open console', () => {
     try {
       await con.connected(60_000);
       await con.until(MARKER, 120_000);
-      const apis = (await rolePods(s.clients)).filter((p) => (p.metadata.name ?? '').startsWith('virt-api-'));
-      for (const [i, pod] of apis.entries()) {
+      const apiPods = async (): Promise<Pod[]> =>
+        (await rolePods(s.clients)).filter((p) => (p.metadata.name ?? '').startsWith('virt-api-'));
+      // Each api Pod there is now, one at a time (so the console's is among them), as a rollout or an eviction
+      // takes them: the other one serves meanwhile.
+      const originals = (await apiPods()).map((p) => p.metadata.name ?? '');
+      for (const [i, name] of originals.entries()) {
+        await until('both api Pods ready', async () => {
+          const ready = (await apiPods()).filter(
+            (p) =>
+              p.metadata.deletionTimestamp === undefined &&
+              (p.status?.containerStatuses ?? []).every((c) => c.ready),
+          );
+          return ready.length === 2;
+        });
         const deleted = Date.now();
-        await s.clients.direct.delete(PODS, pod.metadata.name ?? '', { namespace: VIRT_NAMESPACE });
+        await s.clients.direct.delete(PODS, name, { namespace: VIRT_NAMESPACE });
         // Typed until the guest answers: the session reconnects after a drop and the guest's shell keeps going.
         const from = con.output().length;
         const answer = `A${String(6 * 7 + i)}Z`;
