@@ -122,4 +122,15 @@ describe('LauncherClients in the launcher Pod', () => {
     await clients.probe(vmi);
     expect(clients.reach(vmi)).toEqual({ initialized: false, unresponsive: false });
   });
+
+  it('refuses a symlink at a Running VMI’s socket without giving its launcher up: back in place, it is reached', async () => {
+    const running = { ...vmi, status: { ...vmi.status, phase: 'Running' } } as VirtualMachineInstance;
+    await rename(sockets('launcher-sock'), sockets('real-sock'));
+    await symlink(host.socket, sockets('launcher-sock'));
+    await clients.probe(running);
+    expect(clients.reach(running)).toEqual({ initialized: false, unresponsive: false });
+    await rm(sockets('launcher-sock'));
+    await rename(sockets('real-sock'), sockets('launcher-sock'));
+    expect(await clients.probe(running)).toMatchObject({ initialized: true, unresponsive: false });
+  });
 });

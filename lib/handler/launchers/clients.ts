@@ -160,7 +160,9 @@ export class LauncherClients {
         reason: err.message,
       });
     if (!gone) e.refused = err.message;
-    if (hadLauncher(vmi, e))
+    // A socket gone after the VMI ran is a launcher gone; something else in its place (a tenant's symlink) is
+    // refused while it is there, and only a launcher this handler reached counts as lost for it.
+    if (gone ? hadLauncher(vmi, e) : e.initialized)
       await this.markUnresponsive(
         vmi,
         e,
