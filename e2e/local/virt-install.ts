@@ -7,10 +7,10 @@
  * the kubelet's own, and the local PersistentVolumes' directory is visible to it for hotplug. `uninstallVirt`
  * deletes the resource (the operator removes what it made) and then the operator.
  */
-import { isAlreadyExists, isNotFound } from '../../lib/kernel/errors/errors.ts';
+import { isAlreadyExists, isNotFound, StatusError } from '../../lib/kernel/errors/errors.ts';
 import { NAMESPACES } from '../../lib/kernel/kube/index.ts';
 import type { GroupVersionResource, KubeObject } from '../../lib/kernel/kube/types.ts';
-import { waitFor } from '../../lib/kernel/testing/wait.ts';
+import { sleep, waitFor } from '../../lib/kernel/testing/wait.ts';
 import { KUBEVIRTS, type KubeVirt } from '../../lib/kubevirt/index.ts';
 import { installedKind } from '../../lib/operator/apply/kinds.ts';
 import {
@@ -93,6 +93,23 @@ function operatorObjects(image: string = IMAGES.virt): { gvr: GroupVersionResour
   }));
 }
 
+/**
+ * Runs a call the operator's webhook admits, again while that webhook cannot be reached: a cluster brought up
+ * again over an install starts the operator's Pod a little after the API server.
+ */
+async function admitted<T>(call: () => Promise<T>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await call();
+    } catch (err) {
+      const unreachable = err instanceof StatusError && err.status.message?.includes('failed calling webhook');
+      if (unreachable !== true || Date.now() > deadline) throw err;
+      await sleep(1000);
+    }
+  }
+}
+
 const condition = (kv: KubeVirt | undefined, type: string): string | undefined =>
   kv?.status?.conditions?.find((x) => x.type === type)?.status;
 
@@ -115,12 +132,16 @@ export async function installVirt(
   const version = image.slice(image.lastIndexOf(':') + 1);
   for (const { gvr, obj } of operatorObjects(image)) await apply(c, gvr, obj);
   const kv = localKubeVirt(o.dir);
-  await c.kv.patch(KUBEVIRTS, kv.metadata.name ?? '', kv, {
-    type: 'apply',
-    force: true,
-    fieldManager: FIELD_MANAGER,
-    namespace: VIRT_NAMESPACE,
-  });
+  await admitted(
+    () =>
+      c.kv.patch(KUBEVIRTS, kv.metadata.name ?? '', kv, {
+        type: 'apply',
+        force: true,
+        fieldManager: FIELD_MANAGER,
+        namespace: VIRT_NAMESPACE,
+      }),
+    o.timeoutMs ?? 300_000,
+  );
   let last = '';
   return waitFor(
     async () => {
@@ -204,9 +225,11 @@ export async function virtInstalled(c: VirtClients): Promise<boolean> {
 /** Deletes the KubeVirt resource, waits until the operator has removed everything, then removes the operator. */
 export async function uninstallVirt(c: VirtClients, timeoutMs = 180_000): Promise<void> {
   const name = localKubeVirt().metadata.name ?? '';
-  await c.kv.delete(KUBEVIRTS, name, { namespace: VIRT_NAMESPACE }).catch((err: unknown) => {
-    if (!isNotFound(err)) throw err;
-  });
+  await admitted(() => c.kv.delete(KUBEVIRTS, name, { namespace: VIRT_NAMESPACE }), timeoutMs).catch(
+    (err: unknown) => {
+      if (!isNotFound(err)) throw err;
+    },
+  );
   await waitFor(
     () =>
       c.kv.get(KUBEVIRTS, name, { namespace: VIRT_NAMESPACE }).then(

@@ -297,18 +297,21 @@ describe('a new image', () => {
       s.clients.direct
         .get(installedKind('apps/v1', kind), name, { namespace: VIRT_NAMESPACE })
         .catch(() => undefined);
+    // One moment per look. The later steps are read first: a step seen started means the one before it,
+    // read after, is seen rolled over in the same look.
     const look = async (): Promise<void> => {
       const workloads = new Map<string, KubeObject | undefined>();
       for (const [kind, name] of [
-        ['DaemonSet', 'virt-handler'],
-        ['Deployment', 'virt-controller'],
         ['Deployment', 'virt-api'],
+        ['Deployment', 'virt-controller'],
+        ['DaemonSet', 'virt-handler'],
       ] as const)
         workloads.set(`${kind}/${name}`, await live(kind, name));
       const observed = observeComponents((kind, name) => workloads.get(`${kind}/${name}`));
+      const now = Date.now();
       for (const c of COMPONENTS) {
-        if (observed[c].version === version) started[c] ??= Date.now();
-        if (rolledOver(c, observed[c], version)) done[c] ??= Date.now();
+        if (observed[c].version === version) started[c] ??= now;
+        if (rolledOver(c, observed[c], version)) done[c] ??= now;
       }
     };
     const stop = new AbortController();

@@ -60,6 +60,14 @@ export async function useLocalCluster(o: UseLocalClusterOptions = {}): Promise<T
       log.warning('uninstalling the operator and the roles it installed, for a file that runs its own');
       await uninstallVirt(c);
     }
+  } catch (err) {
+    // Like a failed up: the next file starts from a cluster that is down.
+    if (ours) {
+      await down({ dir, log }).catch((e: unknown) => {
+        log.error('down after a failed install or uninstall', { err: String(e) });
+      });
+    }
+    throw err;
   } finally {
     await c.close();
   }
