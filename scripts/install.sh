@@ -14,8 +14,9 @@ APT_PACKAGES=(openssl ca-certificates git curl util-linux
   # The local cluster (e2e/local): runc and the CNI plugins for containerd 2, iptables/nftables/nfacct for
   # kube-proxy and its cleanup, buildah + debootstrap for the image, gcc for the static pause.
   runc containernetworking-plugins iptables nftables nfacct buildah debootstrap gcc libc6-dev
-  # zsh, to test the zsh completion virtctl-ts writes.
-  zsh)
+  # zsh, to test the zsh completion virtctl-ts writes; busybox's udhcpc, the DHCP client the launcher's DHCP
+  # server is tested against (the test guests run the same busybox).
+  zsh busybox-static)
 
 log() { printf '[install] %s\n' "$*" >&2; }
 
