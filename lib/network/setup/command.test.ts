@@ -35,7 +35,7 @@ describe('runCommand', () => {
   });
 
   it('kills a command past its deadline', async () => {
-    const err: unknown = await runCommand(['/bin/sleep', '5'], '', 50).catch((e: unknown) => e);
+    const err: unknown = await runCommand(['/bin/sleep', '5'], '', undefined, 50).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'KV_ERR_TIMEOUT' });
   });
 

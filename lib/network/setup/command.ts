@@ -10,8 +10,8 @@ const TIMEOUT_MS = 30_000;
 const MAX_STDOUT = 4 << 20;
 const MAX_STDERR = 8 << 10;
 
-/** Runs argv with input on stdin and resolves with its stdout once it exits 0. */
-export type CommandRunner = (argv: readonly string[], input: string) => Promise<string>;
+/** Runs argv with input on stdin (and fd, when given, as its descriptor 3); resolves with its stdout on exit 0. */
+export type CommandRunner = (argv: readonly string[], input: string, fd?: number) => Promise<string>;
 
 /** A tool that could not start (KV_ERR_CONFIG), ran out of time (KV_ERR_TIMEOUT) or failed (KV_ERR_INTERNAL). */
 export class NetnsCommandError extends KvError {
@@ -30,22 +30,28 @@ export class NetnsCommandError extends KvError {
 }
 
 /** The CommandRunner of a real child process, which we kill (SIGKILL) after timeoutMs. */
-export function runCommand(argv: readonly string[], input: string, timeoutMs = TIMEOUT_MS): Promise<string> {
+export function runCommand(
+  argv: readonly string[],
+  input: string,
+  fd?: number,
+  timeoutMs = TIMEOUT_MS,
+): Promise<string> {
   const [bin = '', ...args] = argv;
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, { stdio: ['pipe', 'pipe', 'pipe', fd ?? 'ignore'] });
     const deadline = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => {
+    // Piped, so never null; the fourth entry makes the types say "maybe".
+    child.stdout?.setEncoding('utf8').on('data', (s: string) => {
       if (stdout.length < MAX_STDOUT) stdout += s;
     });
-    child.stderr.setEncoding('utf8').on('data', (s: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (s: string) => {
       if (stderr.length < MAX_STDERR) stderr += s;
     });
     // A tool that exits before reading all of its input makes the write fail with EPIPE; its exit tells why.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(input);
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(input);
     child.once('error', (err) => {
       clearTimeout(deadline);
       reject(

@@ -1,17 +1,18 @@
 /**
- * The IO shell of the Pod network setup: runs a plan, a teardown or a read inside a network namespace given by
- * its path (`/proc/<pid>/ns/net` of the launcher, or `/run/netns/<name>`), each tool started through
- * `nsenter --net=<path>` (what KubeVirt's handler does by entering the launcher's namespace, pkg/network/setup
- * netpod.go NSExec). Sysctls are written by `sh` inside the namespace: /proc/sys/net shows the network
+ * The IO shell of the Pod network setup: runs a plan, a teardown or a read inside a network namespace, one
+ * opened by pod-netns.ts or given by its path (`/proc/<pid>/ns/net`, `/run/netns/<name>`) and opened here, each
+ * tool started through `nsenter` with the namespace handed over as a descriptor (what KubeVirt's handler does
+ * by entering the launcher's namespace, pkg/network/setup netpod.go NSExec). Sysctls are written by `sh` inside the namespace: /proc/sys/net shows the network
  * namespace of the process that opens it, so the host's /proc needs no remount (which `ip netns exec` does for
- * /sys only). A path naming our own namespace, the host's for the handler, is refused before anything runs.
+ * /sys only). Anything but a namespace other than our own (the host's, for the handler) is refused before anything runs.
  */
 import { randomBytes } from 'node:crypto';
-import { statSync, type Stats } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { KvError } from '../../kernel/errors/errors.ts';
 import { nopLogger, type Logger } from '../../kernel/log/log.ts';
 import { runCommand, type CommandRunner } from './command.ts';
 import { localMacFromBytes } from './plan.ts';
+import { checkForeignNamespace, type OpenNetns } from './pod-netns.ts';
 import { parseLinks, parsePodInterface, type Link, type PodInterface } from './pod-interface.ts';
 import { renderSteps, type Step, type SysctlWrite } from './steps.ts';
 import { renderTeardown, type Teardown } from './teardown.ts';
@@ -26,37 +27,61 @@ interface NetnsExecOptions {
   readonly log?: Logger;
 }
 
-/** The namespace path once it has the expected form and names a namespace other than ours. */
-function foreignNamespace(nsPath: string): string {
+/** A namespace by path (`/proc/<pid>/ns/net`, `/run/netns/<name>`), or one already open (pod-netns.ts). */
+export type NetnsTarget = string | OpenNetns;
+
+/** Opens a namespace path of the expected form, refused when it is not a namespace or is our own. */
+function openPath(nsPath: string): OpenNetns {
   if (!NS_PATH.test(nsPath)) {
     throw new KvError(
       'KV_ERR_INVALID',
       `${JSON.stringify(nsPath)} is not /proc/<pid>/ns/net or /run/netns/<name>`,
     );
   }
-  let target: Stats;
+  let fd: number;
   try {
-    target = statSync(nsPath);
+    fd = openSync(nsPath, 'r');
   } catch (err) {
     throw new KvError('KV_ERR_INVALID', `network namespace ${nsPath} is not there`, { cause: err });
   }
-  const own = statSync('/proc/self/ns/net');
-  if (target.dev === own.dev && target.ino === own.ino) {
-    throw new KvError('KV_ERR_INVALID', `${nsPath} is this process's own network namespace`);
+  try {
+    checkForeignNamespace(fd, nsPath);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
   }
-  return nsPath;
+  return {
+    fd,
+    name: nsPath,
+    close: (): void => {
+      closeSync(fd);
+    },
+  };
+}
+
+/** Runs fn in the target's namespace; a namespace opened here by its path is closed again. */
+async function inNetns<T>(
+  target: NetnsTarget,
+  opts: NetnsExecOptions,
+  fn: (ns: Netns) => Promise<T>,
+): Promise<T> {
+  const open = typeof target === 'string' ? openPath(target) : target;
+  try {
+    return await fn(new Netns(open, opts.run ?? runCommand));
+  } finally {
+    if (open !== target) open.close();
+  }
 }
 
 class Netns {
-  private readonly path: string;
-  private readonly run: CommandRunner;
-  constructor(nsPath: string, opts: NetnsExecOptions) {
-    this.path = foreignNamespace(nsPath);
-    this.run = opts.run ?? runCommand;
-  }
+  constructor(
+    readonly ns: OpenNetns,
+    private readonly run: CommandRunner,
+  ) {}
 
+  /** The tool under nsenter, the namespace handed over as the child's descriptor 3. */
   exec(argv: readonly string[], input = ''): Promise<string> {
-    return this.run(['nsenter', `--net=${this.path}`, '--', ...argv], input);
+    return this.run(['nsenter', '--net=/proc/self/fd/3', '--', ...argv], input, this.ns.fd);
   }
 
   async ipBatch(lines: readonly string[]): Promise<void> {
@@ -79,42 +104,50 @@ class Netns {
 
 /** Applies the steps: the link changes in one `ip -batch`, then the sysctls, then the NAT in one transaction. */
 export async function applyPlan(
-  nsPath: string,
+  target: NetnsTarget,
   steps: readonly Step[],
   opts: NetnsExecOptions = {},
 ): Promise<void> {
   const rendered = renderSteps(steps);
-  const ns = new Netns(nsPath, opts);
-  await ns.ipBatch(rendered.ipBatch);
-  await ns.sysctls(rendered.sysctls);
-  await ns.nft(rendered.nftScript);
-  (opts.log ?? nopLogger).info('pod network plan applied', { netns: nsPath, steps: steps.length });
+  await inNetns(target, opts, async (ns) => {
+    await ns.ipBatch(rendered.ipBatch);
+    await ns.sysctls(rendered.sysctls);
+    await ns.nft(rendered.nftScript);
+    (opts.log ?? nopLogger).info('pod network plan applied', { netns: ns.ns.name, steps: steps.length });
+  });
 }
 
 /** Removes what the teardown names and finds there; what is already gone is no error. */
-export async function applyTeardown(nsPath: string, t: Teardown, opts: NetnsExecOptions = {}): Promise<void> {
-  const ns = new Netns(nsPath, opts);
-  const rendered = renderTeardown(t, await ns.links());
-  await ns.ipBatch(rendered.ipBatch);
-  await ns.nft(rendered.nftScript);
-  (opts.log ?? nopLogger).info('pod network torn down', { netns: nsPath, links: rendered.ipBatch.length });
+export async function applyTeardown(
+  target: NetnsTarget,
+  t: Teardown,
+  opts: NetnsExecOptions = {},
+): Promise<void> {
+  await inNetns(target, opts, async (ns) => {
+    const rendered = renderTeardown(t, await ns.links());
+    await ns.ipBatch(rendered.ipBatch);
+    await ns.nft(rendered.nftScript);
+    const links = rendered.ipBatch.length;
+    (opts.log ?? nopLogger).info('pod network torn down', { netns: ns.ns.name, links });
+  });
 }
 
 /** The pod interface `name` with its addresses and IPv4 routes, as the plan needs it. */
-export async function readPodInterface(
-  nsPath: string,
+export function readPodInterface(
+  target: NetnsTarget,
   name: string,
   opts: NetnsExecOptions = {},
 ): Promise<PodInterface> {
-  const ns = new Netns(nsPath, opts);
-  const addr = await ns.exec(['ip', '-j', 'addr', 'show', 'dev', name]);
-  const routes = await ns.exec(['ip', '-j', '-4', 'route', 'show', 'dev', name]);
-  return parsePodInterface(name, addr, routes);
+  return inNetns(target, opts, async (ns) => {
+    const addr = await ns.exec(['ip', '-j', 'addr', 'show', 'dev', name]);
+    const routes = await ns.exec(['ip', '-j', '-4', 'route', 'show', 'dev', name]);
+    return parsePodInterface(name, addr, routes);
+  });
 }
 
 /** The links of the namespace with their kind. */
-export async function listLinks(nsPath: string, opts: NetnsExecOptions = {}): Promise<Link[]> {
-  return new Netns(nsPath, opts).links();
+export function listLinks(target: NetnsTarget, opts: NetnsExecOptions = {}): Promise<Link[]> {
+  return inNetns(target, opts, (ns) => ns.links());
 }
 
 /** A random locally administered MAC for the bridge binding's bridge (PlanInput.bridgeMac). */
