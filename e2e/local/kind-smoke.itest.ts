@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (c !== undefined) {
     const clients = virtClients(c.kubeconfig, 'kubevirt-ts/kind-smoke');
-    await uninstallVirt(clients).finally(() => clients.close());
+    await uninstallVirt(clients, { dir: c.dir }).finally(() => clients.close());
     await c.release();
   }
   await rm(dir, { recursive: true, force: true });

@@ -93,6 +93,12 @@ function operatorObjects(image: string = IMAGES.virt): { gvr: GroupVersionResour
   }));
 }
 
+/** The project image under its content tag: a rebuilt image is a new tag, which the operator rolls the roles over to. */
+async function operatorImage(dir?: string): Promise<string> {
+  const images = (await readLocalState(layout(dir).state))?.images ?? [];
+  return virtContentTag(images) ?? IMAGES.virt;
+}
+
 /**
  * Runs a call the operator's webhook admits, again while that webhook cannot be reached: a cluster brought up
  * again over an install starts the operator's Pod a little after the API server.
@@ -103,7 +109,8 @@ async function admitted<T>(call: () => Promise<T>, timeoutMs: number): Promise<T
     try {
       return await call();
     } catch (err) {
-      const unreachable = err instanceof StatusError && err.status.message?.includes('failed calling webhook');
+      const unreachable =
+        err instanceof StatusError && err.status.message?.includes('failed calling webhook');
       if (unreachable !== true || Date.now() > deadline) throw err;
       await sleep(1000);
     }
@@ -125,9 +132,7 @@ export async function installVirt(
   } = {},
 ): Promise<KubeVirt> {
   await prepareForVirt(c);
-  // The image under its content tag: a rebuilt image is a new tag, which the operator rolls the roles over to.
-  const images = (await readLocalState(layout(o.dir).state))?.images ?? [];
-  const image = o.image ?? virtContentTag(images) ?? IMAGES.virt;
+  const image = o.image ?? (await operatorImage(o.dir));
   // The operator reports the version it installed: its image's tag.
   const version = image.slice(image.lastIndexOf(':') + 1);
   for (const { gvr, obj } of operatorObjects(image)) await apply(c, gvr, obj);
@@ -222,8 +227,18 @@ export async function virtInstalled(c: VirtClients): Promise<boolean> {
   );
 }
 
-/** Deletes the KubeVirt resource, waits until the operator has removed everything, then removes the operator. */
-export async function uninstallVirt(c: VirtClients, timeoutMs = 180_000): Promise<void> {
+/**
+ * Deletes the KubeVirt resource, waits until the operator has removed everything, then removes the operator. The
+ * operator is first brought to the image the cluster holds now: an install left by an earlier build (the cluster
+ * brought up again after a rebuild) has an operator whose image is gone, which could neither admit the deletion
+ * nor remove what it made.
+ */
+export async function uninstallVirt(
+  c: VirtClients,
+  o: { dir?: string; timeoutMs?: number } = {},
+): Promise<void> {
+  const timeoutMs = o.timeoutMs ?? 180_000;
+  for (const { gvr, obj } of operatorObjects(await operatorImage(o.dir))) await apply(c, gvr, obj);
   const name = localKubeVirt().metadata.name ?? '';
   await admitted(() => c.kv.delete(KUBEVIRTS, name, { namespace: VIRT_NAMESPACE }), timeoutMs).catch(
     (err: unknown) => {

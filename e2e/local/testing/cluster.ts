@@ -58,7 +58,7 @@ export async function useLocalCluster(o: UseLocalClusterOptions = {}): Promise<T
       // The file runs its own controller and handler: the installed ones would act on the same VMs and node,
       // and the installed api would own the APIService the file registers.
       log.warning('uninstalling the operator and the roles it installed, for a file that runs its own');
-      await uninstallVirt(c);
+      await uninstallVirt(c, { dir });
     }
   } catch (err) {
     // Like a failed up: the next file starts from a cluster that is down.

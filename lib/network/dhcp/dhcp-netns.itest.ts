@@ -52,7 +52,8 @@ beforeAll(async () => {
       '#!/bin/sh',
       '[ "$1" = bound ] || [ "$1" = renew ] || exit 0',
       'busybox ifconfig "$interface" "$ip" netmask "$subnet"',
-      `env > ${leaseFile}.$1`,
+      // Written whole, then renamed: the test waits for the file to appear.
+      `env > ${leaseFile}.tmp && mv ${leaseFile}.tmp ${leaseFile}.$1`,
       '',
     ].join('\n'),
   );
