@@ -112,6 +112,17 @@ describe('the reply to a request', () => {
       },
     ],
     [
+      'an INFORM from an address the guest was not given (answered on its link, not routed there)',
+      newRequest(MESSAGE_TYPE.inform, [], { ciaddr: '192.0.2.7' }),
+      {
+        type: MESSAGE_TYPE.ack,
+        destination: '10.0.2.255',
+        yiaddr: '0.0.0.0',
+        ciaddr: '192.0.2.7',
+        codes: [53, 54, ...CONFIG_CODES],
+      },
+    ],
+    [
       'an INFORM without an address',
       newRequest(MESSAGE_TYPE.inform),
       {

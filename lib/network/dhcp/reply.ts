@@ -6,7 +6,8 @@
  * address or lease (RFC 2131 §4.3.5); DECLINE, RELEASE and anything else get nothing.
  *
  * Where: a reply to a client that set the broadcast bit or has no address yet goes to the configuration's
- * broadcastAddress, as does every NAK (RFC 2131 §4.1); any other goes to the client's ciaddr. RFC 2131 names
+ * broadcastAddress, as does every NAK (RFC 2131 §4.1); any other goes to the client's ciaddr when that is the
+ * address this server gives it, and to broadcastAddress too when it is not. RFC 2131 names
  * 255.255.255.255, but Node cannot tie a UDP socket to a device, so a limited broadcast would leave by
  * whichever interface the routing table picks. The directed broadcast of the guest's subnet is routed out
  * of the guest's link and sent there as an Ethernet broadcast, the frame a client without an address waits
@@ -62,8 +63,14 @@ function answer(request: DhcpMessage, type: MessageType, fields: Partial<DhcpMes
   };
 }
 
+/**
+ * Unicast only to the address this server gives the guest: a request naming any other ciaddr (which anyone
+ * reaching port 67 of the Pod could send, with the guest's MAC) is answered on the guest's link, never routed
+ * elsewhere.
+ */
 function destination(request: DhcpMessage, config: DhcpConfig): string {
-  return request.broadcast || request.ciaddr === UNSPECIFIED ? config.broadcastAddress : request.ciaddr;
+  const own = request.ciaddr === canonical(config.clientIp, 'clientIp');
+  return request.broadcast || !own ? config.broadcastAddress : request.ciaddr;
 }
 
 function serverId(config: DhcpConfig): DhcpOption {
