@@ -49,6 +49,12 @@ function counted(items: NftItem[], family: string, chain: string, words: string[
   });
 }
 
+/** The masquerade plan for the namespace's eth0 as it is now. */
+async function masqueradePlan(): Promise<ReturnType<typeof planPodNetwork>> {
+  const podInterface = await readPodInterface(NS_PATH, 'eth0');
+  return planPodNetwork({ podInterface, iface: IFACE, interfaceIndex: 0, network: NETWORK, queues: 2 });
+}
+
 const hostBefore = hostSysctls();
 
 beforeAll(async () => {
@@ -84,14 +90,7 @@ describe('the masquerade plan in a network namespace', () => {
   });
 
   it('creates the bridge and the tap, writes the sysctls and the NAT rules', async () => {
-    const podInterface = await readPodInterface(NS_PATH, 'eth0');
-    const plan = planPodNetwork({
-      podInterface,
-      iface: IFACE,
-      interfaceIndex: 0,
-      network: NETWORK,
-      queues: 2,
-    });
+    const plan = await masqueradePlan();
     await applyPlan(NS_PATH, plan.steps);
 
     const links = (await json('ip', '-j', '-d', 'link', 'show')) as Record<string, unknown>[];
@@ -152,14 +151,7 @@ describe('the masquerade plan in a network namespace', () => {
   });
 
   it('replaces its NAT rules when applied again', async () => {
-    const podInterface = await readPodInterface(NS_PATH, 'eth0');
-    const plan = planPodNetwork({
-      podInterface,
-      iface: IFACE,
-      interfaceIndex: 0,
-      network: NETWORK,
-      queues: 2,
-    });
+    const plan = await masqueradePlan();
     const before = (await ruleset()).filter((i) => i.rule !== undefined).length;
     await applyPlan(
       NS_PATH,
