@@ -15,8 +15,9 @@ APT_PACKAGES=(openssl ca-certificates git curl util-linux
   # kube-proxy and its cleanup, buildah + debootstrap for the image, gcc for the static pause.
   runc containernetworking-plugins iptables nftables nfacct buildah debootstrap gcc libc6-dev
   # zsh, to test the zsh completion virtctl-ts writes; busybox's udhcpc, the DHCP client the launcher's DHCP
-  # server is tested against (the test guests run the same busybox).
-  zsh busybox-static)
+  # server is tested against (the test guests run the same busybox); ssh and ssh-keygen for the agent
+  # guest's ssh server.
+  zsh busybox-static openssh-client)
 
 log() { printf '[install] %s\n' "$*" >&2; }
 

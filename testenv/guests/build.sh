@@ -5,8 +5,9 @@
 # candidate versions of every package used. A warm run with unchanged apt lists returns at once; after
 # an apt-get update it asks apt-cache for versions (a few seconds) and rebuilds only if one changed.
 #   vmlinux                  uncompressed kernel (ELF, boots through its PVH entry with -kernel)
-#   initramfs.cpio.gz        busybox + /init (prints the marker on ttyS0; ACPI power button powers off)
-#   initramfs-agent.cpio.gz  the same plus virtio modules, qemu-ga and its libraries
+#   initramfs.cpio.gz        busybox + /init (prints the marker on ttyS0; ACPI power button powers off;
+#                            DHCP on a virtio-net eth0, echo services through inetutils-inetd)
+#   initramfs-agent.cpio.gz  the same plus virtio disk modules, qemu-ga, dropbear and their libraries
 #   data.ext4.qcow2          16 MiB ext4 disk (label kvts-data) for the agent variant
 #   manifest.json            package versions, kernel release, sizes
 # Prints the cache directory on stdout's last line; progress goes to stderr.
@@ -22,6 +23,8 @@ AGENT_MODULES=(virtio_pci virtio_console virtio_blk virtio_scsi sd_mod crc32c_ge
 # Both images: the ACPI power button (a module in the cloud kernel) and evdev, through which busybox acpid
 # sees its key press (the kernel has no /proc/acpi/event).
 BUTTON_MODULES=(button evdev)
+# Both images: a virtio-net NIC appears as eth0 (virtio_net pulls in net_failover and failover).
+NET_MODULES=(virtio_pci virtio_net)
 log() { printf '[guests] %3ds %s\n' "$SECONDS" "$*" >&2; }
 die() { log "$*"; exit 1; }
 # shellcheck source=testenv/guests/lib-build.sh
@@ -36,7 +39,8 @@ root="${KV_CACHE_DIR:-$HOME/.cache/kubevirt-ts}/guests"
 mkdir -p "$root"
 # Warm path without apt-cache: the key resolved last time holds while these inputs and apt's package
 # lists (and pinning) are unchanged.
-fingerprint=$( (cat "${BASH_SOURCE[0]}" "$here/lib-build.sh" "$here/init.sh"; echo "$flavour"
+fingerprint=$( (cat "${BASH_SOURCE[0]}" "$here/lib-build.sh" "$here/init.sh" "$here/udhcpc.script"
+  echo "$flavour"
   stat -c '%n %s %Y' /var/lib/apt/lists/*_Packages* /etc/apt/preferences* 2>/dev/null || true) |
   sha256sum | cut -c1-16)
 if [ -f "$root/.resolved-$fingerprint" ]; then
@@ -48,12 +52,15 @@ if [ -f "$root/.resolved-$fingerprint" ]; then
   fi
 fi
 
-# Package set: busybox-static, the Depends closure of qemu-guest-agent (its shared libraries; pre-depends
-# are install-time only) and the versioned kernel image behind the flavour metapackage. Two apt-cache
-# calls only: without a pkgcache (Docker images) each one rebuilds the cache, about a second.
+# Package set: busybox-static, the Depends closure of qemu-guest-agent and dropbear-bin (their shared
+# libraries; pre-depends are install-time only), inetutils-inetd alone (its binary needs only libc, which
+# that closure holds; its Depends are init-script helpers) and the versioned kernel image behind the
+# flavour metapackage. Two apt-cache calls only: without a pkgcache (Docker images) each one rebuilds the
+# cache, about a second.
 mapfile -t agent_pkgs < <(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
-  --no-breaks --no-replaces --no-enhances --no-pre-depends qemu-guest-agent | grep -E '^[a-z0-9]' | sort -u)
-[ ${#agent_pkgs[@]} -gt 0 ] || die "apt-cache knows no qemu-guest-agent (run apt-get update?)"
+  --no-breaks --no-replaces --no-enhances --no-pre-depends qemu-guest-agent dropbear-bin |
+  grep -E '^[a-z0-9]' | sort -u)
+[ ${#agent_pkgs[@]} -gt 1 ] || die "apt-cache knows no qemu-guest-agent or dropbear-bin (run apt-get update?)"
 declare -A version
 kdep=""
 p=""
@@ -63,16 +70,17 @@ while IFS= read -r line; do
     "Version: "*) version[$p]=${line#Version: } ;;
     "Depends: "*) [ "$p" != "linux-image-$flavour" ] || kdep=${line#Depends: } ;;
   esac
-done < <(apt-cache show --no-all-versions "linux-image-$flavour" busybox-static "${agent_pkgs[@]}")
+done < <(apt-cache show --no-all-versions "linux-image-$flavour" busybox-static inetutils-inetd \
+  "${agent_pkgs[@]}")
 # Depends: linux-image-6.1.0-57-cloud-amd64 (= 6.1.192-3)
 kpkg=${kdep%% *}
 [[ $kpkg == linux-image-[0-9]* ]] || die "no kernel package behind linux-image-$flavour (run apt-get update?)"
 release=${kpkg#linux-image-}
 version[$kpkg]=${version[linux-image-$flavour]}
-pkgs=("$kpkg" busybox-static "${agent_pkgs[@]}")
+pkgs=("$kpkg" busybox-static inetutils-inetd "${agent_pkgs[@]}")
 for p in "${pkgs[@]}"; do [ -n "${version[$p]:-}" ] || die "no candidate version for $p"; done
 
-key=$( (cat "${BASH_SOURCE[0]}" "$here/lib-build.sh" "$here/init.sh"
+key=$( (cat "${BASH_SOURCE[0]}" "$here/lib-build.sh" "$here/init.sh" "$here/udhcpc.script"
   for p in "${pkgs[@]}"; do echo "$p=${version[$p]}"; done) | sha256sum | cut -c1-16)
 out="$root/$key"
 exec 9>"$root/.lock-$key"
@@ -104,17 +112,22 @@ extract_vmlinux "$work/kernel/boot/vmlinuz-$release" "$work/out/vmlinux" ||
 dpkg-deb -x "$(deb busybox-static)" "$work/busybox"
 bb="$work/busybox/bin/busybox"
 
+mkdir -p "$work/sysroot"
+for p in inetutils-inetd "${agent_pkgs[@]}"; do dpkg-deb -x "$(deb "$p")" "$work/sysroot"; done
+
 log "building initramfs.cpio.gz"
 make_base_tree "$work/plain" "$bb" "$here/init.sh"
-add_modules "$work/plain" "$work/kernel/lib/modules/$release" "${BUTTON_MODULES[@]}"
+add_modules "$work/plain" "$work/kernel/lib/modules/$release" "${BUTTON_MODULES[@]}" "${NET_MODULES[@]}"
+add_net_services "$work/plain" "$work/sysroot" "$here/udhcpc.script"
 pack_cpio "$work/plain" "$bb" "$work/out/initramfs.cpio.gz"
 
-log "building initramfs-agent.cpio.gz (${AGENT_MODULES[*]}, qemu-ga)"
+log "building initramfs-agent.cpio.gz (${AGENT_MODULES[*]}, qemu-ga, dropbear)"
 make_base_tree "$work/agent" "$bb" "$here/init.sh"
-add_modules "$work/agent" "$work/kernel/lib/modules/$release" "${BUTTON_MODULES[@]}" "${AGENT_MODULES[@]}"
-mkdir -p "$work/sysroot"
-for p in "${agent_pkgs[@]}"; do dpkg-deb -x "$(deb "$p")" "$work/sysroot"; done
+add_modules "$work/agent" "$work/kernel/lib/modules/$release" "${BUTTON_MODULES[@]}" "${NET_MODULES[@]}" \
+  "${AGENT_MODULES[@]}"
+add_net_services "$work/agent" "$work/sysroot" "$here/udhcpc.script"
 add_program "$work/agent" "$work/sysroot" usr/sbin/qemu-ga
+add_program "$work/agent" "$work/sysroot" usr/sbin/dropbear
 # What qemu-ga's guest-get-osinfo reads for the name, id and version (the handler reports guestOSInfo by name).
 printf '%s\n' 'NAME="kubevirt-ts agent guest"' 'ID=kvts-agent' 'VERSION="1 (test)"' 'VERSION_ID=1' \
   'PRETTY_NAME="kubevirt-ts agent guest 1"' >"$work/agent/etc/os-release"

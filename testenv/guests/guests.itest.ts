@@ -1,11 +1,12 @@
 // Boots the test guests with qemu-system-x86_64 under TCG (no libvirt): the plain guest must print the
 // marker (and power off on kvts.poweroff=1 or on the ACPI power button); the agent guest must answer the guest agent on its
-// virtio-serial socket and freeze/thaw its ext4 data disk. Prints the QEMU-start-to-marker times.
+// virtio-serial socket and freeze/thaw its ext4 data disk. Without a NIC neither prints the NET line.
+// Prints the QEMU-start-to-marker times.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureGuests, GUEST_CMDLINE, MARKER } from './guests.ts';
+import { ensureGuests, GUEST_CMDLINE, MARKER, NET_MARKER } from './guests.ts';
 import type { Guests } from './guests.ts';
 import { GuestAgentClient } from './qga-client.ts';
 import { agentDeviceArgs, QemuGuest } from './qemu-direct.ts';
@@ -46,6 +47,7 @@ describe('test guests under TCG', () => {
       const ms = await vm.waitForSerial(MARKER, BOOT_TIMEOUT_MS);
       console.log(`plain guest: qemu start to marker ${ms} ms`);
       expect(await vm.serial()).toContain(`${MARKER} kernel=${guests.kernelVersion} variant=plain`);
+      expect(await vm.serial()).not.toContain(NET_MARKER);
     } finally {
       await vm.stop();
     }
@@ -105,6 +107,7 @@ describe('test guests under TCG', () => {
       expect(await vm.serial()).toContain(
         `${MARKER} kernel=${guests.kernelVersion} variant=agent data=mounted agent=started`,
       );
+      expect(await vm.serial()).not.toContain(NET_MARKER);
 
       agent = await GuestAgentClient.connect(agentSocket);
       await agent.sync();

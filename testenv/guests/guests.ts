@@ -2,7 +2,8 @@
  * The test guests built by testenv/guests/build.sh from Debian packages: an uncompressed Debian kernel
  * (vmlinux, booted through its PVH entry with `-kernel` / libvirt `<kernel>`), a busybox initramfs whose
  * /init prints MARKER on ttyS0, an "agent" initramfs that also loads the virtio modules, mounts /dev/vda at
- * /mnt/data and runs qemu-ga on the org.qemu.guest_agent.0 port, and a 16 MiB ext4 data disk (qcow2).
+ * /mnt/data and runs qemu-ga on the org.qemu.guest_agent.0 port, and a 16 MiB ext4 data disk (qcow2). With a
+ * virtio-net NIC both take a DHCP lease on eth0 and serve GUEST_PORTS; the agent guest also serves ssh.
  * build.sh caches them under ${KV_CACHE_DIR:-~/.cache/kubevirt-ts}/guests/<key>; a warm run is quick.
  */
 import { readFile } from 'node:fs/promises';
@@ -12,6 +13,28 @@ import { runCacheBuild } from '../cache-build.ts';
 
 /** First word of the line /init prints once the guest is up (then `kernel=<release> variant=...`). */
 export const MARKER = 'KUBEVIRT-TS-GUEST-READY';
+
+/**
+ * First words of the line /init prints before MARKER when the guest has an eth0: then `<address>/<prefix>`
+ * of its DHCP lease, or `none` when no lease came within about 20 s. Absent without a NIC.
+ */
+export const NET_MARKER = 'KUBEVIRT-TS-GUEST-NET eth0';
+
+/** What the guests serve once eth0 has an address (ssh on the agent guest only, root with a key). */
+export const GUEST_PORTS = {
+  /** TCP echo: every byte received is sent back. */
+  tcpEcho: 1500,
+  /** UDP echo: each datagram is sent back to its sender. */
+  udpEcho: 1501,
+  /** TCP: answers the guest's hostname (from DHCP; kvts-guest without one) and closes. */
+  hostname: 1502,
+  ssh: 22,
+} as const;
+
+/** The kernel command line parameter that gives root's ssh key to the agent guest (one authorized_keys line). */
+export function sshKeyParam(authorizedKey: string): string {
+  return `kvts.sshkey=${Buffer.from(authorizedKey.trim()).toString('base64')}`;
+}
 
 /** Kernel command line for the guests; add `kvts.poweroff=1` to power off right after the marker. */
 export const GUEST_CMDLINE = 'console=ttyS0 quiet';
@@ -26,9 +49,9 @@ export interface Guests {
   dir: string;
   /** Uncompressed kernel (ELF vmlinux). */
   kernel: string;
-  /** Busybox initramfs: prints the marker, then idles with a shell on the console. */
+  /** Busybox initramfs: prints the marker, then idles with a shell on the console; DHCP and echo ports on eth0. */
   initrd: string;
-  /** Initramfs with virtio modules and qemu-ga; mounts /dev/vda (ext4) at /mnt/data when present. */
+  /** Initramfs with virtio modules, qemu-ga and ssh; mounts /dev/vda (ext4) at /mnt/data when present. */
   agentInitrd: string;
   /** ext4 data disk, qcow2. Shared by every caller: boot it with snapshot=on or an overlay. */
   dataDisk: string;

@@ -1,12 +1,16 @@
 #!/bin/busybox sh
 # PID 1 of the kubevirt-ts test guests (copied into both initramfs images by build.sh as /init).
-# Mounts dev/proc/sys, loads the modules (ACPI button and evdev; virtio on the agent image) and starts
-# busybox acpid (the power button powers off, see /etc/acpid.conf), on the agent image mounts /dev/vda
-# at /mnt/data and starts qemu-ga on the org.qemu.guest_agent.0 port, then prints the marker line on the
-# console (console=ttyS0). Cmdline flags: kvts.poweroff=1 powers off after the marker; otherwise a shell is
-# offered on the console (respawned) so console tests can type into the guest.
+# Mounts dev/proc/sys, loads the modules (ACPI button, evdev, virtio-net; virtio disks and console on the
+# agent image) and starts busybox acpid (the power button powers off, see /etc/acpid.conf), on the agent
+# image mounts /dev/vda at /mnt/data and starts qemu-ga on the org.qemu.guest_agent.0 port, then prints the
+# marker line on the console (console=ttyS0). With a virtio-net NIC (eth0) it first takes a DHCP lease, starts the echo
+# services (inetd) and, on the agent image, dropbear, and prints NET_MARKER with the address (or "none").
+# Cmdline flags: kvts.poweroff=1 powers off after the marker; otherwise a shell is offered on the console
+# (respawned) so console tests can type into the guest. kvts.sshkey=<base64 of an authorized_keys line>
+# gives root an ssh key (as does /mnt/data/authorized_keys).
 export PATH=/sbin:/bin:/usr/sbin:/usr/bin
 MARKER=KUBEVIRT-TS-GUEST-READY
+NET_MARKER=KUBEVIRT-TS-GUEST-NET
 QGA_PORT_NAME=org.qemu.guest_agent.0
 
 /bin/busybox mount -t devtmpfs devtmpfs /dev
@@ -83,15 +87,68 @@ start_agent() {
   extra=" data=$data agent=$agent"
 }
 
+# True once something listens on port $2 of /proc/net/$1 (tcp: LISTEN; udp: bound), polled up to 5 s.
+wait_listening() {
+  state=0A
+  [ "$1" = udp ] && state=07
+  pattern=$(printf ':%04X 00000000:0000 %s' "$2" "$state")
+  i=0
+  while [ $i -lt 50 ]; do
+    grep -q "$pattern" "/proc/net/$1" && return 0
+    i=$((i + 1))
+    sleep 0.1
+  done
+  echo "kvts: nothing listens on $1 port $2"
+  return 1
+}
+
+# Root's keys: the kvts.sshkey= line (base64, as the command line splits at spaces) and the data disk's
+# authorized_keys. dropbear makes each host key on the first connection that asks for its type (-R) and
+# takes keys only (-s).
+start_ssh() {
+  mkdir -p /root/.ssh /etc/dropbear
+  chmod 0700 /root/.ssh
+  keys=/root/.ssh/authorized_keys
+  : >"$keys"
+  chmod 0600 "$keys"
+  for w in $cmdline; do
+    case $w in kvts.sshkey=*) { echo "${w#kvts.sshkey=}" | base64 -d; echo; } >>"$keys" ;; esac
+  done
+  [ ! -f /mnt/data/authorized_keys ] || cat /mnt/data/authorized_keys >>"$keys"
+  dropbear -R -s -E -p 22 -P /run/dropbear.pid 2>/run/dropbear.log || echo "kvts: dropbear failed"
+  wait_listening tcp 22
+}
+
+# udhcpc gets a lease for eth0 (20 discovers a second apart at most, then it goes on in the background) and
+# keeps renewing it; /etc/udhcpc/default.script applies it. With an address, the echo services and ssh start.
+start_network() {
+  ip link set lo up
+  ip link set eth0 up
+  udhcpc -i eth0 -p /run/udhcpc.pid -b -t 20 -T 1 -O mtu -O search -O staticroutes >/run/udhcpc.log 2>&1
+  net=$(ip -4 -o addr show dev eth0 | awk '{ print $4; exit }')
+  if [ -z "$net" ]; then
+    net=none
+    return
+  fi
+  inetutils-inetd -p /run/inetd.pid /etc/inetd.conf || echo "kvts: inetd failed"
+  wait_listening tcp 1500 && wait_listening udp 1501 && wait_listening tcp 1502
+  [ ! -x /usr/sbin/dropbear ] || start_ssh
+}
+
 variant=plain
 extra=""
+net=""
+# The kernel's "(none)" until DHCP names the guest.
+hostname kvts-guest
 load_modules
 start_acpid
 if [ -x /usr/sbin/qemu-ga ]; then
   variant=agent
   start_agent
 fi
+[ ! -d /sys/class/net/eth0 ] || start_network
 echo
+[ -z "$net" ] || echo "$NET_MARKER eth0 $net"
 echo "$MARKER kernel=$(uname -r) variant=$variant$extra"
 
 if has_flag kvts.poweroff=1; then

@@ -119,6 +119,24 @@ add_program() {
   ln -sf "../$libdir/ld-linux-x86-64.so.2" "$root/lib64/ld-linux-x86-64.so.2"
 }
 
+# What /init needs for the network (see its start_network): the udhcpc event script $3, and inetd from the
+# sysroot $2 with its configuration. inetd's internal echo service answers TCP 1500 and UDP 1501 (an
+# internal service goes by its official name, so /etc/services puts echo on those ports) and busybox
+# hostname answers TCP 1502. glibc (inetd, dropbear) reads ports, protocols and users from these files.
+add_net_services() {
+  local root=$1 sys=$2 script=$3
+  install -D -m 0755 "$script" "$root/etc/udhcpc/default.script"
+  add_program "$root" "$sys" usr/sbin/inetutils-inetd
+  printf '%s\n' 'echo stream tcp nowait root internal' 'echo dgram udp wait root internal' \
+    '1502 stream tcp nowait root /bin/hostname hostname' >"$root/etc/inetd.conf"
+  printf '%s\n' 'echo 1500/tcp' 'echo 1501/udp' >"$root/etc/services"
+  printf '%s\n' 'ip 0 IP' 'tcp 6 TCP' 'udp 17 UDP' >"$root/etc/protocols"
+  printf '%s\n' 'passwd: files' 'group: files' 'shadow: files' 'hosts: files dns' 'services: files' \
+    'protocols: files' >"$root/etc/nsswitch.conf"
+  echo '127.0.0.1 localhost' >"$root/etc/hosts"
+  echo /bin/sh >"$root/etc/shells"
+}
+
 # 16 MiB ext4 image with a README at its root, converted to qcow2 (callers boot it with an overlay
 # or snapshot=on so the cached image stays pristine).
 make_data_disk() {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { agentDeviceArgs, qemuArgs } from './qemu-direct.ts';
+import { agentDeviceArgs, qemuArgs, userNetArgs } from './qemu-direct.ts';
 
 const valueOf = (args: string[], flag: string): string[] =>
   args.flatMap((a, i) => (a === flag && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
@@ -52,4 +52,22 @@ describe('agentDeviceArgs', () => {
       expect(valueOf(args, '-drive')).toEqual(drives);
     },
   );
+});
+
+describe('userNetArgs', () => {
+  it('puts a virtio-net NIC on the user network with the hostname and loopback forwards', () => {
+    const args = userNetArgs({
+      hostname: 'g1',
+      forwards: [
+        { proto: 'tcp', hostPort: 40000, guestPort: 1500 },
+        { proto: 'udp', hostPort: 40001, guestPort: 1501 },
+      ],
+    });
+    expect(args).toEqual([
+      '-netdev',
+      'user,id=n0,hostname=g1,hostfwd=tcp:127.0.0.1:40000-:1500,hostfwd=udp:127.0.0.1:40001-:1501',
+      '-device',
+      'virtio-net-pci,netdev=n0',
+    ]);
+  });
 });

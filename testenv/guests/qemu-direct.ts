@@ -1,6 +1,7 @@
 /**
  * Boots a test guest with qemu-system-x86_64 directly (no libvirt): TCG with the qemu64 CPU (KVM does not
- * work on these machines), kernel boot, serial console appended to a file, no network, no reboot.
+ * work on these machines), kernel boot, serial console appended to a file, no reboot, and no network unless
+ * userNetArgs() adds a NIC.
  * Used to check the guests themselves and to measure boot-to-marker without libvirt in the way.
  */
 import { spawn } from 'node:child_process';
@@ -68,6 +69,32 @@ export function agentDeviceArgs(d: AgentDevices): string[] {
     ...args,
     ...['-drive', `file=${d.dataDisk},format=qcow2,if=none,id=data0,snapshot=on`],
     ...['-device', 'virtio-blk-pci,drive=data0'],
+  ];
+}
+
+export interface HostForward {
+  proto: 'tcp' | 'udp';
+  /** Port on the host's 127.0.0.1. */
+  hostPort: number;
+  guestPort: number;
+}
+
+export interface UserNetwork {
+  forwards: readonly HostForward[];
+  /** The hostname QEMU's DHCP server gives the guest. */
+  hostname?: string;
+}
+
+/**
+ * A virtio-net NIC on QEMU's user-mode network (its DHCP server leases 10.0.2.15/24, router 10.0.2.2), with
+ * ports of the host's loopback forwarded to the guest.
+ */
+export function userNetArgs(n: UserNetwork): string[] {
+  const hostname = n.hostname === undefined ? '' : `,hostname=${n.hostname}`;
+  const forwards = n.forwards.map((f) => `,hostfwd=${f.proto}:127.0.0.1:${f.hostPort}-:${f.guestPort}`);
+  return [
+    ...['-netdev', `user,id=n0${hostname}${forwards.join('')}`],
+    ...['-device', 'virtio-net-pci,netdev=n0'],
   ];
 }
 
