@@ -38,6 +38,8 @@ export interface InterfaceJson {
   MAC?: { MAC: string };
   BootOrder?: { Order: number };
   LinkState?: { State: string };
+  Driver?: { Name: string; Queues?: number };
+  Target?: { Device: string; Managed?: string };
   Alias: AliasJson;
 }
 

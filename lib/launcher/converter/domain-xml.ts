@@ -3,7 +3,17 @@
  * sysinfo, devices, clock, metadata, features, cpu, vcpu, vcpus.
  */
 import { devicesXml } from './devices-xml.ts';
-import type { Clock, Cpu, DomainSpec, Features, Hyperv, OnOff, Os, SysInfo, SysInfoEntry } from './domain-spec.ts';
+import type {
+  Clock,
+  Cpu,
+  DomainSpec,
+  Features,
+  Hyperv,
+  OnOff,
+  Os,
+  SysInfo,
+  SysInfoEntry,
+} from './domain-spec.ts';
 import { el, renderXml, textEl, type XmlElement } from './xml.ts';
 
 const KUBEVIRT_METADATA_NS = 'http://kubevirt.io';
@@ -136,7 +146,9 @@ function domainXmlTree(domainSpec: DomainSpec): XmlElement {
       el(
         'vcpus',
         {},
-        domainSpec.vcpus.map((v) => el('vcpu', { id: v.id, enabled: v.enabled, hotpluggable: v.hotpluggable })),
+        domainSpec.vcpus.map((v) =>
+          el('vcpu', { id: v.id, enabled: v.enabled, hotpluggable: v.hotpluggable }),
+        ),
       ),
   );
 }

@@ -24,6 +24,7 @@ describe('interfacesConfigurator', () => {
           type: 'ethernet',
           model: 'virtio-non-transitional',
           alias: { name: 'default', userDefined: true },
+          target: { dev: 'tap0', managed: 'no' },
           romEnabled: 'no',
         },
       ],
@@ -39,6 +40,7 @@ describe('interfacesConfigurator', () => {
           mac: '02:00:00:00:00:01',
           bootOrder: 1,
           alias: { name: 'default', userDefined: true },
+          target: { dev: 'tap0', managed: 'no' },
         },
       ],
     ],
@@ -51,6 +53,7 @@ describe('interfacesConfigurator', () => {
           type: 'ethernet',
           model: 'virtio-transitional',
           alias: { name: 'default', userDefined: true },
+          target: { dev: 'tap0', managed: 'no' },
           romEnabled: 'no',
           linkState: 'down',
           acpiIndex: 3,
@@ -101,5 +104,16 @@ describe('interfacesConfigurator', () => {
         message: expect.stringContaining('failed to find network extra'),
       }),
     );
+  });
+});
+
+describe('the tap a domain interface opens', () => {
+  it('is tap<name less its first three characters> for a secondary network, by the name the Pod reports', () => {
+    const vmi = testVmi(
+      withInterface({ name: 'blue', bridge: {} }, { name: 'blue', multus: { networkName: 'blue-net' } }),
+    );
+    vmi.status = { interfaces: [{ name: 'blue', podInterfaceName: 'pod16477688c0e' }] };
+    const [iface] = runConfigurator(interfacesConfigurator, vmi, testCtx({})).devices.interfaces;
+    expect(iface?.target).toEqual({ dev: 'tap16477688c0e', managed: 'no' });
   });
 });

@@ -1,11 +1,13 @@
 /**
- * Network interfaces as KubeVirt renders them for the pod network (kubevirt converter/network.go): bridge and
- * masquerade bindings attach through a tap device, so libvirt gets `type="ethernet"`; the tap name, MTU and
- * the rest come from KubeVirt's network setup in the launcher Pod, which this launcher does not do, so the
- * domain carries none of them. SR-IOV and binding plugins other than tap ones are not libvirt interfaces.
- * Absent interfaces are left out.
+ * Network interfaces as KubeVirt renders them for the pod network (kubevirt converter/network.go,
+ * domainspec/generators.go): bridge and masquerade bindings attach through the tap the handler made in the
+ * launcher Pod's namespace (lib/network/setup), so libvirt gets `type="ethernet"` with `<target dev managed="no">`
+ * under KubeVirt's tap name (lib/network/link-names.ts). SR-IOV and binding plugins other than tap ones are
+ * not libvirt interfaces. Absent interfaces are left out.
  */
-import type { Interface as VmiInterface, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Interface as VmiInterface, Network, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { tapDeviceName } from '../../network/link-names.ts';
+import { podInterfaceName } from '../../network/namescheme.ts';
 import { configurator, virtioModel, type Configurator } from './configurator.ts';
 import type { ConverterContext } from './context.ts';
 import { cpuTopology, vcpuCount } from './cpu-topology.ts';
@@ -49,16 +51,18 @@ function setOptionalParts(out: Interface, iface: VmiInterface, field: string, ct
 }
 
 function domainInterface(
-  iface: VmiInterface,
-  field: string,
+  at: { iface: VmiInterface; network: Network; field: string },
   vmi: VirtualMachineInstance,
   ctx: ConverterContext,
 ): Interface {
+  const { iface, network, field } = at;
   const model = iface.model === undefined || iface.model === '' ? 'virtio' : iface.model;
+  const podInterface = podInterfaceName(network, vmi.status?.interfaces ?? []);
   const out: Interface = {
     type: 'ethernet',
     model: model === 'virtio' ? virtioModel(vmi, ctx) : model,
     alias: userAlias(iface.name),
+    target: { dev: tapDeviceName(podInterface, network), managed: 'no' },
   };
   const q = queues(vmi, model);
   if (q !== undefined) out.driver = { name: 'vhost', queues: q };
@@ -67,14 +71,15 @@ function domainInterface(
 }
 
 export const interfacesConfigurator: Configurator = configurator((vmi, domain, ctx) => {
-  const networks = new Set((vmi.spec.networks ?? []).map((n) => n.name));
+  const networks = new Map((vmi.spec.networks ?? []).map((n) => [n.name, n]));
   (vmi.spec.domain.devices.interfaces ?? []).forEach((iface, i) => {
     const field = `spec.domain.devices.interfaces[${i}]`;
     if (iface.state === 'absent') return;
-    if (!networks.has(iface.name)) {
+    const network = networks.get(iface.name);
+    if (network === undefined) {
       throw new ConversionError(`${field}.name`, `failed to find network ${iface.name}`);
     }
     if (attachment(iface, field) === 'none') return;
-    domain.devices.interfaces.push(domainInterface(iface, field, vmi, ctx));
+    domain.devices.interfaces.push(domainInterface({ iface, network, field }, vmi, ctx));
   });
 });

@@ -70,6 +70,8 @@ function interfaceJson(iface: Interface): InterfaceJson {
     ...(iface.mac !== undefined && { MAC: { MAC: iface.mac } }),
     ...(iface.bootOrder !== undefined && { BootOrder: { Order: iface.bootOrder } }),
     ...(iface.linkState !== undefined && { LinkState: { State: iface.linkState } }),
+    ...(iface.driver !== undefined && { Driver: { Name: iface.driver.name, Queues: iface.driver.queues } }),
+    ...(iface.target !== undefined && { Target: { Device: iface.target.dev, Managed: iface.target.managed } }),
     Alias: aliasJson(iface.alias),
   };
 }

@@ -195,8 +195,7 @@ function realisticMetadata(metadata: Json): void {
 function realisticFirmware(spec: Json): void {
   const domain = spec['domain'] as Json;
   const bios = ((domain['firmware'] as Json | undefined)?.['bootloader'] as Json | undefined)?.['bios'] as
-    | Json
-    | undefined;
+    Json | undefined;
   if ((domain['devices'] as Json)['autoattachSerialConsole'] === false && bios !== undefined) {
     delete bios['useSerial'];
   }
