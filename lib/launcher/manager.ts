@@ -39,6 +39,8 @@ import {
   type DomainIdentity,
   type DomainStatusExtras,
 } from './report/domain-json.ts';
+import { definedMacs, withDefinedMacs } from './network/defined-macs.ts';
+import type { GuestDhcp } from './network/guest-dhcp.ts';
 import { kubevirtState, NON_EXISTENT, type KubevirtState } from './report/state.ts';
 import type { SerialRelay } from './serial/relay.ts';
 import { findContainerDiskImages } from './sync/container-disks.ts';
@@ -54,6 +56,8 @@ export interface ManagerOptions {
   /** The daemons' user: everything a domain touches is handed to it. */
   readonly identity: Identity;
   readonly serial: SerialRelay;
+  /** Serves the guest's Pod network interfaces (default: none are served). */
+  readonly dhcp?: Pick<GuestDhcp, 'serve'>;
   readonly log: Logger;
   readonly clock?: Clock;
 }
@@ -91,6 +95,8 @@ const LIVE_AND_CONFIG = { live: true, config: true };
 export class DomainManager {
   readonly domainName: string;
   private applied: Applied | undefined;
+  /** The MACs of the defined domain's interfaces, by alias. */
+  private macs: ReadonlyMap<string, string> = new Map();
   private pausedByUser = false;
   /** From the agent-lifecycle events (noteAgentState); a new domain starts without its agent. */
   private agentConnected = false;
@@ -181,16 +187,21 @@ export class DomainManager {
     let machine = this.applied?.domain.os.type.machine;
     if (plan.define || ref === undefined) {
       ref = await defineDomain(this.o.conn, xml);
-      // libvirt expands an alias such as q35 to the versioned type it defined; that is what is reported.
-      machine = definedMachine(await getDomainXml(this.o.conn, ref));
+      // libvirt expands an alias such as q35 to the versioned type it defined and picks the MACs the VMI left
+      // open; that is what is reported.
+      const definedXml = await getDomainXml(this.o.conn, ref);
+      machine = definedMachine(definedXml);
+      this.macs = definedMacs(definedXml);
     }
+    const defined = withDefinedMacs(withMachine(domain, machine), this.macs);
+    await this.o.dhcp?.serve(vmi, defined);
     if (plan.start) await this.start(ref, vmi, ctx.layout.serialSocket(vmi.metadata.uid ?? ''));
     if (plan.resume) await resumeDomain(this.o.conn, ref);
     for (const d of plan.attach) await attachDevice(this.o.conn, ref, diskDeviceXml(d), LIVE_AND_CONFIG);
     for (const d of plan.detach) {
       await detachDeviceByAlias(this.o.conn, ref, `ua-${d.alias.name}`, LIVE_AND_CONFIG);
     }
-    this.applied = { vmi, domain: withMachine(domain, machine), xml, checksum: vmiSpecChecksum(vmi) };
+    this.applied = { vmi, domain: defined, xml, checksum: vmiSpecChecksum(vmi) };
   }
 
   /** The guest agent connected or went away (libvirt's agent-lifecycle event). */

@@ -56,6 +56,12 @@ describe('the DHCP configuration of an interface', () => {
       ['8.8.8.8'],
       ['cluster.local', 'svc.cluster.local', 'example.com'],
     ],
+    [
+      'the root domain, which the kubelet writes when there is no search domain',
+      'search .\nnameserver 1.1.1.1\n',
+      ['1.1.1.1'],
+      ['cluster.local'],
+    ],
     ['an upper-case search domain', 'search LoCaL\r\nnameserver 1.1.1.1\r\n', ['1.1.1.1'], ['local']],
     [
       'comments, indented lines and look-alike keywords',

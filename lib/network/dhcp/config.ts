@@ -52,7 +52,10 @@ const DEFAULT_SEARCH_DOMAIN = 'cluster.local';
 /**
  * dns.ParseNameservers and dns.ParseSearchDomains: the IPv4 nameservers in file order (the IPv6 ones are for
  * DHCPv6), else 8.8.8.8; the names of every `search` line, lower-cased, else cluster.local. Like KubeVirt,
- * no count is capped: the kubelet already writes at most three nameservers and its own search limit.
+ * no count is capped: the kubelet already writes at most three nameservers and its own search limit. Unlike
+ * KubeVirt, the root domain `.` is skipped: it means "no search domain", and it is what the kubelet writes
+ * for a Pod when neither the cluster nor the node gives one (`search .`), which KubeVirt's DHCP server
+ * refuses as an invalid search domain, leaving the guest without an address.
  */
 export function parseResolvConf(text: string): { dns: string[]; searchDomains: string[] } {
   const dns: string[] = [];
@@ -63,7 +66,7 @@ export function parseResolvConf(text: string): { dns: string[]; searchDomains: s
     const first = values[0] ?? '';
     if (keyword === 'nameserver' && isIPv4(first)) dns.push(first);
     if (keyword === 'search')
-      searchDomains.push(...values.filter((v) => v !== '').map((v) => v.toLowerCase()));
+      searchDomains.push(...values.filter((v) => v !== '' && v !== '.').map((v) => v.toLowerCase()));
   }
   return {
     dns: dns.length > 0 ? dns : [DEFAULT_DNS],

@@ -1,0 +1,92 @@
+import { describe, expect, it } from '@jest/globals';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { nopLogger } from '../../kernel/log/log.ts';
+import { newVmi, withInterface, withSpec } from '../../kubevirt/testing/builders.ts';
+import type { DhcpServerOptions } from '../../network/dhcp/server.ts';
+import type { DomainSpec } from '../converter/index.ts';
+import { GuestDhcp } from './guest-dhcp.ts';
+
+async function podRoot(mtu: string | undefined): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'guest-dhcp-'));
+  await mkdir(join(root, 'etc'));
+  await writeFile(join(root, 'etc/resolv.conf'), 'nameserver 10.96.0.10\nsearch ns.svc.cluster.local\n');
+  if (mtu !== undefined) {
+    await mkdir(join(root, 'sys/class/net/eth0'), { recursive: true });
+    await writeFile(join(root, 'sys/class/net/eth0/mtu'), mtu);
+  }
+  return root;
+}
+
+const domain = (mac?: string): DomainSpec =>
+  ({
+    devices: {
+      interfaces: [{ type: 'ethernet', model: 'virtio', alias: { name: 'default' }, ...(mac && { mac }) }],
+    },
+  }) as unknown as DomainSpec;
+
+const vmi = newVmi(
+  withInterface({ name: 'default', masquerade: {} }, { name: 'default', pod: {} }),
+  withSpec((s) => {
+    s.hostname = 'guest1';
+  }),
+);
+
+function recorder(): {
+  started: DhcpServerOptions[];
+  closed: number[];
+  start: (o: DhcpServerOptions) => Promise<never>;
+} {
+  const started: DhcpServerOptions[] = [];
+  const closed: number[] = [];
+  const start = (o: DhcpServerOptions): Promise<never> => {
+    started.push(o);
+    const n = started.length;
+    return Promise.resolve({ port: 67, close: () => Promise.resolve(void closed.push(n)) } as never);
+  };
+  return { started, closed, start };
+}
+
+describe('GuestDhcp', () => {
+  it('serves each masquerade interface once, from the Pod facts, and closes what it started', async () => {
+    const r = recorder();
+    const dhcp = new GuestDhcp({ root: await podRoot('1450\n'), log: nopLogger, start: r.start });
+    await dhcp.serve(vmi, domain('52:54:00:00:00:01'));
+    await dhcp.serve(vmi, domain('52:54:00:00:00:01'));
+    expect(r.started).toHaveLength(1);
+    expect(r.started[0]?.address).toBe('0.0.0.0');
+    expect(r.started[0]?.config).toMatchObject({
+      clientMac: '52:54:00:00:00:01',
+      clientIp: '10.0.2.2',
+      gateway: '10.0.2.1',
+      mtu: 1450,
+      dns: ['10.96.0.10'],
+      searchDomains: ['ns.svc.cluster.local'],
+      hostname: 'guest1',
+    });
+    await dhcp.close();
+    expect(r.closed).toEqual([1]);
+  });
+
+  it('serves nothing to a VMI without a masquerade interface', async () => {
+    const r = recorder();
+    const dhcp = new GuestDhcp({ root: await podRoot(undefined), log: nopLogger, start: r.start });
+    await dhcp.serve(
+      newVmi(withInterface({ name: 'default', bridge: {} }, { name: 'default', pod: {} })),
+      domain(),
+    );
+    expect(r.started).toEqual([]);
+  });
+
+  it.each([
+    ['the domain has no MAC for the interface', '1450', undefined, 'has no MAC in the defined domain'],
+    ['the Pod has no such interface', undefined, '52:54:00:00:00:01', 'the Pod has no interface eth0'],
+    ['the MTU file holds no number', 'x', '52:54:00:00:00:01', 'holds no MTU'],
+  ])('refuses when %s', async (_, mtu, mac, message) => {
+    const r = recorder();
+    const dhcp = new GuestDhcp({ root: await podRoot(mtu), log: nopLogger, start: r.start });
+    await expect(dhcp.serve(vmi, domain(mac))).rejects.toThrow(message);
+    expect(r.started).toEqual([]);
+  });
+});
