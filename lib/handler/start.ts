@@ -31,6 +31,7 @@ import type { Logger } from '../kernel/log/log.ts';
 import { workQueueMetricsFor } from '../kernel/workqueue/metrics.ts';
 import { WorkQueue } from '../kernel/workqueue/queue.ts';
 import { HotplugMounter } from './hotplug/mounter.ts';
+import { PodNetworkSetup } from './network/setup.ts';
 import { LauncherClients } from './launchers/clients.ts';
 import { launcherPodSelectors, nodePods, POD_BY_UID, podUidIndex } from './launchers/pods.ts';
 import { registerVmiStats } from './metrics/vmi-stats.ts';
@@ -159,6 +160,7 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
       kubeletPodsDir: o.kubeletPodsDir,
       log,
     }),
+    network: new PodNetworkSetup({ log }),
     ...(o.resyncMs !== undefined && { resyncMs: o.resyncMs }),
   });
   registerVmiStats(

@@ -19,7 +19,8 @@ xml=$("$virt" launcher convert --vmi /opt/virt/testdata/kernel-boot-tcg.in.json 
 printf '%s\n' "$xml" | grep -Eq '<domain type=.qemu.' || { say "convert: no TCG domain"; printf '%s\n' "$xml"; exit 1; }
 say "virt launcher convert --emulation ok ($(printf '%s' "$xml" | wc -c) bytes of domain XML)"
 for p in /usr/sbin/libvirtd /usr/sbin/virtlogd /usr/bin/qemu-system-x86_64 /usr/bin/qemu-img \
-  /usr/bin/qemu-pr-helper /usr/bin/xorriso /usr/bin/tini /usr/bin/prlimit; do
+  /usr/bin/qemu-pr-helper /usr/bin/xorriso /usr/bin/tini /usr/bin/prlimit /usr/bin/nsenter /usr/bin/ip \
+  /usr/sbin/nft; do
   [ -x "$p" ] || { say "missing $p"; exit 1; }
 done
 /usr/bin/qemu-system-x86_64 --version | head -n1

@@ -39,6 +39,15 @@ interface HotplugNode {
   ): Promise<HotplugOutcome>;
 }
 
+/** The node side of the Pod network (lib/handler/network/setup.ts). */
+interface PodNetworkNode {
+  /** Connects the VMI's Pod network interfaces in its launcher Pod's namespace, once per Pod. */
+  prepare(vmi: VirtualMachineInstance, launcherPodUid: string): Promise<void>;
+  /** The addresses of the Pod interfaces prepare found, by VMI interface name. */
+  podIps(launcherPodUid: string): ReadonlyMap<string, readonly string[]>;
+  forget(launcherPodUid: string): void;
+}
+
 export interface HandlerVmiControllerOptions {
   /** Speaks kubevirt.io. */
   readonly client: KubeClient;
@@ -54,6 +63,8 @@ export interface HandlerVmiControllerOptions {
   readonly config: () => HandlerClusterConfig;
   /** Mounts the hotplug volumes into the launcher Pod (default: none are). */
   readonly hotplug?: HotplugNode;
+  /** Sets up the Pod network before a launcher syncs (default: nothing is set up). */
+  readonly network?: PodNetworkNode;
   /** How often a VMI this node runs is looked at without an event (default 15 s). */
   readonly resyncMs?: number;
 }
@@ -78,6 +89,7 @@ const OWNED = [
   'memory',
   'currentCPUTopology',
   'volumeStatus',
+  'interfaces',
 ] as const;
 
 const PHASE_EVENTS: Readonly<Record<string, [type: 'Normal' | 'Warning', message: string]>> = {
@@ -284,6 +296,9 @@ export class HandlerVmiController {
     domain: DomainJson | undefined,
     log: Logger,
   ): Promise<void> {
+    // Once per launcher Pod; a handler that restarted reads the Pod's addresses again here.
+    const podUid = this.o.launchers.paths(vmi)?.podUid;
+    if (this.o.network !== undefined && podUid !== undefined) await this.o.network.prepare(vmi, podUid);
     if (domain !== undefined) {
       const applied = await client.getAppliedVmiChecksum();
       if (applied.success && applied.checksum === vmiSpecChecksum(vmi)) return;
@@ -319,6 +334,7 @@ export class HandlerVmiController {
   ): Promise<void> {
     const next = computeHandlerStatus({
       vmi,
+      podIps: this.podIps(vmi),
       domain: i.domain,
       launcher: i.reach,
       mountedHotplug: i.hotplug.mounted,
@@ -338,11 +354,18 @@ export class HandlerVmiController {
       this.o.recorder.event(next, event[0], phase === 'Running' ? 'Started' : 'Stopped', event[1]);
   }
 
+  /** The addresses of the VMI's Pod interfaces, as the network setup found them. */
+  private podIps(vmi: VirtualMachineInstance): ReadonlyMap<string, readonly string[]> {
+    const podUid = this.o.launchers.paths(vmi)?.podUid;
+    return (podUid === undefined ? undefined : this.o.network?.podIps(podUid)) ?? new Map();
+  }
+
   /** The VMI is gone and its domain too: forget its launcher and its notify pipe. */
   private finish(key: string, last: VirtualMachineInstance): void {
     const paths = this.o.launchers.paths(last);
     if (paths !== undefined) {
       void this.o.notify.stopFor(paths);
+      this.o.network?.forget(paths.podUid);
     }
     this.o.launchers.forget(last.metadata.uid ?? '');
     this.o.notified?.forget(last.metadata.uid ?? '');

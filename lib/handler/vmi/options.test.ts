@@ -58,6 +58,12 @@ describe('handlerClusterConfig', () => {
     const vmi = { metadata: { name: 'vm' }, spec: { domain: { devices: {} } } } as Parameters<
       typeof syncOptions
     >[0];
-    expect(syncOptions(vmi, cfg).VirtualMachineSMBios).toEqual({ manufacturer: 'Flant', family: '', product: '', sku: '', version: '' });
+    expect(syncOptions(vmi, cfg).VirtualMachineSMBios).toEqual({
+      manufacturer: 'Flant',
+      family: '',
+      product: '',
+      sku: '',
+      version: '',
+    });
   });
 });

@@ -3,6 +3,7 @@
  * updateVMIStatus, updateVMIStatusFromDomain, updateVMIConditions). Pure: a final VMI is left as it is;
  * otherwise the new VMI carries
  * - guestOSInfo, fsFreezeStatus, machine type, the guest's current memory and CPU topology from the domain;
+ * - status.interfaces from the domain's interfaces and the Pod interfaces' addresses (interfaces-status.ts);
  * - volume targets from the domain's disks, and hotplug volumes MountedToPod → Ready (or UnMountedFromPod once
  *   gone from the spec), with KubeVirt's reasons and messages; a volume the node refused to mount says why
  *   (reason HotplugFailed, KubeVirt's event reason) and is AttachedToNode at most, never mounted;
@@ -26,6 +27,7 @@ import {
 import type { VirtualMachineInstanceCondition } from '../../kubevirt/v1/vmi-status.ts';
 import { rfc3339 } from '../../kernel/controller/time.ts';
 import { AGENT_CHANNEL, type DomainJson } from '../../rpc/index.ts';
+import { interfacesStatus } from './interfaces-status.ts';
 import { domainPhase, type LauncherReach } from './phase.ts';
 
 export interface HandlerStatusInput {
@@ -37,6 +39,8 @@ export interface HandlerStatusInput {
   readonly mountedHotplug: ReadonlySet<string>;
   /** Hotplug volumes the node refused to mount, with why. */
   readonly refusedHotplug?: ReadonlyMap<string, string>;
+  /** The addresses of each VMI interface's Pod interface, by interface name (interfaces-status.ts). */
+  readonly podIps?: ReadonlyMap<string, readonly string[]>;
   /** What went wrong in this sync, for the Synchronized condition. */
   readonly failure?: SyncFailure;
   readonly nowMs: number;
@@ -182,6 +186,8 @@ export function computeHandlerStatus(i: HandlerStatusInput): VirtualMachineInsta
   const now = rfc3339(i.nowMs);
   const status = (out.status ??= {});
   if (i.domain !== undefined) guestFacts(status, i.domain);
+  const interfaces = interfacesStatus(i.vmi, i.domain, i.podIps ?? new Map());
+  if (interfaces !== undefined) status.interfaces = interfaces;
   volumes(status, i);
   const phase = domainPhase(i.vmi, i.domain, i.launcher);
   if (phase !== undefined) status.phase = phase;

@@ -1,0 +1,84 @@
+/**
+ * The handler's part of the Pod network (kubevirt virt-handler's setupNetwork before SyncVMI, pkg/network/setup
+ * netpod.go): before a VMI's first sync, the launcher Pod's namespace is found by the Pod uid the launcher-Pod
+ * check vouched for (lib/handler/launchers/pods.ts), opened once (lib/network/setup/pod-netns.ts), and each
+ * masquerade or bridge interface gets its bridge, tap and NAT unless its bridge is already there (a handler
+ * that restarted finds its earlier work); the Pod interfaces' addresses are kept for status.interfaces. The launcher serves DHCP on port 67 as uid 107 without capabilities:
+ * the namespace's `ip_unprivileged_port_start` is set to 0 (KubeVirt raises CAP_NET_BIND_SERVICE on its
+ * launcher binary instead; a namespaced sysctl of the tenant's own namespace, as KubeVirt sets for passt).
+ * Nothing is torn down: the namespace goes with the Pod.
+ */
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { bridgeName } from '../../network/link-names.ts';
+import type { CommandRunner } from '../../network/setup/command.ts';
+import { isGlobalUnicast } from '../../network/setup/addresses.ts';
+import { applyPlan, listLinks, randomBridgeMac, readPodInterface } from '../../network/setup/netns-exec.ts';
+import { planPodNetwork } from '../../network/setup/plan.ts';
+import { openPodNetns } from '../../network/setup/pod-netns.ts';
+import type { Step } from '../../network/setup/steps.ts';
+import { podNetworkInterfaces } from '../../network/pod-network-interfaces.ts';
+
+const UNPRIVILEGED_PORTS: Step = { kind: 'sysctl', key: 'ipv4/ip_unprivileged_port_start', value: '0' };
+
+export interface PodNetworkSetupOptions {
+  readonly log: Logger;
+  /** The node's /proc (default /proc: the handler shares the node's PID namespace). */
+  readonly procRoot?: string;
+  /** How commands run (default: lib/network/setup/command.ts runCommand). */
+  readonly run?: CommandRunner;
+}
+
+/** The addresses of each VMI interface's Pod interface, by interface name (status.interfaces ipAddresses). */
+export type PodIps = ReadonlyMap<string, readonly string[]>;
+const NONE: PodIps = new Map();
+
+export class PodNetworkSetup {
+  /** Launcher Pods whose namespace is set up, with the addresses of their Pod interfaces. */
+  private readonly done = new Map<string, PodIps>();
+
+  constructor(private readonly o: PodNetworkSetupOptions) {}
+
+  /** Connects the VMI's Pod network interfaces in launcher Pod podUid; a Pod already done is left alone. */
+  async prepare(vmi: VirtualMachineInstance, podUid: string): Promise<void> {
+    const wanted = podNetworkInterfaces(vmi);
+    if (wanted.length === 0 || this.done.has(podUid)) return;
+    const ns = openPodNetns(podUid, this.o.procRoot);
+    const opts = { log: this.o.log, ...(this.o.run !== undefined && { run: this.o.run }) };
+    try {
+      const present = new Set((await listLinks(ns, opts)).map((l) => l.name));
+      const ips = new Map<string, string[]>();
+      for (const w of wanted) {
+        const podInterface = await readPodInterface(ns, w.podInterfaceName, opts);
+        const global = [...podInterface.ipv4, ...podInterface.ipv6].filter((a) => isGlobalUnicast(a.address));
+        ips.set(
+          w.iface.name,
+          global.map((a) => a.address),
+        );
+        if (present.has(bridgeName(w.podInterfaceName))) continue;
+        const plan = planPodNetwork({
+          podInterface,
+          iface: w.iface,
+          interfaceIndex: w.interfaceIndex,
+          network: w.network,
+          queues: w.queues,
+          ...(w.iface.bridge !== undefined && { bridgeMac: randomBridgeMac() }),
+        });
+        await applyPlan(ns, [...plan.steps, UNPRIVILEGED_PORTS], opts);
+      }
+      this.done.set(podUid, ips);
+    } finally {
+      ns.close();
+    }
+  }
+
+  /** What prepare found of the Pod's interfaces (nothing before it ran). */
+  podIps(podUid: string): PodIps {
+    return this.done.get(podUid) ?? NONE;
+  }
+
+  /** The launcher Pod is gone. */
+  forget(podUid: string): void {
+    this.done.delete(podUid);
+  }
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from '@jest/globals';
+import { newVmi, withInterface } from '../../kubevirt/testing/builders.ts';
+import type { DomainJson, InterfaceJson } from '../../rpc/index.ts';
+import { interfacesStatus } from './interfaces-status.ts';
+
+function domainWith(interfaces: InterfaceJson[]): DomainJson {
+  return { Spec: { Name: 'ns_vm', Devices: { Interfaces: interfaces } } } as unknown as DomainJson;
+}
+
+const nic = (name: string, extra: Partial<InterfaceJson> = {}): InterfaceJson => ({
+  Type: 'ethernet',
+  Source: {},
+  Model: { Type: 'virtio-non-transitional' },
+  Alias: { Name: `ua-${name}` },
+  ...extra,
+});
+
+const vmi = newVmi(
+  withInterface({ name: 'default', masquerade: {} }, { name: 'default', pod: {} }),
+  withInterface({ name: 'blue', bridge: {} }, { name: 'blue', multus: { networkName: 'blue-net' } }),
+);
+
+describe('interfacesStatus', () => {
+  it('reports each domain interface with the Pod interface addresses, the Pod network first', () => {
+    const domain = domainWith([
+      nic('blue', { MAC: { MAC: '02:00:00:00:00:02' }, Driver: { Name: 'vhost', Queues: 2 } }),
+      nic('default', { MAC: { MAC: '52:54:00:12:34:56' }, LinkState: { State: 'down' } }),
+    ]);
+    const ips = new Map([['default', ['10.244.0.7', 'fd00::7']]]);
+    expect(interfacesStatus(vmi, domain, ips)).toEqual([
+      {
+        name: 'default',
+        mac: '52:54:00:12:34:56',
+        ipAddress: '10.244.0.7',
+        ipAddresses: ['10.244.0.7', 'fd00::7'],
+        infoSource: 'domain',
+        queueCount: 1,
+        linkState: 'down',
+      },
+      { name: 'blue', mac: '02:00:00:00:00:02', infoSource: 'domain', queueCount: 2, linkState: 'up' },
+    ]);
+  });
+
+  it('leaves the status alone without a domain, or with nothing to report', () => {
+    expect(interfacesStatus(vmi, undefined, new Map())).toBeUndefined();
+    expect(interfacesStatus(vmi, domainWith([]), new Map())).toBeUndefined();
+  });
+
+  it('keeps the Pod network entry by name while the domain lacks it, and each podInterfaceName', () => {
+    const prev = structuredClone(vmi);
+    prev.status = {
+      interfaces: [
+        { name: 'default', podInterfaceName: 'eth0' },
+        { name: 'blue', podInterfaceName: 'pod16477688c0e' },
+      ],
+    };
+    expect(interfacesStatus(prev, domainWith([nic('blue')]), new Map())).toEqual([
+      { name: 'default', podInterfaceName: 'eth0' },
+      {
+        name: 'blue',
+        infoSource: 'domain',
+        queueCount: 1,
+        linkState: 'up',
+        podInterfaceName: 'pod16477688c0e',
+      },
+    ]);
+  });
+});
