@@ -6,7 +6,9 @@
  * root, state, imports, grpc/ttrpc/debug sockets, runc's state Root, the shim socket dir, CNI conf and bin
  * dirs, CDI spec dirs, the image-verifier bin dir, the opt plugin's dir; NRI is disabled (it would create
  * /var/run/nri). CRI: cgroupfs (SystemdCgroup false), restrict_oom_score_adj (no CAP_SYS_RESOURCE here),
- * netns mounts under the state dir, the sandbox image is our local pause.
+ * netns mounts under the state dir, the sandbox image is our local pause; a container's device nodes belong
+ * to its runAsUser/runAsGroup (device_ownership_from_security_context, which KubeVirt's non-root launcher
+ * needs wherever a host device node is not world-writable: /dev/net/tun is 0600 on this machine).
  */
 import { join } from 'node:path';
 import { IMAGES } from './layout.ts';
@@ -44,6 +46,7 @@ oom_score = 0
 
   [${cri}]
     restrict_oom_score_adj = true
+    device_ownership_from_security_context = true
     netns_mounts_under_state_dir = true
     cdi_spec_dirs = [${q(join(o.varDir, 'cdi'))}]
     enable_unprivileged_ports = false

@@ -94,17 +94,23 @@ export function spawnHandler(
   return { child, exited, logFile, logOffset };
 }
 
-/** The port this handler process logged with `msg` ('health server listening', 'console server listening'). */
-export function handlerPort(h: HandlerProcess, msg = 'health server listening'): number | undefined {
+/** The JSON lines this handler process has logged so far. */
+export function handlerLines(h: HandlerProcess): Record<string, unknown>[] {
   const lines = readFileSync(h.logFile).subarray(h.logOffset).toString('utf8').split('\n');
-  const ports = lines.flatMap((l) => {
+  return lines.flatMap((l) => {
     try {
-      const j = JSON.parse(l) as { msg?: string; port?: number };
-      return j.msg === msg && typeof j.port === 'number' ? [j.port] : [];
+      return [JSON.parse(l) as Record<string, unknown>];
     } catch {
       return [];
     }
   });
+}
+
+/** The port this handler process logged with `msg` ('health server listening', 'console server listening'). */
+export function handlerPort(h: HandlerProcess, msg = 'health server listening'): number | undefined {
+  const ports = handlerLines(h).flatMap((j) =>
+    j['msg'] === msg && typeof j['port'] === 'number' ? [j['port']] : [],
+  );
   return ports.at(-1);
 }
 

@@ -1,0 +1,178 @@
+/**
+ * VMs on the Pod network of the real local cluster (its Pod network is a real CNI bridge), with the handler as a
+ * host process for node local and the controller in this process:
+ * - a VM with a masquerade interface declaring TCP 1500 and UDP 1501 gets its address from the launcher's DHCP
+ *   server (the guest prints it), and its VMI reports the launcher Pod's IP and the domain's MAC in
+ *   status.interfaces;
+ * - another Pod reaches the guest's declared ports through the Pod IP (TCP and UDP echo), and the undeclared
+ *   TCP 1502, which the guest serves too, is refused;
+ * - deleting the VM leaves no launcher process behind, and the node has none of the setup's links.
+ */
+import { describe, expect, it } from '@jest/globals';
+import {
+  VIRTUAL_MACHINE_INSTANCES,
+  VIRTUAL_MACHINES,
+  type VirtualMachine,
+  type VirtualMachineInstance,
+} from '../../lib/kubevirt/index.ts';
+import type { Pod } from '../../lib/kubevirt/core/pod.ts';
+import { PODS } from '../../lib/kernel/kube/index.ts';
+import { waitFor } from '../../lib/kernel/testing/wait.ts';
+import { GUEST_PORTS, MARKER, NET_MARKER } from '../../testenv/guests/guests.ts';
+import { run } from './exec.ts';
+import { IMAGES } from './layout.ts';
+import { pidsNaming } from './testing/procs.ts';
+import { handlerLines } from './testing/roles.ts';
+import { virtSuite } from './testing/suite.ts';
+import { exampleVm, readSerial } from './virt.ts';
+
+const s = virtSuite('network', { handler: true });
+
+async function masqueradeVm(name: string): Promise<VirtualMachine> {
+  const vm = await exampleVm(s.ns, name);
+  const spec = vm.spec.template.spec;
+  delete spec.domain.devices.autoattachPodInterface;
+  spec.domain.devices.interfaces = [
+    {
+      name: 'default',
+      masquerade: {},
+      ports: [{ port: GUEST_PORTS.tcpEcho }, { port: GUEST_PORTS.udpEcho, protocol: 'UDP' }],
+    },
+  ];
+  spec.networks = [{ name: 'default', pod: {} }];
+  return vm;
+}
+
+async function runningVmi(name: string): Promise<VirtualMachineInstance> {
+  return waitFor(
+    async () => {
+      const v = await s.clients.kv
+        .get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: s.ns })
+        .catch(() => undefined);
+      return v?.status?.phase === 'Running' && (v.status.interfaces?.[0]?.ipAddress ?? '') !== ''
+        ? v
+        : undefined;
+    },
+    `VMI ${name} Running with an address`,
+    { timeoutMs: 240_000 },
+  );
+}
+
+/**
+ * What a Pod of the project's image finds at host: a TCP echo on one port, a UDP echo on another, and whether
+ * a third TCP port answers; the result comes back as the container's termination message.
+ */
+const PROBE = `
+const net = require('node:net'); const dgram = require('node:dgram'); const fs = require('node:fs');
+const [host, tcp, udp, closed] = process.argv.slice(1);
+const timeout = (p, ms, what) => Promise.race([p, new Promise((_, j) => setTimeout(() => j(new Error(what + ' timed out')), ms))]);
+const tcpEcho = () => timeout(new Promise((ok, fail) => {
+  const c = net.connect(Number(tcp), host, () => c.write('hello over tcp'));
+  let got = ''; c.on('data', (d) => { got += d; if (got.length >= 14) { c.end(); ok(got); } }); c.on('error', fail);
+}), 10000, 'tcp echo');
+const udpEcho = () => timeout(new Promise((ok, fail) => {
+  const u = dgram.createSocket('udp4'); u.on('error', fail);
+  u.on('message', (m) => { u.close(); ok(String(m)); });
+  const send = () => u.send('hello over udp', Number(udp), host);
+  send(); const t = setInterval(send, 1000); u.on('close', () => clearInterval(t));
+}), 10000, 'udp echo');
+const refused = () => timeout(new Promise((ok) => {
+  const c = net.connect(Number(closed), host, () => { c.destroy(); ok('connected'); });
+  c.on('error', (e) => ok(e.code));
+}), 10000, 'undeclared port');
+(async () => {
+  const out = { tcp: await tcpEcho().catch((e) => 'error: ' + e.message), udp: await udpEcho().catch((e) => 'error: ' + e.message), closed: await refused().catch((e) => 'error: ' + e.message) };
+  fs.writeFileSync('/dev/termination-log', JSON.stringify(out));
+})();
+`;
+
+async function probeFromPod(host: string): Promise<Record<string, string>> {
+  const name = 'probe';
+  await s.clients.direct.create<Pod>(PODS, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: s.ns },
+    spec: {
+      restartPolicy: 'Never',
+      terminationGracePeriodSeconds: 1,
+      containers: [
+        {
+          name,
+          image: IMAGES.virt,
+          imagePullPolicy: 'Never',
+          command: [
+            'node',
+            '-e',
+            PROBE,
+            host,
+            String(GUEST_PORTS.tcpEcho),
+            String(GUEST_PORTS.udpEcho),
+            String(GUEST_PORTS.hostname),
+          ],
+        },
+      ],
+    },
+  } as Pod);
+  const done = await waitFor(
+    async () => {
+      const p = await s.clients.direct.get<Pod>(PODS, name, { namespace: s.ns });
+      const phase = p.status?.phase;
+      return phase === 'Succeeded' || phase === 'Failed' ? p : undefined;
+    },
+    'the probe Pod to finish',
+    { timeoutMs: 120_000 },
+  );
+  const message = done.status?.containerStatuses?.[0]?.state?.terminated?.message ?? '{}';
+  return JSON.parse(message) as Record<string, string>;
+}
+
+/**
+ * The handler's tun device plugin registered with the kubelet: a launcher Pod the kubelet admits before that
+ * (right after a restart, the Node still lists the resource) runs without /dev/net/tun.
+ */
+async function tunRegistered(): Promise<void> {
+  const h = s.handler;
+  if (h === undefined) throw new Error('the suite runs no handler');
+  await waitFor(
+    () =>
+      handlerLines(h).some(
+        (l) => l['msg'] === 'device plugin registered' && String(l['resource']).endsWith('/tun'),
+      ),
+    'the tun device plugin to register',
+    { timeoutMs: 60_000 },
+  );
+}
+
+describe('a VM on the Pod network', () => {
+  it('gets its address by DHCP, reports the Pod IP, and serves only its declared ports', async () => {
+    await tunRegistered();
+    await s.clients.kv.create(VIRTUAL_MACHINES, await masqueradeVm('masq'));
+    const vmi = await runningVmi('masq');
+    const pods = await s.clients.direct.list<Pod>(PODS, { namespace: s.ns });
+    const pod = pods.items.find((p) => Object.hasOwn(vmi.status?.activePods ?? {}, p.metadata.uid ?? ''));
+    expect(pod?.status?.podIP).toBeDefined();
+    const [iface] = vmi.status?.interfaces ?? [];
+    expect(iface).toMatchObject({ name: 'default', ipAddress: pod?.status?.podIP, infoSource: 'domain' });
+    expect(iface?.mac).toMatch(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/);
+
+    const serial = await readSerial(
+      { podUid: pod?.metadata.uid ?? '', vmiUid: vmi.metadata.uid ?? '', until: MARKER, timeoutMs: 120_000 },
+      s.c.dir,
+    );
+    expect(serial).toContain(`${NET_MARKER} 10.0.2.2/24`);
+
+    expect(await probeFromPod(pod?.status?.podIP ?? '')).toEqual({
+      tcp: 'hello over tcp',
+      udp: 'hello over udp',
+      closed: 'ECONNREFUSED',
+    });
+
+    await s.clients.kv.delete(VIRTUAL_MACHINES, 'masq', { namespace: s.ns });
+    await waitFor(() => pidsNaming(vmi.metadata.uid ?? '').length === 0, 'the launcher processes to end', {
+      timeoutMs: 120_000,
+    });
+    // The setup ran in the Pod's namespace, which went with the Pod: the node never had these links.
+    const hostLinks = JSON.parse(await run('ip', ['-j', 'link', 'show'])) as { ifname: string }[];
+    expect(hostLinks.map((l) => l.ifname).filter((n) => n.startsWith('k6t-') || n === 'tap0')).toEqual([]);
+  }, 600_000);
+});
