@@ -71,6 +71,7 @@ export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
     vmi: () => vmi,
     launcher: () => Promise.resolve({ status: 500, message: 'no launcher in this bench' }),
     socket: () => ({ root: dir, rel: ['blast'] }),
+    portForwardSocket: () => ({ status: 400, message: 'no port-forward in this bench' }),
   };
   const pki = await makeRestPki();
   const handler = await startRestServer({

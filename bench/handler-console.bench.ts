@@ -58,6 +58,7 @@ export default async function bench(ctx: BenchContext): Promise<BenchRow[]> {
     vmi: () => vmi,
     launcher: () => Promise.resolve({ status: 500, message: 'no launcher in this bench' }),
     socket: (_v, kind) => ({ root: dir, rel: [kind === 'console' ? 'blast' : 'echo'] }),
+    portForwardSocket: () => ({ status: 400, message: 'no port-forward in this bench' }),
   };
   const pki = await makeRestPki();
   const srv = await startRestServer({

@@ -6,9 +6,12 @@
  *   status.interfaces;
  * - another Pod reaches the guest's declared ports through the Pod IP (TCP and UDP echo), and the undeclared
  *   TCP 1502, which the guest serves too, is refused;
+ * - a port-forward websocket through kube-apiserver's subresource, the api (in this process) and the handler reaches
+ *   the guest's TCP echo; an undeclared port is refused with a clear 500 before any websocket opens;
  * - deleting the VM leaves no launcher process behind, and the node has none of the setup's links.
  */
-import { describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { WebSocket } from 'ws';
 import {
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
@@ -22,11 +25,77 @@ import { GUEST_PORTS, MARKER, NET_MARKER } from '../../testenv/guests/guests.ts'
 import { run } from './exec.ts';
 import { IMAGES } from './layout.ts';
 import { pidsNaming } from './testing/procs.ts';
+import { handlerConsole, startApiStack, type ApiStack, type HandlerConsole } from './testing/api-stack.ts';
 import { handlerLines } from './testing/roles.ts';
 import { virtSuite } from './testing/suite.ts';
 import { exampleVm, readSerial } from './virt.ts';
 
-const s = virtSuite('network', { handler: true });
+let handlerSide: HandlerConsole | undefined;
+let stack: ApiStack | undefined;
+const s = virtSuite('network', {
+  handler: true,
+  handlerFlags: async (dir) => {
+    handlerSide = await handlerConsole(dir, 'network-test-pki');
+    return handlerSide.flags;
+  },
+  cleanup: async () => {
+    await stack?.stop();
+  },
+});
+
+beforeAll(async () => {
+  if (handlerSide === undefined) throw new Error('the suite made no handler certificates');
+  stack = await startApiStack({
+    kubeconfig: s.c.kubeconfig,
+    ns: s.ns,
+    direct: s.clients.direct,
+    handler: handlerSide,
+    webhooks: false,
+  });
+}, 600_000);
+
+/**
+ * One port-forward tunnel through kube-apiserver's subresources.kubevirt.io path, the api and the handler, as
+ * virtctl opens it: what the guest sends back for `send`, or the HTTP refusal with its body.
+ */
+function forward(name: string, port: number, send: string): Promise<{ echoed?: string; refused?: string }> {
+  if (stack === undefined) throw new Error('the api stack is not up');
+  const { ca, cert, key, server } = stack.admin;
+  const path = `/apis/subresources.kubevirt.io/v1/namespaces/${s.ns}/virtualmachineinstances/${name}/portforward/${port}`;
+  const url = new URL(path, server);
+  url.protocol = 'wss:';
+  const ws = new WebSocket(url, ['plain.kubevirt.io'], { ca, cert, key });
+  return new Promise((resolve, reject) => {
+    let got = '';
+    const timer = setTimeout(() => {
+      ws.terminate();
+      reject(new Error(`no answer through port ${port} within 30 s (got ${JSON.stringify(got)})`));
+    }, 30_000);
+    const done = (r: { echoed?: string; refused?: string }): void => {
+      clearTimeout(timer);
+      ws.close();
+      resolve(r);
+    };
+    ws.on('open', () => {
+      ws.send(Buffer.from(send));
+    });
+    ws.on('message', (d: Buffer) => {
+      got += d.toString('utf8');
+      if (got.length >= send.length) done({ echoed: got });
+    });
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      res.on('end', () => {
+        done({ refused: `${res.statusCode ?? 0} ${body}` });
+      });
+    });
+    ws.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
 
 async function masqueradeVm(name: string): Promise<VirtualMachine> {
   const vm = await exampleVm(s.ns, name);
@@ -112,7 +181,7 @@ async function probeFromPod(host: string): Promise<Record<string, string>> {
         },
       ],
     },
-  } as Pod);
+  });
   const done = await waitFor(
     async () => {
       const p = await s.clients.direct.get<Pod>(PODS, name, { namespace: s.ns });
@@ -143,30 +212,54 @@ async function tunRegistered(): Promise<void> {
   );
 }
 
+/** The uid and IP of the VMI's launcher Pod. */
+async function launcherPodOf(vmi: VirtualMachineInstance): Promise<{ uid: string; ip: string }> {
+  const active = Object.keys(vmi.status?.activePods ?? {});
+  const pods = await s.clients.direct.list<Pod>(PODS, { namespace: s.ns });
+  const pod = pods.items.find((p) => active.includes(p.metadata.uid ?? ''));
+  const ip = pod?.status?.podIP;
+  if (pod === undefined || ip === undefined) throw new Error('the VMI has no launcher Pod with an IP');
+  return { uid: pod.metadata.uid ?? '', ip };
+}
+
 describe('a VM on the Pod network', () => {
   it('gets its address by DHCP, reports the Pod IP, and serves only its declared ports', async () => {
     await tunRegistered();
     await s.clients.kv.create(VIRTUAL_MACHINES, await masqueradeVm('masq'));
     const vmi = await runningVmi('masq');
-    const pods = await s.clients.direct.list<Pod>(PODS, { namespace: s.ns });
-    const pod = pods.items.find((p) => Object.hasOwn(vmi.status?.activePods ?? {}, p.metadata.uid ?? ''));
-    expect(pod?.status?.podIP).toBeDefined();
+    const { uid, ip } = await launcherPodOf(vmi);
     const [iface] = vmi.status?.interfaces ?? [];
-    expect(iface).toMatchObject({ name: 'default', ipAddress: pod?.status?.podIP, infoSource: 'domain' });
+    expect(iface).toMatchObject({ name: 'default', ipAddress: ip, infoSource: 'domain' });
     expect(iface?.mac).toMatch(/^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/);
 
     const serial = await readSerial(
-      { podUid: pod?.metadata.uid ?? '', vmiUid: vmi.metadata.uid ?? '', until: MARKER, timeoutMs: 120_000 },
+      { podUid: uid, vmiUid: vmi.metadata.uid ?? '', until: MARKER, timeoutMs: 120_000 },
       s.c.dir,
     );
     expect(serial).toContain(`${NET_MARKER} 10.0.2.2/24`);
 
-    expect(await probeFromPod(pod?.status?.podIP ?? '')).toEqual({
+    expect(await probeFromPod(ip)).toEqual({
       tcp: 'hello over tcp',
       udp: 'hello over udp',
       closed: 'ECONNREFUSED',
     });
+  }, 600_000);
 
+  it('forwards a guest port through kube-apiserver, the api and the handler; a closed one is a clear error', async () => {
+    expect(await forward('masq', GUEST_PORTS.tcpEcho, 'hello through the api')).toEqual({
+      echoed: 'hello through the api',
+    });
+    // Undeclared: the Pod's loopback is not sent on to the guest, and nothing in the Pod listens there.
+    const closed = await forward('masq', GUEST_PORTS.hostname, 'x');
+    expect(closed.refused).toMatch(/^500 .*dialing VM: port 1502: connection refused/);
+    const nowhere = await forward('nope', GUEST_PORTS.tcpEcho, 'x');
+    expect(nowhere.refused).toMatch(/^404 .*not found/);
+  }, 120_000);
+
+  it('deleting the VM leaves no launcher process and no link on the node', async () => {
+    const vmi = await s.clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'masq', {
+      namespace: s.ns,
+    });
     await s.clients.kv.delete(VIRTUAL_MACHINES, 'masq', { namespace: s.ns });
     await waitFor(() => pidsNaming(vmi.metadata.uid ?? '').length === 0, 'the launcher processes to end', {
       timeoutMs: 120_000,
@@ -174,5 +267,5 @@ describe('a VM on the Pod network', () => {
     // The setup ran in the Pod's namespace, which went with the Pod: the node never had these links.
     const hostLinks = JSON.parse(await run('ip', ['-j', 'link', 'show'])) as { ifname: string }[];
     expect(hostLinks.map((l) => l.ifname).filter((n) => n.startsWith('k6t-') || n === 'tap0')).toEqual([]);
-  }, 600_000);
+  }, 180_000);
 });

@@ -21,6 +21,7 @@ import { runKvmProbe } from './emulation/kvm-probe.ts';
 import { AgentPoller, type GuestFacts } from './agent-poller.ts';
 import { GuestOps } from './guest-ops.ts';
 import { GuestDhcp } from './network/guest-dhcp.ts';
+import { listenPortForward } from './network/port-forward.ts';
 import { DomainManager } from './manager.ts';
 import { maxVcpusOf, usableCpuModels } from './node-labeller/facts.ts';
 import { DomainNotifier } from './notifier.ts';
@@ -138,6 +139,8 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
   const serial = await SerialRelay.listen({ publicPath: layout.serialSocket(opts.uid), log, clock });
   ctx.defer(() => serial.close());
   const id = { name: opts.name, namespace: opts.namespace, uid: opts.uid };
+  const portForward = await listenPortForward({ path: layout.portForwardSocket, log });
+  ctx.defer(() => portForward.close());
   const dhcp = new GuestDhcp({ root, log });
   ctx.defer(() => dhcp.close());
   const manager = new DomainManager({ conn, id, host, identity: lv.identity, serial, dhcp, log, clock });

@@ -22,6 +22,8 @@ export interface PodLayout {
   readonly socketsDir: string;
   /** Command socket the launcher serves once it is ready. */
   readonly launcherSocket: string;
+  /** The launcher's port-forward socket (lib/rpc/port-forward.ts). */
+  readonly portForwardSocket: string;
   /** Command socket the launcher serves before its domain manager is initialized. */
   readonly launcherInitSocket: string;
   /** Socket the handler serves for Notify. */
@@ -80,6 +82,7 @@ export function podLayout(root: string): PodLayout {
     socketsDir,
     launcherSocket: path.join(socketsDir, 'launcher-sock'),
     launcherInitSocket: path.join(socketsDir, 'launcher-init-sock'),
+    portForwardSocket: path.join(socketsDir, 'portforward-sock'),
     notifySocket: path.join(shareDir, 'domain-notify.sock'),
     libvirtRuntimeDir: under('var/run/libvirt'),
     ephemeralDiskDir: under('var/run/kubevirt-ephemeral-disks'),
@@ -145,6 +148,8 @@ export interface LauncherOnNode {
   readonly podUid: string;
   /** The launcher's command socket, in the `sockets` emptyDir. */
   readonly launcherSocket: PodPath;
+  /** The launcher's port-forward socket, in the `sockets` emptyDir. */
+  readonly portForwardSocket: PodPath;
   /** Where the launcher dials Notify (layout.notifySocket in the Pod, the `public` emptyDir); the handler listens there for it. */
   readonly notifySocket: PodPath;
   serialSocket(vmiUid: string): PodPath;
@@ -168,6 +173,7 @@ export function launcherOnNode(kubeletPodsDir: string, podUid: string): Launcher
   return {
     podUid,
     launcherSocket: { root: sockets, rel: below(POD_LAYOUT.socketsDir, POD_LAYOUT.launcherSocket) },
+    portForwardSocket: { root: sockets, rel: below(POD_LAYOUT.socketsDir, POD_LAYOUT.portForwardSocket) },
     notifySocket: { root: share, rel: below(POD_LAYOUT.shareDir, POD_LAYOUT.notifySocket) },
     serialSocket: (vmiUid) => inPrivate(POD_LAYOUT.serialSocket(vmiUid)),
     vncSocket: (vmiUid) => inPrivate(POD_LAYOUT.vncSocket(vmiUid)),

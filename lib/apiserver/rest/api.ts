@@ -2,7 +2,7 @@
  * The subresource API the api server calls (subresource-api.ts): the route of a request with the
  * SubjectAccessReview attributes KubeVirt's authorizer uses (none for the public information paths), the
  * answers (shell.ts carries out the cores' plans; the discovery documents, version and healthz here), and the
- * console and VNC streams: their preconditions, then proxyStream to the VMI's handler.
+ * console, VNC and port-forward streams: their preconditions, then proxyStream to the VMI's handler.
  */
 import type { Clock } from '../../kernel/clock.ts';
 import { newStatus } from '../../kernel/errors/errors.ts';
@@ -13,6 +13,8 @@ import { buildInfo } from '../../version/version.ts';
 import type { ApiMetrics } from '../metrics.ts';
 import type { HandlerTls } from '../stream/dial.ts';
 import { newStreamServer, proxyStream, refuseUpgrade } from '../stream/proxy.ts';
+import type { HandlerCall } from './vmi/handler-call.ts';
+import { planPortForward } from './vmi/port-forward.ts';
 import type {
   SubresourceApi,
   SubresourceCall,
@@ -33,6 +35,19 @@ import {
   type Route,
 } from './index.ts';
 import { notBuilt, reply, RestShell } from './shell.ts';
+
+/** The handler call of a console, VNC or port-forward stream, or its refusal. */
+async function planStream(
+  shell: RestShell,
+  r: Extract<Route, { kind: 'subresource' }>,
+  kind: 'console' | 'vnc' | 'portforward',
+): Promise<{ readonly call: HandlerCall } | Refusal> {
+  const vmi = await shell.vmi(r.namespace, r.name);
+  if (kind !== 'portforward') return planVmiStream(kind, r.name, vmi);
+  const vm = r.resource === 'virtualmachines' ? await shell.vm(r.namespace, r.name) : undefined;
+  const { resource, name, port = '', protocol } = r;
+  return planPortForward({ resource, name, port, ...(protocol !== undefined && { protocol }) }, vm, vmi);
+}
 
 export interface RestApiOptions {
   readonly client: KubeClient;
@@ -106,15 +121,16 @@ export function restApi(o: RestApiOptions): SubresourceApi {
     },
     stream: async (call: SubresourceCall, upgrade: Upgrade): Promise<void> => {
       const r = (call.route as Routed).match;
-      if (r?.kind !== 'subresource' || (r.subresource !== 'console' && r.subresource !== 'vnc')) {
+      const streams = ['console', 'vnc', 'portforward'];
+      if (r?.kind !== 'subresource' || !streams.includes(r.subresource)) {
         refuseUpgrade(upgrade.socket, newStatus(400, `${call.route.name} is not a stream`));
         return;
       }
-      const kind = r.subresource;
+      const kind = r.subresource as 'console' | 'vnc' | 'portforward';
       const refuse = (refusal: Refusal): void => {
         refuseUpgrade(upgrade.socket, statusOf(refusal));
       };
-      const plan = planVmiStream(kind, r.name, await shell.vmi(r.namespace, r.name));
+      const plan = await planStream(shell, r, kind);
       if (isRefusal(plan)) {
         refuse(plan);
         return;

@@ -79,9 +79,8 @@ export function notBuilt(what: string, why: string): SubresourceReply {
 }
 
 function unserved(sub: string): SubresourceReply {
-  if (sub === 'console' || sub === 'vnc') return refusalReply(badRequest('a websocket upgrade is required'));
-  if (sub === 'portforward')
-    return notBuilt('portforward', 'it needs the VM network, which this build lacks');
+  if (sub === 'console' || sub === 'vnc' || sub === 'portforward')
+    return refusalReply(badRequest('a websocket upgrade is required'));
   return notBuilt(
     sub,
     'this build serves console, vnc, lifecycle, volume, resource claim and guest agent subresources',

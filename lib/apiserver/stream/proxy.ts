@@ -72,7 +72,7 @@ export interface StreamProxyContext {
 }
 
 export interface StreamTarget {
-  readonly kind: 'console' | 'vnc';
+  readonly kind: 'console' | 'vnc' | 'portforward';
   readonly address: HandlerAddress;
   /** The handler's path for this VMI and kind. */
   readonly path: string;

@@ -75,7 +75,7 @@ export async function handleRequest(
     reply(m.route, answerOf(vmiNotFound(m.namespace, m.name)));
     return;
   }
-  if (isStreamRoute(m.route)) {
+  if (isStreamRoute(m.route) || m.route === 'portforward') {
     // Not a websocket request: the upgrader's answer.
     reply(m.route, { status: 400, text: 'Bad Request\n' });
     return;

@@ -27,6 +27,8 @@ export interface RestResolver {
   launcher(vmi: VirtualMachineInstance): Promise<LifecycleLauncher | RestError>;
   /** Where the VMI's serial (`console`) or VNC socket is, or why there is none (KubeVirt answers 400). */
   socket(vmi: VirtualMachineInstance, kind: StreamRoute): PodPath | RestError;
+  /** Where the launcher's port-forward socket is (lib/rpc/port-forward.ts), or why there is none. */
+  portForwardSocket(vmi: VirtualMachineInstance): PodPath | RestError;
 }
 
 export interface NodeResolverOptions {
@@ -59,6 +61,12 @@ export function nodeResolver(o: NodeResolverOptions): RestResolver {
       const paths = o.launchers.paths(vmi);
       if (paths === undefined || uid === '') return noCommandSocket(uid, 400);
       const socket = kind === 'console' ? paths.serialSocket(uid) : paths.vncSocket(uid);
+      return present(podPathText(socket)) ? socket : noUnixSocket(podPathText(socket));
+    },
+    portForwardSocket: (vmi): PodPath | RestError => {
+      const paths = o.launchers.paths(vmi);
+      if (paths === undefined) return noCommandSocket(vmi.metadata.uid ?? '', 400);
+      const socket = paths.portForwardSocket;
       return present(podPathText(socket)) ? socket : noUnixSocket(podPathText(socket));
     },
   };

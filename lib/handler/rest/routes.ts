@@ -14,7 +14,8 @@ import {
   type HandlerSubresource,
 } from '../../kubevirt/subresources/handler-subresources.ts';
 
-export type StreamRoute = HandlerStream;
+/** The session streams (one per VMI and kind, sessions.ts); portforward opens a tunnel per connection. */
+export type StreamRoute = Exclude<HandlerStream, 'portforward'>;
 export type CommandRoute = HandlerCommand;
 export type QueryRoute = HandlerQuery;
 export type RouteName = HandlerSubresource;
@@ -23,11 +24,19 @@ export const NOT_FOUND_TEXT = '404: Page Not Found';
 export const METHOD_NOT_ALLOWED_TEXT = '405: Method Not Allowed';
 
 export type RouteMatch =
-  | { readonly ok: true; readonly route: RouteName; readonly namespace: string; readonly name: string }
+  | {
+      readonly ok: true;
+      readonly route: RouteName;
+      readonly namespace: string;
+      readonly name: string;
+      /** portforward's `/{port}/{protocol}`, as given. */
+      readonly port?: string;
+      readonly protocol?: string;
+    }
   | { readonly ok: false; readonly status: 404 | 405; readonly message: string; readonly allow?: string };
 
 export function isStreamRoute(route: RouteName): route is StreamRoute {
-  return isHandlerSubresourceOf(route, 'stream');
+  return route !== 'portforward' && isHandlerSubresourceOf(route, 'stream');
 }
 
 const NOT_FOUND: RouteMatch = { ok: false, status: 404, message: NOT_FOUND_TEXT };
@@ -41,19 +50,35 @@ function decodeSegment(s: string): string | undefined {
   }
 }
 
-/** Namespace, name and subresource of `/v1/namespaces/{ns}/virtualmachineinstances/{name}/{sub}`. */
-function pathParts(target: string): { namespace: string; name: string; sub: string } | undefined {
+interface PathParts {
+  readonly namespace: string;
+  readonly name: string;
+  readonly sub: string;
+  readonly port?: string;
+  readonly protocol?: string;
+}
+
+/**
+ * Namespace, name and subresource of `/v1/namespaces/{ns}/virtualmachineinstances/{name}/{sub}`, and of
+ * `…/portforward/{port}/{protocol}` (KubeVirt's handler route; the api always sends the protocol).
+ */
+function pathParts(target: string): PathParts | undefined {
   const q = target.indexOf('?');
   const parts = (q >= 0 ? target.slice(0, q) : target).split('/');
-  if (parts.length !== 7) return undefined;
-  const [root, v1, namespaces, ns = '', vmis, name = '', sub = ''] = parts;
-  if (root !== '' || v1 !== 'v1' || namespaces !== 'namespaces' || vmis !== 'virtualmachineinstances') {
-    return undefined;
-  }
+  const [root, v1, namespaces, ns = '', vmis, name = '', sub = '', ...tail] = parts;
+  const prefix = [root, v1, namespaces, vmis].join('/');
+  if (prefix !== '/v1/namespaces/virtualmachineinstances') return undefined;
+  if (tail.length !== (sub === 'portforward' ? 2 : 0)) return undefined;
   const namespace = decodeSegment(ns);
   const decodedName = decodeSegment(name);
   if (namespace === undefined || decodedName === undefined) return undefined;
-  return { namespace, name: decodedName, sub };
+  const [port, protocol] = tail;
+  return {
+    namespace,
+    name: decodedName,
+    sub,
+    ...(port !== undefined && protocol !== undefined && { port, protocol }),
+  };
 }
 
 /** The route of a request line: method and the request target (path with an optional query). */
@@ -62,5 +87,12 @@ export function matchRoute(method: string, target: string): RouteMatch {
   if (p === undefined || !isHandlerSubresource(p.sub)) return NOT_FOUND;
   const allowed = handlerMethod(p.sub);
   if (method !== allowed) return { ok: false, status: 405, message: METHOD_NOT_ALLOWED_TEXT, allow: allowed };
-  return { ok: true, route: p.sub, namespace: p.namespace, name: p.name };
+  const { port, protocol } = p;
+  return {
+    ok: true,
+    route: p.sub,
+    namespace: p.namespace,
+    name: p.name,
+    ...(port !== undefined && protocol !== undefined && { port, protocol }),
+  };
 }

@@ -49,6 +49,7 @@ const resolver: RestResolver = {
   launcher: (v) => Promise.resolve(v === vmi ? launcher : noCommandSocket(v.metadata.uid ?? '', 500)),
   socket: (v, kind) =>
     v === vmi ? { root: dir, rel: ['serial'] } : noUnixSocket(join(dir, `${kind}-missing`)),
+  portForwardSocket: () => noUnixSocket(join(dir, 'portforward-missing')),
 };
 
 beforeAll(async () => {

@@ -26,6 +26,8 @@ import { restMetricsFor } from './metrics.ts';
 import type { RestResolver } from './resolve.ts';
 import { handleRequest, type RequestContext } from './requests.ts';
 import { SessionSlots } from './sessions.ts';
+import { openPortForward } from './port-forward.ts';
+import { matchRoute } from './routes.ts';
 import { openStream, WEBSOCKET_MESSAGE_BUFFER_SIZE, type StreamContext } from './upgrade.ts';
 
 export const DEFAULT_CONSOLE_SERVER_PORT = 4101;
@@ -199,7 +201,12 @@ export async function startRestServer(o: RestServerOptions): Promise<RestServer>
     });
   });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    openStream(ctx, req, socket, head).catch((err: unknown) => {
+    const m = matchRoute(req.method ?? '', req.url ?? '');
+    const opened =
+      m.ok && m.route === 'portforward'
+        ? openPortForward(ctx, { req, socket, head }, m)
+        : openStream(ctx, req, socket, head);
+    opened.catch((err: unknown) => {
       log.error('console stream failed', { reason: err });
       socket.destroy();
     });

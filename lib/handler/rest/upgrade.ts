@@ -48,7 +48,7 @@ export interface StreamContext {
   answered(route: string, code: number): void;
 }
 
-function refuse(socket: Duplex, e: RestError, allow?: string): void {
+export function refuse(socket: Duplex, e: RestError, allow?: string): void {
   const body = Buffer.from(e.message);
   const head = [
     `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? ''}`,
@@ -69,12 +69,12 @@ function refuse(socket: Duplex, e: RestError, allow?: string): void {
  * following a symlink and checked to be a socket (lib/kernel/safepath connectBeneath): a symlink the tenant
  * planted there never relays the console to another socket on the host.
  */
-function dialUnix(at: PodPath, clock: Clock): Promise<Socket> {
+export function dialUnix(at: PodPath, clock: Clock): Promise<Socket> {
   return connectBeneath(at.root, at.rel, { clock, timeoutMs: DIAL_TIMEOUT_MS });
 }
 
 /** The answer when the dial failed: refused (400, as KubeVirt's socket lookup), or not answering (500). */
-function dialFailure(at: PodPath, err: unknown): RestError {
+export function dialFailure(at: PodPath, err: unknown): RestError {
   const path = podPathText(at);
   if (err instanceof UnsafePathError)
     return err.reason === 'not-found'
@@ -88,7 +88,7 @@ function endSession(s: RelaySession, cause: EndCause): void {
   else s.end(SHUTDOWN_CLOSE_CODE, SHUTDOWN_CLOSE_REASON);
 }
 
-function isWebsocketRequest(req: IncomingMessage): boolean {
+export function isWebsocketRequest(req: IncomingMessage): boolean {
   return (
     req.headers.upgrade?.toLowerCase() === 'websocket' &&
     typeof req.headers['sec-websocket-key'] === 'string' &&
@@ -151,8 +151,8 @@ export async function openStream(
   head: Buffer,
 ): Promise<void> {
   socket.on('error', () => undefined);
-  const t = target(ctx, req);
   const routeLabel = matchRoute(req.method ?? '', req.url ?? '');
+  const t = target(ctx, req);
   const label = routeLabel.ok ? routeLabel.route : 'unknown';
   if (!('vmi' in t)) {
     ctx.answered(label, t.status);

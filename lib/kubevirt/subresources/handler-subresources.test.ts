@@ -19,6 +19,7 @@ describe('the handler subresources', () => {
       filesystemlist: 'GET',
       console: 'GET',
       vnc: 'GET',
+      portforward: 'GET',
     });
   });
 

@@ -1,7 +1,8 @@
 /**
  * The VMI subresources virt-handler serves and virt-api forwards to it (kubevirt cmd/virt-handler/virt-handler.go
  * runServer and pkg/virt-api/api.go composeSubresources, tag v1.6.2), each with its kind and HTTP method: the
- * lifecycle commands are PUTs, the guest-agent queries and the console and VNC websocket streams GETs. The
+ * lifecycle commands are PUTs, the guest-agent queries and the console, VNC and port-forward websocket streams
+ * GETs (port-forward's path goes on with `/{port}/{protocol}`). The
  * handler's router serves exactly these, the api's serves them beside its own. Pure.
  */
 export type HandlerCallKind = 'command' | 'query' | 'stream';
@@ -19,6 +20,7 @@ export const HANDLER_SUBRESOURCES = {
   filesystemlist: 'query',
   console: 'stream',
   vnc: 'stream',
+  portforward: 'stream',
 } as const satisfies Readonly<Record<string, HandlerCallKind>>;
 
 export type HandlerSubresource = keyof typeof HANDLER_SUBRESOURCES;

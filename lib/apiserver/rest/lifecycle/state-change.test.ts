@@ -1,6 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachine, VirtualMachineStatus } from '../../../kubevirt/index.ts';
-import { vm, withStartFailure, withStartRequest, withStopRequest, T0 } from '../../../kubevirt/testing/objects.ts';
+import {
+  vm,
+  withStartFailure,
+  withStartRequest,
+  withStopRequest,
+  T0,
+} from '../../../kubevirt/testing/objects.ts';
 import type { JsonPatchOp } from '../patch-plan.ts';
 import { internalError, type Refusal } from '../refusal.ts';
 import { CHANGE_UNDERWAY, changeRequestPatch, isEmptyStatus, runningPatch } from './state-change.ts';

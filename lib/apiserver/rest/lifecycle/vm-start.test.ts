@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineInstancePhase } from '../../../kubevirt/index.ts';
+import type {
+  VirtualMachine,
+  VirtualMachineInstance,
+  VirtualMachineInstancePhase,
+} from '../../../kubevirt/index.ts';
 import {
   vm,
   vmi,

@@ -1,6 +1,17 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineInstancePhase } from '../../../kubevirt/index.ts';
-import { vm, vmi, VMI_UID, withPhase, withStartRequest, withStrategy } from '../../../kubevirt/testing/objects.ts';
+import type {
+  VirtualMachine,
+  VirtualMachineInstance,
+  VirtualMachineInstancePhase,
+} from '../../../kubevirt/index.ts';
+import {
+  vm,
+  vmi,
+  VMI_UID,
+  withPhase,
+  withStartRequest,
+  withStrategy,
+} from '../../../kubevirt/testing/objects.ts';
 import type { PatchPlan, VmPlan } from '../patch-plan.ts';
 import { conflict, internalError, notFound, unmarshalFailed, type Refusal } from '../refusal.ts';
 import { accepted, addRequests, patchOf, refusedAfter } from '../testing/plans.ts';

@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineInstancePhase } from '../../../kubevirt/index.ts';
+import type {
+  VirtualMachine,
+  VirtualMachineInstance,
+  VirtualMachineInstancePhase,
+} from '../../../kubevirt/index.ts';
 import { FREEZE_NOT_SET, FREEZE_UNMARSHAL } from '../../../kubevirt/subresources/freeze-body.ts';
 import { vm, vmi, withPhase, withVmiCondition } from '../../../kubevirt/testing/objects.ts';
 import type { HandlerCall } from './handler-call.ts';

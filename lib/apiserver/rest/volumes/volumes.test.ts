@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineVolumeRequest } from '../../../kubevirt/index.ts';
+import type {
+  VirtualMachine,
+  VirtualMachineInstance,
+  VirtualMachineVolumeRequest,
+} from '../../../kubevirt/index.ts';
 import { withVolume } from '../../../kubevirt/testing/builders.ts';
 import { onSpec, vm, vmi, withPhase } from '../../../kubevirt/testing/objects.ts';
 import type { JsonPatchOp, VmPlan } from '../patch-plan.ts';

@@ -10,7 +10,11 @@
  *   only) a patch of the template's volumes and disks.
  * Without the object: 404. A failed patch: the API server's 422 as it answered, else 500 (patch-plan.ts patchFailure). Pure.
  */
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineVolumeRequest } from '../../../kubevirt/index.ts';
+import type {
+  VirtualMachine,
+  VirtualMachineInstance,
+  VirtualMachineVolumeRequest,
+} from '../../../kubevirt/index.ts';
 import { isRunning } from '../../../kubevirt/vmi-state.ts';
 import { VMI_NOT_RUNNING } from '../messages.ts';
 import { ACCEPTED, patchPlan, type VmPlan } from '../patch-plan.ts';

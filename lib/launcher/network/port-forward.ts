@@ -1,0 +1,94 @@
+/**
+ * The launcher's end of port-forward (lib/rpc/port-forward.ts): a unix socket in the `sockets` emptyDir that
+ * only its user and root (the handler) may open; per connection it reads the request line, connects to
+ * 127.0.0.1:<port> inside the Pod's network namespace (the masquerade NAT sends loopback connections on to the
+ * guest's address), answers, then relays bytes both ways until either side closes. A guest port that refuses
+ * or does not answer within connectTimeoutMs is answered `error …` at once, never left hanging.
+ */
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { chmod } from 'node:fs/promises';
+import { errorMessage } from '../../kernel/errors/errors.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { answerLine, parseRequestLine, readLine } from '../../rpc/port-forward.ts';
+
+const REQUEST_TIMEOUT_MS = 5_000;
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
+export interface PortForwardServerOptions {
+  readonly path: string;
+  readonly log: Logger;
+  /** Where the ports are dialled (default 127.0.0.1: the Pod's loopback). */
+  readonly host?: string;
+  readonly connectTimeoutMs?: number;
+}
+
+const WHY: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ECONNRESET: 'connection reset',
+};
+
+function dial(host: string, port: number, timeoutMs: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new Error(WHY[err.code ?? ''] ?? err.message));
+    });
+  });
+}
+
+async function serve(client: Socket, o: PortForwardServerOptions): Promise<void> {
+  client.on('error', () => undefined);
+  const request = parseRequestLine(await readLine(client, REQUEST_TIMEOUT_MS));
+  const log = o.log.with({ protocol: request.protocol, port: request.port });
+  let guest: Socket;
+  try {
+    guest = await dial(o.host ?? '127.0.0.1', request.port, o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+  } catch (err) {
+    log.info('port-forward refused', { reason: errorMessage(err) });
+    client.end(answerLine({ ok: false, error: `port ${request.port}: ${errorMessage(err)}` }));
+    return;
+  }
+  guest.on('error', () => client.destroy());
+  client.on('error', () => guest.destroy());
+  client.write(answerLine({ ok: true }));
+  client.pipe(guest);
+  guest.pipe(client);
+  log.v(2).info('port-forward connected');
+}
+
+/** Listens on o.path (mode 0600) until closed. */
+export async function listenPortForward(o: PortForwardServerOptions): Promise<{ close(): Promise<void> }> {
+  const server: Server = createServer((client) => {
+    serve(client, o).catch((err: unknown) => {
+      o.log.v(2).info('port-forward request refused', { reason: errorMessage(err) });
+      client.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  await chmod(o.path, 0o600);
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
+}

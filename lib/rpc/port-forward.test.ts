@@ -1,0 +1,62 @@
+import { describe, expect, it } from '@jest/globals';
+import { PassThrough } from 'node:stream';
+import {
+  answerLine,
+  parseAnswerLine,
+  parsePort,
+  parseRequestLine,
+  readLine,
+  requestLine,
+} from './port-forward.ts';
+
+describe('the port-forward line protocol', () => {
+  it('round-trips a request and both answers', () => {
+    expect(requestLine({ protocol: 'tcp', port: 22 })).toBe('tcp 22\n');
+    expect(parseRequestLine('tcp 22')).toEqual({ protocol: 'tcp', port: 22 });
+    expect(parseAnswerLine(answerLine({ ok: true }).trimEnd())).toEqual({ ok: true });
+    const refused = answerLine({ ok: false, error: 'port 9:\nconnection refused' });
+    expect(refused).toBe('error port 9: connection refused\n');
+    expect(parseAnswerLine(refused.trimEnd())).toEqual({ ok: false, error: 'port 9: connection refused' });
+    expect(parseAnswerLine('what')).toEqual({ ok: false, error: 'the launcher answered "what"' });
+  });
+
+  it.each(['udp 53', 'tcp 0', 'tcp 65536', 'tcp 022', 'tcp 22 x', 'tcp', '', 'TCP 22'])(
+    'refuses the request %j',
+    (line) => {
+      expect(() => parseRequestLine(line)).toThrow('not a port-forward request');
+    },
+  );
+
+  it.each([
+    ['1', 1],
+    ['65535', 65535],
+    ['0', undefined],
+    ['65536', undefined],
+    ['-1', undefined],
+    ['1e3', undefined],
+    ['', undefined],
+  ])('reads port %j as %s', (text, port) => {
+    expect(parsePort(text)).toBe(port);
+  });
+});
+
+describe('readLine', () => {
+  it('gives the first line and leaves what followed it to be read', async () => {
+    const s = new PassThrough();
+    s.write('ok\nfirst bytes');
+    expect(await readLine(s, 1000)).toBe('ok');
+    s.resume();
+    const rest = await new Promise<string>((r) => s.once('data', (d: Buffer) => { r(d.toString()); }));
+    expect(rest).toBe('first bytes');
+  });
+
+  it('refuses a line that is too long, an end before the line, and silence', async () => {
+    const long = new PassThrough();
+    long.write('x'.repeat(600));
+    await expect(readLine(long, 1000)).rejects.toThrow('the line is too long');
+    const ended = new PassThrough();
+    ended.end('no newline');
+    await expect(readLine(ended, 1000)).rejects.toThrow('ended before a whole line');
+    await expect(readLine(new PassThrough(), 50)).rejects.toThrow('no line within 50 ms');
+  });
+});
