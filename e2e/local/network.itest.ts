@@ -7,7 +7,7 @@
  * - another Pod reaches the guest's declared ports through the Pod IP (TCP and UDP echo), and the undeclared
  *   TCP 1502, which the guest serves too, is refused;
  * - a port-forward websocket through kube-apiserver's subresource, the api (in this process) and the handler reaches
- *   the guest's TCP echo; an undeclared port is refused with a clear 500 before any websocket opens;
+ *   the guest's TCP echo and, a datagram per message, its UDP echo; an undeclared port is refused with a clear 500 before any websocket opens;
  * - deleting the VM leaves no launcher process behind, and the node has none of the setup's links.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
@@ -58,7 +58,11 @@ beforeAll(async () => {
  * One port-forward tunnel through kube-apiserver's subresources.kubevirt.io path, the api and the handler, as
  * virtctl opens it: what the guest sends back for `send`, or the HTTP refusal with its body.
  */
-function forward(name: string, port: number, send: string): Promise<{ echoed?: string; refused?: string }> {
+function forward(
+  name: string,
+  port: number | `${number}/udp`,
+  send: string,
+): Promise<{ echoed?: string; refused?: string }> {
   if (stack === undefined) throw new Error('the api stack is not up');
   const { ca, cert, key, server } = stack.admin;
   const path = `/apis/subresources.kubevirt.io/v1/namespaces/${s.ns}/virtualmachineinstances/${name}/portforward/${port}`;
@@ -245,9 +249,12 @@ describe('a VM on the Pod network', () => {
     });
   }, 600_000);
 
-  it('forwards a guest port through kube-apiserver, the api and the handler; a closed one is a clear error', async () => {
+  it('forwards guest ports (tcp, udp) through kube-apiserver, the api and the handler; a closed one is a clear error', async () => {
     expect(await forward('masq', GUEST_PORTS.tcpEcho, 'hello through the api')).toEqual({
       echoed: 'hello through the api',
+    });
+    expect(await forward('masq', `${GUEST_PORTS.udpEcho}/udp`, 'a datagram through the api')).toEqual({
+      echoed: 'a datagram through the api',
     });
     // Undeclared: the Pod's loopback is not sent on to the guest, and nothing in the Pod listens there.
     const closed = await forward('masq', GUEST_PORTS.hostname, 'x');

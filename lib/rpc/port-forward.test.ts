@@ -2,6 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
 import {
   answerLine,
+  DatagramReader,
+  frameDatagram,
+  MAX_DATAGRAM_BYTES,
   parseAnswerLine,
   parsePort,
   parseRequestLine,
@@ -20,7 +23,7 @@ describe('the port-forward line protocol', () => {
     expect(parseAnswerLine('what')).toEqual({ ok: false, error: 'the launcher answered "what"' });
   });
 
-  it.each(['udp 53', 'tcp 0', 'tcp 65536', 'tcp 022', 'tcp 22 x', 'tcp', '', 'TCP 22'])(
+  it.each(['sctp 53', 'tcp 0', 'tcp 65536', 'tcp 022', 'tcp 22 x', 'tcp', '', 'TCP 22'])(
     'refuses the request %j',
     (line) => {
       expect(() => parseRequestLine(line)).toThrow('not a port-forward request');
@@ -46,7 +49,11 @@ describe('readLine', () => {
     s.write('ok\nfirst bytes');
     expect(await readLine(s, 1000)).toBe('ok');
     s.resume();
-    const rest = await new Promise<string>((r) => s.once('data', (d: Buffer) => { r(d.toString()); }));
+    const rest = await new Promise<string>((r) =>
+      s.once('data', (d: Buffer) => {
+        r(d.toString());
+      }),
+    );
     expect(rest).toBe('first bytes');
   });
 
@@ -58,5 +65,26 @@ describe('readLine', () => {
     ended.end('no newline');
     await expect(readLine(ended, 1000)).rejects.toThrow('ended before a whole line');
     await expect(readLine(new PassThrough(), 50)).rejects.toThrow('no line within 50 ms');
+  });
+});
+
+describe('datagrams on a port-forward stream', () => {
+  it('come out whole whatever the chunks, empty ones and the largest too', () => {
+    const big = Buffer.alloc(MAX_DATAGRAM_BYTES, 7);
+    const stream = Buffer.concat([
+      frameDatagram(Buffer.from('one')),
+      frameDatagram(Buffer.alloc(0)),
+      frameDatagram(big),
+    ]);
+    const reader = new DatagramReader();
+    const out: Buffer[] = [];
+    for (let at = 0; at < stream.length; at += 1000) out.push(...reader.push(stream.subarray(at, at + 1000)));
+    expect(out.map((d) => d.length)).toEqual([3, 0, MAX_DATAGRAM_BYTES]);
+    expect(out[0]?.toString()).toBe('one');
+    expect(out[2]?.equals(big)).toBe(true);
+  });
+
+  it('refuses a payload above what UDP carries', () => {
+    expect(() => frameDatagram(Buffer.alloc(MAX_DATAGRAM_BYTES + 1))).toThrow('above 65507');
   });
 });

@@ -5,12 +5,13 @@
  * pkg/virt-handler/rest/portforward.go). Per connection the handler sends one request line, `tcp <port>\n`;
  * the launcher connects to 127.0.0.1:<port> in the Pod, where the masquerade NAT's output rule sends it on to
  * the guest, and answers `ok\n` (then the bytes flow both ways unchanged until either side closes) or
- * `error <why>\n` and closes. Pure.
+ * `error <why>\n` and closes. `udp <port>\n` connects a UDP socket the same way; then each datagram travels
+ * the stream as a 2-byte big-endian length and its bytes, both ways. Pure but for readLine.
  */
 import type { Duplex } from 'node:stream';
 import { KvError } from '../kernel/errors/errors.ts';
 
-export const PORT_FORWARD_PROTOCOLS = ['tcp'] as const;
+export const PORT_FORWARD_PROTOCOLS = ['tcp', 'udp'] as const;
 export type PortForwardProtocol = (typeof PORT_FORWARD_PROTOCOLS)[number];
 
 export interface PortForwardRequest {
@@ -95,4 +96,38 @@ export function readLine(socket: Duplex, timeoutMs: number): Promise<string> {
     socket.on('end', onEnd);
     socket.on('error', onEnd);
   });
+}
+
+/** The largest UDP payload over IPv4. */
+export const MAX_DATAGRAM_BYTES = 65_507;
+
+/** A datagram as it travels a port-forward stream. */
+export function frameDatagram(payload: Uint8Array): Buffer {
+  if (payload.length > MAX_DATAGRAM_BYTES) {
+    throw new KvError(
+      'KV_ERR_INVALID',
+      `a datagram of ${payload.length} bytes is above ${MAX_DATAGRAM_BYTES}`,
+    );
+  }
+  const head = Buffer.alloc(2);
+  head.writeUInt16BE(payload.length);
+  return Buffer.concat([head, payload]);
+}
+
+/** Cuts the datagrams out of a port-forward stream, whatever the chunks it arrives in. */
+export class DatagramReader {
+  private pending = Buffer.alloc(0);
+
+  /** The datagrams completed by this chunk. */
+  push(chunk: Uint8Array): Buffer[] {
+    this.pending = Buffer.concat([this.pending, chunk]);
+    const out: Buffer[] = [];
+    while (this.pending.length >= 2) {
+      const size = this.pending.readUInt16BE(0);
+      if (this.pending.length < 2 + size) break;
+      out.push(this.pending.subarray(2, 2 + size));
+      this.pending = this.pending.subarray(2 + size);
+    }
+    return out;
+  }
 }

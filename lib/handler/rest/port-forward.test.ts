@@ -1,5 +1,6 @@
 // portforward/{port}/{protocol} on the REST server over real TLS: a unix server stands in for the launcher's
-// port-forward socket, speaking its line protocol (lib/rpc/port-forward.ts): port 7 echoes, any other refuses.
+// port-forward socket, speaking its line protocol (lib/rpc/port-forward.ts): port 7 echoes (udp's frames too,
+// unchanged), any other refuses.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
@@ -7,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { nopLogger } from '../../kernel/log/log.ts';
+import { waitFor } from '../../kernel/testing/wait.ts';
 import { newRegistry } from '../../kernel/metrics/registry.ts';
 import { answerLine, parseRequestLine, readLine } from '../../rpc/port-forward.ts';
 import { noUnixSocket } from './errors.ts';
@@ -93,10 +95,22 @@ describe('the handler’s port-forward', () => {
     expect((await r.closed).code).toBe(1000);
   });
 
+  it('sends each udp message as one datagram and each datagram back as one message', async () => {
+    const d = await dial();
+    const ws = await openStream(d, pf('vm1', '7/udp'));
+    const got: string[] = [];
+    ws.on('message', (m: Buffer) => got.push(m.toString()));
+    ws.send(Buffer.from('first'), { binary: true });
+    ws.send(Buffer.from('second datagram'), { binary: true });
+    await waitFor(() => got.length === 2, 'two datagrams back', { timeoutMs: 5000, intervalMs: 20 });
+    expect(got).toEqual(['first', 'second datagram']);
+    expect(requests.at(-1)).toBe('udp 7');
+    ws.close(1000);
+  });
+
   it.each([
     ['a port the guest refuses', pf('vm1', '9/tcp'), 500, 'dialing VM: port 9: connection refused'],
     ['a port out of range', pf('vm1', '70000/tcp'), 400, 'invalid port "70000"'],
-    ['udp, not built', pf('vm1', '7/udp'), 501, 'udp port-forward is not built yet'],
     ['another protocol', pf('vm1', '7/sctp'), 400, 'invalid protocol "sctp"'],
     ['an unknown VMI', pf('nope', '7/tcp'), 404, 'nope'],
     ['a launcher without the socket', pf('gone', '7/tcp'), 400, 'nothing'],

@@ -1,11 +1,12 @@
 /**
  * A port-forward tunnel (`portforward/{port}/{protocol}`, KubeVirt's handler route): the VMI (404), the port
- * (400) and protocol (tcp; udp answers 501, not built here), a websocket request (400), the launcher's
+ * and protocol (tcp or udp; 400), a websocket request (400), the launcher's
  * port-forward socket dialled without following a symlink (400/500 as the console's), then the launcher asked
  * to connect to the port inside the launcher Pod's namespace (lib/rpc/port-forward.ts): a port that refuses or
  * does not answer is answered 500 `dialing VM: …` before the upgrade (KubeVirt's api words for its own dial),
  * never a websocket that opens and dies. Then the websocket is relayed to the connection as binary frames of
- * at most 10 KiB. Tunnels are not limited per VMI: each local connection of a client opens one.
+ * at most 10 KiB (tcp), or a datagram per message (udp). Tunnels are not limited per VMI: each local
+ * connection of a client opens one.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
@@ -15,7 +16,15 @@ import { errorMessage } from '../../kernel/errors/errors.ts';
 import { acceptUpgrade } from '../../kernel/ws/accept.ts';
 import { relayWebSocket } from '../../kernel/ws/relay.ts';
 import { podPathText } from '../../rpc/index.ts';
-import { parseAnswerLine, parsePort, readLine, requestLine } from '../../rpc/port-forward.ts';
+import {
+  DatagramReader,
+  frameDatagram,
+  MAX_DATAGRAM_BYTES,
+  parseAnswerLine,
+  parsePort,
+  readLine,
+  requestLine,
+} from '../../rpc/port-forward.ts';
 import { isRestError, vmiNotFound, type RestError } from './errors.ts';
 import {
   dialFailure,
@@ -48,8 +57,9 @@ async function tunnel(ctx: StreamContext, w: Where, upgrade: Upgrade): Promise<S
   if (vmi === undefined) return vmiNotFound(w.namespace, w.name);
   const port = parsePort(w.port ?? '');
   if (port === undefined) return { status: 400, message: `invalid port ${JSON.stringify(w.port)}` };
-  if (w.protocol === 'udp') return { status: 501, message: 'udp port-forward is not built yet' };
-  if (w.protocol !== 'tcp') return { status: 400, message: `invalid protocol ${JSON.stringify(w.protocol)}` };
+  const protocol = w.protocol;
+  if (protocol !== 'tcp' && protocol !== 'udp')
+    return { status: 400, message: `invalid protocol ${JSON.stringify(protocol)}` };
   const at = ctx.resolver.portForwardSocket(vmi);
   if (isRestError(at)) return at;
   if (!isWebsocketRequest(upgrade.req)) return { status: 400, message: 'Bad Request\n' };
@@ -61,7 +71,7 @@ async function tunnel(ctx: StreamContext, w: Where, upgrade: Upgrade): Promise<S
     return dialFailure(at, err);
   }
   try {
-    unix.write(requestLine({ protocol: 'tcp', port }));
+    unix.write(requestLine({ protocol, port }));
     const answer = parseAnswerLine(await readLine(unix, ANSWER_TIMEOUT_MS));
     if (answer.ok) return unix;
     unix.destroy();
@@ -92,6 +102,11 @@ export async function openPortForward(ctx: StreamContext, upgrade: Upgrade, w: W
     return;
   }
   ctx.answered('portforward', 101);
+  if (w.protocol === 'udp') {
+    relayDatagrams(ws, conn);
+    log.v(2).info('port-forward tunnel opened');
+    return;
+  }
   const session = relayWebSocket(ws, conn, {
     pingIntervalMs: ctx.pingIntervalMs,
     clock: ctx.clock,
@@ -107,4 +122,30 @@ export async function openPortForward(ctx: StreamContext, upgrade: Upgrade, w: W
     bytesToClient: end.bytesToClient,
     bytesFromClient: end.bytesFromClient,
   });
+}
+
+/**
+ * UDP: each binary message of the client is one datagram to the guest's port, each datagram back one message
+ * (as KubeVirt's virtctl sends and reads them); the launcher's stream carries them framed. A datagram too big
+ * for UDP ends the tunnel with 1009.
+ */
+function relayDatagrams(ws: WebSocket, conn: Socket): void {
+  const reader = new DatagramReader();
+  ws.on('message', (data: Buffer, isBinary: boolean) => {
+    if (!isBinary) return;
+    if (data.length > MAX_DATAGRAM_BYTES) {
+      ws.close(1009, 'datagram too large');
+      return;
+    }
+    conn.write(frameDatagram(data));
+  });
+  conn.on('data', (chunk: Buffer) => {
+    for (const d of reader.push(chunk)) ws.send(d, { binary: true });
+  });
+  ws.on('close', () => conn.destroy());
+  ws.on('error', () => conn.destroy());
+  conn.on('close', () => {
+    if (ws.readyState === ws.OPEN) ws.close(1000);
+  });
+  conn.resume();
 }

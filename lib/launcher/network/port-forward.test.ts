@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nopLogger } from '../../kernel/log/log.ts';
-import { readLine } from '../../rpc/port-forward.ts';
+import { DatagramReader, frameDatagram, readLine } from '../../rpc/port-forward.ts';
+import { waitFor } from '../../kernel/testing/wait.ts';
 import { listenPortForward } from './port-forward.ts';
 
 let dir: string;
@@ -21,12 +23,20 @@ beforeAll(async () => {
   const probe = createServer();
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   closedPort = (probe.address() as AddressInfo).port;
-  await new Promise<void>((r) => probe.close(() => { r(); }));
+  await new Promise<void>((r) =>
+    probe.close(() => {
+      r();
+    }),
+  );
   pf = await listenPortForward({ path: join(dir, 'pf'), log: nopLogger, connectTimeoutMs: 2000 });
 });
 afterAll(async () => {
   await pf.close();
-  await new Promise<void>((r) => echo.close(() => { r(); }));
+  await new Promise<void>((r) =>
+    echo.close(() => {
+      r();
+    }),
+  );
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -46,7 +56,10 @@ function session(first: string, want = 0): Promise<{ answer: string; rest: strin
         }
       });
       c.resume();
-      if (want === 0) c.on('close', () => { resolve({ answer, rest }); });
+      if (want === 0)
+        c.on('close', () => {
+          resolve({ answer, rest });
+        });
     }, reject);
   });
 }
@@ -70,12 +83,33 @@ describe('the launcher’s port-forward socket', () => {
     });
   });
 
+  it('relays datagrams to a UDP port and back, framed on the stream', async () => {
+    const udp = createSocket('udp4');
+    udp.on('message', (m, from) => { udp.send(Buffer.concat([Buffer.from('re: '), m]), from.port, from.address); },
+    );
+    await new Promise<void>((r) => udp.bind(0, '127.0.0.1', r));
+    const c = connect(join(dir, 'pf'));
+    c.write(`udp ${udp.address().port}\n`);
+    expect(await readLine(c, 3000)).toBe('ok');
+    const reader = new DatagramReader();
+    const got: string[] = [];
+    c.on('data', (d: Buffer) => got.push(...reader.push(d).map((x) => x.toString())));
+    c.resume();
+    c.write(Buffer.concat([frameDatagram(Buffer.from('a')), frameDatagram(Buffer.from('bb'))]));
+    await waitFor(() => got.length === 2, 'two answers', { timeoutMs: 3000, intervalMs: 20 });
+    expect(got.sort()).toEqual(['re: a', 're: bb']);
+    c.destroy();
+    udp.close();
+  });
+
   it('drops a connection whose request is not one', async () => {
     const closed = await new Promise<boolean>((resolve) => {
       const c = connect(join(dir, 'pf'));
       c.on('error', () => undefined);
       c.write('GET / HTTP/1.1\n');
-      c.on('close', () => { resolve(true); });
+      c.on('close', () => {
+        resolve(true);
+      });
     });
     expect(closed).toBe(true);
   });

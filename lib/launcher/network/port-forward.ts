@@ -3,13 +3,22 @@
  * only its user and root (the handler) may open; per connection it reads the request line, connects to
  * 127.0.0.1:<port> inside the Pod's network namespace (the masquerade NAT sends loopback connections on to the
  * guest's address), answers, then relays bytes both ways until either side closes. A guest port that refuses
- * or does not answer within connectTimeoutMs is answered `error …` at once, never left hanging.
+ * or does not answer within connectTimeoutMs is answered `error …` at once, never left hanging. A UDP request
+ * gets a UDP socket connected to the port, and datagrams framed on the stream both ways (a refused datagram,
+ * an ICMP port unreachable, is dropped as UDP drops it).
  */
+import { createSocket } from 'node:dgram';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { chmod } from 'node:fs/promises';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import { answerLine, parseRequestLine, readLine } from '../../rpc/port-forward.ts';
+import {
+  answerLine,
+  DatagramReader,
+  frameDatagram,
+  parseRequestLine,
+  readLine,
+} from '../../rpc/port-forward.ts';
 
 const REQUEST_TIMEOUT_MS = 5_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
@@ -47,10 +56,46 @@ function dial(host: string, port: number, timeoutMs: number): Promise<Socket> {
   });
 }
 
+/** Datagrams between the stream and a UDP socket connected to host:port, until the stream ends. */
+function relayUdp(client: Socket, host: string, port: number): void {
+  const udp = createSocket('udp4');
+  const reader = new DatagramReader();
+  const pending: Buffer[] = [];
+  let connected = false;
+  udp.on('error', () => undefined);
+  udp.on('message', (payload) => {
+    client.write(frameDatagram(payload));
+  });
+  udp.connect(port, host, () => {
+    connected = true;
+    for (const p of pending.splice(0)) udp.send(p);
+  });
+  client.on('data', (chunk: Buffer) => {
+    for (const d of reader.push(chunk)) {
+      if (connected) udp.send(d);
+      else pending.push(d);
+    }
+  });
+  client.on('close', () => {
+    try {
+      udp.close();
+    } catch {
+      // Closed already.
+    }
+  });
+  client.write(answerLine({ ok: true }));
+  client.resume();
+}
+
 async function serve(client: Socket, o: PortForwardServerOptions): Promise<void> {
   client.on('error', () => undefined);
   const request = parseRequestLine(await readLine(client, REQUEST_TIMEOUT_MS));
   const log = o.log.with({ protocol: request.protocol, port: request.port });
+  if (request.protocol === 'udp') {
+    relayUdp(client, o.host ?? '127.0.0.1', request.port);
+    log.v(2).info('port-forward connected');
+    return;
+  }
   let guest: Socket;
   try {
     guest = await dial(o.host ?? '127.0.0.1', request.port, o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
