@@ -15,7 +15,6 @@ import { WebSocket } from 'ws';
 import {
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
-  type VirtualMachine,
   type VirtualMachineInstance,
 } from '../../lib/kubevirt/index.ts';
 import type { Pod } from '../../lib/kubevirt/core/pod.ts';
@@ -28,7 +27,7 @@ import { pidsNaming } from './testing/procs.ts';
 import { handlerConsole, startApiStack, type ApiStack, type HandlerConsole } from './testing/api-stack.ts';
 import { handlerLines } from './testing/roles.ts';
 import { virtSuite } from './testing/suite.ts';
-import { exampleVm, readSerial } from './virt.ts';
+import { masqueradeVm, readSerial } from './virt.ts';
 
 let handlerSide: HandlerConsole | undefined;
 let stack: ApiStack | undefined;
@@ -99,21 +98,6 @@ function forward(
       reject(err);
     });
   });
-}
-
-async function masqueradeVm(name: string): Promise<VirtualMachine> {
-  const vm = await exampleVm(s.ns, name);
-  const spec = vm.spec.template.spec;
-  delete spec.domain.devices.autoattachPodInterface;
-  spec.domain.devices.interfaces = [
-    {
-      name: 'default',
-      masquerade: {},
-      ports: [{ port: GUEST_PORTS.tcpEcho }, { port: GUEST_PORTS.udpEcho, protocol: 'UDP' }],
-    },
-  ];
-  spec.networks = [{ name: 'default', pod: {} }];
-  return vm;
 }
 
 async function runningVmi(name: string): Promise<VirtualMachineInstance> {
@@ -229,7 +213,7 @@ async function launcherPodOf(vmi: VirtualMachineInstance): Promise<{ uid: string
 describe('a VM on the Pod network', () => {
   it('gets its address by DHCP, reports the Pod IP, and serves only its declared ports', async () => {
     await tunRegistered();
-    await s.clients.kv.create(VIRTUAL_MACHINES, await masqueradeVm('masq'));
+    await s.clients.kv.create(VIRTUAL_MACHINES, await masqueradeVm(s.ns, 'masq'));
     const vmi = await runningVmi('masq');
     const { uid, ip } = await launcherPodOf(vmi);
     const [iface] = vmi.status?.interfaces ?? [];

@@ -21,6 +21,7 @@ import { installCrds } from '../../lib/operator/apply/install-crds.ts';
 import { rewritingClient } from '../../lib/rename/client/index.ts';
 import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../../lib/rename/index.ts';
 import { launcherOnNode, launcherSocketOnNode, openSocket } from '../../lib/rpc/index.ts';
+import { GUEST_PORTS } from '../../testenv/guests/guests.ts';
 import { layout, NODE_NAME } from './layout.ts';
 
 const EXAMPLE_VM = fileURLToPath(new URL('../../manifests/examples/vm-tiny.yaml', import.meta.url));
@@ -90,6 +91,20 @@ export async function agentVm(ns: string, name?: string): Promise<VirtualMachine
   const boot = vm.spec.template.spec.domain.firmware?.kernelBoot?.container;
   if (boot === undefined) throw new Error('the example VM boots no kernel');
   boot.initrdPath = '/boot/initramfs-agent.cpio.gz';
+  return vm;
+}
+
+/**
+ * The example VM with a masquerade interface on the Pod network declaring the test guest's TCP and UDP echo
+ * ports (its hostname port stays undeclared).
+ */
+export async function masqueradeVm(ns: string, name: string): Promise<VirtualMachine> {
+  const vm = await exampleVm(ns, name);
+  const spec = vm.spec.template.spec;
+  delete spec.domain.devices.autoattachPodInterface;
+  const ports = [{ port: GUEST_PORTS.tcpEcho }, { port: GUEST_PORTS.udpEcho, protocol: 'UDP' }];
+  spec.domain.devices.interfaces = [{ name: 'default', masquerade: {}, ports }];
+  spec.networks = [{ name: 'default', pod: {} }];
   return vm;
 }
 
