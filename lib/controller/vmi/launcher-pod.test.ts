@@ -54,3 +54,23 @@ describe('launcherHostname', () => {
     expect(launcherHostname(vmiFixture((v) => Object.assign(v.spec, spec)))).toBe(want);
   });
 });
+
+describe('the launcher Pod’s annotations', () => {
+  it('are the VMI’s but kubectl’s and the API version marks, with the domain and default container', () => {
+    const vmi = vmiFixture();
+    vmi.metadata.name = 'a';
+    vmi.metadata.annotations = {
+      'cni.cilium.io/ipAddress': '10.66.0.7',
+      'network.deckhouse.io/networks-spec': '[{"type":"Network","name":"blue"}]',
+      'kubectl.kubernetes.io/last-applied-configuration': '{}',
+      'kubevirt.io/latest-observed-api-version': 'v1',
+      'kubevirt.io/storage-observed-api-version': 'v1',
+    };
+    expect(newLauncherPod(vmi, { image: IMAGE }).metadata.annotations).toEqual({
+      'kubevirt.io/domain': 'a',
+      'cni.cilium.io/ipAddress': '10.66.0.7',
+      'network.deckhouse.io/networks-spec': '[{"type":"Network","name":"blue"}]',
+      'kubectl.kubernetes.io/default-container': 'compute',
+    });
+  });
+});

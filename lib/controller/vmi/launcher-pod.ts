@@ -76,6 +76,24 @@ function trimName(s: string, max: number): string {
 }
 
 /** virt-launcher-<vmi name, cut so the whole fits in 63>-<5 hex of the VMI uid>. */
+/** Annotation key prefixes of a VMI that stay off its launcher Pod (template.go filterVMIAnnotationsForPod). */
+const NOT_COPIED = [
+  'kubectl.kubernetes.io',
+  'kubevirt.io/storage-observed-api-version',
+  'kubevirt.io/latest-observed-api-version',
+];
+
+/**
+ * The VMI's annotations KubeVirt copies onto its launcher Pod: all but kubectl's and the API version marks, so
+ * what Deckhouse puts on a VMI for the Pod (`cni.cilium.io/ipAddress`, `network.deckhouse.io/networks-spec`, …)
+ * reaches the CNI.
+ */
+function copiedAnnotations(vmi: VirtualMachineInstance): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(vmi.metadata.annotations ?? {}).filter(([k]) => !NOT_COPIED.some((p) => k.startsWith(p))),
+  );
+}
+
 export function launcherPodName(vmi: Pick<VirtualMachineInstance, 'metadata'>): string {
   const prefix = 'virt-launcher-';
   const name = trimName(vmi.metadata.name ?? '', MAX_NAME - prefix.length - 6);
@@ -210,6 +228,7 @@ export function newLauncherPod(vmi: VirtualMachineInstance, cfg: LauncherPodConf
       },
       annotations: {
         [ANNOTATIONS.DOMAIN]: vmi.metadata.name ?? '',
+        ...copiedAnnotations(vmi),
         'kubectl.kubernetes.io/default-container': COMPUTE_CONTAINER,
       },
       ownerReferences: [newControllerRef(vmi, VMI_GVK)],
