@@ -8,13 +8,17 @@
  *   TCP 1502, which the guest serves too, is refused;
  * - a port-forward websocket through kube-apiserver's subresource, the api (in this process) and the handler reaches
  *   the guest's TCP echo and, a datagram per message, its UDP echo; an undeclared port is refused with a clear 500 before any websocket opens;
+ * - with a binding plugin attached by tap in the KubeVirt resource, a VMI of that binding gets its tap (and no
+ *   bridge) in the launcher Pod's namespace and a NIC in the guest, which finds no DHCP there;
  * - deleting the VM leaves no launcher process behind, and the node has none of the setup's links.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { WebSocket } from 'ws';
 import {
+  KUBEVIRTS,
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
+  type KubeVirt,
   type VirtualMachineInstance,
 } from '../../lib/kubevirt/index.ts';
 import type { Pod } from '../../lib/kubevirt/core/pod.ts';
@@ -33,9 +37,10 @@ let handlerSide: HandlerConsole | undefined;
 let stack: ApiStack | undefined;
 const s = virtSuite('network', {
   handler: true,
+  // The handler follows the KubeVirt resource of the test's namespace (its network binding plugins).
   handlerFlags: async (dir) => {
     handlerSide = await handlerConsole(dir, 'network-test-pki');
-    return handlerSide.flags;
+    return [...handlerSide.flags, '--namespace', s.ns];
   },
   cleanup: async () => {
     await stack?.stop();
@@ -246,6 +251,37 @@ describe('a VM on the Pod network', () => {
     const nowhere = await forward('nope', GUEST_PORTS.tcpEcho, 'x');
     expect(nowhere.refused).toMatch(/^404 .*not found/);
   }, 120_000);
+
+  it('gives a VMI of a binding plugin attached by tap its tap in the Pod and a NIC in the guest', async () => {
+    await s.clients.kv.create<KubeVirt>(KUBEVIRTS, {
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'KubeVirt',
+      metadata: { name: 'kubevirt', namespace: s.ns },
+      spec: { configuration: { network: { binding: { deckhouse: { domainAttachmentType: 'tap' } } } } },
+    });
+    const vm = await masqueradeVm(s.ns, 'plugged');
+    const spec = vm.spec.template.spec;
+    spec.domain.devices.interfaces = [{ name: 'default', binding: { name: 'deckhouse' } }];
+    await waitFor(() => s.clients.kv.create(VIRTUAL_MACHINES, vm).then(() => true), 'the VM admitted', {
+      timeoutMs: 10_000,
+    });
+    const vmi = await runningVmi('plugged');
+    const { uid } = await launcherPodOf(vmi);
+    const [pid] = pidsNaming(vmi.metadata.uid ?? '');
+    // The tap the handler made, in the launcher Pod's namespace (no bridge: the plugin's CNI does the rest).
+    const links = JSON.parse(
+      await run('nsenter', [`--net=/proc/${pid ?? 0}/ns/net`, '--', 'ip', '-j', '-d', 'link', 'show']),
+    ) as { ifname: string; operstate?: string; linkinfo?: { info_kind?: string } }[];
+    expect(links.find((l) => l.ifname === 'tap0')).toMatchObject({ linkinfo: { info_kind: 'tun' } });
+    expect(links.some((l) => l.ifname.startsWith('k6t-'))).toBe(false);
+    // No DHCP here: the guest finds its NIC, tries for a lease and goes on.
+    const serial = await readSerial(
+      { podUid: uid, vmiUid: vmi.metadata.uid ?? '', until: MARKER, timeoutMs: 120_000 },
+      s.c.dir,
+    );
+    expect(serial).toContain(`${NET_MARKER} none`);
+    await s.clients.kv.delete(VIRTUAL_MACHINES, 'plugged', { namespace: s.ns });
+  }, 300_000);
 
   it('deleting the VM leaves no launcher process and no link on the node', async () => {
     const vmi = await s.clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'masq', {

@@ -143,6 +143,8 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
       },
     },
   });
+  const clusterConfig = (): HandlerClusterConfig =>
+    handlerClusterConfig(configuringKubeVirt(kubevirts?.store.list() ?? []));
   const controller = new HandlerVmiController({
     client: o.client,
     vmis: vmis.store,
@@ -152,15 +154,17 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     notified,
     clock,
     recorder,
-    config: (): HandlerClusterConfig =>
-      handlerClusterConfig(configuringKubeVirt(kubevirts?.store.list() ?? [])),
+    config: clusterConfig,
     hotplug: await HotplugMounter.start({
       client: o.client,
       node: o.node,
       kubeletPodsDir: o.kubeletPodsDir,
       log,
     }),
-    network: new PodNetworkSetup({ log }),
+    network: new PodNetworkSetup({
+      log,
+      plugins: (): HandlerClusterConfig['networkBindings'] => clusterConfig().networkBindings,
+    }),
     ...(o.resyncMs !== undefined && { resyncMs: o.resyncMs }),
   });
   registerVmiStats(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { newVmi, withInterface, withSpec } from '../kubevirt/testing/builders.ts';
-import { podNetworkInterfaces } from './pod-network-interfaces.ts';
+import { domainAttachmentByInterfaceName, podNetworkInterfaces } from './pod-network-interfaces.ts';
 
 const pod = { name: 'default', pod: {} };
 
@@ -40,5 +40,52 @@ describe('podNetworkInterfaces', () => {
       }),
     );
     expect(podNetworkInterfaces(vmi).map((w) => w.queues)).toEqual([4, 1]);
+  });
+});
+
+const PLUGINS = {
+  deckhouse: { domainAttachmentType: 'tap' },
+  passt: { domainAttachmentType: 'managedTap' },
+  sidecar: {},
+};
+
+describe('domainAttachmentByInterfaceName', () => {
+  it('is tap for masquerade, bridge and tap or managedTap plugins, nothing for the rest', () => {
+    expect(
+      domainAttachmentByInterfaceName(
+        [
+          { name: 'm', masquerade: {} },
+          { name: 'b', bridge: {} },
+          { name: 'd', binding: { name: 'deckhouse' } },
+          { name: 'p', binding: { name: 'passt' } },
+          { name: 's', binding: { name: 'sidecar' } },
+          { name: 'u', binding: { name: 'unknown' } },
+          { name: 'v', sriov: {} },
+          { name: 'proto', binding: { name: 'toString' } },
+        ],
+        PLUGINS,
+      ),
+    ).toEqual({ m: 'tap', b: 'tap', d: 'tap', p: 'tap' });
+  });
+});
+
+describe('podNetworkInterfaces with binding plugins', () => {
+  it('takes the interfaces of plugins attached by tap, on the Pod network or a secondary one', () => {
+    const vmi = newVmi(
+      withInterface({ name: 'default', binding: { name: 'deckhouse' } }, pod),
+      withInterface(
+        { name: 'blue', binding: { name: 'deckhouse' } },
+        { name: 'blue', multus: { networkName: 'b' } },
+      ),
+      withInterface(
+        { name: 'red', binding: { name: 'passt' } },
+        { name: 'red', multus: { networkName: 'r' } },
+      ),
+    );
+    expect(podNetworkInterfaces(vmi, PLUGINS).map((w) => [w.iface.name, w.podInterfaceName])).toEqual([
+      ['default', 'eth0'],
+      ['blue', 'pod16477688c0e'],
+    ]);
+    expect(podNetworkInterfaces(vmi)).toEqual([]);
   });
 });

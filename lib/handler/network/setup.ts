@@ -2,7 +2,8 @@
  * The handler's part of the Pod network (kubevirt virt-handler's setupNetwork before SyncVMI, pkg/network/setup
  * netpod.go): before a VMI's first sync, the launcher Pod's namespace is found by the Pod uid the launcher-Pod
  * check vouched for (lib/handler/launchers/pods.ts), opened once (lib/network/setup/pod-netns.ts), and each
- * masquerade or bridge interface gets its bridge, tap and NAT unless its bridge is already there (a handler
+ * masquerade or bridge interface gets its bridge, tap and NAT, and each interface of a binding plugin attached by
+ * `tap` its tap (KubeVirt's name, up; the plugin's CNI does the rest), unless that bridge or tap is already there (a handler
  * that restarted finds its earlier work); the Pod interfaces' addresses are kept for status.interfaces. The launcher serves DHCP on port 67 as uid 107 without capabilities:
  * the namespace's `ip_unprivileged_port_start` is set to 0 (KubeVirt raises CAP_NET_BIND_SERVICE on its
  * launcher binary instead; a namespaced sysctl of the tenant's own namespace, as KubeVirt sets for passt).
@@ -10,19 +11,27 @@
  */
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { Logger } from '../../kernel/log/log.ts';
-import { bridgeName } from '../../network/link-names.ts';
+import { bridgeName, tapDeviceName } from '../../network/link-names.ts';
 import type { CommandRunner } from '../../network/setup/command.ts';
 import { isGlobalUnicast } from '../../network/setup/addresses.ts';
 import { applyPlan, listLinks, randomBridgeMac, readPodInterface } from '../../network/setup/netns-exec.ts';
 import { planPodNetwork } from '../../network/setup/plan.ts';
-import { openPodNetns } from '../../network/setup/pod-netns.ts';
+import { openPodNetns, type OpenNetns } from '../../network/setup/pod-netns.ts';
 import type { Step } from '../../network/setup/steps.ts';
-import { podNetworkInterfaces } from '../../network/pod-network-interfaces.ts';
+import {
+  podNetworkInterfaces,
+  type BindingPlugin,
+  type PodNetworkInterface,
+} from '../../network/pod-network-interfaces.ts';
+import type { PodInterface } from '../../network/setup/pod-interface.ts';
 
+const DEFAULT_MTU = 1500;
 const UNPRIVILEGED_PORTS: Step = { kind: 'sysctl', key: 'ipv4/ip_unprivileged_port_start', value: '0' };
 
 export interface PodNetworkSetupOptions {
   readonly log: Logger;
+  /** The binding plugins of the KubeVirt resource now (default: none). */
+  readonly plugins?: () => Readonly<Record<string, BindingPlugin>>;
   /** The node's /proc (default /proc: the handler shares the node's PID namespace). */
   readonly procRoot?: string;
   /** How commands run (default: lib/network/setup/command.ts runCommand). */
@@ -41,7 +50,7 @@ export class PodNetworkSetup {
 
   /** Connects the VMI's Pod network interfaces in launcher Pod podUid; a Pod already done is left alone. */
   async prepare(vmi: VirtualMachineInstance, podUid: string): Promise<void> {
-    const wanted = podNetworkInterfaces(vmi);
+    const wanted = podNetworkInterfaces(vmi, this.o.plugins?.() ?? {});
     if (wanted.length === 0 || this.done.has(podUid)) return;
     const ns = openPodNetns(podUid, this.o.procRoot);
     const opts = { log: this.o.log, ...(this.o.run !== undefined && { run: this.o.run }) };
@@ -49,13 +58,17 @@ export class PodNetworkSetup {
       const present = new Set((await listLinks(ns, opts)).map((l) => l.name));
       const ips = new Map<string, string[]>();
       for (const w of wanted) {
-        const podInterface = await readPodInterface(ns, w.podInterfaceName, opts);
+        const podInterface = await this.podInterface(ns, w, opts);
         const global = [...podInterface.ipv4, ...podInterface.ipv6].filter((a) => isGlobalUnicast(a.address));
         ips.set(
           w.iface.name,
           global.map((a) => a.address),
         );
-        if (present.has(bridgeName(w.podInterfaceName))) continue;
+        const made =
+          w.iface.binding === undefined
+            ? bridgeName(w.podInterfaceName)
+            : tapDeviceName(w.podInterfaceName, w.network);
+        if (present.has(made)) continue;
         const plan = planPodNetwork({
           podInterface,
           iface: w.iface,
@@ -64,11 +77,29 @@ export class PodNetworkSetup {
           queues: w.queues,
           ...(w.iface.bridge !== undefined && { bridgeMac: randomBridgeMac() }),
         });
-        await applyPlan(ns, [...plan.steps, UNPRIVILEGED_PORTS], opts);
+        const dhcp = w.iface.binding === undefined ? [UNPRIVILEGED_PORTS] : [];
+        await applyPlan(ns, [...plan.steps, ...dhcp], opts);
       }
       this.done.set(podUid, ips);
     } finally {
       ns.close();
+    }
+  }
+
+  /**
+   * The Pod interface of w; a binding plugin's may not be there (its CNI may make it later): its tap then gets
+   * the default MTU.
+   */
+  private async podInterface(
+    ns: OpenNetns,
+    w: PodNetworkInterface,
+    opts: { log: Logger },
+  ): Promise<PodInterface> {
+    try {
+      return await readPodInterface(ns, w.podInterfaceName, opts);
+    } catch (err) {
+      if (w.iface.binding === undefined) throw err;
+      return { name: w.podInterfaceName, mtu: DEFAULT_MTU, mac: '', ipv4: [], ipv6: [], routes: [] };
     }
   }
 

@@ -49,8 +49,41 @@ describe('handlerClusterConfig', () => {
       kubevirt({ developerConfiguration: { featureGates: ['BochsDisplayForEFIGuests'] } }),
       { bochsDisplayForEfiGuests: true },
     ],
+    [
+      'the network binding plugins, each with its domain attachment',
+      kubevirt({
+        network: {
+          binding: {
+            deckhouse: { domainAttachmentType: 'tap', sidecarImage: '' },
+            other: { sidecarImage: 'x' },
+          },
+        },
+      }),
+      { networkBindings: { deckhouse: { domainAttachmentType: 'tap' }, other: {} } },
+    ],
   ])('%s', (_name, kv, want) => {
     expect(handlerClusterConfig(kv)).toEqual({ ...DEFAULT_CLUSTER_CONFIG, ...want });
+  });
+
+  it('tells the launcher how each interface is attached', () => {
+    const cfg = handlerClusterConfig(
+      kubevirt({ network: { binding: { deckhouse: { domainAttachmentType: 'tap' } } } }),
+    );
+    const vmi = {
+      metadata: { name: 'vm' },
+      spec: {
+        domain: {
+          devices: {
+            interfaces: [
+              { name: 'default', binding: { name: 'deckhouse' } },
+              { name: 'm', masquerade: {} },
+              { name: 'x', binding: { name: 'none' } },
+            ],
+          },
+        },
+      },
+    } as Parameters<typeof syncOptions>[0];
+    expect(syncOptions(vmi, cfg).interfaceDomainAttachment).toEqual({ default: 'tap', m: 'tap' });
   });
 
   it('reaches the launcher in SyncVirtualMachine’s options', () => {

@@ -1,10 +1,12 @@
 /**
  * The options the handler sends with SyncVirtualMachine (kubevirt pkg/virt-handler/vm.go syncVirtualMachine,
  * virtualMachineOptions): the cluster's SMBIOS values, the balloon statistics period, the preallocated volumes from
- * the VMI's volume status, and the cluster switches, read from the KubeVirt resource as virt-config reads them
+ * the VMI's volume status, how the domain attaches each interface (a tap, for masquerade, bridge and tap
+ * binding plugins), and the cluster switches, read from the KubeVirt resource as virt-config reads them
  * (KubeVirt's defaults where it says nothing: a configured `smbios` replaces the default one whole). Pure.
  */
 import type { KubeVirt, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { domainAttachmentByInterfaceName, type BindingPlugin } from '../../network/pod-network-interfaces.ts';
 import { VirtualMachineOptions } from '../../rpc/index.ts';
 
 export interface HandlerClusterConfig {
@@ -14,6 +16,8 @@ export interface HandlerClusterConfig {
   readonly serialConsoleLogDisabled: boolean;
   readonly freePageReportingDisabled: boolean;
   readonly bochsDisplayForEfiGuests: boolean;
+  /** `network.binding`: the binding plugins by name. */
+  readonly networkBindings: Readonly<Record<string, BindingPlugin>>;
 }
 
 /** KubeVirt's defaults (virt-config: SMBIOS KubeVirt/KubeVirt/None, balloon period 10 s). */
@@ -23,11 +27,24 @@ export const DEFAULT_CLUSTER_CONFIG: HandlerClusterConfig = {
   serialConsoleLogDisabled: false,
   freePageReportingDisabled: false,
   bochsDisplayForEfiGuests: false,
+  networkBindings: {},
 };
 
 type Json = Readonly<Record<string, unknown>>;
 const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** `network.binding` of the configuration: each plugin's domainAttachmentType (what the domain needs of it). */
+function bindingsOf(c: Json): Record<string, BindingPlugin> {
+  const network = isJson(c['network']) ? c['network'] : {};
+  const binding = isJson(network['binding']) ? network['binding'] : {};
+  const out: Record<string, BindingPlugin> = {};
+  for (const [name, plugin] of Object.entries(binding)) {
+    const type = isJson(plugin) ? text(plugin['domainAttachmentType']) : '';
+    out[name] = type === '' ? {} : { domainAttachmentType: type };
+  }
+  return out;
+}
 
 /** The handler's settings from the KubeVirt resource that configures the cluster (none: KubeVirt's defaults). */
 export function handlerClusterConfig(kv: KubeVirt | undefined): HandlerClusterConfig {
@@ -53,6 +70,7 @@ export function handlerClusterConfig(kv: KubeVirt | undefined): HandlerClusterCo
     serialConsoleLogDisabled: options['disableSerialConsoleLog'] !== undefined,
     freePageReportingDisabled: options['disableFreePageReporting'] !== undefined,
     bochsDisplayForEfiGuests: gates.includes('BochsDisplayForEFIGuests'),
+    networkBindings: bindingsOf(c),
   };
 }
 
@@ -67,6 +85,10 @@ export function syncOptions(vmi: VirtualMachineInstance, cfg: HandlerClusterConf
     VirtualMachineSMBios: { ...cfg.smbios },
     MemBalloonStatsPeriod: cfg.memBalloonStatsPeriod,
     PreallocatedVolumes: preallocatedVolumes(vmi),
+    interfaceDomainAttachment: domainAttachmentByInterfaceName(
+      vmi.spec.domain.devices.interfaces ?? [],
+      cfg.networkBindings,
+    ),
     clusterConfig: {
       ExpandDisksEnabled: false,
       FreePageReportingDisabled: cfg.freePageReportingDisabled,

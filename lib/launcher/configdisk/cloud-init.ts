@@ -101,7 +101,10 @@ function data(where: Where, src: CloudInitSource, dataFields: DataFields): Data 
   const ref = src[dataFields.ref];
   const given = [raw !== '', b64 !== '', ref !== undefined].filter(Boolean).length;
   if (given > 1) {
-    throw new ConfigDiskError(where.base, `only one of ${dataFields.raw}, ${dataFields.base64} and ${dataFields.ref} may be set`);
+    throw new ConfigDiskError(
+      where.base,
+      `only one of ${dataFields.raw}, ${dataFields.base64} and ${dataFields.ref} may be set`,
+    );
   }
   if (ref !== undefined) return fromSecret(where, dataFields);
   if (raw !== '') return { content: inline(`${where.base}.${dataFields.raw}`, Buffer.from(raw, 'utf8')) };

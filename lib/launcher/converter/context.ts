@@ -78,6 +78,12 @@ export interface ConverterContext {
   readonly containerDiskFormats: ReadonlyMap<string, ImageFormat>;
   /** Whether disk images take O_DIRECT (cache=none): the default, and per volume. tmpfs does not. */
   readonly directIo: boolean;
+  /**
+   * How the domain attaches each interface, by name (VirtualMachineOptions.interfaceDomainAttachment): `tap`
+   * for a binding plugin's interface makes it a tap interface like masquerade's; without an entry a binding
+   * plugin's interface is left to its sidecar.
+   */
+  readonly interfaceDomainAttachment?: ReadonlyMap<string, string>;
   readonly directIoByVolume: ReadonlyMap<string, boolean>;
   /** Preallocated or thick volumes: no discard=unmap, and io=native with cache=none. */
   readonly preallocatedVolumes: ReadonlySet<string>;

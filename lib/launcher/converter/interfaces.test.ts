@@ -62,7 +62,26 @@ describe('interfacesConfigurator', () => {
       ],
     ],
     ['SR-IOV is not a libvirt interface here', { name: 'default', sriov: {} }, {}, []],
-    ['nor is a binding plugin', { name: 'default', binding: { name: 'passt' } }, {}, []],
+    [
+      'nor is a binding plugin the handler did not say is attached by tap',
+      { name: 'default', binding: { name: 'passt' } },
+      {},
+      [],
+    ],
+    [
+      'a binding plugin attached by tap opens its tap',
+      { name: 'default', binding: { name: 'deckhouse' } },
+      { interfaceDomainAttachment: new Map([['default', 'tap']]) },
+      [
+        {
+          type: 'ethernet',
+          model: 'virtio-non-transitional',
+          alias: { name: 'default', userDefined: true },
+          target: { dev: 'tap0', managed: 'no' },
+          romEnabled: 'no',
+        },
+      ],
+    ],
     ['an absent interface is left out', { name: 'default', bridge: {}, state: 'absent' }, {}, []],
   ])('%s', (_, iface, ctx, expected) => {
     expect(convert(iface, ctx)).toEqual(expected);

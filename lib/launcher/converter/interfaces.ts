@@ -2,8 +2,9 @@
  * Network interfaces as KubeVirt renders them for the pod network (kubevirt converter/network.go,
  * domainspec/generators.go): bridge and masquerade bindings attach through the tap the handler made in the
  * launcher Pod's namespace (lib/network/setup), so libvirt gets `type="ethernet"` with `<target dev managed="no">`
- * under KubeVirt's tap name (lib/network/link-names.ts). SR-IOV and binding plugins other than tap ones are
- * not libvirt interfaces. Absent interfaces are left out.
+ * under KubeVirt's tap name (lib/network/link-names.ts), as do binding plugins the handler says are attached by
+ * tap (ConverterContext.interfaceDomainAttachment). SR-IOV and other binding plugins are not libvirt
+ * interfaces. Absent interfaces are left out.
  */
 import type { Interface as VmiInterface, Network, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { tapDeviceName } from '../../network/link-names.ts';
@@ -20,9 +21,11 @@ const TAP_BINDINGS = ['bridge', 'masquerade', 'macvtap'] as const;
 
 type Attachment = 'tap' | 'none';
 
-function attachment(iface: VmiInterface, field: string): Attachment {
+function attachment(iface: VmiInterface, field: string, ctx: ConverterContext): Attachment {
   if (TAP_BINDINGS.some((b) => iface[b] !== undefined)) return 'tap';
-  if (iface.sriov !== undefined || iface.binding !== undefined) return 'none';
+  if (iface.binding !== undefined)
+    return ctx.interfaceDomainAttachment?.get(iface.name) === 'tap' ? 'tap' : 'none';
+  if (iface.sriov !== undefined) return 'none';
   if (iface.slirp !== undefined) {
     throw new ConversionError(`${field}.slirp`, 'slirp interface is deprecated as of v1.3', 'unsupported');
   }
@@ -79,7 +82,7 @@ export const interfacesConfigurator: Configurator = configurator((vmi, domain, c
     if (network === undefined) {
       throw new ConversionError(`${field}.name`, `failed to find network ${iface.name}`);
     }
-    if (attachment(iface, field) === 'none') return;
+    if (attachment(iface, field, ctx) === 'none') return;
     domain.devices.interfaces.push(domainInterface({ iface, network, field }, vmi, ctx));
   });
 });

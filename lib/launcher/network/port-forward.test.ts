@@ -85,8 +85,9 @@ describe('the launcher’s port-forward socket', () => {
 
   it('relays datagrams to a UDP port and back, framed on the stream', async () => {
     const udp = createSocket('udp4');
-    udp.on('message', (m, from) => { udp.send(Buffer.concat([Buffer.from('re: '), m]), from.port, from.address); },
-    );
+    udp.on('message', (m, from) => {
+      udp.send(Buffer.concat([Buffer.from('re: '), m]), from.port, from.address);
+    });
     await new Promise<void>((r) => udp.bind(0, '127.0.0.1', r));
     const c = connect(join(dir, 'pf'));
     c.write(`udp ${udp.address().port}\n`);

@@ -71,7 +71,9 @@ function interfaceJson(iface: Interface): InterfaceJson {
     ...(iface.bootOrder !== undefined && { BootOrder: { Order: iface.bootOrder } }),
     ...(iface.linkState !== undefined && { LinkState: { State: iface.linkState } }),
     ...(iface.driver !== undefined && { Driver: { Name: iface.driver.name, Queues: iface.driver.queues } }),
-    ...(iface.target !== undefined && { Target: { Device: iface.target.dev, Managed: iface.target.managed } }),
+    ...(iface.target !== undefined && {
+      Target: { Device: iface.target.dev, Managed: iface.target.managed },
+    }),
     Alias: aliasJson(iface.alias),
   };
 }

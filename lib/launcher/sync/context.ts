@@ -1,7 +1,7 @@
 /**
  * The converter context of one sync: the launcher's host facts (root, accelerator, usable CPU models, O_DIRECT)
  * plus what the handler sent in VirtualMachineOptions (SMBIOS, balloon period, preallocated volumes, disk
- * formats from qemu-img info, cluster switches). QEMU's serial port is bound to a private socket next to the
+ * formats from qemu-img info, how each interface is attached, cluster switches). QEMU's serial port is bound to a private socket next to the
  * public console socket, which the launcher's relay serves (serial/relay.ts). Pure.
  */
 import { join } from 'node:path';
@@ -65,6 +65,9 @@ export function syncContext(host: HostFacts, options: VirtualMachineOptions | un
     ...(host.maxVcpus !== undefined && { maxVcpus: host.maxVcpus }),
     ...(smbios !== undefined && { smbios }),
     ...(options !== undefined && { memBalloonStatsPeriod: options.MemBalloonStatsPeriod }),
+    ...(options !== undefined && {
+      interfaceDomainAttachment: new Map(Object.entries(options.interfaceDomainAttachment)),
+    }),
     ...(cluster !== undefined && {
       serialConsoleLog: !cluster.SerialConsoleLogDisabled,
       freePageReporting: !cluster.FreePageReportingDisabled,

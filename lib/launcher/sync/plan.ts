@@ -57,7 +57,9 @@ export function diskDiff(
 export function planSync(syncInput: SyncInput): SyncPlan {
   if (syncInput.state === undefined) return { ...NOTHING, define: true, start: true };
   if (isDown(syncInput.state)) {
-    const ran = syncInput.vmiPhase === 'Running' || (syncInput.vmiPhase !== undefined && FINAL_PHASES.has(syncInput.vmiPhase));
+    const ran =
+      syncInput.vmiPhase === 'Running' ||
+      (syncInput.vmiPhase !== undefined && FINAL_PHASES.has(syncInput.vmiPhase));
     if (ran) return NOTHING;
     return { ...NOTHING, define: syncInput.appliedXml !== syncInput.wantedXml, start: true };
   }

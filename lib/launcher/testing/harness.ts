@@ -18,7 +18,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_CLUSTER_DEFAULTS, withVmiDefaults, type VirtualMachineInstance } from '../../kubevirt/index.ts';
+import {
+  DEFAULT_CLUSTER_DEFAULTS,
+  withVmiDefaults,
+  type VirtualMachineInstance,
+} from '../../kubevirt/index.ts';
 import { realClock } from '../../kernel/clock.ts';
 import {
   decodeDomainEvent,
@@ -90,7 +94,9 @@ export function kernelBootVmi(opts: VmiSpecOptions): VirtualMachineInstance {
           ...(opts.dataDisk === true && { disks: [{ name: 'data', disk: { bus: 'virtio' } }] }),
         },
       },
-      ...(opts.dataDisk === true && { volumes: [{ name: 'data', containerDisk: { image: 'test/data:v1' } }] }),
+      ...(opts.dataDisk === true && {
+        volumes: [{ name: 'data', containerDisk: { image: 'test/data:v1' } }],
+      }),
     },
   };
   // The API's mutating webhook always sets firmware.uuid (the converter's SMBIOS sysinfo needs it).

@@ -114,3 +114,21 @@ describe('planPodNetwork, masquerade', () => {
     expect(() => planPodNetwork(i)).toThrow(expect.objectContaining({ code }));
   });
 });
+
+describe('a binding plugin attached by tap', () => {
+  it('gets its tap alone, up, with the pod interface MTU and no bridge', () => {
+    const plan = planPodNetwork({
+      podInterface: { name: 'eth0', mtu: 1400, mac: '0a:58:0a:f4:00:07', ipv4: [], ipv6: [], routes: [] },
+      iface: { name: 'default', binding: { name: 'deckhouse' } },
+      interfaceIndex: 0,
+      network: { name: 'default', pod: {} },
+      queues: 1,
+    });
+    expect(plan).toEqual({
+      steps: [
+        { kind: 'add-tap', name: 'tap0', owner: 107, multiQueue: false, mtu: 1400 },
+        { kind: 'set-up', link: 'tap0' },
+      ],
+    });
+  });
+});

@@ -69,7 +69,7 @@ export function localMacFromBytes(bytes: Uint8Array): string {
   return octets.map((b) => b.toString(16).padStart(2, '0')).join(':');
 }
 
-function tapSteps(input: PlanInput, bridge: string): Step[] {
+function tapSteps(input: PlanInput, bridge?: string): Step[] {
   const tap = tapDeviceName(input.podInterface.name, input.network);
   const model = input.iface.model ?? '';
   const virtio = model === '' || model === 'virtio';
@@ -81,7 +81,7 @@ function tapSteps(input: PlanInput, bridge: string): Step[] {
       multiQueue: virtio && input.queues > 1,
       mtu: input.podInterface.mtu,
     },
-    { kind: 'enslave', link: tap, bridge },
+    ...(bridge === undefined ? [] : [{ kind: 'enslave', link: tap, bridge } as const]),
     { kind: 'set-up', link: tap },
   ];
 }
@@ -182,9 +182,14 @@ function bridgeBindingSteps(input: PlanInput, bridgeMac: string): Step[] {
   ];
 }
 
-/** The plan of one masquerade or bridge binding interface; any other binding is KV_ERR_INVALID. */
+/**
+ * The plan of one masquerade or bridge binding interface, or of a binding plugin's interface attached by tap
+ * (netpod.go for `domainAttachmentType: tap`: the tap alone, up, with the pod interface's MTU; the plugin's CNI
+ * does the rest); any other binding is KV_ERR_INVALID.
+ */
 export function planPodNetwork(input: PlanInput): Plan {
   if (input.iface.masquerade !== undefined) return { steps: masqueradeSteps(input) };
+  if (input.iface.binding !== undefined) return { steps: tapSteps(input) };
   if (input.iface.bridge === undefined) {
     throw new KvError(
       'KV_ERR_INVALID',
