@@ -1,13 +1,13 @@
 /**
  * What the guest agent says of the guest, kept current for the handler (kubevirt pkg/virt-launcher/virtwrap/
- * agent-poller): while the agent is connected, every intervalMs the launcher asks it for the OS and the
- * filesystem freeze status, keeps the answer in the domain report (DomainManager.noteGuestFacts) and, when it
+ * agent-poller): while the agent is connected, every intervalMs the launcher asks it for the OS, the
+ * filesystem freeze status and the guest's interfaces, keeps the answer in the domain report (DomainManager.noteGuestFacts) and, when it
  * changed, sends the domain to the handler (notify), so guestOSInfo and fsFreezeStatus reach the VMI status
  * without waiting for a resync. A query that fails keeps the last answer.
  */
 import type { Clock, TimerHandle } from '../kernel/clock.ts';
 import type { Logger } from '../kernel/log/log.ts';
-import type { GuestOsInfoJson } from '../rpc/index.ts';
+import type { GuestOsInfoJson, InterfaceStatusJson } from '../rpc/index.ts';
 
 const AGENT_POLL_INTERVAL_MS = 5_000;
 
@@ -15,6 +15,8 @@ export interface GuestFacts {
   readonly osInfo: Partial<GuestOsInfoJson>;
   /** 'frozen' or 'thawed'; '' when the agent does not say. */
   readonly fsFreezeStatus: string;
+  /** The guest's interfaces (guest-network-get-interfaces); empty when the agent does not say. */
+  readonly interfaces: readonly InterfaceStatusJson[];
 }
 
 export interface AgentPollerOptions {
@@ -32,12 +34,13 @@ export function mergeFacts(last: GuestFacts, read: GuestFacts): GuestFacts {
   return {
     osInfo: Object.keys(read.osInfo).length > 0 ? read.osInfo : last.osInfo,
     fsFreezeStatus: read.fsFreezeStatus !== '' ? read.fsFreezeStatus : last.fsFreezeStatus,
+    interfaces: read.interfaces.length > 0 ? read.interfaces : last.interfaces,
   };
 }
 
 export class AgentPoller {
   private timer: TimerHandle | undefined;
-  private last: GuestFacts = { osInfo: {}, fsFreezeStatus: '' };
+  private last: GuestFacts = { osInfo: {}, fsFreezeStatus: '', interfaces: [] };
   private stopped = false;
 
   constructor(private readonly o: AgentPollerOptions) {}

@@ -23,7 +23,7 @@ import {
   type GuestUser,
 } from './report/guest-json.ts';
 import type { DomainManager } from './manager.ts';
-import type { GuestOsInfoJson } from '../rpc/index.ts';
+import type { GuestOsInfoJson, InterfaceStatusJson } from '../rpc/index.ts';
 
 const OS_INFO_FIELDS: readonly [string, keyof GuestOsInfoJson][] = [
   ['name', 'Name'],
@@ -46,6 +46,28 @@ export function osInfoJson(ret: unknown): Partial<GuestOsInfoJson> {
     if (typeof v === 'string') out[to] = v;
   }
   return out;
+}
+
+/**
+ * qemu-ga's guest-network-get-interfaces answer as api.InterfaceStatus (KubeVirt's agent poller
+ * parseInterfaces): every interface but loopback with a MAC, its addresses without prefix lengths.
+ */
+export function interfacesJson(ret: unknown): InterfaceStatusJson[] {
+  if (!Array.isArray(ret)) return [];
+  return ret.flatMap((i: unknown): InterfaceStatusJson[] => {
+    if (typeof i !== 'object' || i === null) return [];
+    const r = i as Record<string, unknown>;
+    const name = r['name'];
+    const mac = r['hardware-address'];
+    if (typeof name !== 'string' || name === 'lo' || typeof mac !== 'string' || mac === '') return [];
+    const addresses = Array.isArray(r['ip-addresses']) ? (r['ip-addresses'] as unknown[]) : [];
+    const ips = addresses.flatMap((a) => {
+      const ip =
+        typeof a === 'object' && a !== null ? (a as Record<string, unknown>)['ip-address'] : undefined;
+      return typeof ip === 'string' ? [ip] : [];
+    });
+    return [{ Mac: mac.toLowerCase(), Ip: ips[0] ?? '', IPs: ips, InterfaceName: name }];
+  });
 }
 
 /** The `return` member of an agent answer. */
@@ -126,6 +148,15 @@ export class GuestOps {
       const cmd = { execute: 'guest-get-osinfo' };
       const r = await agentCommand(this.m.conn, ref, cmd, { timeoutSeconds: AGENT_QUERY_TIMEOUT_SECONDS });
       return osInfoJson(parseReturn(r));
+    });
+  }
+
+  /** The guest's interfaces from guest-network-get-interfaces; empty when the agent is silent. */
+  async interfaces(): Promise<InterfaceStatusJson[]> {
+    return this.quietly('guest interfaces', [], async (ref) => {
+      const cmd = { execute: 'guest-network-get-interfaces' };
+      const r = await agentCommand(this.m.conn, ref, cmd, { timeoutSeconds: AGENT_QUERY_TIMEOUT_SECONDS });
+      return interfacesJson(parseReturn(r));
     });
   }
 

@@ -256,6 +256,7 @@ export class DomainManager {
         ...(this.guestFacts !== undefined && {
           osInfo: this.guestFacts.osInfo,
           fsFreezeStatus: this.guestFacts.fsFreezeStatus,
+          interfaces: this.guestFacts.interfaces,
         }),
         ...extras,
       },

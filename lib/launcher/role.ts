@@ -158,6 +158,7 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
     read: async (): Promise<GuestFacts> => ({
       osInfo: await guest.osInfo(),
       fsFreezeStatus: await guest.freezeStatus(),
+      interfaces: await guest.interfaces(),
     }),
     note: (facts): void => {
       manager.noteGuestFacts(facts);

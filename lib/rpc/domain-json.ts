@@ -109,11 +109,21 @@ export const EMPTY_GUEST_OS_INFO: Readonly<GuestOsInfoJson> = {
   Id: '',
 };
 
+/** api.InterfaceStatus: an interface as the guest agent reports it (Go's field names: the struct has no tags). */
+export interface InterfaceStatusJson {
+  Mac: string;
+  Ip: string;
+  IPs: string[];
+  /** The interface's name in the guest. */
+  InterfaceName: string;
+}
+
 interface DomainStatusJson {
   Status: LifeCycle;
   /** api.StateChangeReason, e.g. 'Unknown', 'Booted', 'Destroyed', 'Crashed', 'Migrated'. */
   Reason: string;
-  Interfaces: null;
+  /** What the guest agent says of the guest's interfaces; null while it says nothing. */
+  Interfaces: InterfaceStatusJson[] | null;
   OSInfo: GuestOsInfoJson;
   /** 'frozen' or 'thawed' (empty while unknown). */
   FSFreezeStatus: { Status: string };

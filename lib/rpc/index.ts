@@ -41,6 +41,7 @@ export {
   type DomainSpecJson,
   type GuestOsInfoJson,
   type InterfaceJson,
+  type InterfaceStatusJson,
   type LifeCycle,
 } from './domain-json.ts';
 export { VirtualMachineOptions } from './gen/kubevirt/cmd/v1/cmd.ts';

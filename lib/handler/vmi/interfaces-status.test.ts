@@ -1,10 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { newVmi, withInterface } from '../../kubevirt/testing/builders.ts';
-import type { DomainJson, InterfaceJson } from '../../rpc/index.ts';
+import type { DomainJson, InterfaceJson, InterfaceStatusJson } from '../../rpc/index.ts';
 import { interfacesStatus } from './interfaces-status.ts';
 
-function domainWith(interfaces: InterfaceJson[]): DomainJson {
-  return { Spec: { Name: 'ns_vm', Devices: { Interfaces: interfaces } } } as unknown as DomainJson;
+function domainWith(interfaces: InterfaceJson[], agent: InterfaceStatusJson[] | null = null): DomainJson {
+  return {
+    Spec: { Name: 'ns_vm', Devices: { Interfaces: interfaces } },
+    Status: { Interfaces: agent },
+  } as unknown as DomainJson;
 }
 
 const nic = (name: string, extra: Partial<InterfaceJson> = {}): InterfaceJson => ({
@@ -64,5 +67,54 @@ describe('interfacesStatus', () => {
         podInterfaceName: 'pod16477688c0e',
       },
     ]);
+  });
+
+  it('takes the guest agent’s name and, per family, addresses where the status has none', () => {
+    const domain = domainWith(
+      [nic('default', { MAC: { MAC: '52:54:00:12:34:56' } })],
+      [
+        {
+          Mac: '52:54:00:12:34:56',
+          Ip: '10.0.2.2',
+          IPs: ['10.0.2.2', 'fe80::5054:ff:fe12:3456'],
+          InterfaceName: 'eth0',
+        },
+        { Mac: '02:42:ac:11:00:01', Ip: '172.17.0.1', IPs: ['172.17.0.1'], InterfaceName: 'docker0' },
+      ],
+    );
+    expect(interfacesStatus(vmi, domain, new Map([['default', ['10.244.0.7']]]))).toEqual([
+      {
+        name: 'default',
+        mac: '52:54:00:12:34:56',
+        ipAddress: '10.244.0.7',
+        ipAddresses: ['10.244.0.7', 'fe80::5054:ff:fe12:3456'],
+        interfaceName: 'eth0',
+        infoSource: 'domain, guest-agent',
+        queueCount: 1,
+        linkState: 'up',
+      },
+      {
+        mac: '02:42:ac:11:00:01',
+        ipAddress: '172.17.0.1',
+        ipAddresses: ['172.17.0.1'],
+        interfaceName: 'docker0',
+        infoSource: 'guest-agent',
+      },
+    ]);
+  });
+
+  it('clears the addresses of a family the guest agent reports none of', () => {
+    const domain = domainWith(
+      [nic('default', { MAC: { MAC: '52:54:00:12:34:56' } })],
+      [{ Mac: '52:54:00:12:34:56', Ip: '', IPs: [], InterfaceName: 'eth0' }],
+    );
+    expect(interfacesStatus(vmi, domain, new Map([['default', ['10.244.0.7']]]))?.[0]).toEqual({
+      name: 'default',
+      mac: '52:54:00:12:34:56',
+      interfaceName: 'eth0',
+      infoSource: 'domain, guest-agent',
+      queueCount: 1,
+      linkState: 'up',
+    });
   });
 });

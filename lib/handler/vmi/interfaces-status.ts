@@ -2,13 +2,15 @@
  * status.interfaces as KubeVirt's handler reports them (pkg/network/setup netstat.go UpdateStatus, tag v1.6.2):
  * one entry per interface of the domain, named by its alias, with its MAC, queue count and link state and
  * `infoSource: domain`; the Pod interface's addresses (what the handler read in the launcher Pod's namespace)
- * as ipAddress/ipAddresses; the Pod network's entry first, kept (by name) while the domain lacks it, and each
- * entry's podInterfaceName as last reported. What the guest agent says of its interfaces is not read yet: no
- * entry has `guest-agent` as a source. Pure.
+ * as ipAddress/ipAddresses; then what the guest agent says (matched by MAC: the name in the guest, and its
+ * addresses of a family the entry has none of, or none of a family the agent reports none of; an interface of
+ * the guest's alone is added with `infoSource: guest-agent`); the Pod network's entry first, kept (by name)
+ * while the domain lacks it, and each entry's podInterfaceName as last reported. Pure.
  */
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { VirtualMachineInstanceNetworkInterface as IfaceStatus } from '../../kubevirt/v1/vmi-status.ts';
-import type { DomainJson, InterfaceJson } from '../../rpc/index.ts';
+import { isIPv4, isIPv6 } from 'node:net';
+import type { DomainJson, InterfaceJson, InterfaceStatusJson } from '../../rpc/index.ts';
 
 const USER_ALIAS = 'ua-';
 const DEFAULT_QUEUES = 1;
@@ -26,6 +28,41 @@ function fromDomain(i: InterfaceJson, podIps: readonly string[] | undefined): If
     queueCount: i.Driver?.Queues ?? DEFAULT_QUEUES,
     linkState: i.LinkState?.State ?? 'up',
   };
+}
+
+/** netstat.go updateVMIIfaceStatusWithGuestAgentData: per family, the agent's addresses replace none or clear them. */
+function mergedIps(have: readonly string[], agent: readonly string[]): string[] {
+  const pick = (is: (ip: string) => boolean): string[] => {
+    const mine = have.filter(is);
+    const theirs = agent.filter(is);
+    return mine.length === 0 || theirs.length === 0 ? theirs : mine;
+  };
+  return [...pick(isIPv4), ...pick(isIPv6)];
+}
+
+function withGuestAgent(out: IfaceStatus[], agent: readonly InterfaceStatusJson[]): IfaceStatus[] {
+  const merged = [...out];
+  for (const g of agent) {
+    const at = merged.findIndex((s) => s.mac !== undefined && s.mac.toLowerCase() === g.Mac.toLowerCase());
+    const found = merged[at];
+    if (found === undefined) {
+      merged.push({
+        mac: g.Mac,
+        ipAddress: g.Ip,
+        ipAddresses: [...g.IPs],
+        interfaceName: g.InterfaceName,
+        infoSource: 'guest-agent',
+      });
+      continue;
+    }
+    const ips = mergedIps(found.ipAddresses ?? [], g.IPs);
+    const next: IfaceStatus = { ...found, interfaceName: g.InterfaceName, infoSource: 'domain, guest-agent' };
+    delete next.ipAddress;
+    delete next.ipAddresses;
+    const [first] = ips;
+    merged[at] = first === undefined ? next : { ...next, ipAddress: first, ipAddresses: ips };
+  }
+  return merged;
 }
 
 /** The Pod network's entry first; a name-only entry while the domain lacks one reported before. */
@@ -53,7 +90,8 @@ export function interfacesStatus(
   if (domain === undefined) return undefined;
   const previous = vmi.status?.interfaces ?? [];
   const fromSpec = (domain.Spec.Devices.Interfaces ?? []).map((i) => fromDomain(i, podIps.get(aliasName(i))));
-  const out = primaryFirst(fromSpec, previous, vmi.spec.networks?.find((n) => n.pod !== undefined)?.name);
+  const withAgent = withGuestAgent(fromSpec, domain.Status.Interfaces ?? []);
+  const out = primaryFirst(withAgent, previous, vmi.spec.networks?.find((n) => n.pod !== undefined)?.name);
   if (out.length === 0 && previous.length === 0) return undefined;
   return out.map((s) => {
     const pod = previous.find((p) => p.name === s.name)?.podInterfaceName;

@@ -13,6 +13,7 @@ import {
   type DomainSpecJson,
   EMPTY_GUEST_OS_INFO,
   type GuestOsInfoJson,
+  type InterfaceStatusJson,
   type InterfaceJson,
 } from '../../rpc/index.ts';
 import type { KubevirtState } from './state.ts';
@@ -27,6 +28,8 @@ export interface DomainStatusExtras {
   /** 'frozen' or 'thawed' (empty while unknown). */
   readonly fsFreezeStatus?: string;
   readonly osInfo?: Partial<GuestOsInfoJson>;
+  /** The guest's interfaces as the agent last reported them. */
+  readonly interfaces?: readonly InterfaceStatusJson[];
   /** The guest agent's channel: connected once the agent in the guest answers libvirt. */
   readonly agentConnected?: boolean;
 }
@@ -164,7 +167,8 @@ export function domainJson(o: {
     Status: {
       Status: state.status,
       Reason: state.reason,
-      Interfaces: null,
+      Interfaces:
+        extras.interfaces !== undefined && extras.interfaces.length > 0 ? [...extras.interfaces] : null,
       OSInfo: { ...EMPTY_GUEST_OS_INFO, ...extras.osInfo },
       FSFreezeStatus: { Status: extras.fsFreezeStatus ?? '' },
       ServiceStatus: { VNCSessionConnected: 0 },
