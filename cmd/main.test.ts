@@ -86,10 +86,10 @@ describe('virtctl-ts', () => {
     expect(r.stdout).toMatch(/^Client Version: version\.Info\{GitVersion:"\d+\.\d+\.\d+", GitCommit:"/);
   });
 
-  it('refuses the one command that is not built yet, port-forward, with exit 2 and the reason', async () => {
-    const r = await run('virtctl-ts', ['port-forward', 'vmi/x', '22']);
+  it('refuses what it does not build, KubeVirt’s built-in ssh client, with exit 2 and the reason', async () => {
+    const r = await run('virtctl-ts', ['ssh', '--local-ssh=false', 'vmi/x']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^virtctl-ts port-forward is not implemented yet: /);
+    expect(r.stderr).toMatch(/virtctl-ts ssh has no built-in SSH client/);
   });
 });
 

@@ -13,7 +13,7 @@ jest.setTimeout(30_000);
 
 const f = useCliFixture();
 
-describe('virtctl-ts version, port-forward, help', () => {
+describe('virtctl-ts version, help', () => {
   it('prints the client and the server version', async () => {
     f.api.routes.push(
       on('GET', '/apis/subresources.kubevirt.io/v1/version', {
@@ -41,12 +41,6 @@ describe('virtctl-ts version, port-forward, help', () => {
       /^failed to get server version: cannot reach the API server https:\/\/127\.0\.0\.1:1: /,
     );
     expect((await runCli(['version', '--client'])).code).toBe(0);
-  });
-
-  it('refuses port-forward with exit 2', async () => {
-    const r = await f.cli('port-forward', 'vmi/v', '22');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('port-forward is not implemented yet');
   });
 
   it('lists the exit codes in --help', async () => {
@@ -79,6 +73,9 @@ describe('virtctl-ts completion', () => {
       'restart',
       'console',
       'vnc',
+      'port-forward',
+      'ssh',
+      'scp',
       'addvolume',
       'removevolume',
       'freeze',
@@ -100,6 +97,15 @@ describe('virtctl-ts completion', () => {
       expect.arrayContaining(['--grace-period', '--force', '--dry-run', '--wait', '--timeout']),
     );
     expect(tree.commands.find((c) => c.name === 'pause')?.argChoices).toEqual(['vm', 'vmi']);
+    expect(tree.commands.find((c) => c.name === 'port-forward')?.flags).toEqual(['--stdio', '--address']);
+    const ssh = tree.commands.find((c) => c.name === 'ssh');
+    expect(ssh?.valueFlags).toEqual(
+      expect.arrayContaining(['-i', '--identity-file', '-l', '-p', '-t', '--known-hosts', '-c', '--command']),
+    );
+    expect(ssh?.flags).toContain('--local-ssh');
+    expect(tree.commands.find((c) => c.name === 'scp')?.flags).toEqual(
+      expect.arrayContaining(['-r', '--recursive', '--preserve', '-i', '-p']),
+    );
     execFileSync('bash', ['-n'], { input: bashCompletion(tree) });
   });
 });

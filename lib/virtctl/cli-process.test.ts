@@ -1,15 +1,18 @@
 /**
  * The virtctl-ts binary as a person runs it (bin/virtctl-ts, a real process with pipes) against the fake API
- * server: its stdout, stderr and exit code, and a console session typed into its stdin.
+ * server: its stdout, stderr and exit code, a console session typed into its stdin, and a port-forward ended
+ * by SIGINT.
  */
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { connect } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '../kernel/testing/wait.ts';
 import { ConsoleEndpoint } from './testing/console-server.ts';
+import { EchoEndpoint } from './testing/echo-endpoint.ts';
 import { FakeApi, makeApiPki, on } from './testing/fake-api.ts';
 
 jest.setTimeout(60_000);
@@ -50,17 +53,18 @@ function virtctl(args: string[]): Proc {
 }
 
 describe('bin/virtctl-ts', () => {
-  it('starts a VM, refuses port-forward with 2 and bad usage with 3', async () => {
+  it('starts a VM, refuses the built-in ssh client with 2 and bad usage with 3', async () => {
     api.routes = [on('PUT', `${SUB}/virtualmachines/vm1/start`, { status: 202 })];
-    const [start, pf, bad] = [
+    const [start, native, bad] = [
       virtctl(['start', 'vm1']),
-      virtctl(['port-forward', 'vmi/v', '22']),
+      virtctl(['ssh', '--local-ssh=false', 'vmi/v']),
       virtctl(['start']),
     ];
     expect([await start.exit, start.out(), start.err()]).toEqual([0, 'VM vm1 was scheduled to start\n', '']);
-    expect([await pf.exit, pf.err()]).toEqual([
+    expect([await native.exit, native.err()]).toEqual([
       2,
-      'virtctl-ts port-forward is not implemented yet: the guest networking it needs is not built (the api answers portforward with 501)\n',
+      'The --local-ssh flag is deprecated and now defaults to true.\n' +
+        'virtctl-ts ssh has no built-in SSH client: only the local ssh client of this system is supported; drop --local-ssh=false\n',
     ]);
     expect(await bad.exit).toBe(3);
     expect(bad.err()).toContain("error: missing required argument 'vm'");
@@ -89,5 +93,26 @@ describe('bin/virtctl-ts', () => {
         'Successfully connected to v console. Press Ctrl+] or Ctrl+5 to exit console.\n',
     );
     expect([first.request.clientCn, first.request.protocol]).toEqual(['jane', 'plain.kubevirt.io']);
+  });
+
+  it('port-forward: bytes round-trip through the local port, SIGINT closes the tunnel with 1000 and exits 0', async () => {
+    api.wsRoutes = [];
+    const ep = new EchoEndpoint(api, `${SUB}/virtualmachineinstances/v/portforward/80`);
+    const p = virtctl(['port-forward', 'vmi/v', '0:80']);
+    const line = await waitFor(
+      () => /^forwarding tcp 127\.0\.0\.1:(\d+) to 80\n$/.exec(p.err()) ?? undefined,
+      'the line',
+    );
+    let got = '';
+    const sock = connect(Number(line[1]), '127.0.0.1');
+    sock.on('data', (d: Buffer) => (got += d.toString('utf8')));
+    sock.on('error', () => undefined);
+    sock.write('ping');
+    await waitFor(() => got === 'ping', 'the echo');
+    p.child.kill('SIGINT');
+    expect(await p.exit).toBe(0);
+    expect(await waitFor(() => ep.tunnels[0]?.closeCode, 'the tunnel to close')).toBe(1000);
+    await waitFor(() => sock.closed, 'the local connection to close');
+    expect(p.out()).toBe('');
   });
 });

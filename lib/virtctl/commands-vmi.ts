@@ -1,6 +1,5 @@
-/** The VMI commands: console, vnc, port-forward (refused), pause, unpause, freeze, unfreeze, soft-reboot, guest reads. */
+/** The VMI commands: console, vnc, pause, unpause, freeze, unfreeze, soft-reboot, guest reads. */
 import { Argument, type Command } from 'commander';
-import { KvError } from '../kernel/errors/errors.ts';
 import { runConsole } from './console/console-session.ts';
 import { DRY_RUN_HELP, port, wholeNumber } from './flag-parsers.ts';
 import { runBare, runFreeze, runGuestQuery, runPause } from './vmi/run-vmi.ts';
@@ -60,17 +59,6 @@ export function addStreamCommands(root: Command, s: Session): void {
         preserveSession: o.preserveSession === true,
         io: s.io,
       });
-    });
-  root
-    .command('port-forward')
-    .description('Forward local ports to a virtual machine instance (not built in virtctl-ts).')
-    .argument('[args...]')
-    .allowUnknownOption()
-    .action(() => {
-      throw new KvError(
-        'KV_ERR_NOT_IMPLEMENTED',
-        'virtctl-ts port-forward is not implemented yet: the guest networking it needs is not built (the api answers portforward with 501)',
-      );
     });
 }
 

@@ -14,3 +14,10 @@ export function port(value: string): number {
 }
 
 export const DRY_RUN_HELP = 'perform a dry run: the server checks the request and changes nothing';
+
+/** A port in the guest: 1 to 65535. */
+export function guestPort(value: string): number {
+  const n = wholeNumber(value);
+  if (n < 1 || n > 65535) throw new InvalidArgumentError('expected a port, 1 to 65535');
+  return n;
+}

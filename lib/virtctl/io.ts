@@ -17,6 +17,8 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborts on SIGINT/SIGTERM. */
   readonly signal: AbortSignal;
+  /** The command line that starts this CLI again (ssh's ProxyCommand); absent: read from the process. */
+  readonly self?: readonly string[];
 }
 
 export function writeLine(out: Writable, line: string): void {

@@ -5,6 +5,7 @@
 import { Argument, Command, CommanderError } from 'commander';
 import { realClock, type Clock } from '../kernel/clock.ts';
 import { addLifecycleCommands, addVolumeCommands } from './commands-vm.ts';
+import { addForwardCommands } from './commands-forward.ts';
 import { addStreamCommands, addVmiCommands } from './commands-vmi.ts';
 import { bashCompletion, commandTree, zshCompletion } from './completion.ts';
 import { describeError } from './errors/describe-error.ts';
@@ -31,6 +32,7 @@ export function virtctlProgram(s: Session): Command {
     .addHelpText('after', `\n${exitCodeHelp()}`);
   addLifecycleCommands(root, s);
   addStreamCommands(root, s);
+  addForwardCommands(root, s);
   addVolumeCommands(root, s);
   addVmiCommands(root, s);
   root
@@ -59,7 +61,7 @@ export async function runVirtctl(argv: readonly string[], deps: RunDeps): Promis
   const s = new Session(deps.io, deps.clock ?? realClock);
   try {
     await virtctlProgram(s).parseAsync([...argv], { from: 'user' });
-    return EXIT.ok;
+    return s.exitCode ?? EXIT.ok;
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     const d = describeError(err, { namespace: s.namespace });

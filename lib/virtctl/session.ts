@@ -14,6 +14,8 @@ export class Session {
   private madeReader: KubevirtReader | undefined;
   /** The namespace used, once known (for error hints). */
   namespace = 'default';
+  /** The exit code of a command that ran a program (ssh, scp) and succeeds with that program's code. */
+  exitCode: number | undefined;
 
   constructor(
     readonly io: CliIo,

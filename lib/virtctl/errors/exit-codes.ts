@@ -6,7 +6,7 @@ export const EXIT = {
   ok: 0,
   /** The server refused for another reason (its Status message is shown), or a local failure. */
   failed: 1,
-  /** Same as the binary's NOT_IMPLEMENTED_EXIT (cmd/roles.ts): port-forward. */
+  /** Same as the binary's NOT_IMPLEMENTED_EXIT (cmd/roles.ts): ssh/scp --local-ssh=false. */
   notImplemented: 2,
   usage: 3,
   notFound: 4,
@@ -24,7 +24,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 const MEANING: ReadonlyArray<readonly [ExitCode, string]> = [
   [EXIT.ok, 'done'],
   [EXIT.failed, 'the server refused the request (its message is shown) or another failure'],
-  [EXIT.notImplemented, 'not implemented in virtctl-ts (port-forward)'],
+  [EXIT.notImplemented, 'not implemented in virtctl-ts (the built-in ssh/scp client, --local-ssh=false)'],
   [EXIT.usage, 'bad usage: unknown command or flag, missing or invalid argument'],
   [EXIT.notFound, 'no such VM/VMI (404): check the name and the namespace (-n)'],
   [EXIT.notRunning, 'conflict with the object state (409), e.g. the VMI is not running: start it'],

@@ -14,12 +14,14 @@ function chain(err: unknown): unknown[] {
   return out;
 }
 
-function messageOf(e: unknown): string {
+/** The message of an error read by shape. */
+export function messageOf(e: unknown): string {
   const m = (e as { message?: unknown } | null)?.message;
   return typeof m === 'string' ? m : errorMessage(e);
 }
 
-function codeOf(e: unknown): string | undefined {
+/** The code of an error read by shape (Node's errno, TLS, undici), never a KV_ERR_ one. */
+export function codeOf(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === 'string' && !code.startsWith('KV_ERR_') ? code : undefined;
 }

@@ -3,6 +3,7 @@
  * an abort it triggers (SIGINT stand-in). Answers the exit code and what was printed.
  */
 import { PassThrough } from 'node:stream';
+import type { CliIo } from '../io.ts';
 import { runVirtctl } from '../program.ts';
 
 export interface CliRun {
@@ -13,7 +14,11 @@ export interface CliRun {
   readonly abort: () => void;
 }
 
-export function startCli(args: readonly string[], env: Record<string, string | undefined> = {}): CliRun {
+export function startCli(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+  extra: Pick<CliIo, 'self'> = {},
+): CliRun {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
@@ -23,7 +28,7 @@ export function startCli(args: readonly string[], env: Record<string, string | u
   stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
   const stop = new AbortController();
   const done = runVirtctl(args, {
-    io: { stdout, stderr, stdin, env: { HOME: '/nonexistent', ...env }, signal: stop.signal },
+    io: { stdout, stderr, stdin, env: { HOME: '/nonexistent', ...env }, signal: stop.signal, ...extra },
   }).then((code) => ({ code, stdout: out, stderr: err }));
   return {
     done,
