@@ -1,30 +1,40 @@
 /**
  * VMs on the Pod network of the real local cluster (its Pod network is a real CNI bridge), with the handler as a
  * host process for node local and the controller in this process:
- * - a VM with a masquerade interface declaring TCP 1500 and UDP 1501 gets its address from the launcher's DHCP
- *   server (the guest prints it), and its VMI reports the launcher Pod's IP and the domain's MAC in
- *   status.interfaces;
+ * - a VM (the agent guest) with a masquerade interface declaring TCP 1500, UDP 1501 and ssh gets its address
+ *   from the launcher's DHCP server (the guest prints it), and its VMI reports the launcher Pod's IP, the
+ *   domain's MAC and the guest agent's name of the interface in status.interfaces;
  * - another Pod reaches the guest's declared ports through the Pod IP (TCP and UDP echo), and the undeclared
  *   TCP 1502, which the guest serves too, is refused;
  * - a port-forward websocket through kube-apiserver's subresource, the api (in this process) and the handler reaches
  *   the guest's TCP echo and, a datagram per message, its UDP echo; an undeclared port is refused with a clear 500 before any websocket opens;
+ * - `virtctl-ts port-forward` forwards a local TCP and UDP port to the guest's echoes and ends on Ctrl+C;
+ *   `virtctl-ts ssh` runs a command in the agent guest through the same tunnel with the system's ssh;
  * - with a binding plugin attached by tap in the KubeVirt resource, a VMI of that binding gets its tap (and no
  *   bridge) in the launcher Pod's namespace and a NIC in the guest, which finds no DHCP there;
  * - deleting the VM leaves no launcher process behind, and the node has none of the setup's links.
  */
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import {
   KUBEVIRTS,
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
   type KubeVirt,
+  type VirtualMachine,
   type VirtualMachineInstance,
 } from '../../lib/kubevirt/index.ts';
 import type { Pod } from '../../lib/kubevirt/core/pod.ts';
 import { PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { GUEST_PORTS, MARKER, NET_MARKER } from '../../testenv/guests/guests.ts';
+import { GUEST_PORTS, MARKER, NET_MARKER, sshKeyParam } from '../../testenv/guests/guests.ts';
+import { VIRTCTL, virtctl } from '../scenarios/virtctl.ts';
 import { run } from './exec.ts';
 import { IMAGES } from './layout.ts';
 import { pidsNaming } from './testing/procs.ts';
@@ -205,6 +215,18 @@ async function tunRegistered(): Promise<void> {
   );
 }
 
+let sshDir: string | undefined;
+/** The VM booting the agent test guest (qemu-ga, dropbear), root's ssh key a throw-away one of the test's. */
+async function agentWithKey(vm: VirtualMachine): Promise<VirtualMachine> {
+  sshDir = await mkdtemp(join(tmpdir(), 'kv-network-ssh-'));
+  await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', join(sshDir, 'id')]);
+  const boot = vm.spec.template.spec.domain.firmware?.kernelBoot;
+  if (boot?.container === undefined) throw new Error('the example VM boots no kernel');
+  boot.container.initrdPath = '/boot/initramfs-agent.cpio.gz';
+  boot.kernelArgs = `${boot.kernelArgs ?? ''} ${sshKeyParam(await readFile(join(sshDir, 'id.pub'), 'utf8'))}`;
+  return vm;
+}
+
 /** The uid and IP of the VMI's launcher Pod. */
 async function launcherPodOf(vmi: VirtualMachineInstance): Promise<{ uid: string; ip: string }> {
   const active = Object.keys(vmi.status?.activePods ?? {});
@@ -215,10 +237,48 @@ async function launcherPodOf(vmi: VirtualMachineInstance): Promise<{ uid: string
   return { uid: pod.metadata.uid ?? '', ip };
 }
 
+afterAll(async () => {
+  if (sshDir !== undefined) await rm(sshDir, { recursive: true, force: true });
+});
+
+/** What the TCP echo behind a local port sends back. */
+function tcpEcho(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const c = connect(port, '127.0.0.1', () => c.write(text));
+    let got = '';
+    c.on('data', (d: Buffer) => {
+      got += d.toString();
+      if (got.length >= text.length) {
+        c.destroy();
+        resolve(got);
+      }
+    });
+    c.on('error', reject);
+  });
+}
+
+/** What the UDP echo behind a local port sends back (sent again each second until it answers, 20 s at most). */
+function udpEcho(port: number, text: string): Promise<string> {
+  const u = createSocket('udp4');
+  return new Promise<string>((resolve, reject) => {
+    const send = (): void => {
+      u.send(text, port, '127.0.0.1');
+    };
+    const again = setInterval(send, 1000);
+    const timer = setTimeout(() => { reject(new Error(`no UDP echo on ${port}`)); }, 20_000);
+    u.on('message', (m) => {
+      clearInterval(again);
+      clearTimeout(timer);
+      resolve(m.toString());
+    });
+    send();
+  }).finally(() => u.close());
+}
+
 describe('a VM on the Pod network', () => {
   it('gets its address by DHCP, reports the Pod IP, and serves only its declared ports', async () => {
     await tunRegistered();
-    await s.clients.kv.create(VIRTUAL_MACHINES, await masqueradeVm(s.ns, 'masq'));
+    await s.clients.kv.create(VIRTUAL_MACHINES, await agentWithKey(await masqueradeVm(s.ns, 'masq')));
     const vmi = await runningVmi('masq');
     const { uid, ip } = await launcherPodOf(vmi);
     const [iface] = vmi.status?.interfaces ?? [];
@@ -230,6 +290,19 @@ describe('a VM on the Pod network', () => {
       s.c.dir,
     );
     expect(serial).toContain(`${NET_MARKER} 10.0.2.2/24`);
+    // The guest agent names the interface in the guest; the Pod's IP stays the address.
+    const named = await waitFor(
+      async () => {
+        const v = await s.clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'masq', {
+          namespace: s.ns,
+        });
+        const first = v.status?.interfaces?.[0];
+        return first?.interfaceName === 'eth0' && first;
+      },
+      'the guest agent’s name of the interface in the status',
+      { timeoutMs: 60_000 },
+    );
+    expect(named).toMatchObject({ ipAddress: ip, infoSource: 'domain, guest-agent' });
 
     expect(await probeFromPod(ip)).toEqual({
       tcp: 'hello over tcp',
@@ -251,6 +324,59 @@ describe('a VM on the Pod network', () => {
     const nowhere = await forward('nope', GUEST_PORTS.tcpEcho, 'x');
     expect(nowhere.refused).toMatch(/^404 .*not found/);
   }, 120_000);
+
+  it('forwards local ports with virtctl-ts port-forward and runs a command over virtctl-ts ssh', async () => {
+    const kubeconfig = s.c.kubeconfig;
+    const child = spawn(
+      VIRTCTL,
+      [
+        '--kubeconfig',
+        kubeconfig,
+        '-n',
+        s.ns,
+        'port-forward',
+        'vmi/masq',
+        `0:${GUEST_PORTS.tcpEcho}`,
+        `udp/0:${GUEST_PORTS.udpEcho}`,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      const ports = await waitFor(
+        () => {
+          const tcp = /forwarding tcp 127\.0\.0\.1:(\d+) to 1500/.exec(stderr)?.[1];
+          const udp = /forwarding udp 127\.0\.0\.1:(\d+) to 1501/.exec(stderr)?.[1];
+          return tcp !== undefined && udp !== undefined && { tcp: Number(tcp), udp: Number(udp) };
+        },
+        () => `virtctl-ts port-forward listening (stderr: ${stderr})`,
+        { timeoutMs: 30_000 },
+      );
+      expect(await tcpEcho(ports.tcp, 'through virtctl-ts')).toBe('through virtctl-ts');
+      expect(await udpEcho(ports.udp, 'a datagram through virtctl-ts')).toBe('a datagram through virtctl-ts');
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+
+    const key = join(sshDir ?? '', 'id');
+    const ssh = await virtctl(kubeconfig, s.ns).run(
+      'ssh',
+      '-i',
+      key,
+      '-t',
+      '-oStrictHostKeyChecking=no',
+      '-t',
+      '-oUserKnownHostsFile=/dev/null',
+      '-c',
+      'echo from-the-guest; hostname',
+      'root@vmi/masq',
+    );
+    expect(ssh).toMatchObject({ code: 0 });
+    expect(ssh.stdout).toContain('from-the-guest\nmasq');
+  }, 180_000);
 
   it('gives a VMI of a binding plugin attached by tap its tap in the Pod and a NIC in the guest', async () => {
     await s.clients.kv.create<KubeVirt>(KUBEVIRTS, {

@@ -96,13 +96,17 @@ export async function agentVm(ns: string, name?: string): Promise<VirtualMachine
 
 /**
  * The example VM with a masquerade interface on the Pod network declaring the test guest's TCP and UDP echo
- * ports (its hostname port stays undeclared).
+ * ports and ssh (its hostname port stays undeclared).
  */
 export async function masqueradeVm(ns: string, name: string): Promise<VirtualMachine> {
   const vm = await exampleVm(ns, name);
   const spec = vm.spec.template.spec;
   delete spec.domain.devices.autoattachPodInterface;
-  const ports = [{ port: GUEST_PORTS.tcpEcho }, { port: GUEST_PORTS.udpEcho, protocol: 'UDP' }];
+  const ports = [
+    { port: GUEST_PORTS.tcpEcho },
+    { port: GUEST_PORTS.udpEcho, protocol: 'UDP' },
+    { port: GUEST_PORTS.ssh },
+  ];
   spec.domain.devices.interfaces = [{ name: 'default', masquerade: {}, ports }];
   spec.networks = [{ name: 'default', pod: {} }];
   return vm;

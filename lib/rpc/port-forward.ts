@@ -11,8 +11,8 @@
 import type { Duplex } from 'node:stream';
 import { KvError } from '../kernel/errors/errors.ts';
 
-export const PORT_FORWARD_PROTOCOLS = ['tcp', 'udp'] as const;
-export type PortForwardProtocol = (typeof PORT_FORWARD_PROTOCOLS)[number];
+const PORT_FORWARD_PROTOCOLS = ['tcp', 'udp'] as const;
+type PortForwardProtocol = (typeof PORT_FORWARD_PROTOCOLS)[number];
 
 export interface PortForwardRequest {
   readonly protocol: PortForwardProtocol;
@@ -20,7 +20,7 @@ export interface PortForwardRequest {
 }
 
 /** The longest request or answer line the other side reads before it gives up. */
-export const MAX_LINE_BYTES = 512;
+const MAX_LINE_BYTES = 512;
 
 export function requestLine(r: PortForwardRequest): string {
   return `${r.protocol} ${r.port}\n`;
