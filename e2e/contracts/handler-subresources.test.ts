@@ -20,24 +20,34 @@ const API_VMI = '/apis/subresources.kubevirt.io/v1/namespaces/ns1/virtualmachine
 const HANDLER_VMI = '/v1/namespaces/ns1/virtualmachineinstances/vmi1';
 const other = (m: HandlerMethod): HandlerMethod => (m === 'GET' ? 'PUT' : 'GET');
 const rows = Object.entries(HANDLER_SUBRESOURCE_METHODS) as [HandlerSubresource, HandlerMethod][];
+/** portforward's path goes on with the port (the api's protocol is optional, the handler's is not). */
+const handlerTail = (sub: HandlerSubresource): string => (sub === 'portforward' ? '/22/tcp' : '');
+const apiTail = (sub: HandlerSubresource): string => (sub === 'portforward' ? '/22' : '');
 
 describe('the VMI subresources the handler serves', () => {
   it.each(rows)('the handler serves %s on %s only', (sub, method) => {
-    expect(matchRoute(method, `${HANDLER_VMI}/${sub}`)).toEqual({
+    expect(matchRoute(method, `${HANDLER_VMI}/${sub}${handlerTail(sub)}`)).toEqual({
       ok: true,
       route: sub,
       namespace: 'ns1',
       name: 'vmi1',
+      ...(sub === 'portforward' && { port: '22', protocol: 'tcp' }),
     });
-    expect(matchRoute(other(method), `${HANDLER_VMI}/${sub}`)).toMatchObject({ status: 405, allow: method });
+    expect(matchRoute(other(method), `${HANDLER_VMI}/${sub}${handlerTail(sub)}`)).toMatchObject({
+      status: 405,
+      allow: method,
+    });
   });
 
   it.each(rows)('the api serves %s on %s only', (sub, method) => {
-    expect(matchRequest(method, `${API_VMI}/${sub}`)).toMatchObject({
+    expect(matchRequest(method, `${API_VMI}/${sub}${apiTail(sub)}`)).toMatchObject({
       kind: 'route',
       route: { kind: 'subresource', resource: 'virtualmachineinstances', subresource: sub },
     });
-    expect(matchRequest(other(method), `${API_VMI}/${sub}`)).toMatchObject({ status: 405, allow: method });
+    expect(matchRequest(other(method), `${API_VMI}/${sub}${apiTail(sub)}`)).toMatchObject({
+      status: 405,
+      allow: method,
+    });
   });
 
   it.each(rows)('the api forwards %s as a call the handler routes', (sub, method) => {
@@ -47,7 +57,10 @@ describe('the VMI subresources the handler serves', () => {
     });
     const call = handlerCall(v, sub, { body: 'none' });
     expect(call).toMatchObject({ method, kind: HANDLER_SUBRESOURCES[sub] });
-    expect(matchRoute(call.method, call.path)).toMatchObject({ ok: true, route: sub });
+    expect(matchRoute(call.method, `${call.path}${handlerTail(sub)}`)).toMatchObject({
+      ok: true,
+      route: sub,
+    });
   });
 
   it('leaves every other VMI subresource of the api to the api', () => {

@@ -26,7 +26,7 @@ import { readConsoleThroughApi } from './api-console.ts';
 import { defaultStackDir, down, kubeconfig, status, up } from './cluster.ts';
 import { describeKubeVirt, installVirt, localKubeVirt, VIRT_NAMESPACE } from './virt-install.ts';
 import { rolePods } from './virt-pods.ts';
-import { exampleVm, virtClients, type VirtClients } from './virt.ts';
+import { shippedExampleVm, virtClients, type VirtClients } from './virt.ts';
 
 /** What the example guest prints on its serial console once it is up (testenv/guests). */
 const GUEST_MARKER = 'KUBEVIRT-TS-GUEST-READY';
@@ -58,7 +58,7 @@ async function waitRunning(c: VirtClients, name: string): Promise<{ pod: Pod; vm
 }
 
 async function exampleVmUp(c: VirtClients, kubeconfig: string): Promise<void> {
-  await c.kv.create(VIRTUAL_MACHINES, await exampleVm(NS)).catch((err: unknown) => {
+  await c.kv.create(VIRTUAL_MACHINES, await shippedExampleVm(NS)).catch((err: unknown) => {
     if (!isAlreadyExists(err)) throw err;
   });
   say(`example VM ${NS}/tiny created; waiting for it to run`);
@@ -79,6 +79,13 @@ async function exampleVmUp(c: VirtClients, kubeconfig: string): Promise<void> {
   for (const line of lines.slice(-3)) say(`  | ${line}`);
   say('(read through kube-apiserver, the api and the handler). Attach to it with:');
   say(`  KUBECONFIG=${kubeconfig} bin/virtctl-ts console tiny   (Ctrl+] leaves)`);
+  const vmi = await c.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'tiny', { namespace: NS });
+  const address = vmi.status?.interfaces?.[0]?.ipAddress;
+  const guest = /KUBEVIRT-TS-GUEST-NET eth0 (\S+)/.exec(plain)?.[1] ?? 'no lease seen';
+  say(
+    `example VM address: ${address ?? 'none reported'} (its Pod's; the guest has ${guest} behind the Pod's NAT).`,
+  );
+  say(`  its TCP echo: KUBECONFIG=${kubeconfig} bin/virtctl-ts port-forward vmi/tiny 1500:1500`);
 }
 
 const SUMMARY = [

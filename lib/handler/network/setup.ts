@@ -1,13 +1,14 @@
 /**
  * The handler's part of the Pod network (kubevirt virt-handler's setupNetwork before SyncVMI, pkg/network/setup
- * netpod.go): before a VMI's first sync, the launcher Pod's namespace is found by the Pod uid the launcher-Pod
- * check vouched for (lib/handler/launchers/pods.ts), opened once (lib/network/setup/pod-netns.ts), and each
- * masquerade or bridge interface gets its bridge, tap and NAT, and each interface of a binding plugin attached by
- * `tap` its tap (KubeVirt's name, up; the plugin's CNI does the rest), unless that bridge or tap is already there (a handler
- * that restarted finds its earlier work); the Pod interfaces' addresses are kept for status.interfaces. The launcher serves DHCP on port 67 as uid 107 without capabilities:
- * the namespace's `ip_unprivileged_port_start` is set to 0 (KubeVirt raises CAP_NET_BIND_SERVICE on its
- * launcher binary instead; a namespaced sysctl of the tenant's own namespace, as KubeVirt sets for passt).
- * Nothing is torn down: the namespace goes with the Pod.
+ * netpod.go). Before a VMI's first sync, the launcher Pod's namespace is found by the Pod uid the launcher-Pod
+ * check vouched for (lib/handler/launchers/pods.ts) and opened once (lib/network/setup/pod-netns.ts). Each
+ * masquerade or bridge interface gets its bridge, tap and NAT; each interface of a binding plugin attached by
+ * `tap` gets its tap alone (KubeVirt's name, up; the plugin's CNI does the rest). What is already there (a
+ * handler that restarted) is left alone; the Pod interfaces' addresses are kept for status.interfaces.
+ * The launcher serves DHCP on port 67 as uid 107 without capabilities: the namespace's
+ * `ip_unprivileged_port_start` is set to 0 there (KubeVirt gives its launcher binary CAP_NET_BIND_SERVICE
+ * instead; the sysctl is the tenant's own namespace's, as KubeVirt sets it for passt). Nothing is torn down:
+ * the namespace goes with the Pod.
  */
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { Logger } from '../../kernel/log/log.ts';
@@ -93,7 +94,7 @@ export class PodNetworkSetup {
   private async podInterface(
     ns: OpenNetns,
     w: PodNetworkInterface,
-    opts: { log: Logger },
+    opts: Parameters<typeof readPodInterface>[2],
   ): Promise<PodInterface> {
     try {
       return await readPodInterface(ns, w.podInterfaceName, opts);
