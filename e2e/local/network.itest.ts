@@ -10,6 +10,7 @@
  *   the guest's TCP echo and, a datagram per message, its UDP echo; an undeclared port is refused with a clear 500 before any websocket opens;
  * - `virtctl-ts port-forward` forwards a local TCP and UDP port to the guest's echoes and ends on Ctrl+C;
  *   `virtctl-ts ssh` runs a command in the agent guest through the same tunnel with the system's ssh;
+ * - from inside one guest, another VM's declared port answers through its Pod IP and its undeclared one does not;
  * - with a binding plugin attached by tap in the KubeVirt resource, a VMI of that binding gets its tap (and no
  *   bridge) in the launcher Pod's namespace and a NIC in the guest, which finds no DHCP there;
  * - deleting the VM leaves no launcher process behind, and the node has none of the setup's links.
@@ -227,6 +228,13 @@ async function agentWithKey(vm: VirtualMachine): Promise<VirtualMachine> {
   return vm;
 }
 
+/** `command` run as root in the agent guest of VM masq by `virtctl-ts ssh` with the test's key. */
+function sshToMasq(command: string): ReturnType<ReturnType<typeof virtctl>['run']> {
+  const key = join(sshDir ?? '', 'id');
+  const noHostKeys = ['-t', '-oStrictHostKeyChecking=no', '-t', '-oUserKnownHostsFile=/dev/null'];
+  return virtctl(s.c.kubeconfig, s.ns).run('ssh', '-i', key, ...noHostKeys, '-c', command, 'root@vmi/masq');
+}
+
 /** The uid and IP of the VMI's launcher Pod. */
 async function launcherPodOf(vmi: VirtualMachineInstance): Promise<{ uid: string; ip: string }> {
   const active = Object.keys(vmi.status?.activePods ?? {});
@@ -265,7 +273,9 @@ function udpEcho(port: number, text: string): Promise<string> {
       u.send(text, port, '127.0.0.1');
     };
     const again = setInterval(send, 1000);
-    const timer = setTimeout(() => { reject(new Error(`no UDP echo on ${port}`)); }, 20_000);
+    const timer = setTimeout(() => {
+      reject(new Error(`no UDP echo on ${port}`));
+    }, 20_000);
     u.on('message', (m) => {
       clearInterval(again);
       clearTimeout(timer);
@@ -361,22 +371,28 @@ describe('a VM on the Pod network', () => {
     }
     expect(await exited).toBe(0);
 
-    const key = join(sshDir ?? '', 'id');
-    const ssh = await virtctl(kubeconfig, s.ns).run(
-      'ssh',
-      '-i',
-      key,
-      '-t',
-      '-oStrictHostKeyChecking=no',
-      '-t',
-      '-oUserKnownHostsFile=/dev/null',
-      '-c',
-      'echo from-the-guest; hostname',
-      'root@vmi/masq',
-    );
+    const ssh = await sshToMasq('echo from-the-guest; hostname');
     expect(ssh).toMatchObject({ code: 0 });
     expect(ssh.stdout).toContain('from-the-guest\nmasq');
   }, 180_000);
+
+  it('keeps two VMs from each other’s undeclared ports', async () => {
+    await s.clients.kv.create(VIRTUAL_MACHINES, await masqueradeVm(s.ns, 'other'));
+    const otherVmi = await runningVmi('other');
+    const other = await launcherPodOf(otherVmi);
+    const vmiUid = otherVmi.metadata.uid ?? '';
+    await readSerial({ podUid: other.uid, vmiUid, until: MARKER, timeoutMs: 120_000 }, s.c.dir);
+    // From inside the first guest: its traffic leaves through its Pod's NAT and reaches the other Pod's IP.
+    const script = [
+      `echo declared | nc -w 5 ${other.ip} ${GUEST_PORTS.tcpEcho}`,
+      `nc -w 5 ${other.ip} ${GUEST_PORTS.hostname} </dev/null; echo "undeclared rc=$?"`,
+    ].join('; ');
+    const ssh = await sshToMasq(script);
+    expect(ssh.stdout).toContain('declared\n');
+    expect(ssh.stdout).not.toContain('other');
+    expect(ssh.stdout).toMatch(/undeclared rc=[1-9]/);
+    await s.clients.kv.delete(VIRTUAL_MACHINES, 'other', { namespace: s.ns });
+  }, 240_000);
 
   it('gives a VMI of a binding plugin attached by tap its tap in the Pod and a NIC in the guest', async () => {
     await s.clients.kv.create<KubeVirt>(KUBEVIRTS, {
