@@ -56,6 +56,12 @@ export async function openSocket(at: SocketAt): Promise<SafeHandle> {
   return openBeneath(path.dirname(at), [path.basename(at)], ['socket']);
 }
 
+/** The socket's directory made, a socket left at the path by an earlier run removed (anything else refused). */
+export async function prepareSocketPath(socketPath: string): Promise<void> {
+  await mkdir(path.dirname(socketPath), { recursive: true });
+  await removeStaleSocket(socketPath);
+}
+
 async function removeStaleSocket(socketPath: string): Promise<void> {
   let isSocket: boolean;
   try {
@@ -124,8 +130,7 @@ export async function listenUnix(
   o: { mode?: number } = {},
 ): Promise<void> {
   const target = unixTarget(socketPath);
-  await mkdir(path.dirname(socketPath), { recursive: true });
-  await removeStaleSocket(socketPath);
+  await prepareSocketPath(socketPath);
   if (o.mode !== undefined) {
     await listenWithMode(server, socketPath, o.mode);
     return;

@@ -14,6 +14,7 @@ let echo: Server;
 let echoPort: number;
 let closedPort: number;
 let pf: { close(): Promise<void> };
+let earlier: { close(): Promise<void> } | undefined;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kv-launcher-pf-'));
@@ -28,10 +29,13 @@ beforeAll(async () => {
       r();
     }),
   );
-  pf = await listenPortForward({ path: join(dir, 'pf'), log: nopLogger, connectTimeoutMs: 2000 });
+  // In a directory not made yet, then over the socket an earlier run left there.
+  earlier = await listenPortForward({ path: join(dir, 'sockets/pf'), log: nopLogger });
+  pf = await listenPortForward({ path: join(dir, 'sockets/pf'), log: nopLogger, connectTimeoutMs: 2000 });
 });
 afterAll(async () => {
   await pf.close();
+  await earlier?.close();
   await new Promise<void>((r) =>
     echo.close(() => {
       r();
@@ -43,7 +47,7 @@ afterAll(async () => {
 /** Sends `first` on a new connection; the answer line, then what arrives until `want` bytes are there. */
 function session(first: string, want = 0): Promise<{ answer: string; rest: string }> {
   return new Promise((resolve, reject) => {
-    const c = connect(join(dir, 'pf'));
+    const c = connect(join(dir, 'sockets/pf'));
     c.on('error', reject);
     c.write(first);
     readLine(c, 3000).then((answer) => {
@@ -66,7 +70,7 @@ function session(first: string, want = 0): Promise<{ answer: string; rest: strin
 
 describe('the launcher’s port-forward socket', () => {
   it('is for its user alone', () => {
-    expect(statSync(join(dir, 'pf')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'sockets/pf')).mode & 0o777).toBe(0o600);
   });
 
   it('connects the port and relays bytes both ways, those sent right after the request too', async () => {
@@ -89,7 +93,7 @@ describe('the launcher’s port-forward socket', () => {
       udp.send(Buffer.concat([Buffer.from('re: '), m]), from.port, from.address);
     });
     await new Promise<void>((r) => udp.bind(0, '127.0.0.1', r));
-    const c = connect(join(dir, 'pf'));
+    const c = connect(join(dir, 'sockets/pf'));
     c.write(`udp ${udp.address().port}\n`);
     expect(await readLine(c, 3000)).toBe('ok');
     const reader = new DatagramReader();
@@ -105,7 +109,7 @@ describe('the launcher’s port-forward socket', () => {
 
   it('drops a connection whose request is not one', async () => {
     const closed = await new Promise<boolean>((resolve) => {
-      const c = connect(join(dir, 'pf'));
+      const c = connect(join(dir, 'sockets/pf'));
       c.on('error', () => undefined);
       c.write('GET / HTTP/1.1\n');
       c.on('close', () => {

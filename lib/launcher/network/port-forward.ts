@@ -12,6 +12,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { chmod } from 'node:fs/promises';
 import { errorMessage } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
+import { prepareSocketPath } from '../../rpc/listen.ts';
 import {
   answerLine,
   DatagramReader,
@@ -112,7 +113,7 @@ async function serve(client: Socket, o: PortForwardServerOptions): Promise<void>
   log.v(2).info('port-forward connected');
 }
 
-/** Listens on o.path (mode 0600) until closed. */
+/** Listens on o.path (mode 0600; its directory made, a stale socket there replaced) until closed. */
 export async function listenPortForward(o: PortForwardServerOptions): Promise<{ close(): Promise<void> }> {
   const server: Server = createServer((client) => {
     serve(client, o).catch((err: unknown) => {
@@ -120,6 +121,7 @@ export async function listenPortForward(o: PortForwardServerOptions): Promise<{ 
       client.destroy();
     });
   });
+  await prepareSocketPath(o.path);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.path, () => {
