@@ -81,7 +81,15 @@ const deletePod = async (prefix: string): Promise<void> => {
   await s.clients.direct.delete(PODS, await podOf(prefix), { namespace: VIRT_NAMESPACE });
 };
 
-const qemuPids = (): number[] => pidsWhere((argv) => argv.some((a) => a.includes('qemu-system-'))).sort();
+/**
+ * The QEMU processes of this file's VMs (libvirt names a domain `<namespace>_<name>`): a VM of another
+ * namespace the cluster starts meanwhile (./dev run's example VM, waiting for the tun device) is not one the
+ * handler's restart touched.
+ */
+const qemuPids = (): number[] =>
+  pidsWhere(
+    (argv) => argv.some((a) => a.includes('qemu-system-')) && argv.some((a) => a.includes(`guest=${s.ns}_`)),
+  ).sort();
 
 /** The installed Pods there should be, by name prefix: two api, two controllers, the handler, the operator. */
 const ROLE_PODS: Readonly<Record<string, number>> = {
