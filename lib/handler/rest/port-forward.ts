@@ -35,6 +35,8 @@ import {
   type StreamContext,
 } from './upgrade.ts';
 
+/** Datagrams queued towards a UDP client beyond this are dropped. */
+const MAX_QUEUED_BYTES = 1024 * 1024;
 /** How long the launcher may take to connect to the guest's port and say so. */
 const ANSWER_TIMEOUT_MS = 10_000;
 
@@ -140,7 +142,9 @@ function relayDatagrams(ws: WebSocket, conn: Socket): void {
     conn.write(frameDatagram(data));
   });
   conn.on('data', (chunk: Buffer) => {
-    for (const d of reader.push(chunk)) ws.send(d, { binary: true });
+    // A client that does not read loses datagrams, as a full socket buffer would drop them: never a queue without bound.
+    for (const d of reader.push(chunk))
+      if (ws.bufferedAmount < MAX_QUEUED_BYTES) ws.send(d, { binary: true });
   });
   ws.on('close', () => conn.destroy());
   ws.on('error', () => conn.destroy());

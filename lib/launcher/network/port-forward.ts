@@ -23,6 +23,9 @@ import {
 
 const REQUEST_TIMEOUT_MS = 5_000;
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+/** Datagrams queued towards the handler beyond this are dropped. */
+const MAX_QUEUED_BYTES = 1024 * 1024;
+const MAX_PENDING = 64;
 
 export interface PortForwardServerOptions {
   readonly path: string;
@@ -62,10 +65,12 @@ function relayUdp(client: Socket, host: string, port: number): void {
   const udp = createSocket('udp4');
   const reader = new DatagramReader();
   const pending: Buffer[] = [];
+  // Before the connect completes (at once for UDP), at most a few datagrams wait.
   let connected = false;
   udp.on('error', () => undefined);
   udp.on('message', (payload) => {
-    client.write(frameDatagram(payload));
+    // A handler that does not read loses datagrams, as UDP would: never a queue without bound.
+    if (client.writableLength < MAX_QUEUED_BYTES) client.write(frameDatagram(payload));
   });
   udp.connect(port, host, () => {
     connected = true;
@@ -74,7 +79,7 @@ function relayUdp(client: Socket, host: string, port: number): void {
   client.on('data', (chunk: Buffer) => {
     for (const d of reader.push(chunk)) {
       if (connected) udp.send(d);
-      else pending.push(d);
+      else if (pending.length < MAX_PENDING) pending.push(d);
     }
   });
   client.on('close', () => {
