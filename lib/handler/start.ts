@@ -35,7 +35,7 @@ import { PodNetworkSetup } from './network/setup.ts';
 import { LauncherClients } from './launchers/clients.ts';
 import { launcherPodSelectors, nodePods, POD_BY_UID, podUidIndex } from './launchers/pods.ts';
 import { registerVmiStats } from './metrics/vmi-stats.ts';
-import { NotifiedDomains } from './notify/domains.ts';
+import { domainEventEnqueuer, NotifiedDomains } from './notify/domains.ts';
 import { startNotifyServer } from './notify/server.ts';
 import { HandlerVmiController } from './vmi/controller.ts';
 import { handlerClusterConfig, type HandlerClusterConfig } from './vmi/options.ts';
@@ -134,10 +134,9 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     pods: launcherPods,
     log,
     events: {
-      domainEvent: (vmi, _type, domain) => {
-        notified.note(vmi.metadata.uid ?? '', domain);
-        queue.add(`${vmi.metadata.namespace ?? ''}/${vmi.metadata.name ?? ''}`);
-      },
+      // An event that repeats the last domain its launcher reported wakes nothing: a failing sync's retries
+      // keep their backoff.
+      domainEvent: domainEventEnqueuer(notified, queue.add.bind(queue)),
       k8sEvent: (vmi, ev) => {
         recorder.event(vmi, ev.type === 'Warning' ? 'Warning' : 'Normal', ev.reason ?? '', ev.message ?? '');
       },

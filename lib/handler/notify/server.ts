@@ -2,9 +2,9 @@
  * The handler's Notify endpoints (kubevirt pkg/virt-handler/notify-server and the domain-notify pipe it injects
  * into each launcher Pod): one small Notify gRPC server per launcher Pod, bound where that launcher dials Notify,
  * its /var/run/kubevirt/domain-notify.sock in the Pod's `public` emptyDir. Each server knows its Pod and VMI and
- * takes only what accept.ts allows: a domain event of its own VMI enqueues that VMI (level-triggered: the sync
- * reads the domain itself), a Kubernetes event about it is recorded on it; anything else is answered
- * `success=false` with the reason and dropped.
+ * takes only what accept.ts allows: a domain event of its own VMI enqueues that VMI when it says something new
+ * (domains.ts; level-triggered: the sync reads the domain itself), a Kubernetes event about it is recorded on it;
+ * anything else is answered `success=false` with the reason and dropped.
  *
  * The socket is made with lib/kernel/safepath listenBeneath: the emptyDir is the kubelet's, everything in it the
  * tenant's. A stale socket there is replaced, a symlink or any other file is refused (logged with the reason,
