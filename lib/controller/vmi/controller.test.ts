@@ -15,6 +15,7 @@ import {
   withPhase,
 } from '../../kubevirt/testing/objects.ts';
 import { attachmentPod, attachReady, bound, pvc, withHotplugVolume } from '../testing/storage-fixtures.ts';
+import { memoryLogger } from '../../kernel/log/log.ts';
 import { currentPod, type VmiController } from './controller.ts';
 import { podHandler } from './handlers.ts';
 import { launcherPodName } from './launcher-pod.ts';
@@ -287,6 +288,56 @@ describe('VmiController: Pods of other namespaces', () => {
         (a.body as { status?: VirtualMachineInstance['status'] } | undefined)?.status?.volumeStatus ?? [],
     );
     expect(statuses.map((s) => s.hotplugVolume?.attachPodName)).not.toContain('foreign');
+  });
+});
+
+describe('VmiController: interfaces from the Multus network-status', () => {
+  const running = (): VirtualMachineInstance =>
+    vmi(withPhase('Running'), (x) => {
+      x.spec.domain.devices.interfaces = [{ name: 'blue', bridge: {} }];
+      x.spec.networks = [{ name: 'blue', multus: { networkName: 'blue-net' } }];
+      x.status = {
+        ...x.status,
+        nodeName: 'n1',
+        activePods: { 'pod-uid-1': 'n1' },
+        interfaces: [{ name: 'blue', mac: '02:00:00:00:00:02', infoSource: 'domain' }],
+      };
+    });
+  const annotated = (raw: string) => (p: Pod) => {
+    p.metadata.annotations = { 'k8s.v1.cni.cncf.io/network-status': raw };
+  };
+
+  it('a Running VMI gets multus-status and the Pod interface in one patch', async () => {
+    const v = running();
+    h.vmis.add(v);
+    h.pods.add(
+      launcherOf(v, podReady('n1'), annotated('[{"name":"default/blue-net","interface":"pod16477688c0e"}]')),
+    );
+    await run();
+    expect(h.client.log).toEqual(['patch virtualmachineinstances default/testvm']);
+    expect((body(0) as { status: VirtualMachineInstance['status'] }).status?.interfaces).toEqual([
+      {
+        name: 'blue',
+        mac: '02:00:00:00:00:02',
+        infoSource: 'domain, multus-status',
+        podInterfaceName: 'pod16477688c0e',
+      },
+    ]);
+  });
+
+  it('an unreadable annotation counts as none and is logged by a short reason only', async () => {
+    const memory = memoryLogger();
+    const v = running();
+    h.vmis.add(v);
+    h.pods.add(launcherOf(v, podReady('n1'), annotated('{"secret-value": [')));
+    await expect(c.reconcile(KEY, { log: memory.log, reconcileID: 'test' })).resolves.toBeUndefined();
+    expect((body(0) as { status: VirtualMachineInstance['status'] }).status?.interfaces).toEqual([
+      { name: 'blue', mac: '02:00:00:00:00:02', infoSource: 'domain', podInterfaceName: 'pod16477688c0e' },
+    ]);
+    const warned = memory.lines.filter((l) => l['level'] === 'warning');
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ reason: 'not JSON' });
+    expect(JSON.stringify(memory.lines)).not.toContain('secret-value');
   });
 });
 

@@ -4,8 +4,9 @@
  * gets its launcher Pod (newLauncherPod, guarded by expectations and a deterministic name; rendered with the
  * volume status its claims imply, so block claims become devices, and checked against the KubeVirt CR's
  * permittedHostDevices); a VMI with a Pod gets its attachment Pods for hotplugged volumes (attachment-sync.ts).
- * Then the status the Pods imply, volumeStatus included once a Pod exists, is written as one merge patch with
- * the resourceVersion precondition, only when it changed.
+ * Then the status the Pods imply, volumeStatus included once a Pod exists and the interfaces from the Pod's
+ * Multus network-status, is written as one merge patch with the resourceVersion precondition, only when it
+ * changed.
  */
 import { PODS } from '../../kernel/kube/resources.ts';
 import { VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/index.ts';
@@ -17,6 +18,7 @@ import type { ReconcileContext, ReconcileResult } from '../../kernel/controller/
 import { errorMessage, isAlreadyExists, isNotFound, KvError } from '../../kernel/errors/errors.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
+import type { Logger } from '../../kernel/log/log.ts';
 import type { EventRecorder } from '../../kernel/controller/events.ts';
 import { ownerKey } from '../../kernel/controller/keys.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
@@ -26,6 +28,7 @@ import { parseTime } from '../../kernel/controller/time.ts';
 import { isRunning, isScheduled, isScheduling, isUnprocessed } from '../../kubevirt/vmi-state.ts';
 import { mergePatch } from '../../kernel/controller/merge-patch.ts';
 import type { SyncFailure } from '../../kubevirt/conditions.ts';
+import { podNetworkStatuses, type PodNetworkStatus } from '../../network/multus-status.ts';
 import { AttachmentPodSync } from './attachment-sync.ts';
 import { podsOfVmi } from './indexers.ts';
 import { clusterKubeVirt } from '../cluster-config.ts';
@@ -112,7 +115,7 @@ export class VmiController {
     }
     const pods = podsOfVmi(this.opts.pods, vmi);
     const sync = await this.sync(key, vmi, pods, ctx);
-    await this.writeStatus(key, vmi, sync);
+    await this.writeStatus(key, vmi, sync, ctx.log);
     if (sync.retry !== undefined) {
       throw new KvError(
         'KV_ERR_INTERNAL',
@@ -242,7 +245,25 @@ export class VmiController {
     return this.setVolumeStatus(desired, pod, sync.attachments ?? this.attachments.attachmentPods(pod));
   }
 
-  private async writeStatus(key: string, vmi: VirtualMachineInstance, sync: SyncResult): Promise<void> {
+  /** The Multus network-status of the launcher Pod; what cannot be read of it counts as absent. */
+  private podNetworks(pod: Pod | undefined, log: Logger): readonly PodNetworkStatus[] {
+    if (pod === undefined) return [];
+    const { statuses, problem } = podNetworkStatuses(pod.metadata.annotations);
+    if (problem !== undefined) {
+      log.warning('ignoring what cannot be read of the Pod network-status annotation', {
+        pod: pod.metadata.name,
+        reason: problem,
+      });
+    }
+    return statuses;
+  }
+
+  private async writeStatus(
+    key: string,
+    vmi: VirtualMachineInstance,
+    sync: SyncResult,
+    log: Logger,
+  ): Promise<void> {
     const now = this.opts.clock.now();
     const res = computeVmiStatus({
       vmi,
@@ -250,6 +271,7 @@ export class VmiController {
       pods: sync.pods,
       ownerVmExists: this.ownerVmExists(vmi),
       nowMs: now,
+      podNetworks: this.podNetworks(sync.pod, log),
       ...(sync.failure !== undefined && { failure: sync.failure }),
     });
     const desired = res.vmi;

@@ -279,3 +279,62 @@ describe('computeVmiStatus: details', () => {
     expect(v).toEqual(before);
   });
 });
+
+describe('computeVmiStatus: interfaces', () => {
+  /** The hashed Pod interface name of network `blue` (lib/network/namescheme.test.ts). */
+  const BLUE_POD = 'pod16477688c0e';
+  const withNetworks: (v: VirtualMachineInstance) => void = (v) => {
+    v.spec.domain.devices.interfaces = [
+      { name: 'default', masquerade: {} },
+      { name: 'blue', bridge: {} },
+    ];
+    v.spec.networks = [
+      { name: 'default', pod: {} },
+      { name: 'blue', multus: { networkName: 'blue-net' } },
+    ];
+  };
+  const podNetworks = [
+    { interface: 'eth0', default: true },
+    { interface: BLUE_POD, default: false },
+  ];
+  const fromPod = [
+    { name: 'default', podInterfaceName: 'eth0' },
+    { name: 'blue', infoSource: 'multus-status', podInterfaceName: BLUE_POD },
+  ];
+
+  it.each<[string, VirtualMachineInstance, Pod | undefined, typeof fromPod | undefined]>([
+    ['hand-over: from the Pod', vmi(withPhase('Scheduling'), withNetworks), pod(podReady('n1')), fromPod],
+    ['Scheduling, Pod not ready: none yet', vmi(withPhase('Scheduling'), withNetworks), pod(), undefined],
+    ['Scheduled: the node’s turn', vmi(withPhase('Scheduled'), withNetworks), pod(podReady('n1')), undefined],
+    ['Running: from the Pod', vmi(withPhase('Running'), withNetworks), pod(podReady('n1')), fromPod],
+    ['Running, Pod gone: left as they are', vmi(withPhase('Running'), withNetworks), undefined, undefined],
+  ])('%s', (_n, v, p, want) => {
+    expect(computeVmiStatus(input(v, p, { podNetworks })).vmi.status?.interfaces).toEqual(want);
+  });
+
+  it('Running: what the handler reported stays, the Pod’s side is added', () => {
+    const v = vmi(withPhase('Running'), withNetworks, (x) => {
+      (x.status ??= {}).interfaces = [
+        { name: 'default', mac: '52:54:00:12:34:56', infoSource: 'domain', queueCount: 1, linkState: 'up' },
+        { name: 'blue', mac: '02:00:00:00:00:02', infoSource: 'domain, guest-agent', interfaceName: 'eth1' },
+      ];
+    });
+    expect(computeVmiStatus(input(v, pod(podReady('n1')), { podNetworks })).vmi.status?.interfaces).toEqual([
+      {
+        name: 'default',
+        mac: '52:54:00:12:34:56',
+        infoSource: 'domain',
+        queueCount: 1,
+        linkState: 'up',
+        podInterfaceName: 'eth0',
+      },
+      {
+        name: 'blue',
+        mac: '02:00:00:00:00:02',
+        infoSource: 'domain, guest-agent, multus-status',
+        interfaceName: 'eth1',
+        podInterfaceName: BLUE_POD,
+      },
+    ]);
+  });
+});

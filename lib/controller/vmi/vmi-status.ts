@@ -9,6 +9,8 @@
  * - final: the foregroundDeleteVirtualMachine finalizer goes once every Pod is gone, the VM controller's
  *   finalizer once no owner VM is left.
  * Ready mirrors the Pod's Ready condition once the guest runs; activePods lists every Pod the VMI controls.
+ * status.interfaces gets the Pod's side (interfaces-status.ts) at the hand-over and while Running, as KubeVirt's
+ * updateNetworkStatus.
  * Our addition: the VMI finalizer is set on the first write when the API's defaulting did not set it.
  */
 import { FINALIZERS, LABELS } from '../../kubevirt/index.ts';
@@ -38,6 +40,8 @@ import {
   isWaitingForSync,
 } from '../../kubevirt/vmi-state.ts';
 import type { SyncFailure } from '../../kubevirt/conditions.ts';
+import type { PodNetworkStatus } from '../../network/multus-status.ts';
+import { interfacesFromPod } from './interfaces-status.ts';
 
 export interface VmiStatusInput {
   vmi: VirtualMachineInstance;
@@ -49,6 +53,8 @@ export interface VmiStatusInput {
   nowMs: number;
   /** What went wrong in this sync (creating the Pod, ...), for the Synchronized condition. */
   failure?: SyncFailure;
+  /** The current Pod's Multus network-status (lib/network/multus-status.ts); none when absent. */
+  podNetworks?: readonly PodNetworkStatus[];
 }
 
 export interface VmiStatusResult {
@@ -110,6 +116,13 @@ function mirrorPodScheduled(out: VirtualMachineInstance, pod: Pod): void {
   }
 }
 
+function withPodInterfaces(out: VirtualMachineInstance, podNetworks: readonly PodNetworkStatus[]): void {
+  const status = (out.status ??= {});
+  const interfaces = interfacesFromPod(out, podNetworks);
+  if (interfaces === undefined) delete status.interfaces;
+  else status.interfaces = interfaces;
+}
+
 function handOver(out: VirtualMachineInstance, pod: Pod): void {
   const status = (out.status ??= {});
   const node = pod.spec.nodeName ?? '';
@@ -143,6 +156,7 @@ function scheduling(input: VmiStatusInput, out: VirtualMachineInstance): SyncFai
       return { reason: 'FailedGuaranteePodResources', message: 'failed to guarantee pod resources' };
     }
     handOver(out, pod);
+    withPodInterfaces(out, input.podNetworks ?? []);
   } else if (isPodDownOrGoingDown(pod)) {
     status.phase = 'Failed';
   }
@@ -173,6 +187,12 @@ function waitingForSync(input: VmiStatusInput, out: VirtualMachineInstance): voi
   } else if (input.pod !== undefined) (out.status ??= {}).phase = 'Scheduling';
 }
 
+/** Scheduled and Running: Failed once the Pod is gone; a Running VMI gets the Pod's interfaces. */
+function nodeOwnedStep(input: VmiStatusInput, out: VirtualMachineInstance): void {
+  if (input.pod === undefined) (out.status ??= {}).phase = 'Failed';
+  else if (isRunning(input.vmi)) withPodInterfaces(out, input.podNetworks ?? []);
+}
+
 /** The phase step; returns a failure found on the way (Scheduling only). */
 function phaseStep(input: VmiStatusInput, out: VirtualMachineInstance): SyncFailure | undefined {
   const { vmi, pod } = input;
@@ -185,7 +205,7 @@ function phaseStep(input: VmiStatusInput, out: VirtualMachineInstance): SyncFail
     } else status.phase = vmi.metadata.deletionTimestamp !== undefined ? 'Failed' : 'Pending';
   } else if (isScheduling(vmi)) return scheduling(input, out);
   else if (isFinal(vmi)) finalize(input, out);
-  else if ((isRunning(vmi) || isScheduled(vmi)) && pod === undefined) status.phase = 'Failed';
+  else if (isRunning(vmi) || isScheduled(vmi)) nodeOwnedStep(input, out);
   else if (isWaitingForSync(vmi)) waitingForSync(input, out);
   return undefined;
 }

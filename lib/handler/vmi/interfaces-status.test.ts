@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { VirtualMachineInstanceNetworkInterface as IfaceStatus } from '../../kubevirt/v1/vmi-status.ts';
 import { newVmi, withInterface } from '../../kubevirt/testing/builders.ts';
 import type { DomainJson, InterfaceJson, InterfaceStatusJson } from '../../rpc/index.ts';
 import { interfacesStatus } from './interfaces-status.ts';
@@ -115,6 +117,87 @@ describe('interfacesStatus', () => {
       infoSource: 'domain, guest-agent',
       queueCount: 1,
       linkState: 'up',
+    });
+  });
+
+  describe('what the controller learned from Multus', () => {
+    /** The hashed Pod interface name of network `blue` (lib/network/namescheme.test.ts). */
+    const BLUE_POD = 'pod16477688c0e';
+    const fromController = (interfaces: IfaceStatus[]): VirtualMachineInstance => {
+      const v = structuredClone(vmi);
+      v.status = { interfaces };
+      return v;
+    };
+    const controllerWrote: IfaceStatus[] = [
+      { name: 'default', podInterfaceName: 'eth0' },
+      { name: 'blue', infoSource: 'multus-status', podInterfaceName: BLUE_POD },
+    ];
+    const domain = domainWith(
+      [
+        nic('default', { MAC: { MAC: '52:54:00:12:34:56' } }),
+        nic('blue', { MAC: { MAC: '02:00:00:00:00:02' } }),
+      ],
+      [{ Mac: '02:00:00:00:00:02', Ip: '192.168.1.5', IPs: ['192.168.1.5'], InterfaceName: 'eth1' }],
+    );
+
+    it('is kept when the handler reports the domain and the guest agent', () => {
+      expect(interfacesStatus(fromController(controllerWrote), domain, new Map())).toEqual([
+        {
+          name: 'default',
+          mac: '52:54:00:12:34:56',
+          infoSource: 'domain',
+          queueCount: 1,
+          linkState: 'up',
+          podInterfaceName: 'eth0',
+        },
+        {
+          name: 'blue',
+          mac: '02:00:00:00:00:02',
+          ipAddress: '192.168.1.5',
+          ipAddresses: ['192.168.1.5'],
+          interfaceName: 'eth1',
+          infoSource: 'domain, guest-agent, multus-status',
+          queueCount: 1,
+          linkState: 'up',
+          podInterfaceName: BLUE_POD,
+        },
+      ]);
+    });
+
+    it('leaves its own result as it is', () => {
+      const once = interfacesStatus(fromController(controllerWrote), domain, new Map()) ?? [];
+      expect(interfacesStatus(fromController(once), domain, new Map())).toEqual(once);
+    });
+
+    it.each<[string, IfaceStatus[], IfaceStatus[]]>([
+      [
+        'an interface of the spec the domain lacks yet: a name-only entry, after the others',
+        controllerWrote,
+        [
+          { name: 'default', infoSource: 'domain', queueCount: 1, linkState: 'up', podInterfaceName: 'eth0' },
+          { name: 'blue', infoSource: 'multus-status', podInterfaceName: BLUE_POD },
+        ],
+      ],
+      [
+        'an interface no longer in the spec: dropped',
+        [
+          { name: 'default', podInterfaceName: 'eth0' },
+          { name: 'red', infoSource: 'multus-status', podInterfaceName: 'podb1f51a511f1' },
+        ],
+        [{ name: 'default', infoSource: 'domain', queueCount: 1, linkState: 'up', podInterfaceName: 'eth0' }],
+      ],
+      [
+        'an entry without multus-status: not kept',
+        [
+          { name: 'default', podInterfaceName: 'eth0' },
+          { name: 'blue', infoSource: 'guest-agent', podInterfaceName: BLUE_POD },
+        ],
+        [{ name: 'default', infoSource: 'domain', queueCount: 1, linkState: 'up', podInterfaceName: 'eth0' }],
+      ],
+    ])('%s', (_n, previous, want) => {
+      expect(interfacesStatus(fromController(previous), domainWith([nic('default')]), new Map())).toEqual(
+        want,
+      );
     });
   });
 });

@@ -5,12 +5,16 @@
  * as ipAddress/ipAddresses; then what the guest agent says (matched by MAC: the name in the guest, and its
  * addresses of a family the entry has none of, or none of a family the agent reports none of; an interface of
  * the guest's alone is added with `infoSource: guest-agent`); the Pod network's entry first, kept (by name)
- * while the domain lacks it, and each entry's podInterfaceName as last reported. Pure.
+ * while the domain lacks it; what the controller learned from Multus kept (netstat.go ifacesStatusFromMultus):
+ * `multus-status` stays in the infoSource of an entry that had it (`domain, guest-agent, multus-status`), and an
+ * interface of the spec only Multus reported so far stays as a name-only entry after the others; each entry's
+ * podInterfaceName as last reported. Pure.
  */
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { VirtualMachineInstanceNetworkInterface as IfaceStatus } from '../../kubevirt/v1/vmi-status.ts';
 import { isIPv4, isIPv6 } from 'node:net';
 import type { DomainJson, InterfaceJson, InterfaceStatusJson } from '../../rpc/index.ts';
+import { addInfoSource, hasInfoSource } from '../../network/info-source.ts';
 
 const USER_ALIAS = 'ua-';
 const DEFAULT_QUEUES = 1;
@@ -78,6 +82,25 @@ function primaryFirst(
   return out;
 }
 
+/** The multus-status source of the entries that had it; a name-only entry for an interface of the spec. */
+function withMultus(
+  out: IfaceStatus[],
+  previous: readonly IfaceStatus[],
+  vmi: VirtualMachineInstance,
+): IfaceStatus[] {
+  const merged = [...out];
+  const inSpec = new Set((vmi.spec.domain.devices.interfaces ?? []).map((i) => i.name));
+  for (const p of previous) {
+    if (p.name === undefined || !hasInfoSource(p.infoSource, 'multus-status')) continue;
+    const at = merged.findIndex((s) => s.name === p.name);
+    const found = merged[at];
+    if (found !== undefined)
+      merged[at] = { ...found, infoSource: addInfoSource(found.infoSource, 'multus-status') };
+    else if (inSpec.has(p.name)) merged.push({ name: p.name, infoSource: 'multus-status' });
+  }
+  return merged;
+}
+
 /**
  * The new status.interfaces, or undefined to leave them as they are (no domain reported, or none to report).
  * podIps: the addresses of each VMI interface's Pod interface, by interface name.
@@ -91,7 +114,12 @@ export function interfacesStatus(
   const previous = vmi.status?.interfaces ?? [];
   const fromSpec = (domain.Spec.Devices.Interfaces ?? []).map((i) => fromDomain(i, podIps.get(aliasName(i))));
   const withAgent = withGuestAgent(fromSpec, domain.Status.Interfaces ?? []);
-  const out = primaryFirst(withAgent, previous, vmi.spec.networks?.find((n) => n.pod !== undefined)?.name);
+  const primary = primaryFirst(
+    withAgent,
+    previous,
+    vmi.spec.networks?.find((n) => n.pod !== undefined)?.name,
+  );
+  const out = withMultus(primary, previous, vmi);
   if (out.length === 0 && previous.length === 0) return undefined;
   return out.map((s) => {
     const pod = previous.find((p) => p.name === s.name)?.podInterfaceName;
