@@ -29,7 +29,16 @@ import {
   type LibvirtConnection,
 } from '../libvirt/index.ts';
 import { vmiSpecChecksum, type DomainJson, type VirtualMachineOptions } from '../rpc/index.ts';
-import { devicesXml, domainXml, renderXml, toDomain, type Disk, type DomainSpec } from './converter/index.ts';
+import {
+  devicesXml,
+  domainXml,
+  renderXml,
+  toDomain,
+  type ConverterContext,
+  type Disk,
+  type PodLink,
+  type DomainSpec,
+} from './converter/index.ts';
 import type { GuestFacts } from './agent-poller.ts';
 import type { Identity } from '../libvirt/daemon/identity.ts';
 import {
@@ -46,6 +55,7 @@ import type { SerialRelay } from './serial/relay.ts';
 import { findContainerDiskImages } from './sync/container-disks.ts';
 import { containerDiskFormats } from './sync/image-format.ts';
 import { syncContext, type HostFacts } from './sync/context.ts';
+import { podLinkCandidates, readPodLinks } from './sync/pod-links.ts';
 import { isDown, planSync, type SyncPlan } from './sync/plan.ts';
 import { prepareDomain } from './sync/prestart.ts';
 
@@ -168,6 +178,20 @@ export class DomainManager {
     return { ref, plan };
   }
 
+  /** Each tap interface's Pod link in this namespace (MTU, MAC); a link not found is logged and left out. */
+  private async podLinks(
+    vmi: VirtualMachineInstance,
+    base: ConverterContext,
+  ): Promise<ReadonlyMap<string, PodLink>> {
+    const links = await readPodLinks(base.root, podLinkCandidates(vmi, base.interfaceDomainAttachment));
+    if (links.missing.length > 0) {
+      this.log.warning('no pod interface link found, the domain interface gets no MTU', {
+        interfaces: links.missing,
+      });
+    }
+    return links.byInterface;
+  }
+
   async sync(vmi: VirtualMachineInstance, options: VirtualMachineOptions | undefined): Promise<void> {
     this.checkIdentity(vmi);
     const base = syncContext(this.o.host, options);
@@ -176,7 +200,12 @@ export class DomainManager {
       known: base.containerDiskFormats,
       identity: this.o.identity,
     });
-    const ctx = { ...base, containerDiskImages: images, containerDiskFormats: formats };
+    const ctx = {
+      ...base,
+      containerDiskImages: images,
+      containerDiskFormats: formats,
+      podLinks: await this.podLinks(vmi, base),
+    };
     const domain = toDomain(vmi, ctx);
     const xml = domainXml(domain);
     const planned = await this.plan(vmi, domain, xml);

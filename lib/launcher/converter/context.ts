@@ -38,6 +38,12 @@ interface BlockSize {
   readonly physical: number;
 }
 
+/** What the launcher read off an interface's Pod link. */
+export interface PodLink {
+  readonly mtu: number;
+  readonly mac?: string;
+}
+
 export interface ConverterContext {
   /** Absolute prefix of every launcher path ("/" in a Pod). */
   readonly root: string;
@@ -84,6 +90,12 @@ export interface ConverterContext {
    * plugin's interface is left to its sidecar.
    */
   readonly interfaceDomainAttachment?: ReadonlyMap<string, string>;
+  /**
+   * Each interface's Pod link as the launcher found it in its network namespace, by interface name (domainspec
+   * TapLibvirtSpecGenerator): a tap interface with an entry gets its `<mtu size>`, and its MAC when the VMI
+   * names none (for the bridge binding, the MAC the Pod's interface had, kept on its stand-in dummy).
+   */
+  readonly podLinks?: ReadonlyMap<string, PodLink>;
   readonly directIoByVolume: ReadonlyMap<string, boolean>;
   /** Preallocated or thick volumes: no discard=unmap, and io=native with cache=none. */
   readonly preallocatedVolumes: ReadonlySet<string>;

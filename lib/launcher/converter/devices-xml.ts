@@ -72,6 +72,7 @@ function interfaceXml(i: Interface): XmlElement {
     addressXml(i.address),
     el('model', { type: i.model }),
     i.mac !== undefined && el('mac', { address: i.mac }),
+    i.mtu !== undefined && el('mtu', { size: i.mtu }),
     i.target !== undefined && el('target', { dev: i.target.dev, managed: i.target.managed }),
     i.bootOrder !== undefined && el('boot', { order: i.bootOrder }),
     i.linkState !== undefined && el('link', { state: i.linkState }),

@@ -83,6 +83,8 @@ export interface Interface {
   type: 'ethernet';
   model: string;
   mac?: string;
+  /** `<mtu size>`: the MTU of the Pod interface link the tap stands for. */
+  mtu?: number;
   /** The tap the handler made in the Pod's network namespace; libvirt opens it and leaves it be. */
   target?: { readonly dev: string; readonly managed: 'no' };
   alias: Alias;

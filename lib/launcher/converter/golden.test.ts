@@ -40,6 +40,22 @@ const CASES: readonly [string, CaseOptions][] = [
   ['custom-cpu', { hostCpuModels: ['qemu64', 'Cascadelake-Server-noTSX'] }],
   ['scsi-lun-reservation', {}],
   ['hyperv', { freePageReporting: false }],
+  // MTUs as the launcher reads them off the Pod links: masquerade, bridge on Multus, a plugin attached by tap.
+  [
+    'pod-network-mtu',
+    {
+      interfaceDomainAttachment: new Map([
+        ['default', 'tap'],
+        ['storage', 'tap'],
+        ['fast', 'tap'],
+      ]),
+      podLinks: new Map([
+        ['default', { mtu: 1450 }],
+        ['storage', { mtu: 9000 }],
+        ['fast', { mtu: 1400 }],
+      ]),
+    },
+  ],
 ];
 
 function loadVmi(name: string): VirtualMachineInstance {

@@ -6,6 +6,7 @@ export {
   type Arch,
   type ConverterContext,
   type ConverterContextOptions,
+  type PodLink,
   type Smbios,
 } from './context.ts';
 export type * from './domain-spec.ts';

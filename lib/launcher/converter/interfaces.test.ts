@@ -83,6 +83,106 @@ describe('interfacesConfigurator', () => {
       ],
     ],
     ['an absent interface is left out', { name: 'default', bridge: {}, state: 'absent' }, {}, []],
+    [
+      'masquerade gets the MTU the launcher read off its Pod link',
+      { name: 'default', masquerade: {} },
+      { podLinks: new Map([['default', { mtu: 1450 }]]) },
+      [
+        {
+          type: 'ethernet',
+          model: 'virtio-non-transitional',
+          alias: { name: 'default', userDefined: true },
+          mtu: 1450,
+          target: { dev: 'tap0', managed: 'no' },
+          romEnabled: 'no',
+        },
+      ],
+    ],
+    [
+      'so does bridge',
+      { name: 'default', bridge: {} },
+      { podLinks: new Map([['default', { mtu: 9000 }]]) },
+      [
+        {
+          type: 'ethernet',
+          model: 'virtio-non-transitional',
+          alias: { name: 'default', userDefined: true },
+          mtu: 9000,
+          target: { dev: 'tap0', managed: 'no' },
+          romEnabled: 'no',
+        },
+      ],
+    ],
+    [
+      'and a binding plugin attached by tap',
+      { name: 'default', binding: { name: 'deckhouse' } },
+      {
+        interfaceDomainAttachment: new Map([['default', 'tap']]),
+        podLinks: new Map([['default', { mtu: 1400 }]]),
+      },
+      [
+        {
+          type: 'ethernet',
+          model: 'virtio-non-transitional',
+          alias: { name: 'default', userDefined: true },
+          mtu: 1400,
+          target: { dev: 'tap0', managed: 'no' },
+          romEnabled: 'no',
+        },
+      ],
+    ],
+    [
+      "bridge takes its Pod link's MAC (the Pod's own, kept on the dummy)",
+      { name: 'default', bridge: {} },
+      { podLinks: new Map([['default', { mtu: 1450, mac: 'aa:bb:cc:dd:ee:ff' }]]) },
+      [
+        {
+          type: 'ethernet',
+          model: 'virtio-non-transitional',
+          alias: { name: 'default', userDefined: true },
+          mac: 'aa:bb:cc:dd:ee:ff',
+          mtu: 1450,
+          target: { dev: 'tap0', managed: 'no' },
+          romEnabled: 'no',
+        },
+      ],
+    ],
+    [
+      "the VMI's macAddress wins over the Pod link's",
+      { name: 'default', masquerade: {}, macAddress: '02:00:00:00:00:07' },
+      { podLinks: new Map([['default', { mtu: 1450, mac: 'aa:bb:cc:dd:ee:ff' }]]) },
+      [
+        {
+          type: 'ethernet',
+          model: 'virtio-non-transitional',
+          alias: { name: 'default', userDefined: true },
+          mac: '02:00:00:00:00:07',
+          mtu: 1450,
+          target: { dev: 'tap0', managed: 'no' },
+          romEnabled: 'no',
+        },
+      ],
+    ],
+    [
+      "an MTU of another interface is not this one's",
+      { name: 'default', masquerade: {} },
+      { podLinks: new Map([['other', { mtu: 1400 }]]) },
+      [
+        {
+          type: 'ethernet',
+          model: 'virtio-non-transitional',
+          alias: { name: 'default', userDefined: true },
+          target: { dev: 'tap0', managed: 'no' },
+          romEnabled: 'no',
+        },
+      ],
+    ],
+    [
+      'an MTU does not make an interface of a plugin not attached by tap',
+      { name: 'default', binding: { name: 'passt' } },
+      { podLinks: new Map([['default', { mtu: 65520 }]]) },
+      [],
+    ],
   ])('%s', (_, iface, ctx, expected) => {
     expect(convert(iface, ctx)).toEqual(expected);
   });

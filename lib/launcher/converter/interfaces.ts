@@ -2,8 +2,9 @@
  * Network interfaces as KubeVirt renders them for the pod network (kubevirt converter/network.go,
  * domainspec/generators.go): bridge and masquerade bindings attach through the tap the handler made in the
  * launcher Pod's namespace (lib/network/setup), so libvirt gets `type="ethernet"` with `<target dev managed="no">`
- * under KubeVirt's tap name (lib/network/link-names.ts), as do binding plugins the handler says are attached by
- * tap (ConverterContext.interfaceDomainAttachment). SR-IOV and other binding plugins are not libvirt
+ * under KubeVirt's tap name (lib/network/link-names.ts) and the MTU (and, when the VMI names none, the MAC) the
+ * launcher read off the Pod interface (ConverterContext.podLinks), as do binding plugins the handler says are attached by tap
+ * (ConverterContext.interfaceDomainAttachment). SR-IOV and other binding plugins are not libvirt
  * interfaces. Absent interfaces are left out.
  */
 import type { Interface as VmiInterface, Network, VirtualMachineInstance } from '../../kubevirt/index.ts';
@@ -67,6 +68,9 @@ function domainInterface(
     alias: userAlias(iface.name),
     target: { dev: tapDeviceName(podInterface, network), managed: 'no' },
   };
+  const link = ctx.podLinks?.get(iface.name);
+  if (link !== undefined) out.mtu = link.mtu;
+  if (link?.mac !== undefined) out.mac = link.mac;
   const q = queues(vmi, model);
   if (q !== undefined) out.driver = { name: 'vhost', queues: q };
   setOptionalParts(out, iface, field, ctx);
