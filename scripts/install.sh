@@ -15,9 +15,10 @@ APT_PACKAGES=(openssl ca-certificates git curl util-linux
   # kube-proxy and its cleanup, buildah + debootstrap for the image, gcc for the static pause.
   runc containernetworking-plugins iptables nftables nfacct buildah debootstrap gcc libc6-dev
   # zsh, to test the zsh completion virtctl-ts writes; busybox's udhcpc, the DHCP client the launcher's DHCP
-  # server is tested against (the test guests run the same busybox); ssh and ssh-keygen for the agent
+  # server is tested against (the test guests run the same busybox); ISC's dhclient, the DHCPv6 client its
+  # DHCPv6 server is tested against (busybox-static has no udhcpc6); ssh, scp and ssh-keygen for the agent
   # guest's ssh server.
-  zsh busybox-static openssh-client)
+  zsh busybox-static isc-dhcp-client openssh-client)
 
 log() { printf '[install] %s\n' "$*" >&2; }
 
