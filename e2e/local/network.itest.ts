@@ -9,16 +9,19 @@
  * - a port-forward websocket through kube-apiserver's subresource, the api (in this process) and the handler reaches
  *   the guest's TCP echo and, a datagram per message, its UDP echo; an undeclared port is refused with a clear 500 before any websocket opens;
  * - `virtctl-ts port-forward` forwards a local TCP and UDP port to the guest's echoes and ends on Ctrl+C;
- *   `virtctl-ts ssh` runs a command in the agent guest through the same tunnel with the system's ssh;
+ *   `virtctl-ts ssh` runs a command in the agent guest through the same tunnel with the system's ssh, and
+ *   `virtctl-ts scp` copies a file there and back;
  * - from inside one guest, another VM's declared port answers through its Pod IP and its undeclared one does not;
  * - with a binding plugin attached by tap in the KubeVirt resource, a VMI of that binding gets its tap (and no
  *   bridge) in the launcher Pod's namespace and a NIC in the guest, which finds no DHCP there;
+ * - a VM with the bridge binding gets the Pod's IP by DHCP and the Pod's MAC, and answers another Pod on every
+ *   port of that IP;
  * - deleting the VM leaves no launcher process behind, and the node has none of the setup's links.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { createSocket } from 'node:dgram';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -159,8 +162,10 @@ const refused = () => timeout(new Promise((ok) => {
 })();
 `;
 
+let probes = 0;
 async function probeFromPod(host: string): Promise<Record<string, string>> {
-  const name = 'probe';
+  probes += 1;
+  const name = `probe-${probes}`;
   await s.clients.direct.create<Pod>(PODS, {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -228,11 +233,13 @@ async function agentWithKey(vm: VirtualMachine): Promise<VirtualMachine> {
   return vm;
 }
 
+/** The ssh options (`-t`, virtctl's --local-ssh-opts) that skip the throw-away guest's host key. */
+const NO_HOST_KEYS = ['-t', '-oStrictHostKeyChecking=no', '-t', '-oUserKnownHostsFile=/dev/null'];
+
 /** `command` run as root in the agent guest of VM masq by `virtctl-ts ssh` with the test's key. */
 function sshToMasq(command: string): ReturnType<ReturnType<typeof virtctl>['run']> {
   const key = join(sshDir ?? '', 'id');
-  const noHostKeys = ['-t', '-oStrictHostKeyChecking=no', '-t', '-oUserKnownHostsFile=/dev/null'];
-  return virtctl(s.c.kubeconfig, s.ns).run('ssh', '-i', key, ...noHostKeys, '-c', command, 'root@vmi/masq');
+  return virtctl(s.c.kubeconfig, s.ns).run('ssh', '-i', key, ...NO_HOST_KEYS, '-c', command, 'root@vmi/masq');
 }
 
 /** The uid and IP of the VMI's launcher Pod. */
@@ -335,7 +342,7 @@ describe('a VM on the Pod network', () => {
     expect(nowhere.refused).toMatch(/^404 .*not found/);
   }, 120_000);
 
-  it('forwards local ports with virtctl-ts port-forward and runs a command over virtctl-ts ssh', async () => {
+  it('forwards local ports with virtctl-ts port-forward, runs a command over virtctl-ts ssh and copies with scp', async () => {
     const kubeconfig = s.c.kubeconfig;
     const child = spawn(
       VIRTCTL,
@@ -374,6 +381,18 @@ describe('a VM on the Pod network', () => {
     const ssh = await sshToMasq('echo from-the-guest; hostname');
     expect(ssh).toMatchObject({ code: 0 });
     expect(ssh.stdout).toContain('from-the-guest\nmasq');
+
+    // scp both ways through the same tunnel.
+    const local = join(sshDir ?? '', 'payload');
+    const payload = `copied by virtctl-ts scp ${Date.now()}\n`;
+    await writeFile(local, payload);
+    const key = join(sshDir ?? '', 'id');
+    const scp = (...args: string[]): ReturnType<ReturnType<typeof virtctl>['run']> =>
+      virtctl(s.c.kubeconfig, s.ns).run('scp', '-i', key, ...NO_HOST_KEYS, ...args);
+    expect(await scp(local, 'root@vmi/masq:/tmp/payload')).toMatchObject({ code: 0 });
+    expect((await sshToMasq('cat /tmp/payload')).stdout).toContain(payload);
+    expect(await scp('root@vmi/masq:/tmp/payload', `${local}.back`)).toMatchObject({ code: 0 });
+    expect(await readFile(`${local}.back`, 'utf8')).toBe(payload);
   }, 180_000);
 
   it('keeps two VMs from each other’s undeclared ports', async () => {
@@ -423,6 +442,46 @@ describe('a VM on the Pod network', () => {
     );
     expect(serial).toContain(`${NET_MARKER} none`);
     await s.clients.kv.delete(VIRTUAL_MACHINES, 'plugged', { namespace: s.ns });
+  }, 300_000);
+
+  it('gives a bridge guest the Pod’s own address, MAC and every port of the Pod IP', async () => {
+    await tunRegistered();
+    const vm = await masqueradeVm(s.ns, 'bridged');
+    vm.spec.template.spec.domain.devices.interfaces = [{ name: 'default', bridge: {} }];
+    await s.clients.kv.create(VIRTUAL_MACHINES, vm);
+    const vmi = await runningVmi('bridged');
+    const { uid, ip } = await launcherPodOf(vmi);
+    const [iface] = vmi.status?.interfaces ?? [];
+    expect(iface).toMatchObject({ name: 'default', ipAddress: ip });
+    // The Pod interface is a port of the bridge now; its name, MAC and addresses stay on a link that is never up.
+    const [pid] = pidsNaming(vmi.metadata.uid ?? '');
+    const links = JSON.parse(
+      await run('nsenter', [`--net=/proc/${pid ?? 0}/ns/net`, '--', 'ip', '-j', 'addr', 'show']),
+    ) as {
+      ifname: string;
+      address: string;
+      master?: string;
+      flags: string[];
+      addr_info: { local: string }[];
+    }[];
+    const eth0 = links.find((l) => l.ifname === 'eth0');
+    expect(eth0?.flags).not.toContain('UP');
+    expect(eth0?.addr_info.map((a) => a.local)).toContain(ip);
+    expect(iface?.mac).toBe(eth0?.address);
+    expect(links.find((l) => l.ifname === 'eth0-nic')).toMatchObject({ master: 'k6t-eth0', addr_info: [] });
+
+    const serial = await readSerial(
+      { podUid: uid, vmiUid: vmi.metadata.uid ?? '', until: MARKER, timeoutMs: 120_000 },
+      s.c.dir,
+    );
+    expect(serial).toMatch(new RegExp(`${NET_MARKER} ${ip.replaceAll('.', '\\.')}/\\d+`));
+    // No NAT in between: the guest answers on the Pod IP, undeclared ports included.
+    expect(await probeFromPod(ip)).toEqual({
+      tcp: 'hello over tcp',
+      udp: 'hello over udp',
+      closed: 'connected',
+    });
+    await s.clients.kv.delete(VIRTUAL_MACHINES, 'bridged', { namespace: s.ns });
   }, 300_000);
 
   it('deleting the VM leaves no launcher process and no link on the node', async () => {

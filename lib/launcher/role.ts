@@ -21,6 +21,7 @@ import { runKvmProbe } from './emulation/kvm-probe.ts';
 import { AgentPoller, type GuestFacts } from './agent-poller.ts';
 import { GuestOps } from './guest-ops.ts';
 import { GuestDhcp } from './network/guest-dhcp.ts';
+import { readPodInterfaces } from './network/pod-interfaces.ts';
 import { listenPortForward } from './network/port-forward.ts';
 import { DomainManager } from './manager.ts';
 import { maxVcpusOf, usableCpuModels } from './node-labeller/facts.ts';
@@ -117,6 +118,8 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
   const root = resolve(opts.root);
   const log = ctx.log;
   const layout = podLayout(root);
+  // Read before the Cmd socket listens, so before the handler sets up the Pod network (pod-interfaces.ts).
+  const podInterfaces = readPodInterfaces(log);
   await mkdir(root, { recursive: true });
   const lv = await startLauncherLibvirt({
     root,
@@ -141,7 +144,7 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
   const id = { name: opts.name, namespace: opts.namespace, uid: opts.uid };
   const portForward = await listenPortForward({ path: layout.portForwardSocket, log });
   ctx.defer(() => portForward.close());
-  const dhcp = new GuestDhcp({ root, log });
+  const dhcp = new GuestDhcp({ root, log, podInterfaces: await podInterfaces });
   ctx.defer(() => dhcp.close());
   const manager = new DomainManager({ conn, id, host, identity: lv.identity, serial, dhcp, log, clock });
   const guest = new GuestOps(manager, log);

@@ -15,10 +15,16 @@ import type { Logger } from '../../kernel/log/log.ts';
 import { bridgeName, tapDeviceName } from '../../network/link-names.ts';
 import type { CommandRunner } from '../../network/setup/command.ts';
 import { isGlobalUnicast } from '../../network/setup/addresses.ts';
-import { applyPlan, listLinks, randomBridgeMac, readPodInterface } from '../../network/setup/netns-exec.ts';
+import {
+  applyPlan,
+  listLinks,
+  randomBridgeMac,
+  readPodInterface,
+  supportsLinkType,
+} from '../../network/setup/netns-exec.ts';
 import { planPodNetwork } from '../../network/setup/plan.ts';
 import { openPodNetns, type OpenNetns } from '../../network/setup/pod-netns.ts';
-import type { Step } from '../../network/setup/steps.ts';
+import type { PlaceholderLinkType, Step } from '../../network/setup/steps.ts';
 import {
   podNetworkInterfaces,
   type BindingPlugin,
@@ -46,6 +52,8 @@ const NONE: PodIps = new Map();
 export class PodNetworkSetup {
   /** Launcher Pods whose namespace is set up, with the addresses of their Pod interfaces. */
   private readonly done = new Map<string, PodIps>();
+  /** The link type that keeps a bridged Pod interface's addresses, found out on the first bridge binding. */
+  private placeholder: PlaceholderLinkType | undefined;
 
   constructor(private readonly o: PodNetworkSetupOptions) {}
 
@@ -76,7 +84,10 @@ export class PodNetworkSetup {
           interfaceIndex: w.interfaceIndex,
           network: w.network,
           queues: w.queues,
-          ...(w.iface.bridge !== undefined && { bridgeMac: randomBridgeMac() }),
+          ...(w.iface.bridge !== undefined && {
+            bridgeMac: randomBridgeMac(),
+            placeholderLinkType: await this.placeholderLinkType(ns, opts),
+          }),
         });
         const dhcp = w.iface.binding === undefined ? [UNPRIVILEGED_PORTS] : [];
         await applyPlan(ns, [...plan.steps, ...dhcp], opts);
@@ -102,6 +113,15 @@ export class PodNetworkSetup {
       if (w.iface.binding === undefined) throw err;
       return { name: w.podInterfaceName, mtu: DEFAULT_MTU, mac: '', ipv4: [], ipv6: [], routes: [] };
     }
+  }
+
+  /** `dummy`, as KubeVirt; `ifb` on a kernel without dummy links (the bridge binding's deviation, README). */
+  private async placeholderLinkType(
+    ns: OpenNetns,
+    opts: Parameters<typeof supportsLinkType>[2],
+  ): Promise<PlaceholderLinkType> {
+    this.placeholder ??= (await supportsLinkType(ns, 'dummy', opts)) ? 'dummy' : 'ifb';
+    return this.placeholder;
   }
 
   /** What prepare found of the Pod's interfaces (nothing before it ran). */

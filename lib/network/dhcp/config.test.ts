@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { InvalidFieldError } from '../../kubevirt/field-error.ts';
 import type { Network } from '../../kubevirt/index.ts';
 import {
+  bridgeDhcpConfig,
   domainName,
   KUBEVIRT_LEASE_SECONDS,
   masqueradeAddresses,
@@ -172,5 +173,36 @@ describe('the DHCP configuration of an interface', () => {
       dhcpOptions: { bootFileName: 'pxelinux.0' },
     });
     expect(KUBEVIRT_LEASE_SECONDS).toBe(86_313_600);
+  });
+
+  it('builds the bridge configuration from what the pod interface had', () => {
+    const config = bridgeDhcpConfig({
+      lease: {
+        address: { address: '10.244.0.5', prefixLength: 24 },
+        mac: 'aa:bb:cc:dd:ee:ff',
+        mtu: 1450,
+        gateway: '10.244.0.1',
+        routes: [{ destination: '0.0.0.0/0', gateway: '10.244.0.1' }],
+      },
+      interfaceIndex: 1,
+      clientMac: 'aa:bb:cc:dd:ee:ff',
+      resolvConf: KUBELET_RESOLV_CONF,
+      hostname: 'vmi-b',
+    });
+    expect(config).toEqual({
+      clientMac: 'aa:bb:cc:dd:ee:ff',
+      clientIp: '10.244.0.5',
+      prefixLength: 24,
+      gateway: '10.244.0.1',
+      serverIp: '169.254.75.11',
+      broadcastAddress: '10.244.0.255',
+      broadcastOnly: true,
+      mtu: 1450,
+      dns: ['10.96.0.10'],
+      searchDomains: ['default.svc.cluster.local', 'svc.cluster.local', 'cluster.local'],
+      hostname: 'vmi-b',
+      routes: [{ destination: '0.0.0.0/0', gateway: '10.244.0.1' }],
+      leaseSeconds: KUBEVIRT_LEASE_SECONDS,
+    });
   });
 });

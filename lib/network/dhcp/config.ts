@@ -6,7 +6,8 @@
  */
 import { isIPv4 } from 'node:net';
 import type { Interface, Network } from '../../kubevirt/index.ts';
-import { vmSubnet } from '../setup/addresses.ts';
+import { broadcastOf, vmSubnet } from '../setup/addresses.ts';
+import { bridgeServerIp, type BridgeDhcp } from '../setup/plan.ts';
 import { subnetAddress } from './ipv4.ts';
 import type { ClasslessRoute } from './options.ts';
 
@@ -29,6 +30,11 @@ export interface DhcpConfig {
    * launcher routes the client subnet's directed broadcast onto the bridge.
    */
   readonly broadcastAddress: string;
+  /**
+   * Every reply goes to broadcastAddress, none to the client's address: the bridge binding's guest holds the
+   * Pod's address, which is also local to the launcher's namespace.
+   */
+  readonly broadcastOnly?: boolean;
   readonly mtu: number;
   /** IPv4 DNS servers. */
   readonly dns: readonly string[];
@@ -143,6 +149,46 @@ export function masqueradeDhcpConfig(input: MasqueradeInput): DhcpConfig {
     dns,
     searchDomains,
     hostname: input.hostname,
+    leaseSeconds: KUBEVIRT_LEASE_SECONDS,
+    ...(input.subdomain !== undefined && { subdomain: input.subdomain }),
+    ...(input.dhcpOptions !== undefined && { dhcpOptions: input.dhcpOptions }),
+  };
+}
+
+export interface BridgeInput {
+  /** What the pod interface had (lib/network/setup/plan.ts bridgeDhcp); its address must be there. */
+  readonly lease: BridgeDhcp & { readonly address: NonNullable<BridgeDhcp['address']> };
+  /** The index of the interface in spec.domain.devices.interfaces. */
+  readonly interfaceIndex: number;
+  /** The guest interface's MAC in the domain. */
+  readonly clientMac: string;
+  readonly resolvConf: string;
+  readonly hostname: string;
+  readonly subdomain?: string;
+  readonly dhcpOptions?: CustomDhcpOptions;
+}
+
+/**
+ * dhcp.BridgeConfigGenerator: the guest gets the Pod's address, gateway and routes (the default one last, as
+ * classless routes); the server answers from the bridge's link-local address, and replies to be broadcast go
+ * to the Pod subnet's directed broadcast, which the setup routes out of the bridge (plan.ts).
+ */
+export function bridgeDhcpConfig(input: BridgeInput): DhcpConfig {
+  const { lease } = input;
+  const { dns, searchDomains } = parseResolvConf(input.resolvConf);
+  return {
+    clientMac: input.clientMac,
+    clientIp: lease.address.address,
+    prefixLength: lease.address.prefixLength,
+    ...(lease.gateway !== undefined && { gateway: lease.gateway }),
+    serverIp: bridgeServerIp(input.interfaceIndex),
+    broadcastAddress: broadcastOf(lease.address),
+    broadcastOnly: true,
+    mtu: lease.mtu,
+    dns,
+    searchDomains,
+    hostname: input.hostname,
+    routes: lease.routes,
     leaseSeconds: KUBEVIRT_LEASE_SECONDS,
     ...(input.subdomain !== undefined && { subdomain: input.subdomain }),
     ...(input.dhcpOptions !== undefined && { dhcpOptions: input.dhcpOptions }),

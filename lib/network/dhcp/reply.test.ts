@@ -193,6 +193,12 @@ describe('the reply to a request', () => {
     expect(answer?.destination).toBe(change.broadcastAddress ?? '10.0.2.255');
   });
 
+  it('sends even a renewal to the broadcast address when the configuration says broadcastOnly', () => {
+    const renewal = newRequest(MESSAGE_TYPE.request, [], { ciaddr: '10.0.2.2' });
+    expect(reply(renewal, newDhcpConfig({ broadcastOnly: true }))?.destination).toBe('10.0.2.255');
+    expect(reply(renewal, newDhcpConfig())?.destination).toBe('10.0.2.2');
+  });
+
   it('throws a bad configuration as a DhcpValueError', () => {
     expect(() => reply(newRequest(MESSAGE_TYPE.discover), newDhcpConfig({ dns: ['fd00::10'] }))).toThrow(
       DhcpValueError,

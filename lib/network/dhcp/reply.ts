@@ -70,7 +70,9 @@ function answer(request: DhcpMessage, type: MessageType, fields: Partial<DhcpMes
  */
 function destination(request: DhcpMessage, config: DhcpConfig): string {
   const own = request.ciaddr === canonical(config.clientIp, 'clientIp');
-  return request.broadcast || !own ? config.broadcastAddress : request.ciaddr;
+  return request.broadcast || !own || config.broadcastOnly === true
+    ? config.broadcastAddress
+    : request.ciaddr;
 }
 
 function serverId(config: DhcpConfig): DhcpOption {

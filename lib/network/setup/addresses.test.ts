@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { anyGlobalUnicast, isGlobalUnicast, networkOf, vmSubnet, type IpFamily } from './addresses.ts';
+import {
+  anyGlobalUnicast,
+  broadcastOf,
+  isGlobalUnicast,
+  networkOf,
+  vmSubnet,
+  type IpFamily,
+} from './addresses.ts';
 
 describe('vmSubnet', () => {
   it.each<{ family: IpFamily; cidr: string; gateway: string; prefixLength: number; guest: string }>([
@@ -95,5 +102,20 @@ describe('networkOf', () => {
     ['fd00::5', 64, 'fd00::/64'],
   ])('%s/%i → %s', (address, prefixLength, network) => {
     expect(networkOf({ address, prefixLength })).toBe(network);
+  });
+});
+
+describe('broadcastOf', () => {
+  it.each([
+    ['10.244.0.5', 24, '10.244.0.255'],
+    ['10.244.1.130', 25, '10.244.1.255'],
+    ['192.168.7.1', 30, '192.168.7.3'],
+    ['10.0.0.1', 8, '10.255.255.255'],
+  ])('%s/%d → %s', (address, prefixLength, broadcast) => {
+    expect(broadcastOf({ address, prefixLength })).toBe(broadcast);
+  });
+
+  it('refuses IPv6', () => {
+    expect(() => broadcastOf({ address: 'fd00::5', prefixLength: 64 })).toThrow(/is not IPv4/);
   });
 });

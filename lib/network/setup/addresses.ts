@@ -87,6 +87,13 @@ export function networkOf(a: IpAddress): string {
   return `${toText((toNumber(a.address) >> hostBits) << hostBits, family)}/${a.prefixLength}`;
 }
 
+/** The directed broadcast address of an IPv4 address's subnet: 10.244.0.5/24 → `10.244.0.255`. */
+export function broadcastOf(a: IpAddress): string {
+  if (!isIPv4(a.address)) throw new KvError('KV_ERR_INVALID', `${JSON.stringify(a.address)} is not IPv4`);
+  const hostBits = BigInt(32 - a.prefixLength);
+  return toText(((toNumber(a.address) >> hostBits) << hostBits) | ((1n << hostBits) - 1n), 'ip');
+}
+
 /** Whether any of the addresses is global unicast (netpod.go hasIPGlobalUnicast). */
 export const anyGlobalUnicast = (addresses: readonly IpAddress[]): boolean =>
   addresses.some((a) => isGlobalUnicast(a.address));

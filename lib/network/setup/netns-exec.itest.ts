@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { runCommand } from './command.ts';
-import { applyPlan, applyTeardown, listLinks, readPodInterface } from './netns-exec.ts';
+import { applyPlan, applyTeardown, listLinks, readPodInterface, supportsLinkType } from './netns-exec.ts';
 import { planPodNetwork } from './plan.ts';
 import { planTeardown } from './teardown.ts';
 
@@ -168,5 +168,13 @@ describe('the masquerade plan in a network namespace', () => {
     expect(names).not.toContain('tap0');
     expect((await ruleset()).filter((i) => i.table !== undefined)).toEqual([]);
     await applyTeardown(NS_PATH, planTeardown(IFACE, NETWORK, 'eth0'));
+  });
+});
+
+describe('supportsLinkType', () => {
+  it('says which link types the kernel makes and leaves no probe link', async () => {
+    await expect(supportsLinkType(NS_PATH, 'bridge')).resolves.toBe(true);
+    await expect(supportsLinkType(NS_PATH, 'nosuchkind')).resolves.toBe(false);
+    expect((await listLinks(NS_PATH)).map((l) => l.name)).not.toContain('kvts-probe');
   });
 });

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { KvError } from '../../kernel/errors/errors.ts';
 import { nopLogger, type Logger } from '../../kernel/log/log.ts';
-import { runCommand, type CommandRunner } from './command.ts';
+import { NetnsCommandError, runCommand, type CommandRunner } from './command.ts';
 import { localMacFromBytes } from './plan.ts';
 import { checkForeignNamespace, type OpenNetns } from './pod-netns.ts';
 import { parseLinks, parsePodInterface, type Link, type PodInterface } from './pod-interface.ts';
@@ -148,6 +148,32 @@ export function readPodInterface(
 /** The links of the namespace with their kind. */
 export function listLinks(target: NetnsTarget, opts: NetnsExecOptions = {}): Promise<Link[]> {
   return inNetns(target, opts, (ns) => ns.links());
+}
+
+const PROBE_LINK = 'kvts-probe';
+
+/**
+ * Whether the kernel makes links of this type (`dummy`, `ifb`): a link is added and removed again. `ip`'s
+ * `Unknown device type` says no; a probe link left by an earlier run says yes and is removed.
+ */
+export function supportsLinkType(
+  target: NetnsTarget,
+  type: string,
+  opts: NetnsExecOptions = {},
+): Promise<boolean> {
+  if (!/^[a-z0-9_]{1,16}$/.test(type))
+    throw new KvError('KV_ERR_INVALID', `${JSON.stringify(type)} is not a link type`);
+  return inNetns(target, opts, async (ns) => {
+    try {
+      await ns.ipBatch([`link add name ${PROBE_LINK} type ${type}`]);
+    } catch (err) {
+      const stderr = err instanceof NetnsCommandError ? err.stderr : '';
+      if (stderr.includes('Unknown device type')) return false;
+      if (!stderr.includes('File exists')) throw err;
+    }
+    await ns.ipBatch([`link del dev ${PROBE_LINK}`]);
+    return true;
+  });
 }
 
 /** A random locally administered MAC for the bridge binding's bridge (PlanInput.bridgeMac). */

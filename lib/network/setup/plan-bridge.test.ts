@@ -42,8 +42,9 @@ describe('planPodNetwork, bridge binding', () => {
         'address add 10.244.0.5/24 dev eth0',
         'address add fd00:10:244::5/64 dev eth0',
         'address add fe80::a8bb:ccff:fedd:eeff/64 dev eth0',
+        'route add broadcast 10.244.0.255 dev k6t-eth0 table local',
       ],
-      sysctl: ['/proc/sys/net/ipv4/conf/all/arp_ignore=1'],
+      sysctl: ['/proc/sys/net/ipv4/conf/all/arp_ignore=1', '/proc/sys/net/ipv6/conf/eth0-nic/disable_ipv6=1'],
       nat: [],
     });
   });
@@ -64,8 +65,20 @@ describe('planPodNetwork, bridge binding', () => {
       'link set dev pod16477688c0e name 16477688c0e-nic',
     ]);
     expect(r.ip).toContain('tuntap add dev tap16477688c0e mode tap user 107 group 107 vnet_hdr');
-    expect(r.sysctl).toEqual([]);
+    expect(r.sysctl).toEqual(['/proc/sys/net/ipv6/conf/16477688c0e-nic/disable_ipv6=1']);
     expect(planPodNetwork(i).dhcp).toEqual({ mac: 'aa:bb:cc:dd:ee:ff', mtu: 1450, routes: [] });
+  });
+
+  it('keeps the addresses on an ifb link where the kernel has no dummy links, and routes no broadcast of a /31', () => {
+    const i = input({
+      podInterface: pod({ ipv4: [{ address: '10.1.0.4', prefixLength: 31 }] }),
+      iface: bridge(),
+      bridgeMac: BRIDGE_MAC,
+      placeholderLinkType: 'ifb',
+    });
+    const r = rendered(i);
+    expect(r.ip).toContain('link add name eth0 address aa:bb:cc:dd:ee:ff mtu 1450 type ifb');
+    expect(r.ip.filter((l) => l.startsWith('route '))).toEqual([]);
   });
 
   it.each<{ case: string; iface: Interface; routes: PodInterface['routes']; mac: string; gateway?: string }>([

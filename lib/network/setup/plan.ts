@@ -10,6 +10,7 @@ import { bridgedPodInterfaceName, bridgeName, tapDeviceName } from '../link-name
 import {
   anyGlobalUnicast,
   isGlobalUnicast,
+  broadcastOf,
   networkOf,
   vmSubnet,
   type IpAddress,
@@ -18,14 +19,17 @@ import {
 } from './addresses.ts';
 import { masqueradeNatScript } from './masquerade-nat.ts';
 import type { PodInterface, Route } from './pod-interface.ts';
-import type { Step } from './steps.ts';
+import type { PlaceholderLinkType, Step } from './steps.ts';
 
 /** The qemu user and group of a non-root VMI, which opens the tap. */
 const TAP_OWNER = 107;
 /** The masquerade bridge's fixed MAC (link.StaticMasqueradeBridgeMAC), which no guest may use. */
-const MASQUERADE_BRIDGE_MAC = '02:00:00:00:00:00';
-/** The bridge binding's bridge gets `169.254.75.1<interface index>/32`, the address its DHCP server answers from. */
-const BRIDGE_DHCP_ADDRESS_BASE = '169.254.75.1';
+export const MASQUERADE_BRIDGE_MAC = '02:00:00:00:00:00';
+/**
+ * The bridge binding's bridge gets `169.254.75.1<interface index>/32`, the address its DHCP server answers
+ * from (link.GetFakeBridgeIP).
+ */
+export const bridgeServerIp = (interfaceIndex: number): string => `169.254.75.1${interfaceIndex}`;
 
 export interface PlanInput {
   /** The pod interface as read from the namespace. */
@@ -42,10 +46,12 @@ export interface PlanInput {
    * guest (KubeVirt copies the new bridge's random MAC; the caller draws one through localMacFromBytes).
    */
   readonly bridgeMac?: string;
+  /** Bridge binding: the link type that keeps the pod interface's name and addresses (default `dummy`). */
+  readonly placeholderLinkType?: PlaceholderLinkType;
 }
 
 /** What the guest's DHCP server hands out for a bridge binding interface. */
-interface BridgeDhcp {
+export interface BridgeDhcp {
   /** The first global unicast IPv4 address of the pod interface; absent when it has none (no IPAM). */
   readonly address?: IpAddress;
   /** The VMI interface's macAddress, else the pod interface's. */
@@ -144,7 +150,11 @@ function masqueradeSteps(input: PlanInput): Step[] {
   ];
 }
 
-function bridgeDhcp(input: PlanInput): BridgeDhcp {
+/**
+ * What the guest of a bridge binding interface is leased: the pod interface's first global unicast IPv4
+ * address, gateway and routes, read before the setup takes them away (the launcher reads them when it starts).
+ */
+export function bridgeDhcp(input: Pick<PlanInput, 'podInterface' | 'iface'>): BridgeDhcp {
   const pod = input.podInterface;
   const mac =
     input.iface.macAddress !== undefined && input.iface.macAddress !== '' ? input.iface.macAddress : pod.mac;
@@ -160,8 +170,9 @@ function bridgeBindingSteps(input: PlanInput, bridgeMac: string): Step[] {
   const pod = input.podInterface;
   const bridge = bridgeName(pod.name);
   const nic = bridgedPodInterfaceName(pod.name);
-  const ipv4 = anyGlobalUnicast(pod.ipv4);
-  const dhcpAddress = { address: `${BRIDGE_DHCP_ADDRESS_BASE}${input.interfaceIndex}`, prefixLength: 32 };
+  const dhcpAddress = { address: bridgeServerIp(input.interfaceIndex), prefixLength: 32 };
+  const dhcpClient = pod.ipv4.find((a) => isGlobalUnicast(a.address));
+  const ipv4 = dhcpClient !== undefined;
   return [
     { kind: 'add-bridge', name: bridge, mac: bridgeMac },
     ...(ipv4 ? [{ kind: 'add-address', link: bridge, address: dhcpAddress } as const] : []),
@@ -175,10 +186,23 @@ function bridgeBindingSteps(input: PlanInput, bridgeMac: string): Step[] {
     { kind: 'learning-off', link: nic },
     ...tapSteps(input, bridge),
     // The pod interface's name, MAC and addresses stay in the namespace on a dummy link that is never up.
-    { kind: 'add-dummy', name: pod.name, mac: pod.mac, mtu: pod.mtu },
+    {
+      kind: 'add-dummy',
+      name: pod.name,
+      mac: pod.mac,
+      mtu: pod.mtu,
+      linkType: input.placeholderLinkType ?? 'dummy',
+    },
     ...[...pod.ipv4, ...pod.ipv6].map((address): Step => ({ kind: 'add-address', link: pod.name, address })),
+    // The launcher's DHCP replies go to the client subnet's directed broadcast (lib/network/dhcp reply.ts): out
+    // of the bridge as an Ethernet broadcast, since the dummy that holds the subnet's address is never up.
+    ...(dhcpClient !== undefined && dhcpClient.prefixLength < 31
+      ? [{ kind: 'broadcast-route', address: broadcastOf(dhcpClient), link: bridge } as const]
+      : []),
     // The Pod answers ARP only for addresses of the interface asked: the guest owns the pod IP on the wire.
     ...(ipv4 ? [{ kind: 'sysctl', key: 'ipv4/conf/all/arp_ignore', value: '1' } as const] : []),
+    // No IPv6 on the bridge port either (not even the link-local address its coming up gave it).
+    { kind: 'sysctl', key: `ipv6/conf/${nic}/disable_ipv6`, value: '1' },
   ];
 }
 

@@ -24,8 +24,13 @@ describe('renderSteps', () => {
     ],
     [
       'a dummy',
-      { kind: 'add-dummy', name: 'eth0', mac: 'AA:bb:cc:dd:ee:ff', mtu: 1450 },
+      { kind: 'add-dummy', name: 'eth0', mac: 'AA:bb:cc:dd:ee:ff', mtu: 1450, linkType: 'dummy' },
       ['link add name eth0 address AA:bb:cc:dd:ee:ff mtu 1450 type dummy'],
+    ],
+    [
+      'an ifb standing for a dummy',
+      { kind: 'add-dummy', name: 'eth0', mac: 'aa:bb:cc:dd:ee:ff', mtu: 1500, linkType: 'ifb' },
+      ['link add name eth0 address aa:bb:cc:dd:ee:ff mtu 1500 type ifb'],
     ],
     ['down', { kind: 'set-down', link: 'eth0' }, ['link set dev eth0 down']],
     ['a rename', { kind: 'rename', link: 'eth0', to: 'eth0-nic' }, ['link set dev eth0 name eth0-nic']],
@@ -52,6 +57,11 @@ describe('renderSteps', () => {
       ['link set dev eth0-nic type bridge_slave learning off'],
     ],
     ['up', { kind: 'set-up', link: 'tap0' }, ['link set dev tap0 up']],
+    [
+      'a broadcast route',
+      { kind: 'broadcast-route', address: '10.244.0.255', link: 'k6t-eth0' },
+      ['route add broadcast 10.244.0.255 dev k6t-eth0 table local'],
+    ],
     ['a sysctl: no ip line', { kind: 'sysctl', key: 'ipv4/ip_forward', value: '1' }, []],
     ['NAT: no ip line', { kind: 'nat', family: 'ip', script: 'add table ip nat\n' }, []],
   ])('%s', (_case, step, lines) => {
@@ -97,6 +107,7 @@ describe('renderSteps', () => {
       { kind: 'add-address', link: 'eth0', address: { address: '10.0.2.1', prefixLength: 1.5 } },
     ],
     ['a sysctl out of /proc/sys/net', { kind: 'sysctl', key: '../kernel/core_pattern', value: '|x' }],
+    ['a broadcast route to IPv6', { kind: 'broadcast-route', address: 'fd00::ff', link: 'k6t-eth0' }],
     ['a sysctl with an empty part', { kind: 'sysctl', key: 'ipv4//ip_forward', value: '1' }],
   ])('refuses %s', (_case, step) => {
     expect(() => renderSteps([step])).toThrow(expect.objectContaining({ code: 'KV_ERR_INVALID' }));

@@ -4,7 +4,7 @@
  * script. They stand for what KubeVirt's nmstate driver applies with netlink, procsys and virt-chroot
  * create-tap (pkg/network/driver/nmstate spec.go Apply, tag v1.6.2).
  */
-import { isIP } from 'node:net';
+import { isIP, isIPv4 } from 'node:net';
 import { KvError } from '../../kernel/errors/errors.ts';
 import type { IpAddress, IpFamily } from './addresses.ts';
 
@@ -18,7 +18,17 @@ export type Step =
       readonly multiQueue: boolean;
       readonly mtu: number;
     }
-  | { readonly kind: 'add-dummy'; readonly name: string; readonly mac: string; readonly mtu: number }
+  /**
+   * A link that only holds a name, a MAC and addresses and is never up: `dummy`, or `ifb` on a kernel without
+   * dummy links (this project's test machine; an ifb link does nothing until traffic control redirects to it).
+   */
+  | {
+      readonly kind: 'add-dummy';
+      readonly name: string;
+      readonly mac: string;
+      readonly mtu: number;
+      readonly linkType: PlaceholderLinkType;
+    }
   | { readonly kind: 'set-down'; readonly link: string }
   | { readonly kind: 'rename'; readonly link: string; readonly to: string }
   | { readonly kind: 'set-mac'; readonly link: string; readonly mac: string }
@@ -28,9 +38,13 @@ export type Step =
   /** The bridge no longer learns source MACs on this port. */
   | { readonly kind: 'learning-off'; readonly link: string }
   | { readonly kind: 'set-up'; readonly link: string }
+  /** A broadcast route in the local table: datagrams to address leave link as Ethernet broadcasts. */
+  | { readonly kind: 'broadcast-route'; readonly address: string; readonly link: string }
   /** A sysctl below /proc/sys/net (`ipv4/ip_forward`). */
   | { readonly kind: 'sysctl'; readonly key: string; readonly value: string }
   | { readonly kind: 'nat'; readonly family: IpFamily; readonly script: string };
+
+export type PlaceholderLinkType = 'dummy' | 'ifb';
 
 export interface SysctlWrite {
   readonly path: string;
@@ -77,6 +91,11 @@ function address(a: IpAddress): string {
   return `${a.address}/${a.prefixLength}`;
 }
 
+function ipv4(text: string): string {
+  if (!isIPv4(text)) throw new KvError('KV_ERR_INVALID', `${JSON.stringify(text)} is not an IPv4 address`);
+  return text;
+}
+
 function bridgeLine(s: Extract<Step, { kind: 'add-bridge' }>): string {
   const address = s.mac === undefined ? '' : ` address ${mac(s.mac)}`;
   const mtu = s.mtu === undefined ? '' : ` mtu ${s.mtu}`;
@@ -97,7 +116,9 @@ type IpRenderers = { readonly [K in Step['kind']]: (step: Extract<Step, { kind: 
 const IP_LINES: IpRenderers = {
   'add-bridge': (s) => [bridgeLine(s)],
   'add-tap': tapLines,
-  'add-dummy': (s) => [`link add name ${name(s.name)} address ${mac(s.mac)} mtu ${s.mtu} type dummy`],
+  'add-dummy': (s) => [
+    `link add name ${name(s.name)} address ${mac(s.mac)} mtu ${s.mtu} type ${s.linkType === 'ifb' ? 'ifb' : 'dummy'}`,
+  ],
   'set-down': (s) => [`link set dev ${name(s.link)} down`],
   rename: (s) => [`link set dev ${name(s.link)} name ${name(s.to)}`],
   'set-mac': (s) => [`link set dev ${name(s.link)} address ${mac(s.mac)}`],
@@ -106,6 +127,7 @@ const IP_LINES: IpRenderers = {
   enslave: (s) => [`link set dev ${name(s.link)} master ${name(s.bridge)}`],
   'learning-off': (s) => [`link set dev ${name(s.link)} type bridge_slave learning off`],
   'set-up': (s) => [`link set dev ${name(s.link)} up`],
+  'broadcast-route': (s) => [`route add broadcast ${ipv4(s.address)} dev ${name(s.link)} table local`],
   sysctl: () => [],
   nat: () => [],
 };
