@@ -7,7 +7,8 @@
 #   vmlinux                  uncompressed kernel (ELF, boots through its PVH entry with -kernel)
 #   initramfs.cpio.gz        busybox + /init (prints the marker on ttyS0; ACPI power button powers off;
 #                            DHCP on a virtio-net eth0, echo services through inetutils-inetd)
-#   initramfs-agent.cpio.gz  the same plus virtio disk modules, qemu-ga, dropbear and their libraries
+#   initramfs-agent.cpio.gz  the same plus virtio disk modules, qemu-ga, dropbear (with sftp-server, for scp)
+#                            and their libraries
 #   data.ext4.qcow2          16 MiB ext4 disk (label kvts-data) for the agent variant
 #   manifest.json            package versions, kernel release, sizes
 # Prints the cache directory on stdout's last line; progress goes to stderr.
@@ -53,8 +54,8 @@ if [ -f "$root/.resolved-$fingerprint" ]; then
 fi
 
 # Package set: busybox-static, the Depends closure of qemu-guest-agent and dropbear-bin (their shared
-# libraries; pre-depends are install-time only), inetutils-inetd alone (its binary needs only libc, which
-# that closure holds; its Depends are init-script helpers) and the versioned kernel image behind the
+# libraries; pre-depends are install-time only), inetutils-inetd and openssh-sftp-server alone (their binaries
+# need only libc, which that closure holds; their Depends are init-script helpers and the ssh client) and the versioned kernel image behind the
 # flavour metapackage. Two apt-cache calls only: without a pkgcache (Docker images) each one rebuilds the
 # cache, about a second.
 mapfile -t agent_pkgs < <(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
@@ -70,14 +71,14 @@ while IFS= read -r line; do
     "Version: "*) version[$p]=${line#Version: } ;;
     "Depends: "*) [ "$p" != "linux-image-$flavour" ] || kdep=${line#Depends: } ;;
   esac
-done < <(apt-cache show --no-all-versions "linux-image-$flavour" busybox-static inetutils-inetd \
+done < <(apt-cache show --no-all-versions "linux-image-$flavour" busybox-static inetutils-inetd openssh-sftp-server \
   "${agent_pkgs[@]}")
 # Depends: linux-image-6.1.0-57-cloud-amd64 (= 6.1.192-3)
 kpkg=${kdep%% *}
 [[ $kpkg == linux-image-[0-9]* ]] || die "no kernel package behind linux-image-$flavour (run apt-get update?)"
 release=${kpkg#linux-image-}
 version[$kpkg]=${version[linux-image-$flavour]}
-pkgs=("$kpkg" busybox-static inetutils-inetd "${agent_pkgs[@]}")
+pkgs=("$kpkg" busybox-static inetutils-inetd openssh-sftp-server "${agent_pkgs[@]}")
 for p in "${pkgs[@]}"; do [ -n "${version[$p]:-}" ] || die "no candidate version for $p"; done
 
 key=$( (cat "${BASH_SOURCE[0]}" "$here/lib-build.sh" "$here/init.sh" "$here/udhcpc.script"
@@ -113,7 +114,7 @@ dpkg-deb -x "$(deb busybox-static)" "$work/busybox"
 bb="$work/busybox/bin/busybox"
 
 mkdir -p "$work/sysroot"
-for p in inetutils-inetd "${agent_pkgs[@]}"; do dpkg-deb -x "$(deb "$p")" "$work/sysroot"; done
+for p in inetutils-inetd openssh-sftp-server "${agent_pkgs[@]}"; do dpkg-deb -x "$(deb "$p")" "$work/sysroot"; done
 
 log "building initramfs.cpio.gz"
 make_base_tree "$work/plain" "$bb" "$here/init.sh"
@@ -121,13 +122,17 @@ add_modules "$work/plain" "$work/kernel/lib/modules/$release" "${BUTTON_MODULES[
 add_net_services "$work/plain" "$work/sysroot" "$here/udhcpc.script"
 pack_cpio "$work/plain" "$bb" "$work/out/initramfs.cpio.gz"
 
-log "building initramfs-agent.cpio.gz (${AGENT_MODULES[*]}, qemu-ga, dropbear)"
+log "building initramfs-agent.cpio.gz (${AGENT_MODULES[*]}, qemu-ga, dropbear, sftp-server)"
 make_base_tree "$work/agent" "$bb" "$here/init.sh"
 add_modules "$work/agent" "$work/kernel/lib/modules/$release" "${BUTTON_MODULES[@]}" "${NET_MODULES[@]}" \
   "${AGENT_MODULES[@]}"
 add_net_services "$work/agent" "$work/sysroot" "$here/udhcpc.script"
 add_program "$work/agent" "$work/sysroot" usr/sbin/qemu-ga
 add_program "$work/agent" "$work/sysroot" usr/sbin/dropbear
+# scp and sftp: Debian's dropbear runs its sftp subsystem from /usr/lib/sftp-server.
+add_program "$work/agent" "$work/sysroot" usr/lib/openssh/sftp-server
+mv "$work/agent/usr/lib/openssh/sftp-server" "$work/agent/usr/lib/sftp-server"
+rmdir "$work/agent/usr/lib/openssh"
 # What qemu-ga's guest-get-osinfo reads for the name, id and version (the handler reports guestOSInfo by name).
 printf '%s\n' 'NAME="kubevirt-ts agent guest"' 'ID=kvts-agent' 'VERSION="1 (test)"' 'VERSION_ID=1' \
   'PRETTY_NAME="kubevirt-ts agent guest 1"' >"$work/agent/etc/os-release"
