@@ -52,6 +52,17 @@ async function podMtu(root: string, podInterface: string): Promise<number> {
 /** What both bindings' configurations take from the VMI, the Pod and the domain. */
 type CommonInput = Omit<Parameters<typeof bridgeDhcpConfig>[0], 'lease' | 'interfaceIndex'>;
 
+/** Where a bridge interface has no IPv4 address to lease: nothing runs, and the interface is not looked at again. */
+const NOTHING_SERVED: DhcpServer = { port: 0, close: () => Promise.resolve() };
+
+function definedMac(domain: DomainSpec, w: PodNetworkInterface): string {
+  const mac = domain.devices.interfaces.find((i) => i.alias.name === w.iface.name)?.mac;
+  if (mac === undefined) {
+    throw new KvError('KV_ERR_INTERNAL', `interface ${w.iface.name} has no MAC in the defined domain`);
+  }
+  return mac;
+}
+
 const nonEmpty = (s: string | undefined): string | undefined => (s === '' ? undefined : s);
 
 function guestInput(vmi: VirtualMachineInstance, resolvConf: string): Omit<CommonInput, 'clientMac'> {
@@ -72,15 +83,13 @@ export class GuestDhcp {
     const wanted = podNetworkInterfaces(vmi).filter(
       (w) => w.iface.masquerade !== undefined || w.iface.bridge !== undefined,
     );
-    if (wanted.length === 0) return;
+    const pending = wanted
+      .map((w) => ({ w, mac: definedMac(domain, w) }))
+      .filter(({ mac }) => !this.running.has(mac));
+    if (pending.length === 0) return;
     const resolvConf = await readFile(join(this.o.root, 'etc/resolv.conf'), 'utf8').catch(() => '');
     const guest = guestInput(vmi, resolvConf);
-    for (const w of wanted) {
-      const mac = domain.devices.interfaces.find((i) => i.alias.name === w.iface.name)?.mac;
-      if (mac === undefined) {
-        throw new KvError('KV_ERR_INTERNAL', `interface ${w.iface.name} has no MAC in the defined domain`);
-      }
-      if (this.running.has(mac)) continue;
+    for (const { w, mac } of pending) {
       const common = {
         ...guest,
         clientMac: mac,
@@ -91,7 +100,10 @@ export class GuestDhcp {
           ? await this.masqueradeConfig(w, common)
           : this.bridgeConfig(w, common);
       if (w.iface.masquerade !== undefined) await this.serveV6(w, resolvConf);
-      if (config === undefined) continue;
+      if (config === undefined) {
+        this.running.set(mac, NOTHING_SERVED);
+        continue;
+      }
       const start = this.o.start ?? startDhcpServer;
       const log = this.o.log.with({ interface: w.iface.name });
       this.running.set(mac, await start({ config, address: '0.0.0.0', log }));
