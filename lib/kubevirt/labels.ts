@@ -61,6 +61,13 @@ export const ANNOTATIONS = {
   CUSTOMIZER_IDENTIFIER: 'kubevirt.io/customizer-identifier',
   KUBEVIRT_GENERATION: 'kubevirt.io/generation',
   ALLOW_POD_BRIDGE_NETWORK_LIVE_MIGRATION: 'kubevirt.io/allow-pod-bridge-network-live-migration',
+  /**
+   * On VMIs, set by Deckhouse's controller (any value, usually ""): spec.domain.cpu.cores counts the guest's
+   * sockets and cpu.sockets its cores per socket, so CPU hotplug grows the cores of every socket.
+   */
+  VCPU_TOPOLOGY_DYNAMIC_CORES: 'internal.virtualization.deckhouse.io/vcpu-topology-dynamic-cores',
+  /** On VMIs, set by Deckhouse's controller: the share of each vCPU the launcher Pod requests, in percent. */
+  CPU_RESOURCES_REQUESTS_FRACTION: 'internal.virtualization.deckhouse.io/cpu-resources-requests-fraction',
 } as const;
 
 export const FINALIZERS = {

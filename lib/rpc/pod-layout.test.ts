@@ -55,6 +55,7 @@ describe('podLayout', () => {
       vmiDisksDir: '/var/run/kubevirt-private/vmi-disks',
       nvramDir: '/var/run/kubevirt-private/libvirt/qemu/nvram',
       prHelperSocket: '/var/run/kubevirt/daemons/pr/pr-helper.sock',
+      downwardMetricsSocket: '/var/run/kubevirt-private/downwardmetrics-channel/downwardmetrics.sock',
     });
     expect(POD_LAYOUT.containerDiskDir(3)).toBe('/var/run/kubevirt-image-volume/disk_3');
     expect(POD_LAYOUT.configVolumeDir('config-map', 'app')).toBe('/var/run/kubevirt-private/config-map/app');

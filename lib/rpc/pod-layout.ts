@@ -45,6 +45,8 @@ export interface PodLayout {
   readonly vmiDisksDir: string;
   readonly nvramDir: string;
   readonly prHelperSocket: string;
+  /** Socket QEMU listens on for the guest's downward metrics channel (the node answers the guest through it). */
+  readonly downwardMetricsSocket: string;
   /** The image volume of spec.volumes[index] when it is a containerDisk. */
   containerDiskDir(index: number): string;
   configVolumeDir(kind: ConfigVolumeKind, volume: string): string;
@@ -94,6 +96,7 @@ export function podLayout(root: string): PodLayout {
     vmiDisksDir: path.join(privateDir, 'vmi-disks'),
     nvramDir: path.join(privateDir, 'libvirt/qemu/nvram'),
     prHelperSocket: path.join(shareDir, 'daemons/pr/pr-helper.sock'),
+    downwardMetricsSocket: path.join(privateDir, 'downwardmetrics-channel/downwardmetrics.sock'),
     containerDiskDir: (index) => path.join(imageVolumeDir, `disk_${index}`),
     configVolumeDir: (kind, volume) => path.join(privateDir, kind, volume),
     vmiPrivateDir: (uid) => vmiDir(privateDir, uid),

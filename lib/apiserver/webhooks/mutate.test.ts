@@ -92,6 +92,21 @@ describe('mutateVmi', () => {
     expect(out.spec.domain.machine).toEqual({ type: 'q35' });
   });
 
+  it.each<[string, object, object]>([
+    [
+      'synictimer',
+      { synictimer: {} },
+      { synictimer: { enabled: true }, synic: { enabled: true }, vpindex: { enabled: true } },
+    ],
+    ['evmcs', { evmcs: {} }, { evmcs: { enabled: true }, vapic: { enabled: true } }],
+  ])('on create: the Hyper-V enlightenments %s needs are switched on', (_, hyperv, expected) => {
+    const v = vmi();
+    v.spec.domain.features = { hyperv };
+    const verdict = mutateVmi(req('CREATE', v), ctx());
+    if (!verdict.allowed) throw new Error('denied');
+    expect(patched(v, verdict.patch).spec.domain.features?.hyperv).toEqual(expected);
+  });
+
   it("on update: a user's status change is undone, ours is kept, a spec-only change passes", () => {
     const old = vmi(withPhase('Running'));
     const changed = vmi(withPhase('Failed'));

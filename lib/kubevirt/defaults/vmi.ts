@@ -15,6 +15,7 @@ import {
   type ClusterDefaults,
 } from './cluster.ts';
 import { setHotplugDefaults } from './hotplug.ts';
+import { setHypervDependencies } from './hyperv.ts';
 import { setSpecObjectDefaults } from './object.ts';
 import { setVmiSpecDefaults } from './vmi-spec.ts';
 
@@ -50,6 +51,7 @@ export function withVmiDefaults(
     vmi: true,
     ...(opts.firmwareUuid !== undefined && { firmwareUuid: opts.firmwareUuid }),
   });
+  setHypervDependencies(spec);
   setArchDefaults(spec, cfg);
   setStatusDefaults(spec, (out.status ??= {}));
   setHotplugDefaults(spec, cfg);

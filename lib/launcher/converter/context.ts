@@ -75,6 +75,12 @@ export interface ConverterContext {
   /** Keep a log file of the serial console unless the VMI says logSerialConsole: false. */
   readonly serialConsoleLog: boolean;
   readonly freePageReporting: boolean;
+  /**
+   * The node answers a guest's downward metrics channel: the launcher has made the directory of
+   * layout.downwardMetricsSocket and the handler connects to that socket and serves the metrics (KubeVirt's
+   * virt-handler dmetrics-manager). Without it a VMI asking for the channel is refused.
+   */
+  readonly downwardMetricsServed: boolean;
   readonly bochsForEfiGuests: boolean;
   /** Volumes that are block devices; when absent, status.volumeStatus[].persistentVolumeClaimInfo decides. */
   readonly blockVolumes?: ReadonlySet<string>;
@@ -153,6 +159,7 @@ export function converterContext(opts: ConverterContextOptions): ConverterContex
     memBalloonStatsPeriod: 10,
     serialConsoleLog: true,
     freePageReporting: true,
+    downwardMetricsServed: false,
     bochsForEfiGuests: false,
     containerDiskFormats: new Map(),
     directIo: true,

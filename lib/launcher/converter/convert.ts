@@ -14,6 +14,7 @@ import { controllersConfigurator } from './controllers.ts';
 import { cpuModelConfigurator } from './cpu-model.ts';
 import { cpuTopologyConfigurator } from './cpu-topology.ts';
 import { disksConfigurator } from './disks.ts';
+import { downwardMetricsConfigurator } from './downward-metrics.ts';
 import { emptyDomain, type DomainSpec } from './domain-spec.ts';
 import { domainXml } from './domain-xml.ts';
 import { featuresConfigurator } from './features.ts';
@@ -21,18 +22,23 @@ import { firmwareConfigurator } from './firmware.ts';
 import { graphicsConfigurator } from './graphics.ts';
 import { identityConfigurator } from './identity.ts';
 import { interfacesConfigurator } from './interfaces.ts';
-import { memoryConfigurator } from './memory.ts';
+import { ioThreadsConfigurator } from './iothreads.ts';
+import { memoryConfigurator, memoryHotplugNumaConfigurator } from './memory.ts';
 import { osConfigurator } from './os.ts';
 import { rngConfigurator } from './rng.ts';
 import { unsupportedConfigurator } from './unsupported.ts';
 import { watchdogConfigurator } from './watchdog.ts';
 
-/** In order: checks first; controllers after the disks and inputs they look at; os before firmware. */
+/**
+ * In order: checks first; controllers after the disks and inputs they look at, IOThreads after both; os before
+ * firmware.
+ */
 const CONFIGURATORS: readonly Configurator[] = [
   unsupportedConfigurator,
   identityConfigurator,
   memoryConfigurator,
   cpuTopologyConfigurator,
+  memoryHotplugNumaConfigurator,
   cpuModelConfigurator,
   osConfigurator,
   firmwareConfigurator,
@@ -41,9 +47,11 @@ const CONFIGURATORS: readonly Configurator[] = [
   disksConfigurator,
   interfacesConfigurator,
   agentChannelConfigurator,
+  downwardMetricsConfigurator,
   graphicsConfigurator,
   consoleConfigurator,
   controllersConfigurator,
+  ioThreadsConfigurator,
   balloonConfigurator,
   rngConfigurator,
   watchdogConfigurator,

@@ -1,9 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Cpu, ResourceList } from '../../kubevirt/index.ts';
-import { withCpu, withLimits, withRequests } from '../../kubevirt/testing/builders.ts';
+import {
+  ANNOTATIONS,
+  type Cpu,
+  type ResourceList,
+  type VirtualMachineInstance,
+} from '../../kubevirt/index.ts';
+import { withCpu, withLimits, withRequests, type SpecOption } from '../../kubevirt/testing/builders.ts';
 import type { Arch } from './context.ts';
 import { cpuModelConfigurator } from './cpu-model.ts';
-import { cpuTopologyConfigurator } from './cpu-topology.ts';
+import { cpuTopology, cpuTopologyConfigurator } from './cpu-topology.ts';
+import type { VcpuEntry } from './domain-spec.ts';
 import { runConfigurator, testCtx, testVmi } from './testing/vmi.ts';
 
 describe('cpuTopologyConfigurator', () => {
@@ -62,6 +68,135 @@ describe('cpuTopologyConfigurator', () => {
   ])('%s → error at %s', (_, cpu, field) => {
     expect(() => runConfigurator(cpuTopologyConfigurator, testVmi(withCpu(cpu)))).toThrow(
       expect.objectContaining({ field }),
+    );
+  });
+});
+
+describe('cpuTopologyConfigurator with Deckhouse dynamic cores', () => {
+  const marked = (...opts: SpecOption[]): VirtualMachineInstance => {
+    const vmi = testVmi(...opts);
+    vmi.metadata.annotations = { [ANNOTATIONS.VCPU_TOPOLOGY_DYNAMIC_CORES]: '' };
+    return vmi;
+  };
+  /** "0-3,8" for the ids of the entries that pass. */
+  const idRanges = (vcpus: readonly VcpuEntry[] | undefined, pass: (v: VcpuEntry) => boolean): string => {
+    const runs: [number, number][] = [];
+    for (const { id } of (vcpus ?? []).filter(pass)) {
+      const last = runs.at(-1);
+      if (last !== undefined && last[1] === id - 1) last[1] = id;
+      else runs.push([id, id]);
+    }
+    return runs.map(([a, b]) => (a === b ? String(a) : `${String(a)}-${String(b)}`)).join(',');
+  };
+
+  interface Row {
+    readonly cpu: Cpu;
+    readonly arch?: Arch;
+    /** sockets/cores/threads of the domain. */
+    readonly topology: string;
+    readonly vcpu: number;
+    /** Ids of the enabled vCPUs, then of the hotpluggable ones ('' without a per-vCPU list). */
+    readonly enabled: string;
+    readonly hotpluggable: string;
+  }
+
+  it.each<[string, Row]>([
+    [
+      'without maxSockets: cores are the sockets, sockets the cores of each',
+      { cpu: { cores: 2, sockets: 10 }, topology: '2/10/1', vcpu: 20, enabled: '', hotpluggable: '' },
+    ],
+    [
+      '4 cores: one socket of 4 cores that grows to 16',
+      {
+        cpu: { cores: 1, sockets: 4, threads: 1, maxSockets: 16 },
+        topology: '1/16/1',
+        vcpu: 16,
+        enabled: '0-3',
+        hotpluggable: '1-15',
+      },
+    ],
+    [
+      '20 cores: 2 sockets of 10, the first 10 cores of each socket enabled',
+      {
+        cpu: { cores: 2, sockets: 10, threads: 1, maxSockets: 16 },
+        topology: '2/16/1',
+        vcpu: 32,
+        enabled: '0-9,16-25',
+        hotpluggable: '1-31',
+      },
+    ],
+    [
+      'maxSockets below cores is fine: it bounds the cores per socket',
+      {
+        cpu: { cores: 8, sockets: 2, maxSockets: 4 },
+        topology: '8/4/1',
+        vcpu: 32,
+        enabled: '0-1,4-5,8-9,12-13,16-17,20-21,24-25,28-29',
+        hotpluggable: '1-31',
+      },
+    ],
+    [
+      'two threads: the first core (both threads) is fixed',
+      {
+        cpu: { cores: 2, sockets: 1, threads: 2, maxSockets: 3 },
+        topology: '2/3/2',
+        vcpu: 12,
+        enabled: '0-1,6-7',
+        hotpluggable: '2-11',
+      },
+    ],
+    [
+      'no CPU hotplug on arm64: the swap alone',
+      {
+        cpu: { cores: 2, sockets: 3, maxSockets: 8 },
+        arch: 'arm64',
+        topology: '2/3/1',
+        vcpu: 6,
+        enabled: '',
+        hotpluggable: '',
+      },
+    ],
+  ])('%s', (_, row) => {
+    const ctx = testCtx(row.arch === undefined ? {} : { arch: row.arch });
+    const d = runConfigurator(cpuTopologyConfigurator, marked(withCpu(row.cpu)), ctx);
+    const t = d.cpu.topology;
+    expect(`${String(t.sockets)}/${String(t.cores)}/${String(t.threads)}`).toBe(row.topology);
+    expect(d.vcpu).toBe(row.vcpu);
+    expect(d.vcpus?.length ?? 0).toBe(row.enabled === '' ? 0 : row.vcpu);
+    expect(idRanges(d.vcpus, (v) => v.enabled === 'yes')).toBe(row.enabled);
+    expect(idRanges(d.vcpus, (v) => v.hotpluggable === 'yes')).toBe(row.hotpluggable);
+  });
+
+  it('a topology from the CPU limit is not swapped', () => {
+    const d = runConfigurator(cpuTopologyConfigurator, marked(withLimits({ cpu: '3' })));
+    expect(d.cpu.topology).toEqual({ sockets: 3, cores: 1, threads: 1 });
+  });
+
+  it('the guest topology is the swapped one for the other configurators too', () => {
+    expect(cpuTopology(marked(withCpu({ cores: 2, sockets: 10 })))).toEqual({
+      sockets: 2,
+      cores: 10,
+      threads: 1,
+    });
+  });
+
+  it.each<[string, Cpu, string]>([
+    [
+      'maxSockets below the cores per socket',
+      { cores: 2, sockets: 10, maxSockets: 8 },
+      'must be at least sockets (10)',
+    ],
+    [
+      'more than 512 vCPUs at the most cores',
+      { cores: 8, sockets: 16, maxSockets: 100 },
+      '800 vCPUs (8 sockets × 100 cores × 1 threads) exceed the maximum of 512',
+    ],
+  ])('refuses %s', (_, cpu, message) => {
+    expect(() => runConfigurator(cpuTopologyConfigurator, marked(withCpu(cpu)))).toThrow(
+      expect.objectContaining({
+        field: 'spec.domain.cpu.maxSockets',
+        message: `spec.domain.cpu.maxSockets: ${message}`,
+      }),
     );
   });
 });

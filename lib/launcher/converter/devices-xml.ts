@@ -49,6 +49,7 @@ function diskXml(d: Disk): XmlElement {
       io: dr.io,
       name: dr.name,
       type: dr.type,
+      iothread: dr.iothread,
       queues: dr.queues,
       discard: dr.discard,
     }),
@@ -107,9 +108,20 @@ export function devicesXml(d: Devices): XmlElement {
     {},
     d.interfaces.map(interfaceXml),
     d.channels.map((c) =>
-      el('channel', { type: c.type }, el('target', { name: c.target.name, type: c.target.type })),
+      el(
+        'channel',
+        { type: c.type },
+        c.source !== undefined && el('source', { mode: c.source.mode, path: c.source.path }),
+        el('target', { name: c.target.name, type: c.target.type }),
+      ),
     ),
-    d.controllers.map((c) => el('controller', { type: c.type, index: c.index, model: c.model })),
+    d.controllers.map((c) =>
+      el(
+        'controller',
+        { type: c.type, index: c.index, model: c.model },
+        c.driver !== undefined && el('driver', { iothread: c.driver.iothread, queues: c.driver.queues }),
+      ),
+    ),
     d.video.map((v) => el('video', {}, el('model', { type: v.type, heads: v.heads, vram: v.vram }))),
     d.graphics.map((g) =>
       el('graphics', { type: g.type }, el('listen', { type: 'socket', socket: g.socket })),

@@ -53,6 +53,8 @@ export interface DiskDriver {
   io?: string;
   queues?: number;
   discard?: 'unmap';
+  /** The IOThread serving the disk (a virtio disk, with IOThreads on). */
+  iothread?: number;
 }
 
 export interface BackingStore {
@@ -100,10 +102,13 @@ export interface Controller {
   readonly type: 'usb' | 'scsi' | 'virtio-serial';
   readonly index: number;
   readonly model: string;
+  readonly driver?: { readonly iothread: number; readonly queues: number };
 }
 
 interface Channel {
   readonly type: 'unix';
+  /** A socket QEMU listens on (bind); without one libvirt picks the path. */
+  readonly source?: { readonly mode: 'bind'; readonly path: string };
   readonly target: { readonly name: string; readonly type: 'virtio' };
 }
 
@@ -253,6 +258,21 @@ export interface Cpu {
   model?: string;
   features: CpuFeature[];
   topology: { sockets: number; cores: number; threads: number };
+  /** Guest NUMA cells (`<numa>`): the one node memory hotplug needs. */
+  numa?: NumaCell[];
+}
+
+export interface NumaCell {
+  readonly id: number;
+  /** vCPU ids, as libvirt writes a set ("0-31"). */
+  readonly cpus: string;
+  readonly memoryKiB: number;
+}
+
+export interface MaxMemory {
+  readonly bytes: number;
+  /** DIMM slots QEMU reserves (`slots`). */
+  readonly slots: number;
 }
 
 export interface VcpuEntry {
@@ -273,6 +293,8 @@ export interface DomainSpec {
   uuid?: string;
   /** Guest memory in bytes. */
   memory: number;
+  /** Memory hotplug ceiling (`<maxMemory>`), when the guest may grow to more memory. */
+  maxMemory?: MaxMemory;
   os: Os;
   sysinfo: SysInfo;
   devices: Devices;
@@ -284,6 +306,8 @@ export interface DomainSpec {
   vcpu: number;
   /** Per-vCPU state when CPU hotplug is possible. */
   vcpus?: VcpuEntry[];
+  /** IOThreads the domain has (`<iothreads>`), when the VMI asks for any. */
+  ioThreads?: number;
 }
 
 /** A domain with nothing set yet; configurators fill it in. */

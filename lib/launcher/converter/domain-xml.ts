@@ -1,6 +1,6 @@
 /**
  * The domain as libvirt XML, in KubeVirt's element order (api/schema.go DomainSpec): name, uuid, memory, os,
- * sysinfo, devices, clock, metadata, features, cpu, vcpu, vcpus.
+ * sysinfo, devices, clock, metadata, features, cpu, vcpu, vcpus, iothreads.
  */
 import { devicesXml } from './devices-xml.ts';
 import type {
@@ -114,6 +114,12 @@ function cpuXml(c: Cpu): XmlElement {
     c.model !== undefined && textEl('model', c.model),
     c.features.map((f) => el('feature', { name: f.name, policy: f.policy })),
     el('topology', { sockets: c.topology.sockets, cores: c.topology.cores, threads: c.topology.threads }),
+    c.numa !== undefined &&
+      el(
+        'numa',
+        {},
+        c.numa.map((n) => el('cell', { id: n.id, cpus: n.cpus, memory: n.memoryKiB, unit: 'KiB' })),
+      ),
   );
 }
 
@@ -125,6 +131,8 @@ function domainXmlTree(domainSpec: DomainSpec): XmlElement {
     textEl('name', domainSpec.name),
     domainSpec.uuid !== undefined && textEl('uuid', domainSpec.uuid),
     textEl('memory', domainSpec.memory, { unit: 'b' }),
+    domainSpec.maxMemory !== undefined &&
+      textEl('maxMemory', domainSpec.maxMemory.bytes, { unit: 'b', slots: domainSpec.maxMemory.slots }),
     osXml(domainSpec.os, sysinfo !== undefined),
     sysinfo,
     devicesXml(domainSpec.devices),
@@ -150,6 +158,7 @@ function domainXmlTree(domainSpec: DomainSpec): XmlElement {
           el('vcpu', { id: v.id, enabled: v.enabled, hotpluggable: v.hotpluggable }),
         ),
       ),
+    domainSpec.ioThreads !== undefined && textEl('iothreads', domainSpec.ioThreads),
   );
 }
 

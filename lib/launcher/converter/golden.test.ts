@@ -40,6 +40,9 @@ const CASES: readonly [string, CaseOptions][] = [
   ['custom-cpu', { hostCpuModels: ['qemu64', 'Cascadelake-Server-noTSX'] }],
   ['scsi-lun-reservation', {}],
   ['hyperv', { freePageReporting: false }],
+  // Disks on IOThreads (auto: two per requested CPU), the Hyper-V features evmcs, ipi, tlbflush and the SynIC
+  // timer need (switched on by the defaults), and the downward metrics channel on a node that serves it.
+  ['iothreads-hyperv-metrics', { downwardMetricsServed: true }],
   // MTUs as the launcher reads them off the Pod links: masquerade, bridge on Multus, a plugin attached by tap.
   [
     'pod-network-mtu',
@@ -56,6 +59,9 @@ const CASES: readonly [string, CaseOptions][] = [
       ]),
     },
   ],
+  // As Deckhouse's controller makes it: 20 cores as 2 sockets of 10 (cores and sockets swapped under the
+  // dynamic-cores marker) that grow to 16 cores each, and 2Gi of memory that grows to 256Gi.
+  ['deckhouse-hotplug', {}],
 ];
 
 function loadVmi(name: string): VirtualMachineInstance {

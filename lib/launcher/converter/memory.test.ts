@@ -1,8 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Memory, ResourceList } from '../../kubevirt/index.ts';
 import { withSpec } from '../../kubevirt/testing/builders.ts';
-import { memoryConfigurator } from './memory.ts';
-import { runConfigurator, testVmi } from './testing/vmi.ts';
+import { emptyDomain, type DomainSpec, type MaxMemory, type NumaCell } from './domain-spec.ts';
+import { memoryConfigurator, memoryHotplugNumaConfigurator } from './memory.ts';
+import { runConfigurator, testCtx, testVmi } from './testing/vmi.ts';
 
 const MiB = 2 ** 20;
 
@@ -67,8 +68,64 @@ describe('memoryConfigurator', () => {
     );
   });
 
-  it('ignores maxGuest (no memory hotplug yet)', () => {
-    const d = runConfigurator(memoryConfigurator, vmiWith({ guest: '1Gi', maxGuest: '4Gi' }));
+  it.each<[string, Memory, number, number | undefined]>([
+    ['maxGuest above guest: room to grow', { guest: '1Gi', maxGuest: '4Gi' }, 1024 * MiB, 4096 * MiB],
+    ["Deckhouse's 256Gi ceiling", { guest: '2Gi', maxGuest: '256Gi' }, 2048 * MiB, 256 * 1024 * MiB],
+    ['maxGuest equal to guest: none', { guest: '1Gi', maxGuest: '1024Mi' }, 1024 * MiB, undefined],
+    ['no maxGuest: none', { guest: '1Gi' }, 1024 * MiB, undefined],
+  ])('%s', (_, memory, bytes, max) => {
+    const d = runConfigurator(memoryConfigurator, vmiWith(memory));
+    expect(d.memory).toBe(bytes);
+    expect(d.maxMemory).toEqual(max === undefined ? undefined : { bytes: max, slots: 1 });
+  });
+
+  it('maxGuest without guest: the request is the memory, with no hotplug ceiling', () => {
+    const d = runConfigurator(memoryConfigurator, vmiWith({ maxGuest: '4Gi' }, { memory: '1Gi' }));
     expect(d.memory).toBe(1024 * MiB);
+    expect(d.maxMemory).toBeUndefined();
+  });
+
+  it.each<[string, Memory, RegExp]>([
+    ['maxGuest below guest', { guest: '2Gi', maxGuest: '1Gi' }, /greater than the configured maxGuest/],
+    ['a bad maxGuest', { guest: '1Gi', maxGuest: 'lots' }, /not a valid/],
+  ])('%s → error at spec.domain.memory.maxGuest', (_, memory, message) => {
+    expect(() => runConfigurator(memoryConfigurator, vmiWith(memory))).toThrow(
+      expect.objectContaining({
+        field: 'spec.domain.memory.maxGuest',
+        message: expect.stringMatching(message),
+      }),
+    );
+  });
+});
+
+describe('memoryHotplugNumaConfigurator', () => {
+  const withVcpus = (vcpu: number, maxMemory?: MaxMemory): DomainSpec => ({
+    ...emptyDomain(),
+    memory: 2048 * MiB,
+    vcpu,
+    ...(maxMemory && { maxMemory }),
+  });
+
+  it.each<[string, DomainSpec, NumaCell[] | undefined]>([
+    [
+      'memory hotplug: one node with every vCPU and the boot memory',
+      withVcpus(32, { bytes: 8192 * MiB, slots: 1 }),
+      [{ id: 0, cpus: '0-31', memoryKiB: 2048 * 1024 }],
+    ],
+    [
+      'a single vCPU',
+      withVcpus(1, { bytes: 8192 * MiB, slots: 1 }),
+      [{ id: 0, cpus: '0', memoryKiB: 2048 * 1024 }],
+    ],
+    ['no memory hotplug: no node', withVcpus(4), undefined],
+  ])('%s', (_, domain, cells) => {
+    memoryHotplugNumaConfigurator.configure(testVmi(), domain, testCtx());
+    expect(domain.cpu.numa).toEqual(cells);
+  });
+
+  it('boot memory that is no whole KiB rounds up', () => {
+    const domain = { ...withVcpus(2, { bytes: 4096 * MiB, slots: 1 }), memory: 100_000_000 };
+    memoryHotplugNumaConfigurator.configure(testVmi(), domain, testCtx());
+    expect(domain.cpu.numa).toEqual([{ id: 0, cpus: '0-1', memoryKiB: 97_657 }]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * VMI features KubeVirt renders but this converter does not yet. Rather than start a guest without a device it
- * asked for, conversion fails naming the field (reason "unsupported"). IOThread placement
- * (ioThreadsPolicy, dedicatedIOThread) is left out silently: it only tunes performance.
+ * asked for, conversion fails naming the field (reason "unsupported"). The downward metrics channel is
+ * rendered (downward-metrics.ts) only where the context says the node serves it.
  */
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
@@ -21,7 +21,6 @@ const CHECKS: Readonly<Record<string, (v: Vmi) => boolean>> = {
     v.spec.domain.devices.tpm !== undefined && v.spec.domain.devices.tpm.enabled !== false,
   'spec.domain.devices.sound': (v) => v.spec.domain.devices.sound !== undefined,
   'spec.domain.devices.clientPassthrough': (v) => v.spec.domain.devices.clientPassthrough !== undefined,
-  'spec.domain.devices.downwardMetrics': (v) => v.spec.domain.devices.downwardMetrics !== undefined,
   'spec.domain.devices.autoattachVSOCK': (v) => v.spec.domain.devices.autoattachVSOCK === true,
   'spec.domain.launchSecurity': (v) => v.spec.domain.launchSecurity !== undefined,
   'spec.domain.memory.hugepages': (v) => v.spec.domain.memory?.hugepages !== undefined,
@@ -31,8 +30,15 @@ const CHECKS: Readonly<Record<string, (v: Vmi) => boolean>> = {
   'spec.domain.firmware.acpi': (v) => v.spec.domain.firmware?.acpi !== undefined,
 };
 
-export const unsupportedConfigurator: Configurator = configurator((vmi) => {
+export const unsupportedConfigurator: Configurator = configurator((vmi, _domain, ctx) => {
   for (const [field, present] of Object.entries(CHECKS)) {
     if (present(vmi)) throw new ConversionError(field, 'not supported by this launcher yet', 'unsupported');
+  }
+  if (vmi.spec.domain.devices.downwardMetrics !== undefined && !ctx.downwardMetricsServed) {
+    throw new ConversionError(
+      'spec.domain.devices.downwardMetrics',
+      'not supported by this launcher yet: the node has no downward metrics server to answer the guest',
+      'unsupported',
+    );
   }
 });
