@@ -112,6 +112,68 @@ describe('launcherResources', () => {
     expect(r.limits).toMatchObject(want.limits);
   });
 
+  describe("Deckhouse's cpu-resources-requests-fraction", () => {
+    const FRACTION = 'internal.virtualization.deckhouse.io/cpu-resources-requests-fraction';
+    const marked = (fraction: string, patch: (s: Spec) => void): VirtualMachineInstance => {
+      const v = withSpec(patch);
+      v.metadata.annotations = { [FRACTION]: fraction };
+      return v;
+    };
+    // kvbuilder's dynamic-cores topology: cpu.cores is the socket count, cpu.sockets the cores of each.
+    const cores = (sockets: number, perSocket: number) => (s: Spec) =>
+      (s.domain.cpu = { cores: sockets, sockets: perSocket, threads: 1, maxSockets: 16 });
+
+    it.each<[string, string, (s: Spec) => void, { cpu: string | undefined; limit: string | undefined }]>([
+      ['8 vCPUs at 25%: 2 cores, limit 8', '25', cores(1, 8), { cpu: '2', limit: '8' }],
+      ['1 vCPU at 25%: 250m', '25', cores(1, 1), { cpu: '250m', limit: '1' }],
+      ['24 vCPUs at 25%: 6 cores', '25', cores(2, 12), { cpu: '6', limit: '24' }],
+      ['256 vCPUs at 50%', '50', cores(8, 32), { cpu: '128', limit: '256' }],
+      ['3 vCPUs at 33%: rounded up to 990m', '33', cores(1, 3), { cpu: '990m', limit: '3' }],
+      ['5 vCPUs at 5%: 250m', '5', cores(1, 5), { cpu: '250m', limit: '5' }],
+      ['100%: whole vCPUs', '100', cores(1, 4), { cpu: '4', limit: '4' }],
+      ['0 counts as 100%', '0', cores(1, 2), { cpu: '2', limit: '2' }],
+      ['above 100 counts as 100%', '150', cores(1, 2), { cpu: '2', limit: '2' }],
+      ['no cpu at all: one vCPU', '10', () => undefined, { cpu: '100m', limit: '1' }],
+      [
+        "the VMI's own CPU request wins, and no limit is added",
+        '25',
+        (s) => {
+          cores(1, 8)(s);
+          s.domain.resources = { requests: { cpu: '3' } };
+        },
+        { cpu: '3', limit: undefined },
+      ],
+      [
+        "the VMI's own CPU limit wins, the request falls back to the ratio",
+        '25',
+        (s) => {
+          cores(1, 8)(s);
+          s.domain.resources = { limits: { cpu: '8' } };
+        },
+        { cpu: '800m', limit: '8' },
+      ],
+    ])('%s', (_n, fraction, patch, want) => {
+      const r = launcherResources(marked(fraction, patch), opts);
+      expect(r.requests['cpu']).toBe(want.cpu);
+      expect(r.limits['cpu']).toBe(want.limit);
+    });
+
+    it('dedicated CPUs stay whole cores', () => {
+      const r = launcherResources(
+        marked('25', (s) => (s.domain.cpu = { cores: 2, dedicatedCpuPlacement: true })),
+        opts,
+      );
+      expect(r.requests['cpu']).toBe('2');
+      expect(r.limits['cpu']).toBe('2');
+    });
+
+    it.each(['', '25%', 'half', '2.5'])('refuses %j', (fraction) => {
+      expect(() => launcherResources(marked(fraction, cores(1, 2)), opts)).toThrow(
+        expect.objectContaining({ code: 'KV_ERR_INVALID', message: expect.stringContaining(FRACTION) }),
+      );
+    });
+  });
+
   it('emulation allowed: no kvm and no vhost-net, only tun', () => {
     const r = launcherResources(
       withSpec((s) => (s.domain.devices.interfaces = [{ name: 'default', masquerade: {} }])),

@@ -1,17 +1,24 @@
 /**
  * Requests and limits of the launcher's compute container (kubevirt renderresources.go ResourceRenderer and
  * VMIResourcePredicates, tag v1.6.2): the VMI's own requests and limits, a CPU request of vCPUs / the CPU
- * allocation ratio unless the VMI asks for one, dedicated CPUs as whole cores with memory limit = request, the
- * memory overhead added to the memory request (unless overcommitGuestOverhead) and limit, 50M more ephemeral
- * storage, and one of each device the launcher needs as an extended-resource limit:
+ * allocation ratio unless the VMI asks for one (Deckhouse's CPU fraction instead, when the VMI carries it:
+ * cpu-fraction.ts), dedicated CPUs as whole cores with memory limit = request, the memory overhead added to
+ * the memory request (unless overcommitGuestOverhead) and limit, 50M more ephemeral storage, and one of each
+ * device the launcher needs as an extended-resource limit:
  * devices.virtualization.deckhouse.io/{kvm,tun,vhost-net,vhost-vsock} (Deckhouse's names for devices.kubevirt.io/*),
  * plus GPU and host-device plugin resources, each one the KubeVirt CR's permittedHostDevices permits
  * (permitted-host-devices.ts). Hugepages and memory overcommit are not rendered.
  */
-import { KVM_DEVICE, TUN_DEVICE, VHOST_NET_DEVICE, VHOST_VSOCK_DEVICE } from '../../kubevirt/device-resources.ts';
+import {
+  KVM_DEVICE,
+  TUN_DEVICE,
+  VHOST_NET_DEVICE,
+  VHOST_VSOCK_DEVICE,
+} from '../../kubevirt/device-resources.ts';
 import { formatBinaryQuantity, parseQuantity } from '../../kubevirt/index.ts';
 import type { Quantity, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { vcpusOf } from '../../kubevirt/vmi-state.ts';
+import { fractionCpu } from './cpu-fraction.ts';
 import { guestMemoryRequest, memoryOverheadBytes, type OverheadOptions } from './overhead.ts';
 import { checkPermittedHostDevices } from './permitted-host-devices.ts';
 
@@ -121,6 +128,22 @@ function withEphemeralStorage(requests: Record<string, string>, limits: Record<s
   }
 }
 
+/**
+ * The request and limit of Deckhouse's cpu-resources-requests-fraction (cpu-fraction.ts), when the VMI carries
+ * it and asks for no CPU request or limit itself; whether they were set.
+ */
+function fractionCpus(
+  vmi: Pick<VirtualMachineInstance, 'spec' | 'metadata'>,
+  r: ResourceRequirements,
+): boolean {
+  if (r.requests['cpu'] !== undefined || r.limits['cpu'] !== undefined) return false;
+  const cpu = fractionCpu(vmi);
+  if (cpu === undefined) return false;
+  r.requests['cpu'] = cpu.request;
+  r.limits['cpu'] = cpu.limit;
+  return true;
+}
+
 /** vCPUs (+ IOThread pool) / ratio as the request, unless the VMI asks for CPU itself. */
 function sharedCpus(spec: Spec, requests: Record<string, string>, ratio: number): void {
   if (requests['cpu'] !== undefined || ratio <= 0) return;
@@ -151,7 +174,7 @@ function withDevicePlugins(spec: Spec, limits: Record<string, string>): void {
 }
 
 export function launcherResources(
-  vmi: Pick<VirtualMachineInstance, 'spec'>,
+  vmi: Pick<VirtualMachineInstance, 'spec' | 'metadata'>,
   opts: ResourceOptions,
 ): ResourceRequirements {
   const spec = vmi.spec;
@@ -164,7 +187,7 @@ export function launcherResources(
   withEphemeralStorage(r.requests, r.limits);
   for (const dev of virtualizationDevices(spec, opts.allowEmulation)) r.limits[dev] = '1';
   if (spec.domain.cpu?.dedicatedCpuPlacement === true) dedicatedCpus(spec, r.requests, r.limits);
-  else sharedCpus(spec, r.requests, opts.cpuAllocationRatio);
+  else if (!fractionCpus(vmi, r)) sharedCpus(spec, r.requests, opts.cpuAllocationRatio);
   withOverhead(vmi, opts, r);
   withDevicePlugins(spec, r.limits);
   return r;
