@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
-import { vmi as vmiFixture } from '../../kubevirt/testing/objects.ts';
+import { vmi as vmiFixture, VMI_UID } from '../../kubevirt/testing/objects.ts';
 import { goldens } from '../../kernel/testing/golden.ts';
 import { launcherHostname, launcherPodName, newLauncherPod, type LauncherPodConfig } from './launcher-pod.ts';
 
@@ -48,28 +48,122 @@ describe('launcherPodName', () => {
 
 describe('launcherHostname', () => {
   it.each([
-    ['the VMI name', {}, 'testvm'],
-    ['spec.hostname, dots made dashes', { hostname: 'a.b.c' }, 'a-b-c'],
-  ])('%s', (_n, spec, want) => {
-    expect(launcherHostname(vmiFixture((v) => Object.assign(v.spec, spec)))).toBe(want);
+    ['the VMI name', 'testvm', {}, 'testvm'],
+    ['spec.hostname over the name', 'testvm', { hostname: 'guest' }, 'guest'],
+    ['the name up to its first dot', 'web.prod.example', {}, 'web'],
+    ['a long name cut to 63', `${'a'.repeat(70)}.b`, {}, 'a'.repeat(63)],
+  ])('%s', (_n, name, spec, want) => {
+    const v = vmiFixture((x) => {
+      x.metadata.name = name;
+      Object.assign(x.spec, spec);
+    });
+    expect(launcherHostname(v)).toBe(want);
   });
 });
 
+/** The three labels KubeVirt sets on every launcher Pod of the fixture VMI (name testvm). */
+const OWN_LABELS = {
+  'kubevirt.io': 'virt-launcher',
+  'kubevirt.io/created-by': VMI_UID,
+  'vm.kubevirt.io/name': 'testvm',
+};
+
+describe('the launcher Pod’s labels', () => {
+  it.each<[string, Record<string, string>, Record<string, string>]>([
+    ['a VMI without labels: the three of its own', {}, OWN_LABELS],
+    ['a label of the VM’s template', { app: 'web' }, { app: 'web', ...OWN_LABELS }],
+    ['kubevirt.io on the VMI is overridden', { 'kubevirt.io': 'something' }, OWN_LABELS],
+    ['kubevirt.io/created-by on the VMI is overridden', { 'kubevirt.io/created-by': 'other' }, OWN_LABELS],
+    ['vm.kubevirt.io/name on the VMI is overridden', { 'vm.kubevirt.io/name': 'other' }, OWN_LABELS],
+    [
+      'other kubevirt.io labels pass',
+      { 'kubevirt.io/vm': 'testvm', 'kubevirt.io/nodeName': 'node1' },
+      { 'kubevirt.io/vm': 'testvm', 'kubevirt.io/nodeName': 'node1', ...OWN_LABELS },
+    ],
+    [
+      'Deckhouse’s Pod Security Standards exemption',
+      { 'security.deckhouse.io/skip-pss-check': 'true' },
+      { 'security.deckhouse.io/skip-pss-check': 'true', ...OWN_LABELS },
+    ],
+    [
+      'Deckhouse’s node shutdown inhibitor',
+      { 'pod.deckhouse.io/inhibit-node-shutdown': '' },
+      { 'pod.deckhouse.io/inhibit-node-shutdown': '', ...OWN_LABELS },
+    ],
+    [
+      'Deckhouse’s CPU quota discount',
+      { 'resource-quota-overrides.deckhouse.io/discount-cpu': '500m' },
+      { 'resource-quota-overrides.deckhouse.io/discount-cpu': '500m', ...OWN_LABELS },
+    ],
+    [
+      'Deckhouse’s memory quota discount',
+      { 'resource-quota-overrides.deckhouse.io/discount-memory': '256Mi' },
+      { 'resource-quota-overrides.deckhouse.io/discount-memory': '256Mi', ...OWN_LABELS },
+    ],
+  ])('%s', (_n, labels, want) => {
+    const vmi = vmiFixture((v) => (v.metadata.labels = labels));
+    expect(newLauncherPod(vmi, { image: IMAGE }).metadata.labels).toEqual(want);
+  });
+
+  it('names the VM after the Pod’s hostname', () => {
+    const vmi = vmiFixture((v) => (v.spec.hostname = 'guest'));
+    expect(newLauncherPod(vmi, { image: IMAGE }).metadata.labels).toMatchObject({
+      'vm.kubevirt.io/name': 'guest',
+    });
+  });
+});
+
+/** The annotations KubeVirt sets on every launcher Pod of the fixture VMI (name testvm). */
+const OWN_ANNOTATIONS = {
+  'kubevirt.io/domain': 'testvm',
+  'kubectl.kubernetes.io/default-container': 'compute',
+};
+
+type AnnotationRow = [name: string, on: Record<string, string>, want: Record<string, string>];
+const kept = (name: string, on: Record<string, string>): AnnotationRow => [
+  name,
+  on,
+  { ...on, ...OWN_ANNOTATIONS },
+];
+const dropped = (name: string, on: Record<string, string>): AnnotationRow => [
+  `${name}: left off`,
+  on,
+  OWN_ANNOTATIONS,
+];
+
 describe('the launcher Pod’s annotations', () => {
-  it('are the VMI’s but kubectl’s and the API version marks, with the domain and default container', () => {
-    const vmi = vmiFixture();
-    vmi.metadata.name = 'a';
-    vmi.metadata.annotations = {
-      'cni.cilium.io/ipAddress': '10.66.0.7',
-      'network.deckhouse.io/networks-spec': '[{"type":"Network","name":"blue"}]',
-      'kubectl.kubernetes.io/last-applied-configuration': '{}',
-      'kubevirt.io/latest-observed-api-version': 'v1',
-      'kubevirt.io/storage-observed-api-version': 'v1',
-    };
+  it.each<AnnotationRow>([
+    kept('a VMI without annotations: the domain and default container', {}),
+    dropped('kubectl’s', { 'kubectl.kubernetes.io/last-applied-configuration': '{}' }),
+    dropped('the latest observed API version', { 'kubevirt.io/latest-observed-api-version': 'v1' }),
+    dropped('the storage API version', { 'kubevirt.io/storage-observed-api-version': 'v1' }),
+    kept('the VM generation', { 'kubevirt.io/vm-generation': '3' }),
+    kept('Deckhouse’s Cilium address request', { 'cni.cilium.io/ipAddress': '10.66.0.7' }),
+    kept('Deckhouse’s additional networks', {
+      'network.deckhouse.io/networks-spec': '[{"type":"Network","name":"blue","ifName":"veth_n1"}]',
+    }),
+    kept('Deckhouse’s TAP provisioning mark', {
+      'network.deckhouse.io/tap-provision-by-dvp-supported': 'true',
+    }),
+    kept('the bridge live-migration opt-in Deckhouse sets', {
+      'kubevirt.io/allow-pod-bridge-network-live-migration': 'true',
+    }),
+    kept('the USB migration strategy Deckhouse sets', { 'kubevirt.io/usb-migration-strategy': 'ignore' }),
+    kept('Deckhouse’s CPU request fraction', {
+      'internal.virtualization.deckhouse.io/cpu-resources-requests-fraction': '25',
+    }),
+    kept('Deckhouse’s dynamic-cores topology mark', {
+      'internal.virtualization.deckhouse.io/vcpu-topology-dynamic-cores': '',
+    }),
+  ])('%s', (_n, on, want) => {
+    const vmi = vmiFixture((v) => (v.metadata.annotations = on));
+    expect(newLauncherPod(vmi, { image: IMAGE }).metadata.annotations).toEqual(want);
+  });
+
+  it('take the VMI’s kubevirt.io/domain over the VMI name; only the default container is set after the copy', () => {
+    const vmi = vmiFixture((v) => (v.metadata.annotations = { 'kubevirt.io/domain': 'other' }));
     expect(newLauncherPod(vmi, { image: IMAGE }).metadata.annotations).toEqual({
-      'kubevirt.io/domain': 'a',
-      'cni.cilium.io/ipAddress': '10.66.0.7',
-      'network.deckhouse.io/networks-spec': '[{"type":"Network","name":"blue"}]',
+      'kubevirt.io/domain': 'other',
       'kubectl.kubernetes.io/default-container': 'compute',
     });
   });

@@ -2,7 +2,7 @@
  * newLauncherPod(vmi, cfg): the Pod that runs a VMI (kubevirt template.go RenderLaunchManifest, tag v1.6.2),
  * as a pure function. One compute container runs the image's `virt launcher` with the VMI's name, namespace
  * and uid, its grace period (+15 s so the node stops the guest first), the emulation mode and the path root.
- * Labels kubevirt.io=virt-launcher and kubevirt.io/created-by=<VMI uid> (plus the VMI's own), nodeSelector
+ * The VMI's labels and annotations (launcherPodLabels, copiedAnnotations), nodeSelector
  * kubevirt.io/schedulable=true plus the VMI's, its tolerations, affinity, scheduler and priority, restart policy
  * Never, and a controller reference to the VMI.
  *
@@ -75,7 +75,6 @@ function trimName(s: string, max: number): string {
   return s.slice(0, max).replace(/[-.]+$/, '');
 }
 
-/** virt-launcher-<vmi name, cut so the whole fits in 63>-<5 hex of the VMI uid>. */
 /** Annotation key prefixes of a VMI that stay off its launcher Pod (template.go filterVMIAnnotationsForPod). */
 const NOT_COPIED = [
   'kubectl.kubernetes.io',
@@ -94,16 +93,36 @@ function copiedAnnotations(vmi: VirtualMachineInstance): Record<string, string> 
   );
 }
 
+/**
+ * Every label of the VMI, then three set over whatever the VMI says (template.go podLabels):
+ * kubevirt.io=virt-launcher, kubevirt.io/created-by=<VMI uid> and vm.kubevirt.io/name=<the Pod's hostname>.
+ * What Deckhouse puts on a VMI for its Pod (`security.deckhouse.io/skip-pss-check`,
+ * `pod.deckhouse.io/inhibit-node-shutdown`, the quota discounts, the VM's own labels) reaches it this way.
+ */
+function launcherPodLabels(vmi: VirtualMachineInstance, hostname: string): Record<string, string> {
+  return {
+    ...vmi.metadata.labels,
+    [APP_LABEL]: LABEL_VALUES.LAUNCHER,
+    [LABELS.CREATED_BY]: vmi.metadata.uid ?? '',
+    [LABELS.VM_NAME]: hostname,
+  };
+}
+
+/** virt-launcher-<vmi name, cut so the whole fits in 63>-<5 hex of the VMI uid>. */
 export function launcherPodName(vmi: Pick<VirtualMachineInstance, 'metadata'>): string {
   const prefix = 'virt-launcher-';
   const name = trimName(vmi.metadata.name ?? '', MAX_NAME - prefix.length - 6);
   return `${prefix}${name}-${shortHash(vmi.metadata.uid ?? '')}`;
 }
 
-/** spec.hostname or the VMI name, as a DNS label (kubevirt dns.SanitizeHostname). */
+/**
+ * spec.hostname as given (admission holds it to a DNS label), else the VMI name up to its first dot, at most
+ * 63 characters (kubevirt dns.SanitizeHostname): the guest's cloud-init hostname is the same.
+ */
 export function launcherHostname(vmi: VirtualMachineInstance): string {
-  const h = (vmi.spec.hostname ?? '') !== '' ? (vmi.spec.hostname ?? '') : (vmi.metadata.name ?? '');
-  return trimName(h.replaceAll('.', '-'), MAX_NAME);
+  const given = vmi.spec.hostname ?? '';
+  if (given !== '') return given;
+  return (vmi.metadata.name ?? '').split('.')[0]?.slice(0, MAX_NAME) ?? '';
 }
 
 function launcherCommand(
@@ -220,12 +239,7 @@ export function newLauncherPod(vmi: VirtualMachineInstance, cfg: LauncherPodConf
     metadata: {
       name: launcherPodName(vmi),
       namespace: vmi.metadata.namespace ?? '',
-      labels: {
-        ...vmi.metadata.labels,
-        [APP_LABEL]: LABEL_VALUES.LAUNCHER,
-        [LABELS.CREATED_BY]: vmi.metadata.uid ?? '',
-        [LABELS.VM_NAME]: hostname,
-      },
+      labels: launcherPodLabels(vmi, hostname),
       annotations: {
         [ANNOTATIONS.DOMAIN]: vmi.metadata.name ?? '',
         ...copiedAnnotations(vmi),

@@ -46,6 +46,24 @@ const onFirst =
 describe('validateVmiSpec: networks and bindings', () => {
   it.each<Row>([
     ['a bridge on a Multus network', withExtra(), []],
+    ['a second pod network (the fork lifts KubeVirt’s limit of one)', withExtra(undefined, { pod: {} }), []],
+    [
+      'Deckhouse’s shape: pod networks only, each NIC on the bpfbridge binding plugin',
+      (s) => {
+        const bpf = { binding: { name: 'bpfbridge' }, model: 'virtio' } as const;
+        s.domain.devices.interfaces = [
+          { name: 'default', ...bpf, acpiIndex: 1 },
+          { name: 'veth_n1a2b3c4d', ...bpf, acpiIndex: 2 },
+          { name: 'veth_cn5e6f7a8b', ...bpf, acpiIndex: 3 },
+        ];
+        s.networks = [
+          { name: 'default', pod: {} },
+          { name: 'veth_n1a2b3c4d', pod: {} },
+          { name: 'veth_cn5e6f7a8b', pod: {} },
+        ];
+      },
+      [],
+    ],
     [
       'a pod network beside a Multus default network',
       withExtra(undefined, { multus: { networkName: 'nad', default: true } }),
