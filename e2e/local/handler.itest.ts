@@ -112,7 +112,6 @@ describe('the handler on node local', () => {
       nodeName: NODE_NAME,
       machine: { type: expect.stringMatching(/^pc-q35-\d/) },
       memory: { guestCurrent: '128Mi' },
-      currentCPUTopology: { sockets: 1, cores: 1, threads: 1 },
       volumeStatus: [{ name: 'data', target: 'vda' }],
     });
     expect(vmi.status?.phaseTransitionTimestamps?.map((t) => t.phase)).toEqual([

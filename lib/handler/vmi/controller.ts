@@ -87,7 +87,6 @@ const OWNED = [
   'fsFreezeStatus',
   'machine',
   'memory',
-  'currentCPUTopology',
   'volumeStatus',
   'interfaces',
 ] as const;

@@ -65,7 +65,6 @@ describe('computeHandlerStatus', () => {
       phaseTransitionTimestamps: [{ phase: 'Running', phaseTransitionTimestamp: NOW }],
       machine: { type: 'pc-q35-7.2' },
       memory: { guestCurrent: '128Mi' },
-      currentCPUTopology: { sockets: 1, cores: 2, threads: 1 },
     });
   });
 

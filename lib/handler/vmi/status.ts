@@ -82,9 +82,8 @@ function guestFacts(status: Status, domain: DomainJson): void {
   if (machine !== '') status.machine = { type: machine };
   const mem = domain.Spec.Memory;
   if (mem !== undefined) status.memory = { ...status.memory, guestCurrent: formatBinaryQuantity(mem.Value) };
-  const topo = domain.Spec.CPU?.Topology;
-  if (topo !== undefined)
-    status.currentCPUTopology = { sockets: topo.Sockets, cores: topo.Cores, threads: topo.Threads };
+  // currentCPUTopology is the spec's, set by the defaults (KubeVirt's setCurrentCPUTopologyStatus): the domain's
+  // topology is the most the guest may grow to, and the fork's dynamic-cores marker swaps it too.
 }
 
 /** Not mounted, and why: a phase that says mounted (forged, or left from a mount that is gone) goes back. */
