@@ -1,5 +1,5 @@
-import { describe, expect, it } from '@jest/globals';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nopLogger } from '../../kernel/log/log.ts';
@@ -10,8 +10,14 @@ import type { DomainSpec } from '../converter/index.ts';
 import { GuestDhcp } from './guest-dhcp.ts';
 import type { PodInterfaces } from './pod-interfaces.ts';
 
+const roots: string[] = [];
+afterAll(async () => {
+  await Promise.all(roots.map((r) => rm(r, { recursive: true, force: true })));
+});
+
 async function podRoot(mtu: string | undefined): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), 'guest-dhcp-'));
+  roots.push(root);
   await mkdir(join(root, 'etc'));
   await writeFile(join(root, 'etc/resolv.conf'), 'nameserver 10.96.0.10\nsearch ns.svc.cluster.local\n');
   if (mtu !== undefined) {
