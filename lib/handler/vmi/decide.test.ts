@@ -16,6 +16,13 @@ const vmi = (phase: VirtualMachineInstancePhase, deleting = false): VirtualMachi
   status: { phase },
 });
 const domain = (status: LifeCycle, reason?: string): DomainJson => testDomain(status, reason);
+const failedSync = (v: VirtualMachineInstance): VirtualMachineInstance => ({
+  ...v,
+  status: {
+    ...v.status,
+    conditions: [{ type: 'Synchronized', status: 'False', reason: 'Synchronizing with the Domain failed.' }],
+  },
+});
 const ok: LauncherReach = { initialized: true, unresponsive: false };
 const gone: LauncherReach = { initialized: true, unresponsive: true };
 
@@ -76,6 +83,11 @@ describe('decideAction (KubeVirt handler sync)', () => {
       'a Shutoff domain of a Scheduled VMI with no reason yet: wait',
       [vmi('Scheduled'), domain('Shutoff', 'Unknown'), ok],
       'wait',
+    ],
+    [
+      'a domain a failed sync defined and never started: sync again',
+      [failedSync(vmi('Scheduled')), domain('Shutoff', 'Unknown'), ok],
+      'sync',
     ],
     ['a Paused domain: keep it in line', [vmi('Running'), domain('Paused', 'User'), ok], 'sync'],
   ])('%s', (_case, [v, d, launcher], want) => {

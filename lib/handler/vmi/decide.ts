@@ -3,7 +3,8 @@
  * order: shut the domain down, delete it, or bring it in line with the VMI; nothing otherwise. Pure.
  * - shutdown: the domain is alive (not Shutoff/Crashed) and the VMI is gone or being deleted;
  * - delete: the domain exists but is not alive and the VMI is gone, being deleted or not final (a Shutoff domain
- *   of a Scheduled VMI with no reason yet may still be starting: wait), or the VMI is final;
+ *   of a Scheduled VMI with no reason yet may still be starting: wait; unless the last sync failed, which
+ *   left it defined and never started: sync again), or the VMI is final;
  * - sync: the VMI is not final and the phase the domain says is the phase it has (during start-up the two agree
  *   only once the handler wrote what the domain says).
  */
@@ -27,8 +28,8 @@ export function domainAlive(domain: DomainJson | undefined): boolean {
 const isFinal = (vmi: VirtualMachineInstance): boolean =>
   vmi.status?.phase === 'Succeeded' || vmi.status?.phase === 'Failed';
 
-/** A Shutoff domain whose VMI is Scheduled and that has no reason yet: libvirt may still be starting it. */
-function maybeStarting(vmi: VirtualMachineInstance, domain: DomainJson): boolean {
+/** A Shutoff domain whose VMI is Scheduled and that has no reason yet: defined, not started (yet). */
+function notStartedYet(vmi: VirtualMachineInstance, domain: DomainJson): boolean {
   const reason = domain.Status.Reason;
   return (
     domain.Status.Status === 'Shutoff' &&
@@ -37,11 +38,21 @@ function maybeStarting(vmi: VirtualMachineInstance, domain: DomainJson): boolean
   );
 }
 
+/** The handler's last sync of the VMI failed (Synchronized False). */
+const lastSyncFailed = (vmi: VirtualMachineInstance): boolean =>
+  vmi.status?.conditions?.some((c) => c.type === 'Synchronized' && c.status === 'False') ?? false;
+
+/** A domain of a live VMI that is not alive: deleted, unless it was defined and not started yet. */
+function deadDomainAction(vmi: VirtualMachineInstance, domain: DomainJson): HandlerAction {
+  if (!notStartedYet(vmi, domain)) return 'delete';
+  return lastSyncFailed(vmi) ? 'sync' : 'wait';
+}
+
 export function decideAction({ vmi, domain, launcher }: DecideInput): HandlerAction {
   const alive = domainAlive(domain);
   const leaving = vmi === undefined || vmi.metadata.deletionTimestamp !== undefined;
   if (leaving) return alive ? 'shutdown' : domain !== undefined ? 'delete' : 'none';
   if (isFinal(vmi)) return domain !== undefined ? 'delete' : 'none';
-  if (domain !== undefined && !alive) return maybeStarting(vmi, domain) ? 'wait' : 'delete';
+  if (domain !== undefined && !alive) return deadDomainAction(vmi, domain);
   return domainPhase(vmi, domain, launcher) === vmi.status?.phase ? 'sync' : 'none';
 }
