@@ -148,8 +148,23 @@ describe('interfacesConfigurator', () => {
       ],
     ],
     [
+      "masquerade keeps libvirt's MAC: the Pod link's would give the guest the Pod's IPv6 link-local address",
+      { name: 'default', masquerade: {} },
+      { podLinks: new Map([['default', { mtu: 1450, mac: 'aa:bb:cc:dd:ee:ff' }]]) },
+      [
+        {
+          type: 'ethernet',
+          model: 'virtio-non-transitional',
+          alias: { name: 'default', userDefined: true },
+          mtu: 1450,
+          target: { dev: 'tap0', managed: 'no' },
+          romEnabled: 'no',
+        },
+      ],
+    ],
+    [
       "the VMI's macAddress wins over the Pod link's",
-      { name: 'default', masquerade: {}, macAddress: '02:00:00:00:00:07' },
+      { name: 'default', bridge: {}, macAddress: '02:00:00:00:00:07' },
       { podLinks: new Map([['default', { mtu: 1450, mac: 'aa:bb:cc:dd:ee:ff' }]]) },
       [
         {

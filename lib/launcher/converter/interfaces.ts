@@ -2,8 +2,8 @@
  * Network interfaces as KubeVirt renders them for the pod network (kubevirt converter/network.go,
  * domainspec/generators.go): bridge and masquerade bindings attach through the tap the handler made in the
  * launcher Pod's namespace (lib/network/setup), so libvirt gets `type="ethernet"` with `<target dev managed="no">`
- * under KubeVirt's tap name (lib/network/link-names.ts) and the MTU (and, when the VMI names none, the MAC) the
- * launcher read off the Pod interface (ConverterContext.podLinks), as do binding plugins the handler says are attached by tap
+ * under KubeVirt's tap name (lib/network/link-names.ts) and the MTU (and, for the bridge binding when the VMI names
+ * none, the MAC) the launcher read off the Pod interface (ConverterContext.podLinks), as do binding plugins the handler says are attached by tap
  * (ConverterContext.interfaceDomainAttachment). SR-IOV and other binding plugins are not libvirt
  * interfaces. Absent interfaces are left out.
  */
@@ -70,7 +70,10 @@ function domainInterface(
   };
   const link = ctx.podLinks?.get(iface.name);
   if (link !== undefined) out.mtu = link.mtu;
-  if (link?.mac !== undefined) out.mac = link.mac;
+  // KubeVirt gives every tap interface its Pod link's MAC; here only a bridge guest, which stands in for the Pod
+  // on the wire, takes it. A masquerade guest with the Pod interface's MAC has the Pod interface's IPv6
+  // link-local address too, and the Pod's kernel drops what the guest sends from it (DHCPv6 solicits included).
+  if (link?.mac !== undefined && iface.bridge !== undefined) out.mac = link.mac;
   const q = queues(vmi, model);
   if (q !== undefined) out.driver = { name: 'vhost', queues: q };
   setOptionalParts(out, iface, field, ctx);

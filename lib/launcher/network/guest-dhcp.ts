@@ -85,11 +85,13 @@ export class GuestDhcp {
     );
     const pending = wanted
       .map((w) => ({ w, mac: definedMac(domain, w) }))
-      .filter(({ mac }) => !this.running.has(mac));
+      .filter(({ w, mac }) => !this.running.has(mac) || this.wantsV6(w));
     if (pending.length === 0) return;
     const resolvConf = await readFile(join(this.o.root, 'etc/resolv.conf'), 'utf8').catch(() => '');
     const guest = guestInput(vmi, resolvConf);
     for (const { w, mac } of pending) {
+      if (this.wantsV6(w)) await this.serveV6(w, resolvConf);
+      if (this.running.has(mac)) continue;
       const common = {
         ...guest,
         clientMac: mac,
@@ -99,7 +101,6 @@ export class GuestDhcp {
         w.iface.masquerade !== undefined
           ? await this.masqueradeConfig(w, common)
           : this.bridgeConfig(w, common);
-      if (w.iface.masquerade !== undefined) await this.serveV6(w, resolvConf);
       if (config === undefined) {
         this.running.set(mac, NOTHING_SERVED);
         continue;
@@ -116,11 +117,16 @@ export class GuestDhcp {
     return masqueradeDhcpConfig({ ...common, network: w.network, networkIndex: w.networkIndex, mtu });
   }
 
-  /** The masquerade interface's DHCPv6 server on its bridge, when its Pod interface has a global IPv6 address. */
+  /** Whether w is a masquerade interface whose Pod interface has a global IPv6 address and no DHCPv6 server yet. */
+  private wantsV6(w: PodNetworkInterface): boolean {
+    const pod = this.o.podInterfaces?.get(w.podInterfaceName);
+    const v6 = w.iface.masquerade !== undefined && pod !== undefined && anyGlobalUnicast(pod.ipv6);
+    return v6 && !this.running.has(`v6/${w.iface.name}`);
+  }
+
+  /** The masquerade interface's DHCPv6 server on its bridge. */
   private async serveV6(w: PodNetworkInterface, resolvConf: string): Promise<void> {
     const key = `v6/${w.iface.name}`;
-    const pod = this.o.podInterfaces?.get(w.podInterfaceName);
-    if (this.running.has(key) || pod === undefined || !anyGlobalUnicast(pod.ipv6)) return;
     const config = masqueradeDhcpv6Config({
       network: w.network,
       networkIndex: w.networkIndex,

@@ -10,10 +10,11 @@
  * name of the interface it came in on as zone (`fe80::1%k6t-eth0`). So with a link given, only link-local
  * sources on that link are answered, and the answer, sent to that scoped address, leaves on that link.
  */
+import { existsSync } from 'node:fs';
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { KvError } from '../../kernel/errors/errors.ts';
+import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { ipOctets } from '../../kernel/x509/ip.ts';
 import type { Dhcpv6Config } from './config.ts';
@@ -62,6 +63,8 @@ export function interfaceMac(name: string): string {
   return mac;
 }
 
+const LINK_NAME = /^(?!\.\.?$)[^/:\s%]{1,15}$/;
+
 function closeSocket(socket: Socket): Promise<void> {
   return new Promise<void>((resolve) => {
     socket.close(() => {
@@ -80,14 +83,18 @@ async function listen(socket: Socket, port: number, link: string | undefined): P
       });
     });
     if (link !== undefined) {
-      // An unknown zone would be scope 0, a membership wherever the kernel routes the group: refuse it.
-      if (networkInterfaces()[link] === undefined) throw new Error(`no interface ${link} with an address`);
+      // An unknown zone would be scope 0, a membership wherever the kernel routes the group: refuse it. (Node's
+      // own list of interfaces leaves out one without carrier, such as a bridge whose tap QEMU has not opened.)
+      if (!LINK_NAME.test(link) || !existsSync(`/sys/class/net/${link}`))
+        throw new Error(`no interface ${link}`);
       // The interface of a membership is given as the unspecified address scoped to it.
       socket.addMembership(ALL_SERVERS_GROUP, `::%${link}`);
     }
   } catch (err) {
     await closeSocket(socket);
-    throw new KvError('KV_ERR_TRANSPORT', 'the DHCPv6 server could not listen', { cause: err });
+    throw new KvError('KV_ERR_TRANSPORT', `the DHCPv6 server could not listen: ${errorMessage(err)}`, {
+      cause: err,
+    });
   }
 }
 
