@@ -9,6 +9,9 @@
  * closed, clients closed. Tests run this in-process; the role adds health, device plugins, the REST server
  * and the heartbeat around it.
  */
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Registry } from 'prom-client';
 import {
   KUBEVIRTS,
@@ -31,6 +34,7 @@ import type { Logger } from '../kernel/log/log.ts';
 import { workQueueMetricsFor } from '../kernel/workqueue/metrics.ts';
 import { WorkQueue } from '../kernel/workqueue/queue.ts';
 import { HotplugMounter } from './hotplug/mounter.ts';
+import { RouterAdvertisers } from './network/router-adverts.ts';
 import { PodNetworkSetup } from './network/setup.ts';
 import { LauncherClients } from './launchers/clients.ts';
 import { launcherPodSelectors, nodePods, POD_BY_UID, podUidIndex } from './launchers/pods.ts';
@@ -144,6 +148,13 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
   });
   const clusterConfig = (): HandlerClusterConfig =>
     handlerClusterConfig(configuringKubeVirt(kubevirts?.store.list() ?? []));
+  // radvd's files go to a directory of this process's own, removed with it.
+  const advertsDir = join(tmpdir(), `kubevirt-ts-handler-radvd-${process.pid}`);
+  const network = new PodNetworkSetup({
+    log,
+    plugins: (): HandlerClusterConfig['networkBindings'] => clusterConfig().networkBindings,
+    adverts: new RouterAdvertisers({ log, dir: advertsDir }),
+  });
   const controller = new HandlerVmiController({
     client: o.client,
     vmis: vmis.store,
@@ -160,10 +171,7 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
       kubeletPodsDir: o.kubeletPodsDir,
       log,
     }),
-    network: new PodNetworkSetup({
-      log,
-      plugins: (): HandlerClusterConfig['networkBindings'] => clusterConfig().networkBindings,
-    }),
+    network,
     ...(o.resyncMs !== undefined && { resyncMs: o.resyncMs }),
   });
   registerVmiStats(
@@ -195,6 +203,8 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     });
     await informersDone;
     await notify.close();
+    await network.close();
+    await rm(advertsDir, { recursive: true, force: true });
     launchers.closeAll();
   })();
   return { vmis, pods, launchers, controller, recorder, hasSynced: synced, done };

@@ -3,7 +3,8 @@
  * netpod.go). Before a VMI's first sync, the launcher Pod's namespace is found by the Pod uid the launcher-Pod
  * check vouched for (lib/handler/launchers/pods.ts) and opened once (lib/network/setup/pod-netns.ts). Each
  * masquerade or bridge interface gets its bridge, tap and NAT; each interface of a binding plugin attached by
- * `tap` gets its tap alone (KubeVirt's name, up; the plugin's CNI does the rest). What is already there (a
+ * `tap` gets its tap alone (KubeVirt's name, up; the plugin's CNI does the rest). A masquerade bridge of a Pod
+ * with IPv6 gets router advertisements (router-adverts.ts), which KubeVirt does not send. What is already there (a
  * handler that restarted) is left alone; the Pod interfaces' addresses are kept for status.interfaces.
  * The launcher serves DHCP on port 67 as uid 107 without capabilities: the namespace's
  * `ip_unprivileged_port_start` is set to 0 there (KubeVirt gives its launcher binary CAP_NET_BIND_SERVICE
@@ -14,7 +15,8 @@ import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { bridgeName, tapDeviceName } from '../../network/link-names.ts';
 import type { CommandRunner } from '../../network/setup/command.ts';
-import { isGlobalUnicast } from '../../network/setup/addresses.ts';
+import { anyGlobalUnicast, isGlobalUnicast } from '../../network/setup/addresses.ts';
+import { radvdConfig, type AdvertisedBridge } from '../../network/setup/router-adverts.ts';
 import {
   applyPlan,
   listLinks,
@@ -31,6 +33,7 @@ import {
   type PodNetworkInterface,
 } from '../../network/pod-network-interfaces.ts';
 import type { PodInterface } from '../../network/setup/pod-interface.ts';
+import type { RouterAdvertisers } from './router-adverts.ts';
 
 const DEFAULT_MTU = 1500;
 const UNPRIVILEGED_PORTS: Step = { kind: 'sysctl', key: 'ipv4/ip_unprivileged_port_start', value: '0' };
@@ -43,6 +46,8 @@ export interface PodNetworkSetupOptions {
   readonly procRoot?: string;
   /** How commands run (default: lib/network/setup/command.ts runCommand). */
   readonly run?: CommandRunner;
+  /** Who sends IPv6 router advertisements on masquerade bridges (none: no advertisements). */
+  readonly adverts?: RouterAdvertisers;
 }
 
 /** The addresses of each VMI interface's Pod interface, by interface name (status.interfaces ipAddresses). */
@@ -66,6 +71,7 @@ export class PodNetworkSetup {
     try {
       const present = new Set((await listLinks(ns, opts)).map((l) => l.name));
       const ips = new Map<string, string[]>();
+      const advertised: AdvertisedBridge[] = [];
       for (const w of wanted) {
         const podInterface = await this.podInterface(ns, w, opts);
         const global = [...podInterface.ipv4, ...podInterface.ipv6].filter((a) => isGlobalUnicast(a.address));
@@ -73,29 +79,45 @@ export class PodNetworkSetup {
           w.iface.name,
           global.map((a) => a.address),
         );
-        const made =
-          w.iface.binding === undefined
-            ? bridgeName(w.podInterfaceName)
-            : tapDeviceName(w.podInterfaceName, w.network);
-        if (present.has(made)) continue;
-        const plan = planPodNetwork({
-          podInterface,
-          iface: w.iface,
-          interfaceIndex: w.interfaceIndex,
-          network: w.network,
-          queues: w.queues,
-          ...(w.iface.bridge !== undefined && {
-            bridgeMac: randomBridgeMac(),
-            placeholderLinkType: await this.placeholderLinkType(ns, opts),
-          }),
-        });
-        const dhcp = w.iface.binding === undefined ? [UNPRIVILEGED_PORTS] : [];
-        await applyPlan(ns, [...plan.steps, ...dhcp], opts);
+        if (w.iface.masquerade !== undefined && anyGlobalUnicast(podInterface.ipv6)) {
+          const { network, networkIndex } = w;
+          const bridge = bridgeName(w.podInterfaceName);
+          advertised.push({ bridge, network, networkIndex, mtu: podInterface.mtu });
+        }
+        await this.connect(ns, { ...w, podInterface }, present, opts);
       }
+      if (advertised.length > 0) await this.o.adverts?.start(podUid, ns, radvdConfig(advertised));
       this.done.set(podUid, ips);
     } finally {
       ns.close();
     }
+  }
+
+  /** Applies w's plan, unless what it makes is there already (a handler that restarted). */
+  private async connect(
+    ns: OpenNetns,
+    w: PodNetworkInterface & { readonly podInterface: PodInterface },
+    present: ReadonlySet<string>,
+    opts: Parameters<typeof applyPlan>[2],
+  ): Promise<void> {
+    const made =
+      w.iface.binding === undefined
+        ? bridgeName(w.podInterfaceName)
+        : tapDeviceName(w.podInterfaceName, w.network);
+    if (present.has(made)) return;
+    const plan = planPodNetwork({
+      podInterface: w.podInterface,
+      iface: w.iface,
+      interfaceIndex: w.interfaceIndex,
+      network: w.network,
+      queues: w.queues,
+      ...(w.iface.bridge !== undefined && {
+        bridgeMac: randomBridgeMac(),
+        placeholderLinkType: await this.placeholderLinkType(ns, opts),
+      }),
+    });
+    const dhcp = w.iface.binding === undefined ? [UNPRIVILEGED_PORTS] : [];
+    await applyPlan(ns, [...plan.steps, ...dhcp], opts);
   }
 
   /**
@@ -132,5 +154,11 @@ export class PodNetworkSetup {
   /** The launcher Pod is gone. */
   forget(podUid: string): void {
     this.done.delete(podUid);
+    void this.o.adverts?.stop(podUid);
+  }
+
+  /** The handler is going. */
+  async close(): Promise<void> {
+    await this.o.adverts?.stopAll();
   }
 }
