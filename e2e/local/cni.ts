@@ -1,8 +1,9 @@
 /**
  * The node's CNI network: Debian's bridge plugin on our bridge, with no gateway on it (isGateway false:
  * the plugin does not take an address or make routes), no masquerade and host-local addresses from the
- * private range only the bridge uses. A Pod has no default route: it reaches the bridge's subnet, and the Service
- * range through the node's address (kube-proxy translates it there; the host forwards nothing). The portmap plugin
+ * private ranges only the bridge uses, IPv4 and IPv6 (dual-stack Pods, for VMs on the Pod network with IPv6). A
+ * Pod has no default route: it reaches the bridge's subnets, and the Service range through the node's IPv4
+ * address (kube-proxy translates it there; the host forwards nothing). The portmap plugin
  * is not chained: hostPorts are not served.
  */
 import { NETWORK } from './layout.ts';
@@ -34,6 +35,7 @@ export function cniConflist(ipamDataDir: string): string {
                 rangeEnd: NETWORK.rangeEnd,
               },
             ],
+            [{ subnet: NETWORK.podCidr6 }],
           ],
           routes: [{ dst: NETWORK.serviceCidr, gw: NETWORK.nodeIp }],
         },

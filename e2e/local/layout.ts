@@ -18,6 +18,8 @@ export const NETWORK = {
   prefix: 24,
   rangeStart: '10.247.0.10',
   rangeEnd: '10.247.0.250',
+  /** Pods also get an IPv6 address of this range: on the bridge only (no address of the node's, no route). */
+  podCidr6: 'fd00:10:247::/64',
   /** kube-apiserver's --service-cluster-ip-range (testenv/apiserver-args.ts). */
   serviceCidr: '10.96.0.0/16',
 } as const;

@@ -6,6 +6,8 @@
  *   domain's MAC and the guest agent's name of the interface in status.interfaces;
  * - another Pod reaches the guest's declared ports through the Pod IP (TCP and UDP echo), and the undeclared
  *   TCP 1502, which the guest serves too, is refused;
+ * - the Pods are dual-stack: the guest gets fd10:0:2::2 from the launcher's DHCPv6 server and its route from the
+ *   handler's router advertisements, and the same holds through the Pod's IPv6 address;
  * - a port-forward websocket through kube-apiserver's subresource, the api (in this process) and the handler reaches
  *   the guest's TCP echo and, a datagram per message, its UDP echo; an undeclared port is refused with a clear 500 before any websocket opens;
  * - `virtctl-ts port-forward` forwards a local TCP and UDP port to the guest's echoes and ends on Ctrl+C;
@@ -37,7 +39,7 @@ import {
 import type { Pod } from '../../lib/kubevirt/core/pod.ts';
 import { PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { GUEST_PORTS, MARKER, NET_MARKER, sshKeyParam } from '../../testenv/guests/guests.ts';
+import { GUEST_PORTS, MARKER, NET6_MARKER, NET_MARKER, sshKeyParam } from '../../testenv/guests/guests.ts';
 import { VIRTCTL, virtctl } from '../scenarios/virtctl.ts';
 import { run } from './exec.ts';
 import { IMAGES } from './layout.ts';
@@ -147,7 +149,7 @@ const tcpEcho = () => timeout(new Promise((ok, fail) => {
   let got = ''; c.on('data', (d) => { got += d; if (got.length >= 14) { c.end(); ok(got); } }); c.on('error', fail);
 }), 10000, 'tcp echo');
 const udpEcho = () => timeout(new Promise((ok, fail) => {
-  const u = dgram.createSocket('udp4'); u.on('error', fail);
+  const u = dgram.createSocket(host.includes(':') ? 'udp6' : 'udp4'); u.on('error', fail);
   u.on('message', (m) => { u.close(); ok(String(m)); });
   const send = () => u.send('hello over udp', Number(udp), host);
   send(); const t = setInterval(send, 1000); u.on('close', () => clearInterval(t));
@@ -242,14 +244,15 @@ function sshToMasq(command: string): ReturnType<ReturnType<typeof virtctl>['run'
   return virtctl(s.c.kubeconfig, s.ns).run('ssh', '-i', key, ...NO_HOST_KEYS, '-c', command, 'root@vmi/masq');
 }
 
-/** The uid and IP of the VMI's launcher Pod. */
-async function launcherPodOf(vmi: VirtualMachineInstance): Promise<{ uid: string; ip: string }> {
+/** The uid and IPs of the VMI's launcher Pod (the local Pod network is dual-stack: ip6 is its IPv6 one). */
+async function launcherPodOf(vmi: VirtualMachineInstance): Promise<{ uid: string; ip: string; ip6: string }> {
   const active = Object.keys(vmi.status?.activePods ?? {});
   const pods = await s.clients.direct.list<Pod>(PODS, { namespace: s.ns });
   const pod = pods.items.find((p) => active.includes(p.metadata.uid ?? ''));
   const ip = pod?.status?.podIP;
   if (pod === undefined || ip === undefined) throw new Error('the VMI has no launcher Pod with an IP');
-  return { uid: pod.metadata.uid ?? '', ip };
+  const ip6 = (pod.status?.podIPs ?? []).map((p) => p.ip ?? '').find((a) => a.includes(':')) ?? '';
+  return { uid: pod.metadata.uid ?? '', ip, ip6 };
 }
 
 afterAll(async () => {
@@ -327,6 +330,34 @@ describe('a VM on the Pod network', () => {
       closed: 'ECONNREFUSED',
     });
   }, 600_000);
+
+  it('leases the guest fd10:0:2::2 by DHCPv6 with router advertisements, and serves its declared ports on the Pod’s IPv6 address', async () => {
+    const vmi = await s.clients.kv.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, 'masq', {
+      namespace: s.ns,
+    });
+    const { uid, ip, ip6 } = await launcherPodOf(vmi);
+    expect(ip6).toMatch(/^fd00:10:247:/);
+    expect(vmi.status?.interfaces?.[0]?.ipAddresses).toEqual([ip, ip6]);
+    const serial = await readSerial(
+      {
+        podUid: uid,
+        vmiUid: vmi.metadata.uid ?? '',
+        until: new RegExp(`${NET6_MARKER} \\S+`),
+        timeoutMs: 120_000,
+      },
+      s.c.dir,
+    );
+    expect(serial).toMatch(new RegExp(`${NET6_MARKER} fd10:0:2::2/\\d+`));
+    // The route the advertisements gave the guest: the VM subnet on its link and the bridge as default router.
+    const routes = await sshToMasq('ip -6 route show');
+    expect(routes.stdout).toMatch(/fd10:0:2::\/120 dev eth0/);
+    expect(routes.stdout).toMatch(/default via fe80::[0-9a-f:]+ dev eth0/);
+    expect(await probeFromPod(ip6)).toEqual({
+      tcp: 'hello over tcp',
+      udp: 'hello over udp',
+      closed: 'ECONNREFUSED',
+    });
+  }, 300_000);
 
   it('forwards guest ports (tcp, udp) through kube-apiserver, the api and the handler; a closed one is a clear error', async () => {
     expect(await forward('masq', GUEST_PORTS.tcpEcho, 'hello through the api')).toEqual({

@@ -6,7 +6,8 @@
 # an apt-get update it asks apt-cache for versions (a few seconds) and rebuilds only if one changed.
 #   vmlinux                  uncompressed kernel (ELF, boots through its PVH entry with -kernel)
 #   initramfs.cpio.gz        busybox + /init (prints the marker on ttyS0; ACPI power button powers off;
-#                            DHCP on a virtio-net eth0, echo services through inetutils-inetd)
+#                            DHCP (and DHCPv6 by ISC dhclient) on a virtio-net eth0, echo services through
+#                            inetutils-inetd)
 #   initramfs-agent.cpio.gz  the same plus virtio disk modules, qemu-ga, dropbear (with sftp-server, for scp)
 #                            and their libraries
 #   data.ext4.qcow2          16 MiB ext4 disk (label kvts-data) for the agent variant
@@ -40,7 +41,7 @@ root="${KV_CACHE_DIR:-$HOME/.cache/kubevirt-ts}/guests"
 mkdir -p "$root"
 # Warm path without apt-cache: the key resolved last time holds while these inputs and apt's package
 # lists (and pinning) are unchanged.
-fingerprint=$( (cat "${BASH_SOURCE[0]}" "$here/lib-build.sh" "$here/init.sh" "$here/udhcpc.script"
+fingerprint=$( (cat "${BASH_SOURCE[0]}" "$here/lib-build.sh" "$here/init.sh" "$here/udhcpc.script" "$here/dhclient6.script"
   echo "$flavour"
   stat -c '%n %s %Y' /var/lib/apt/lists/*_Packages* /etc/apt/preferences* 2>/dev/null || true) |
   sha256sum | cut -c1-16)
@@ -54,8 +55,9 @@ if [ -f "$root/.resolved-$fingerprint" ]; then
 fi
 
 # Package set: busybox-static, the Depends closure of qemu-guest-agent and dropbear-bin (their shared
-# libraries; pre-depends are install-time only), inetutils-inetd and openssh-sftp-server alone (their binaries
-# need only libc, which that closure holds; their Depends are init-script helpers and the ssh client) and the versioned kernel image behind the
+# libraries; pre-depends are install-time only), inetutils-inetd, isc-dhcp-client and openssh-sftp-server alone
+# (their binaries need only libc, which that closure holds; their Depends are init-script helpers, iproute2 and
+# the ssh client) and the versioned kernel image behind the
 # flavour metapackage. Two apt-cache calls only: without a pkgcache (Docker images) each one rebuilds the
 # cache, about a second.
 mapfile -t agent_pkgs < <(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
@@ -71,17 +73,17 @@ while IFS= read -r line; do
     "Version: "*) version[$p]=${line#Version: } ;;
     "Depends: "*) [ "$p" != "linux-image-$flavour" ] || kdep=${line#Depends: } ;;
   esac
-done < <(apt-cache show --no-all-versions "linux-image-$flavour" busybox-static inetutils-inetd openssh-sftp-server \
+done < <(apt-cache show --no-all-versions "linux-image-$flavour" busybox-static inetutils-inetd isc-dhcp-client openssh-sftp-server \
   "${agent_pkgs[@]}")
 # Depends: linux-image-6.1.0-57-cloud-amd64 (= 6.1.192-3)
 kpkg=${kdep%% *}
 [[ $kpkg == linux-image-[0-9]* ]] || die "no kernel package behind linux-image-$flavour (run apt-get update?)"
 release=${kpkg#linux-image-}
 version[$kpkg]=${version[linux-image-$flavour]}
-pkgs=("$kpkg" busybox-static inetutils-inetd openssh-sftp-server "${agent_pkgs[@]}")
+pkgs=("$kpkg" busybox-static inetutils-inetd isc-dhcp-client openssh-sftp-server "${agent_pkgs[@]}")
 for p in "${pkgs[@]}"; do [ -n "${version[$p]:-}" ] || die "no candidate version for $p"; done
 
-key=$( (cat "${BASH_SOURCE[0]}" "$here/lib-build.sh" "$here/init.sh" "$here/udhcpc.script"
+key=$( (cat "${BASH_SOURCE[0]}" "$here/lib-build.sh" "$here/init.sh" "$here/udhcpc.script" "$here/dhclient6.script"
   for p in "${pkgs[@]}"; do echo "$p=${version[$p]}"; done) | sha256sum | cut -c1-16)
 out="$root/$key"
 exec 9>"$root/.lock-$key"
@@ -114,19 +116,19 @@ dpkg-deb -x "$(deb busybox-static)" "$work/busybox"
 bb="$work/busybox/bin/busybox"
 
 mkdir -p "$work/sysroot"
-for p in inetutils-inetd openssh-sftp-server "${agent_pkgs[@]}"; do dpkg-deb -x "$(deb "$p")" "$work/sysroot"; done
+for p in inetutils-inetd isc-dhcp-client openssh-sftp-server "${agent_pkgs[@]}"; do dpkg-deb -x "$(deb "$p")" "$work/sysroot"; done
 
 log "building initramfs.cpio.gz"
 make_base_tree "$work/plain" "$bb" "$here/init.sh"
 add_modules "$work/plain" "$work/kernel/lib/modules/$release" "${BUTTON_MODULES[@]}" "${NET_MODULES[@]}"
-add_net_services "$work/plain" "$work/sysroot" "$here/udhcpc.script"
+add_net_services "$work/plain" "$work/sysroot" "$here/udhcpc.script" "$here/dhclient6.script"
 pack_cpio "$work/plain" "$bb" "$work/out/initramfs.cpio.gz"
 
 log "building initramfs-agent.cpio.gz (${AGENT_MODULES[*]}, qemu-ga, dropbear, sftp-server)"
 make_base_tree "$work/agent" "$bb" "$here/init.sh"
 add_modules "$work/agent" "$work/kernel/lib/modules/$release" "${BUTTON_MODULES[@]}" "${NET_MODULES[@]}" \
   "${AGENT_MODULES[@]}"
-add_net_services "$work/agent" "$work/sysroot" "$here/udhcpc.script"
+add_net_services "$work/agent" "$work/sysroot" "$here/udhcpc.script" "$here/dhclient6.script"
 add_program "$work/agent" "$work/sysroot" usr/sbin/qemu-ga
 add_program "$work/agent" "$work/sysroot" usr/sbin/dropbear
 # scp and sftp: Debian's dropbear runs its sftp subsystem from /usr/lib/sftp-server.

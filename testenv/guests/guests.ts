@@ -19,6 +19,8 @@ export const MARKER = 'KUBEVIRT-TS-GUEST-READY';
  * of its DHCP lease, or `none` when no lease came within about 20 s. Absent without a NIC.
  */
 export const NET_MARKER = 'KUBEVIRT-TS-GUEST-NET eth0';
+/** What a guest prints, once, when DHCPv6 leased eth0 an address: `${NET6_MARKER} <address>/<prefix>`. */
+export const NET6_MARKER = 'KUBEVIRT-TS-GUEST-NET6 eth0';
 
 /** What the guests serve once eth0 has an address (ssh on the agent guest only, root with a key). */
 export const GUEST_PORTS = {

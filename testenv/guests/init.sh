@@ -4,7 +4,8 @@
 # agent image) and starts busybox acpid (the power button powers off, see /etc/acpid.conf), on the agent
 # image mounts /dev/vda at /mnt/data and starts qemu-ga on the org.qemu.guest_agent.0 port, then prints the
 # marker line on the console (console=ttyS0). With a virtio-net NIC (eth0) it first takes a DHCP lease, starts the echo
-# services (inetd) and, on the agent image, dropbear, and prints NET_MARKER with the address (or "none").
+# services (inetd) and, on the agent image, dropbear, and prints NET_MARKER with the address (or "none"); a
+# DHCPv6 lease, when there is a server, comes later with its own console line (dhclient6.script).
 # Cmdline flags: kvts.poweroff=1 powers off after the marker; otherwise a shell is offered on the console
 # (respawned) so console tests can type into the guest. kvts.sshkey=<base64 of an authorized_keys line>
 # gives root an ssh key (as does /mnt/data/authorized_keys).
@@ -91,10 +92,11 @@ start_agent() {
 wait_listening() {
   state=0A
   [ "$1" = udp ] && state=07
-  pattern=$(printf ':%04X 00000000:0000 %s' "$2" "$state")
+  # An IPv6 socket (inetd's echo services take both families) is listed in tcp6/udp6.
+  pattern=$(printf ':%04X 0+:0000 %s' "$2" "$state")
   i=0
   while [ $i -lt 50 ]; do
-    grep -q "$pattern" "/proc/net/$1" && return 0
+    grep -qE "$pattern" "/proc/net/$1" "/proc/net/${1}6" 2>/dev/null && return 0
     i=$((i + 1))
     sleep 0.1
   done
@@ -125,6 +127,13 @@ start_network() {
   ip link set lo up
   ip link set eth0 up
   udhcpc -i eth0 -p /run/udhcpc.pid -b -t 20 -T 1 -O mtu -O search -O staticroutes >/run/udhcpc.log 2>&1
+  # DHCPv6 in the background, once eth0's link-local address is past duplicate address detection:
+  # /etc/dhclient6.script prints NET6_MARKER when a lease comes (a Pod with IPv6), never otherwise.
+  (
+    sleep 2
+    dhclient -6 -nw -cf /etc/dhclient6.conf -sf /etc/dhclient6.script -lf /run/dhclient6.leases \
+      -pf /run/dhclient6.pid eth0 >/run/dhclient6.log 2>&1
+  ) &
   net=$(ip -4 -o addr show dev eth0 | awk '{ print $4; exit }')
   if [ -z "$net" ]; then
     net=none

@@ -124,10 +124,14 @@ add_program() {
 # internal service goes by its official name, so /etc/services puts echo on those ports) and busybox
 # hostname answers TCP 1502. glibc (inetd, dropbear) reads ports, protocols and users from these files.
 add_net_services() {
-  local root=$1 sys=$2 script=$3
+  local root=$1 sys=$2 script=$3 script6=$4
   install -D -m 0755 "$script" "$root/etc/udhcpc/default.script"
+  install -D -m 0755 "$script6" "$root/etc/dhclient6.script"
+  : >"$root/etc/dhclient6.conf"
   add_program "$root" "$sys" usr/sbin/inetutils-inetd
-  printf '%s\n' 'echo stream tcp nowait root internal' 'echo dgram udp wait root internal' \
+  add_program "$root" "$sys" sbin/dhclient
+  # tcp6/udp6: inetutils' IPv6 sockets take IPv4 too (v4-mapped), so one socket serves both families.
+  printf '%s\n' 'echo stream tcp6 nowait root internal' 'echo dgram udp6 wait root internal' \
     '1502 stream tcp nowait root /bin/hostname hostname' >"$root/etc/inetd.conf"
   printf '%s\n' 'echo 1500/tcp' 'echo 1501/udp' >"$root/etc/services"
   printf '%s\n' 'ip 0 IP' 'tcp 6 TCP' 'udp 17 UDP' >"$root/etc/protocols"

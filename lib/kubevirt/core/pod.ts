@@ -35,6 +35,8 @@ interface PodStatus {
   containerStatuses?: ContainerStatus[];
   qosClass?: string;
   podIP?: string;
+  /** Every address of the Pod, one per family, podIP first. */
+  podIPs?: { ip?: string }[];
 }
 
 export interface VolumeMount {
