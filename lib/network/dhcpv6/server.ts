@@ -10,7 +10,7 @@
  * name of the interface it came in on as zone (`fe80::1%k6t-eth0`). So with a link given, only link-local
  * sources on that link are answered, and the answer, sent to that scoped address, leaves on that link.
  */
-import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -63,7 +63,14 @@ export function interfaceMac(name: string): string {
   return mac;
 }
 
-const LINK_NAME = /^(?!\.\.?$)[^/:\s%]{1,15}$/;
+/** The links of this process's network namespace (`/proc/self/net/dev`: `  name: counters`). */
+async function linkNames(): Promise<string[]> {
+  const text = await readFile('/proc/self/net/dev', 'utf8');
+  return text.split('\n').flatMap((line) => {
+    const name = /^\s*([^:\s|]+):/.exec(line)?.[1];
+    return name === undefined ? [] : [name];
+  });
+}
 
 function closeSocket(socket: Socket): Promise<void> {
   return new Promise<void>((resolve) => {
@@ -84,9 +91,9 @@ async function listen(socket: Socket, port: number, link: string | undefined): P
     });
     if (link !== undefined) {
       // An unknown zone would be scope 0, a membership wherever the kernel routes the group: refuse it. (Node's
-      // own list of interfaces leaves out one without carrier, such as a bridge whose tap QEMU has not opened.)
-      if (!LINK_NAME.test(link) || !existsSync(`/sys/class/net/${link}`))
-        throw new Error(`no interface ${link}`);
+      // own list of interfaces leaves out one without carrier, such as a bridge whose tap QEMU has not opened;
+      // /proc/self/net is this process's namespace, where /sys may show another's.)
+      if (!(await linkNames()).includes(link)) throw new Error(`no interface ${link}`);
       // The interface of a membership is given as the unspecified address scoped to it.
       socket.addMembership(ALL_SERVERS_GROUP, `::%${link}`);
     }
