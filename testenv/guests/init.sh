@@ -127,12 +127,15 @@ start_network() {
   ip link set lo up
   ip link set eth0 up
   udhcpc -i eth0 -p /run/udhcpc.pid -b -t 20 -T 1 -O mtu -O search -O staticroutes >/run/udhcpc.log 2>&1
-  # DHCPv6 in the background, once eth0's link-local address is past duplicate address detection:
-  # /etc/dhclient6.script prints NET6_MARKER when a lease comes (a Pod with IPv6), never otherwise.
+  # DHCPv6 in the background: /etc/dhclient6.script prints NET6_MARKER when a lease comes (a Pod with IPv6),
+  # never otherwise. dhclient stays in the foreground of this loop; it exits at once while eth0's link-local
+  # address is still in duplicate address detection (slow on a loaded host), and is started again.
   (
-    sleep 2
-    dhclient -6 -nw -cf /etc/dhclient6.conf -sf /etc/dhclient6.script -lf /run/dhclient6.leases \
-      -pf /run/dhclient6.pid eth0 >/run/dhclient6.log 2>&1
+    while :; do
+      sleep 2
+      dhclient -6 -d -cf /etc/dhclient6.conf -sf /etc/dhclient6.script -lf /run/dhclient6.leases \
+        -pf /run/dhclient6.pid eth0 >>/run/dhclient6.log 2>&1
+    done
   ) &
   net=$(ip -4 -o addr show dev eth0 | awk '{ print $4; exit }')
   if [ -z "$net" ]; then
