@@ -9,7 +9,7 @@
  * closed, clients closed. Tests run this in-process; the role adds health, device plugins, the REST server
  * and the heartbeat around it.
  */
-import { rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Registry } from 'prom-client';
@@ -148,8 +148,9 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
   });
   const clusterConfig = (): HandlerClusterConfig =>
     handlerClusterConfig(configuringKubeVirt(kubevirts?.store.list() ?? []));
-  // radvd's files go to a directory of this process's own, removed with it.
-  const advertsDir = join(tmpdir(), `kubevirt-ts-handler-radvd-${process.pid}`);
+  // radvd's files go to a directory of this process's own, made here (0700, a name nobody could take first)
+  // and removed with it: a name known in advance under a shared /tmp could be a symlink laid by another user.
+  const advertsDir = await mkdtemp(join(tmpdir(), 'kubevirt-ts-handler-radvd-'));
   const network = new PodNetworkSetup({
     log,
     plugins: (): HandlerClusterConfig['networkBindings'] => clusterConfig().networkBindings,

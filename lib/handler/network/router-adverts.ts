@@ -8,7 +8,7 @@
  * live in the handler's own directory `dir`, never in the tenant's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../kernel/log/log.ts';
 import type { OpenNetns } from '../../network/setup/pod-netns.ts';
@@ -17,7 +17,7 @@ const UID = /^[0-9a-f-]{1,64}$/;
 
 export interface RouterAdvertisersOptions {
   readonly log: Logger;
-  /** Where the configurations and pid files go (the handler's, 0700). */
+  /** Where the configurations and pid files go: the handler's own directory (mkdtemp), 0700. */
   readonly dir: string;
   /** The program (default `radvd` on PATH). */
   readonly radvd?: string;
@@ -32,7 +32,6 @@ export class RouterAdvertisers {
   async start(podUid: string, ns: OpenNetns, config: string): Promise<void> {
     if (this.running.has(podUid)) return;
     if (!UID.test(podUid)) throw new Error(`${JSON.stringify(podUid)} is not a Pod uid`);
-    await mkdir(this.o.dir, { recursive: true, mode: 0o700 });
     const conf = join(this.o.dir, `${podUid}.conf`);
     await writeFile(conf, config, { mode: 0o600 });
     const argv = ['--net=/proc/self/fd/3', '--', 'setpriv', '--pdeathsig', 'KILL', '--'];
