@@ -13,7 +13,6 @@
 import { readFile } from 'node:fs/promises';
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { isIPv6 } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { ipOctets } from '../../kernel/x509/ip.ts';
@@ -53,14 +52,6 @@ export function fromLink(source: string, link: string | undefined): boolean {
   const octets = ipOctets(address);
   // fe80::/10
   return octets[0] === 0xfe && ((octets[1] ?? 0) & 0xc0) === 0x80;
-}
-
-/** The MAC of a local interface (net.InterfaceByName(...).HardwareAddr), for the server's DUID. */
-export function interfaceMac(name: string): string {
-  const mac = networkInterfaces()[name]?.[0]?.mac;
-  if (mac === undefined)
-    throw new KvError('KV_ERR_CONFIG', `interface ${JSON.stringify(name)} has no address`);
-  return mac;
 }
 
 /** The links of this process's network namespace (`/proc/self/net/dev`: `  name: counters`). */

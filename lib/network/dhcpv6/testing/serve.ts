@@ -7,11 +7,21 @@
  */
 import { createLogger } from '../../../kernel/log/log.ts';
 import { masqueradeDhcpv6Config, type MasqueradeInput } from '../config.ts';
-import { interfaceMac, startDhcpv6Server } from '../server.ts';
+import { networkInterfaces } from 'node:os';
+import { KvError } from '../../../kernel/errors/errors.ts';
+import { startDhcpv6Server } from '../server.ts';
 
 /** What the test passes: the masquerade input less the MAC, which is read from the link. */
 export interface ServeInput extends Omit<MasqueradeInput, 'serverMac'> {
   readonly link: string;
+}
+
+/** The link's MAC, for the server's DUID (the launcher uses the masquerade bridge's fixed one). */
+function interfaceMac(name: string): string {
+  const mac = networkInterfaces()[name]?.[0]?.mac;
+  if (mac === undefined)
+    throw new KvError('KV_ERR_CONFIG', `interface ${JSON.stringify(name)} has no address`);
+  return mac;
 }
 
 const input = JSON.parse(process.argv[2] ?? '{}') as ServeInput;
