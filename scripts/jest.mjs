@@ -1,11 +1,12 @@
 // Runs jest (ESM mode) with the given args, then prints the plain closing line CI reads:
 // "N passed, N failed" (jest's own summary is not read by the workplace CI).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const out = join(mkdtempSync(join(tmpdir(), 'kv-jest-')), 'result.json');
+const dir = mkdtempSync(join(tmpdir(), 'kv-jest-'));
+const out = join(dir, 'result.json');
 const args = [
   '--experimental-vm-modules',
   '--no-warnings=ExperimentalWarning',
@@ -24,6 +25,7 @@ if (existsSync(out)) {
 } else {
   failed = 1;
 }
+rmSync(dir, { recursive: true, force: true });
 if (run.status !== 0 && failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(run.status ?? 1);
