@@ -4,6 +4,7 @@
  * goes (Ready included), the launcher puts its disk in the domain.
  */
 import type { VirtualMachineInstance } from './v1/objects.ts';
+import type { Volume } from './v1/volume.ts';
 
 export const HOTPLUG_MOUNTED_PHASES: readonly (string | undefined)[] = ['MountedToPod', 'Ready'];
 /** From the controller's AttachedToNode (its attachment Pod holds the claim on the node) on. */
@@ -18,4 +19,28 @@ export function mountedHotplugVolumes(vmi: Pick<VirtualMachineInstance, 'status'
     .filter((v) => v.hotplugVolume !== undefined && HOTPLUG_MOUNTED_PHASES.includes(v.phase))
     .map((v) => v.name)
     .sort();
+}
+
+/**
+ * A volume that reaches the launcher through an attachment Pod rather than the launcher Pod (kubevirt
+ * storagetypes.IsHotplugVolume, with the Deckhouse fork's hotpluggable containerDisk).
+ */
+export function isHotplugVolume(v: Volume): boolean {
+  return (
+    v.persistentVolumeClaim?.hotpluggable === true ||
+    v.dataVolume?.hotpluggable === true ||
+    v.containerDisk?.hotpluggable === true ||
+    v.memoryDump !== undefined
+  );
+}
+
+/**
+ * Whether every hotplug volume of the spec is mounted into the launcher Pod, so a domain started now has its
+ * disks (kubevirt virt-handler hotplugVolumesReady, which the handler checks before the first start: Deckhouse
+ * declares the boot disk hotpluggable). Stricter than KubeVirt, which passes a volume that has no status entry
+ * yet when another volume has one.
+ */
+export function hotplugVolumesReady(vmi: Pick<VirtualMachineInstance, 'spec' | 'status'>): boolean {
+  const mounted = new Set(mountedHotplugVolumes(vmi));
+  return (vmi.spec.volumes ?? []).every((v) => !isHotplugVolume(v) || mounted.has(v.name));
 }

@@ -17,12 +17,8 @@ import {
 import { waitFor } from '../../../lib/kernel/testing/wait.ts';
 import { STORAGE_CLASS } from '../storage.ts';
 
-export async function claimWithDisk(
-  direct: KubeClient,
-  ns: string,
-  name: string,
-  marker?: string,
-): Promise<void> {
+/** A claim of the local StorageClass, Bound: its volume's directory on the node (the PV's hostPath). */
+export async function boundClaimDir(direct: KubeClient, ns: string, name: string): Promise<string> {
   const claim: PersistentVolumeClaim = {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
@@ -46,6 +42,16 @@ export async function claimWithDisk(
   const pv = await direct.get<PersistentVolume>(PERSISTENT_VOLUMES, bound.spec?.volumeName ?? '');
   const dir = pv.spec?.hostPath?.path ?? '';
   if (dir === '') throw new Error(`the volume of claim ${name} has no hostPath`);
+  return dir;
+}
+
+export async function claimWithDisk(
+  direct: KubeClient,
+  ns: string,
+  name: string,
+  marker?: string,
+): Promise<void> {
+  const dir = await boundClaimDir(direct, ns, name);
   const disk = await open(join(dir, 'disk.img'), 'w');
   if (marker !== undefined) await disk.write(`${marker}\n`);
   await disk.truncate(16 * 2 ** 20);

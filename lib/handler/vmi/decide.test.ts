@@ -23,6 +23,17 @@ const failedSync = (v: VirtualMachineInstance): VirtualMachineInstance => ({
     conditions: [{ type: 'Synchronized', status: 'False', reason: 'Synchronizing with the Domain failed.' }],
   },
 });
+/** The VMI with a hotpluggable boot claim, its volume status in `phase` (none: not listed yet). */
+const withHotplug = (v: VirtualMachineInstance, phase?: string): VirtualMachineInstance => ({
+  ...v,
+  spec: { ...v.spec, volumes: [{ name: 'boot', persistentVolumeClaim: { claimName: 'c', hotpluggable: true } }] },
+  status: {
+    ...v.status,
+    ...(phase !== undefined && {
+      volumeStatus: [{ name: 'boot', target: '', phase, hotplugVolume: { attachPodName: 'hp' } }],
+    }),
+  },
+});
 const ok: LauncherReach = { initialized: true, unresponsive: false };
 const gone: LauncherReach = { initialized: true, unresponsive: true };
 
@@ -87,6 +98,31 @@ describe('decideAction (KubeVirt handler sync)', () => {
     [
       'a domain a failed sync defined and never started: sync again',
       [failedSync(vmi('Scheduled')), domain('Shutoff', 'Unknown'), ok],
+      'sync',
+    ],
+    [
+      'a Scheduled VMI whose hotplug boot disk is not mounted yet: wait before the start',
+      [withHotplug(vmi('Scheduled'), 'AttachedToNode'), undefined, ok],
+      'wait',
+    ],
+    [
+      'a Scheduled VMI whose hotplug volume has no status yet: wait',
+      [withHotplug(vmi('Scheduled')), undefined, ok],
+      'wait',
+    ],
+    [
+      'a Scheduled VMI whose hotplug volume is mounted: start it',
+      [withHotplug(vmi('Scheduled'), 'MountedToPod'), undefined, ok],
+      'sync',
+    ],
+    [
+      'a failed start whose hotplug volume went: wait for it again',
+      [failedSync(withHotplug(vmi('Scheduled'), 'Bound')), domain('Shutoff', 'Unknown'), ok],
+      'wait',
+    ],
+    [
+      'a running domain whose hotplug volume is unplugged: keep it in line',
+      [withHotplug(vmi('Running'), 'Detaching'), domain('Running', 'Booted'), ok],
       'sync',
     ],
     ['a Paused domain: keep it in line', [vmi('Running'), domain('Paused', 'User'), ok], 'sync'],

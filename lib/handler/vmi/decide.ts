@@ -6,9 +6,11 @@
  *   of a Scheduled VMI with no reason yet may still be starting: wait; unless the last sync failed, which
  *   left it defined and never started: sync again), or the VMI is final;
  * - sync: the VMI is not final and the phase the domain says is the phase it has (during start-up the two agree
- *   only once the handler wrote what the domain says).
+ *   only once the handler wrote what the domain says);
+ * - wait, instead of the first start, while a hotplug volume of the spec is not mounted into the launcher Pod
+ *   yet (the domain would start without that disk: Deckhouse's boot disks are hotpluggable).
  */
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { hotplugVolumesReady, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { DomainJson } from '../../rpc/index.ts';
 import { domainPhase, type LauncherReach } from './phase.ts';
 
@@ -42,10 +44,13 @@ function notStartedYet(vmi: VirtualMachineInstance, domain: DomainJson): boolean
 const lastSyncFailed = (vmi: VirtualMachineInstance): boolean =>
   vmi.status?.conditions?.some((c) => c.type === 'Synchronized' && c.status === 'False') ?? false;
 
+/** The sync that starts the domain, once the hotplug volumes are there. */
+const start = (vmi: VirtualMachineInstance): HandlerAction => (hotplugVolumesReady(vmi) ? 'sync' : 'wait');
+
 /** A domain of a live VMI that is not alive: deleted, unless it was defined and not started yet. */
 function deadDomainAction(vmi: VirtualMachineInstance, domain: DomainJson): HandlerAction {
   if (!notStartedYet(vmi, domain)) return 'delete';
-  return lastSyncFailed(vmi) ? 'sync' : 'wait';
+  return lastSyncFailed(vmi) ? start(vmi) : 'wait';
 }
 
 export function decideAction({ vmi, domain, launcher }: DecideInput): HandlerAction {
@@ -54,5 +59,6 @@ export function decideAction({ vmi, domain, launcher }: DecideInput): HandlerAct
   if (leaving) return alive ? 'shutdown' : domain !== undefined ? 'delete' : 'none';
   if (isFinal(vmi)) return domain !== undefined ? 'delete' : 'none';
   if (domain !== undefined && !alive) return deadDomainAction(vmi, domain);
-  return domainPhase(vmi, domain, launcher) === vmi.status?.phase ? 'sync' : 'none';
+  if (domainPhase(vmi, domain, launcher) !== vmi.status?.phase) return 'none';
+  return domain === undefined ? start(vmi) : 'sync';
 }
