@@ -10,7 +10,7 @@ import path from 'node:path';
 import { KvError } from '../kernel/errors/errors.ts';
 
 /** Kinds of config volumes mounted under the private directory (`<private>/<kind>/<volume>`). */
-export type ConfigVolumeKind = 'secret' | 'config-map' | 'downwardapi';
+export type ConfigVolumeKind = 'secret' | 'config-map' | 'downwardapi' | 'sysprep';
 
 export interface PodLayout {
   readonly root: string;

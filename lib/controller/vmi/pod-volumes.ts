@@ -10,7 +10,8 @@
  * - the kernelBoot container: an image volume, read-only at /var/run/kubevirt-kernel-boot (kernelPath and
  *   initrdPath are paths inside it);
  * - hostDisk: the host directory; secret, configMap and downwardAPI volumes under
- *   /var/run/kubevirt-private/<kind>/<volume>; a cloud-init secret's user and network data as single files
+ *   /var/run/kubevirt-private/<kind>/<volume>, a sysprep volume's Secret or ConfigMap under
+ *   /var/run/kubevirt-private/sysprep/<volume>; a cloud-init secret's user and network data as single files
  *   (subPath) under /var/run/kubevirt-private/secret/<volume>/; accessCredentials secrets at
  *   /var/run/kubevirt-private/secret/<secret>-access-cred.
  * Hotpluggable volumes are left to attachment pods.
@@ -152,7 +153,16 @@ function addConfigSource(out: RenderedVolumes, volume: Volume): void {
     addSource(out, volume, 'downwardapi', { downwardAPI: { items: volume.downwardAPI.fields ?? [] } });
   } else if (volume.serviceAccount !== undefined) {
     out.serviceAccountName = volume.serviceAccount.serviceAccountName ?? '';
+  } else if (volume.sysprep !== undefined) {
+    addSysprep(out, volume);
   }
+}
+
+/** A sysprep volume's Secret or ConfigMap (one naming neither is refused by the launcher). */
+function addSysprep(out: RenderedVolumes, volume: Volume): void {
+  const { secret, configMap } = volume.sysprep ?? {};
+  if (secret !== undefined) addSource(out, volume, 'sysprep', { secret: { secretName: secret.name } });
+  else if (configMap !== undefined) addSource(out, volume, 'sysprep', { configMap: { name: configMap.name } });
 }
 
 /** The user-data and network-data keys of a cloud-init secret, each mounted as a file (both spellings). */

@@ -16,6 +16,7 @@ const DISKS = new Map([
   ['cm', iso('config-map-disks', 'cm.iso')],
   ['sec', iso('secret-disks', 'sec.iso')],
   ['dapi', iso('downwardapi-disks', 'dapi.iso')],
+  ['unattend', iso('sysprep-disks', 'unattend.iso')],
   ['sa', iso('service-account-disk', 'service-account.iso')],
 ]);
 
@@ -54,6 +55,39 @@ describe('configVolumeImages', () => {
     expect(rest).toEqual([]);
     expect(image).toMatchObject({ volume: volume.name, label, isoPath: DISKS.get(volume.name) });
     expect(imageFiles(image)).toEqual({ key1: `<${dir}/key1>`, sub: `<${dir}/sub>` });
+  });
+
+  it.each<[string, Volume]>([
+    ['Secret', { name: 'unattend', sysprep: { secret: { name: 'win-sysprep' } } }],
+    ['ConfigMap', { name: 'unattend', sysprep: { configMap: { name: 'win-sysprep' } } }],
+  ])('images a sysprep %s as unattendCD, its answer file in any case', (_kind, volume) => {
+    const dir = `${PRIVATE}/sysprep/unattend`;
+    const [image] = run([volume], { [`${dir}/Autounattend.xml`]: '<x/>', [`${dir}/setup.cmd`]: 'echo' });
+    expect(image).toMatchObject({ volume: 'unattend', label: 'unattendCD', isoPath: DISKS.get('unattend') });
+    expect(imageFiles(image)).toEqual({
+      'Autounattend.xml': `<${dir}/Autounattend.xml>`,
+      'setup.cmd': `<${dir}/setup.cmd>`,
+    });
+  });
+
+  it.each<[string, Volume, Record<string, string>, RegExp]>([
+    [
+      'without an answer file',
+      { name: 'unattend', sysprep: { secret: { name: 's' } } },
+      { [`${PRIVATE}/sysprep/unattend/setup.cmd`]: 'echo' },
+      /holds neither autounattend.xml nor unattend.xml/,
+    ],
+    ['naming no source', { name: 'unattend', sysprep: {} }, {}, /names neither a Secret nor a ConfigMap/],
+  ])('refuses a sysprep volume %s, naming it', (_case, volume, files, message) => {
+    let err: unknown;
+    try {
+      run([volume], files);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigDiskError);
+    expect(err).toMatchObject({ field: 'spec.volumes[0].sysprep' });
+    expect((err as Error).message).toMatch(message);
   });
 
   it('makes an empty image for an empty mount, and none for a volume no disk uses', () => {
