@@ -187,6 +187,27 @@ describe('launcher end to end', () => {
     await stopAndCheck(l);
   }, 180_000);
 
+  it('starts an EFI guest with secure boot on the firmware Deckhouse uses, its NVRAM made from the template', async () => {
+    const l = await launch({ name: 'efi' });
+    const vmi = kernelBootVmi({ name: 'efi', uid: UID, initrd: 'initramfs.cpio.gz', cmdline: GUEST_CMDLINE });
+    const domain = vmi.spec.domain;
+    domain.firmware = { uuid: domain.firmware?.uuid ?? UID, bootloader: { efi: { secureBoot: true } } };
+    domain.features = { ...domain.features, smm: { enabled: true } };
+    expect((await l.client.syncVirtualMachine(vmi)).success).toBe(true);
+    await l.waitEvent(is('Running'), 10_000);
+    // No disk to boot: the firmware's boot manager says so on the serial console.
+    const deadline = Date.now() + BOOT_MS;
+    while (!readFileSync(l.paths.serialLog(UID), 'utf8').includes('BdsDxe') && Date.now() < deadline)
+      await realClock.sleep(500);
+    expect(readFileSync(l.paths.serialLog(UID), 'utf8')).toContain('BdsDxe');
+    const cmdline = readFileSync(`/proc/${qemuPid(l.root)}/cmdline`, 'utf8');
+    expect(cmdline).toContain('/usr/share/OVMF/OVMF_CODE_4M.secboot.fd');
+    expect(lstatSync(join(l.root, 'var/run/kubevirt-private/libvirt/qemu/nvram/efi_VARS.fd')).size).toBe(
+      lstatSync('/usr/share/OVMF/OVMF_VARS_4M.fd').size,
+    );
+    await stopAndCheck(l);
+  }, 180_000);
+
   it('reports kill -9 of QEMU as a crash and does not restart a VMI that already ran', async () => {
     const l = await launch({ name: 'crash' });
     const vmi = kernelBootVmi({

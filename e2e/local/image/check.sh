@@ -24,6 +24,9 @@ for p in /usr/sbin/libvirtd /usr/sbin/virtlogd /usr/bin/qemu-system-x86_64 /usr/
   [ -x "$p" ] || { say "missing $p"; exit 1; }
 done
 /usr/bin/qemu-system-x86_64 --version | head -n1
+for f in OVMF_CODE_4M.fd OVMF_CODE_4M.secboot.fd OVMF_VARS_4M.fd; do
+  [ -r "/usr/share/OVMF/$f" ] || { say "missing /usr/share/OVMF/$f"; exit 1; }
+done
 getent passwd libvirt-qemu >/dev/null || { say "no libvirt-qemu user"; exit 1; }
-say "programs and the libvirt-qemu user ok"
+say "programs, EFI firmware and the libvirt-qemu user ok"
 echo IMAGE-CHECK-OK

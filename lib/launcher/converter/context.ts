@@ -144,10 +144,12 @@ function efiFiles(arch: Arch, ovmfDir: string, given: Partial<EfiFiles> = {}): E
           secureBootVars: file('AAVMF_VARS.fd'),
         }
       : {
-          code: file('OVMF_CODE.fd'),
-          vars: file('OVMF_VARS.fd'),
-          secureBootCode: file('OVMF_CODE.secboot.fd'),
-          secureBootVars: file('OVMF_VARS.secboot.fd'),
+          // Deckhouse's fork: the 4 MiB builds, and for secure boot the SMM code with the plain variable store
+          // (no keys enrolled; its edk2 image copies OVMF_VARS.fd to OVMF_VARS.secboot.fd). Debian's names.
+          code: file('OVMF_CODE_4M.fd'),
+          vars: file('OVMF_VARS_4M.fd'),
+          secureBootCode: file('OVMF_CODE_4M.secboot.fd'),
+          secureBootVars: file('OVMF_VARS_4M.fd'),
         };
   return { ...defaults, ...given };
 }

@@ -156,8 +156,8 @@ describe('what libvirt 9.0 checks when a domain is defined', () => {
   });
 
   it.each([
-    ['an OVMF loader that is not there', efi.replace('OVMF_CODE.secboot.fd', 'NO_SUCH_CODE.fd')],
-    ['an NVRAM template that is not there', efi.replace('OVMF_VARS.secboot.fd', 'NO_SUCH_VARS.fd')],
+    ['an OVMF loader that is not there', efi.replace('OVMF_CODE_4M.secboot.fd', 'NO_SUCH_CODE.fd')],
+    ['an NVRAM template that is not there', efi.replace('OVMF_VARS_4M.fd', 'NO_SUCH_VARS.fd')],
     [
       'a CPU model QEMU does not know',
       golden('custom-cpu.domain.xml').replace('Cascadelake-Server-noTSX', 'NoSuchModel'),

@@ -104,10 +104,10 @@ describe('firmwareConfigurator', () => {
     [
       'secure boot by default',
       undefined,
-      { code: 'OVMF_CODE.secboot.fd', vars: 'OVMF_VARS.secboot.fd', secure: 'yes' },
+      { code: 'OVMF_CODE_4M.secboot.fd', vars: 'OVMF_VARS_4M.fd', secure: 'yes' },
     ],
-    ['secure boot on', true, { code: 'OVMF_CODE.secboot.fd', vars: 'OVMF_VARS.secboot.fd', secure: 'yes' }],
-    ['secure boot off', false, { code: 'OVMF_CODE.fd', vars: 'OVMF_VARS.fd', secure: 'no' }],
+    ['secure boot on', true, { code: 'OVMF_CODE_4M.secboot.fd', vars: 'OVMF_VARS_4M.fd', secure: 'yes' }],
+    ['secure boot off', false, { code: 'OVMF_CODE_4M.fd', vars: 'OVMF_VARS_4M.fd', secure: 'no' }],
   ])('EFI, %s', (_, secureBoot, files) => {
     const efi = secureBoot === undefined ? {} : { secureBoot };
     const vmi = testVmi(firmware({ bootloader: { efi } }), smmOn);
@@ -128,7 +128,7 @@ describe('firmwareConfigurator', () => {
     const vmi = testVmi(firmware({ bootloader: { efi: { secureBoot: false } } }));
     const given = runConfigurator(firmwareConfigurator, vmi, testCtx({ efi: { code: '/x/CODE_4M.fd' } })).os;
     expect(given.loader?.path).toBe('/x/CODE_4M.fd');
-    expect(given.nvram?.template).toBe('/usr/share/OVMF/OVMF_VARS.fd');
+    expect(given.nvram?.template).toBe('/usr/share/OVMF/OVMF_VARS_4M.fd');
     const arm = runConfigurator(firmwareConfigurator, vmi, testCtx({ arch: 'arm64' })).os;
     expect(arm.loader?.path).toBe('/usr/share/OVMF/AAVMF_CODE.fd');
   });
