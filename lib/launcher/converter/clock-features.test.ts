@@ -4,6 +4,7 @@ import { withSpec } from '../../kubevirt/testing/builders.ts';
 import { clockConfigurator } from './clock.ts';
 import type { Arch } from './context.ts';
 import type { Clock, Features } from './domain-spec.ts';
+import type { ConversionError } from './errors.ts';
 import { featuresConfigurator } from './features.ts';
 import { runConfigurator, testCtx, testVmi } from './testing/vmi.ts';
 
@@ -131,5 +132,29 @@ describe('featuresConfigurator', () => {
 
   it('sets no features when the VMI has none', () => {
     expect(runConfigurator(featuresConfigurator, testVmi()).features).toBeUndefined();
+  });
+
+  it.each<[string, VmiFeatures, string | undefined]>([
+    ['the VP index', { hyperv: { vpindex: {}, relaxed: {} } }, 'spec.domain.features.hyperv.vpindex'],
+    [
+      'Hyper-V passthrough',
+      { hypervPassthrough: { enabled: true } },
+      'spec.domain.features.hypervPassthrough',
+    ],
+    ['nothing when the VP index is off', { hyperv: { vpindex: { enabled: false }, relaxed: {} } }, undefined],
+  ])('under emulation refuses %s, which QEMU needs KVM for', (_, features, refused) => {
+    const vmi = testVmi(
+      withSpec((s) => {
+        s.domain.features = features;
+      }),
+    );
+    let field: string | undefined;
+    try {
+      runConfigurator(featuresConfigurator, vmi, testCtx({ emulation: true }));
+    } catch (err) {
+      field = (err as ConversionError).field;
+    }
+    expect(field).toBe(refused);
+    expect(() => runConfigurator(featuresConfigurator, vmi, testCtx({ emulation: false }))).not.toThrow();
   });
 });

@@ -1,11 +1,14 @@
 /**
  * `<features>`: ACPI (on unless disabled), APIC and SMM when asked, the Hyper-V enlightenments one by one (or
  * Hyper-V passthrough), a hidden KVM signature, paravirtual spinlocks, and vmport off on amd64
- * (kubevirt Convert_v1_Features_To_api_Features).
+ * (kubevirt Convert_v1_Features_To_api_Features). Beyond KubeVirt, which hands them to QEMU and fails at
+ * start: under emulation (TCG) the VP index enlightenment and Hyper-V passthrough are refused, since QEMU
+ * needs KVM for them (the VP index is set through a KVM ioctl).
  */
 import type { Features as VmiFeatures } from '../../kubevirt/index.ts';
 import { configurator, onOff, type Configurator } from './configurator.ts';
 import type { Features, Hyperv, OnOff } from './domain-spec.ts';
+import { ConversionError } from './errors.ts';
 
 type VmiHyperv = NonNullable<VmiFeatures['hyperv']>;
 
@@ -57,6 +60,13 @@ function enabled(feature: { enabled?: boolean } | undefined): boolean {
   return feature !== undefined && feature.enabled !== false;
 }
 
+function refuseUnderEmulation(h: Hyperv | undefined): void {
+  const why = 'needs KVM, and this node runs guests under emulation (TCG)';
+  if (h?.vpindex === 'on')
+    throw new ConversionError('spec.domain.features.hyperv.vpindex', `${why}: QEMU cannot set the VP index`);
+  if (h?.mode === 'passthrough') throw new ConversionError('spec.domain.features.hypervPassthrough', why);
+}
+
 export const featuresConfigurator: Configurator = configurator((vmi, domain, ctx) => {
   const source = vmi.spec.domain.features;
   if (source === undefined) return;
@@ -67,6 +77,7 @@ export const featuresConfigurator: Configurator = configurator((vmi, domain, ctx
   };
   if (source.hyperv !== undefined) features.hyperv = hyperv(source.hyperv);
   else if (enabled(source.hypervPassthrough)) features.hyperv = { mode: 'passthrough' };
+  if (ctx.emulation) refuseUnderEmulation(features.hyperv);
   if (source.kvm !== undefined) features.kvmHidden = onOff(source.kvm.hidden, false);
   if (source.pvspinlock !== undefined) features.pvspinlock = onOff(source.pvspinlock.enabled, true);
   if (ctx.arch === 'amd64') features.vmport = 'off';
