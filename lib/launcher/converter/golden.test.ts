@@ -62,6 +62,8 @@ const CASES: readonly [string, CaseOptions][] = [
   // As Deckhouse's controller makes it: 20 cores as 2 sockets of 10 (cores and sockets swapped under the
   // dynamic-cores marker) that grow to 16 cores each, and 2Gi of memory that grows to 256Gi.
   ['deckhouse-hotplug', {}],
+  // A Windows VM as Deckhouse makes it: q35, SMM, secure-boot EFI, Hyper-V enlightenments and `tpm: {}`.
+  ['windows-tpm', { ovmfDir: '/usr/share/OVMF' }],
 ];
 
 function loadVmi(name: string): VirtualMachineInstance {
