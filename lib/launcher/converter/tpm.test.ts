@@ -16,7 +16,11 @@ describe('TPM (kubevirt converter.go tpm.HasDevice)', () => {
     ['none asked', undefined, undefined],
     ['switched off', { enabled: false }, undefined],
     ['switched off, persistent', { enabled: false, persistent: true }, undefined],
-    ['{} (as Deckhouse asks for Windows)', {}, { model: 'tpm-tis', backend: { type: 'emulator', version: '2.0' } }],
+    [
+      '{} (as Deckhouse asks for Windows)',
+      {},
+      { model: 'tpm-tis', backend: { type: 'emulator', version: '2.0' } },
+    ],
     [
       'enabled, not persistent',
       { enabled: true, persistent: false },
