@@ -5,21 +5,8 @@
  * plain one stays on TIS. `enabled: false` means no device. Whether a persistent TPM can be honoured at all
  * (its state must outlive the Pod) is unsupported.ts's question, not this one's.
  */
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { hasPersistentTpm, hasTpm } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
-
-type Spec = VirtualMachineInstance['spec'];
-
-/** The VMI asks for a TPM (kubevirt tpm.HasDevice). */
-export function hasTpm(spec: Spec): boolean {
-  const tpm = spec.domain.devices.tpm;
-  return tpm !== undefined && tpm.enabled !== false;
-}
-
-/** The VMI asks for a TPM whose state survives the VM's restarts (kubevirt tpm.HasPersistentDevice). */
-export function hasPersistentTpm(spec: Spec): boolean {
-  return hasTpm(spec) && spec.domain.devices.tpm?.persistent === true;
-}
 
 export const tpmConfigurator: Configurator = configurator((vmi, domain) => {
   if (!hasTpm(vmi.spec)) return;

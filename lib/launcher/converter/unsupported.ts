@@ -6,10 +6,9 @@
  * backend-storage PVC, which this launcher does not mount yet, and a guest that silently loses its TPM keys
  * (BitLocker) or boot entries on every restart is worse than one that does not start.
  */
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { hasPersistentEfi, hasPersistentTpm, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import { ConversionError } from './errors.ts';
-import { hasPersistentTpm } from './tpm.ts';
 
 type Vmi = VirtualMachineInstance;
 
@@ -35,8 +34,7 @@ const CHECKS: Readonly<Record<string, (v: Vmi) => boolean>> = {
 /** Field → whether the VMI asks for state kept across restarts, which needs the VM's backend storage. */
 const PERSISTENT_STATE: Readonly<Record<string, (v: Vmi) => boolean>> = {
   'spec.domain.devices.tpm.persistent': (v) => hasPersistentTpm(v.spec),
-  'spec.domain.firmware.bootloader.efi.persistent': (v) =>
-    v.spec.domain.firmware?.bootloader?.efi?.persistent === true,
+  'spec.domain.firmware.bootloader.efi.persistent': (v) => hasPersistentEfi(v.spec),
 };
 
 const NO_BACKEND_STORAGE =
