@@ -10,7 +10,7 @@ import type { PersistentVolumeClaim } from '../../../kubevirt/core/pvc.ts';
 import type { VirtualMachineInstance } from '../../../kubevirt/index.ts';
 
 /** The claim's name prefix, and the label naming the VM whose state it holds. */
-export const BACKEND_STORAGE_PREFIX = 'persistent-state-for';
+const BACKEND_STORAGE_PREFIX = 'persistent-state-for';
 /** KubeVirt asks for 10Mi; CDI's storage-profile webhook may raise it to the provisioner's minimum. */
 const BACKEND_STORAGE_SIZE = '10Mi';
 const APPLY_STORAGE_PROFILE = 'cdi.kubevirt.io/applyStorageProfile';
