@@ -16,6 +16,8 @@ APT_PACKAGES=(openssl ca-certificates git curl util-linux
   runc containernetworking-plugins iptables nftables nfacct buildah debootstrap gcc libc6-dev
   # radvd: the handler (a host process in some tests) sends IPv6 router advertisements with it.
   radvd
+  # swtpm and swtpm_setup (swtpm-tools): libvirt backs a VMI's TPM with them (the TPM itests, the goldens).
+  swtpm swtpm-tools
   # zsh, to test the zsh completion virtctl-ts writes; busybox's udhcpc, the DHCP client the launcher's DHCP
   # server is tested against (the test guests run the same busybox); ISC's dhclient, the DHCPv6 client its
   # DHCPv6 server is tested against (busybox-static has no udhcpc6); ssh, scp and ssh-keygen for the agent

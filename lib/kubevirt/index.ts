@@ -53,6 +53,7 @@ export * from './hotplug.ts';
 export * from './volume-requests.ts';
 export * from './resource-claim-requests.ts';
 export * from './access-credentials.ts';
+export * from './persistent-state.ts';
 export * from './defaults/cluster.ts';
 export { defaultDiskBus } from './defaults/arch.ts';
 export { MAX_VCPUS } from './defaults/hotplug.ts';

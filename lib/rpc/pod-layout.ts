@@ -44,6 +44,15 @@ export interface PodLayout {
   /** Where filesystem claims and host disks are mounted (`<vmiDisksDir>/<volume>`). */
   readonly vmiDisksDir: string;
   readonly nvramDir: string;
+  /**
+   * swtpm's TPM state (one `<vmi uid>/tpm2` directory per VMI) and swtpm_setup's local CA: where the launcher's
+   * session libvirt puts them below its XDG_CONFIG_HOME `/lv` (lib/libvirt/daemon/layout.ts), KubeVirt's
+   * PathForSwtpm and PathForSwtpmLocalca in this project's layout.
+   */
+  readonly swtpmStateDir: string;
+  readonly swtpmLocalCaDir: string;
+  /** Where the VM's backend-storage PVC keeps its `meta` subdirectory (KubeVirt's migration marker). */
+  readonly backendStorageMetaDir: string;
   readonly prHelperSocket: string;
   /** Socket QEMU listens on for the guest's downward metrics channel (the node answers the guest through it). */
   readonly downwardMetricsSocket: string;
@@ -95,6 +104,9 @@ export function podLayout(root: string): PodLayout {
     devDir: under('dev'),
     vmiDisksDir: path.join(privateDir, 'vmi-disks'),
     nvramDir: path.join(privateDir, 'libvirt/qemu/nvram'),
+    swtpmStateDir: under('lv/libvirt/qemu/swtpm'),
+    swtpmLocalCaDir: under('lv/var/lib/swtpm-localca'),
+    backendStorageMetaDir: path.join(privateDir, 'backend-storage-meta'),
     prHelperSocket: path.join(shareDir, 'daemons/pr/pr-helper.sock'),
     downwardMetricsSocket: path.join(privateDir, 'downwardmetrics-channel/downwardmetrics.sock'),
     containerDiskDir: (index) => path.join(imageVolumeDir, `disk_${index}`),

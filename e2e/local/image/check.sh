@@ -20,7 +20,7 @@ printf '%s\n' "$xml" | grep -Eq '<domain type=.qemu.' || { say "convert: no TCG 
 say "virt launcher convert --emulation ok ($(printf '%s' "$xml" | wc -c) bytes of domain XML)"
 for p in /usr/sbin/libvirtd /usr/sbin/virtlogd /usr/bin/qemu-system-x86_64 /usr/bin/qemu-img \
   /usr/bin/qemu-pr-helper /usr/bin/xorriso /usr/bin/tini /usr/bin/prlimit /usr/bin/nsenter /usr/bin/ip \
-  /usr/sbin/nft /usr/bin/setpriv /usr/sbin/radvd; do
+  /usr/sbin/nft /usr/bin/setpriv /usr/sbin/radvd /usr/bin/swtpm /usr/bin/swtpm_setup; do
   [ -x "$p" ] || { say "missing $p"; exit 1; }
 done
 /usr/bin/qemu-system-x86_64 --version | head -n1

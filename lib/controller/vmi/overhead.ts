@@ -17,7 +17,7 @@
  * for SEV, 53Mi for a TPM (swtpm), 1Mi for downward metrics, 100Mi + 10Mi per exec probe, 100Mi for dedicated
  * CPUs or Guaranteed QoS, then × additionalGuestMemoryOverheadRatio. Re-measure when the launcher changes.
  */
-import { parseQuantity, quantityValue } from '../../kubevirt/index.ts';
+import { hasTpm, parseQuantity, quantityValue } from '../../kubevirt/index.ts';
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { vcpusOf } from '../../kubevirt/vmi-state.ts';
 
@@ -103,7 +103,7 @@ const DEVICE_OVERHEADS: readonly [(spec: Spec, arch: string) => boolean, number]
   ],
   [(s): boolean => s.volumes?.some((v) => v.downwardMetrics !== undefined) === true, Mi],
   [(s): boolean => s.domain.launchSecurity !== undefined, 256 * Mi],
-  [(s): boolean => s.domain.devices.tpm !== undefined && s.domain.devices.tpm.enabled !== false, 53 * Mi],
+  [hasTpm, 53 * Mi],
 ];
 
 function deviceOverhead(spec: Spec, arch: string): number {

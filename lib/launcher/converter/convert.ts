@@ -26,6 +26,7 @@ import { ioThreadsConfigurator } from './iothreads.ts';
 import { memoryConfigurator, memoryHotplugNumaConfigurator } from './memory.ts';
 import { osConfigurator } from './os.ts';
 import { rngConfigurator } from './rng.ts';
+import { tpmConfigurator } from './tpm.ts';
 import { unsupportedConfigurator } from './unsupported.ts';
 import { watchdogConfigurator } from './watchdog.ts';
 
@@ -55,6 +56,7 @@ const CONFIGURATORS: readonly Configurator[] = [
   balloonConfigurator,
   rngConfigurator,
   watchdogConfigurator,
+  tpmConfigurator,
 ];
 
 /** The domain for a VMI; throws a ConversionError naming the VMI field that prevents it. */

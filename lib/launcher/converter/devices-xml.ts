@@ -1,6 +1,6 @@
 /**
  * `<devices>` as XML, in KubeVirt's element order (api/schema.go Devices): interfaces, channels, controllers,
- * video, graphics, memballoon, disks, inputs, serials, consoles, watchdogs, rng.
+ * video, graphics, memballoon, disks, inputs, serials, consoles, watchdogs, rng, tpm.
  */
 import type { Address, Alias, Devices, Disk, DiskSource, Interface } from './domain-spec.ts';
 import { el, textEl, type XmlElement } from './xml.ts';
@@ -141,6 +141,16 @@ export function devicesXml(d: Devices): XmlElement {
         'rng',
         { model: d.rng.model },
         textEl('backend', d.rng.backend.source, { model: d.rng.backend.model }),
+      ),
+    d.tpm !== undefined &&
+      el(
+        'tpm',
+        { model: d.tpm.model },
+        el('backend', {
+          type: d.tpm.backend.type,
+          version: d.tpm.backend.version,
+          persistent_state: d.tpm.backend.persistentState,
+        }),
       ),
   );
 }

@@ -153,6 +153,12 @@ interface Rng {
   readonly backend: { readonly model: 'random'; readonly source: string };
 }
 
+/** `<tpm>`: an swtpm-backed TPM 2.0 (KubeVirt api.TPM). */
+interface Tpm {
+  readonly model: 'tpm-tis' | 'tpm-crb';
+  readonly backend: { readonly type: 'emulator'; readonly version: '2.0'; readonly persistentState?: 'yes' };
+}
+
 interface Watchdog {
   readonly model: 'i6300esb' | 'diag288';
   readonly action: string;
@@ -172,6 +178,7 @@ export interface Devices {
   consoles: Console[];
   watchdogs: Watchdog[];
   rng?: Rng;
+  tpm?: Tpm;
 }
 
 interface Loader {

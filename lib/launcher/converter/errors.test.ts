@@ -166,7 +166,11 @@ describe('conversion errors', () => {
       'spec.domain.devices.filesystems',
       (s) => (s.domain.devices.filesystems = [{ name: 'f', virtiofs: {} }]),
     ],
-    ['spec.domain.devices.tpm', (s) => (s.domain.devices.tpm = {})],
+    ['spec.domain.devices.tpm.persistent', (s) => (s.domain.devices.tpm = { persistent: true })],
+    [
+      'spec.domain.firmware.bootloader.efi.persistent',
+      (s) => (s.domain.firmware = { bootloader: { efi: { secureBoot: false, persistent: true } } }),
+    ],
     ['spec.domain.devices.sound', (s) => (s.domain.devices.sound = { name: 's' })],
     [
       'spec.domain.memory.hugepages',
@@ -180,12 +184,16 @@ describe('conversion errors', () => {
     expect(err).toMatchObject({ field, reason: 'unsupported', code: 'KV_ERR_INVALID' });
   });
 
-  it('a switched-off TPM is not a TPM', () => {
-    expect(() =>
-      toDomain(
-        vmiWithDisk((s) => (s.domain.devices.tpm = { enabled: false })),
-        testCtx(),
-      ),
-    ).not.toThrow();
+  it('a switched-off TPM is not a TPM, even a persistent one', () => {
+    const domain = toDomain(
+      vmiWithDisk((s) => (s.domain.devices.tpm = { enabled: false, persistent: true })),
+      testCtx(),
+    );
+    expect(domain.devices.tpm).toBeUndefined();
+  });
+
+  it('says why a persistent TPM is refused', () => {
+    const err = conversionError(vmiWithDisk((s) => (s.domain.devices.tpm = { persistent: true })));
+    expect(err.message).toMatch(/lost when the launcher Pod ends.*backend-storage PVC/);
   });
 });

@@ -76,6 +76,8 @@ const CASES: readonly [string, CaseOptions][] = [
       ]),
     },
   ],
+  // A Windows VM as Deckhouse makes it: q35, SMM, secure-boot EFI, Hyper-V enlightenments and `tpm: {}`.
+  ['windows-tpm', { ovmfDir: '/usr/share/OVMF' }],
 ];
 
 function loadVmi(name: string): VirtualMachineInstance {

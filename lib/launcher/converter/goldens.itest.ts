@@ -98,6 +98,7 @@ describe('the converter goldens in libvirt 9.0', () => {
         'persistent-volumes.domain.xml',
         'kernel-boot-tcg.domain.xml',
         'containerdisk-cloudinit.domain.xml',
+        'windows-tpm.domain.xml',
       ]),
     );
   });

@@ -1,9 +1,12 @@
 /**
  * VMI features KubeVirt renders but this converter does not yet. Rather than start a guest without a device it
  * asked for, conversion fails naming the field (reason "unsupported"). The downward metrics channel is
- * rendered (downward-metrics.ts) only where the context says the node serves it.
+ * rendered (downward-metrics.ts) only where the context says the node serves it. A TPM is rendered (tpm.ts),
+ * but not one whose state must persist, nor a persistent EFI variable store: KubeVirt keeps both on the VM's
+ * backend-storage PVC, which this launcher does not mount yet, and a guest that silently loses its TPM keys
+ * (BitLocker) or boot entries on every restart is worse than one that does not start.
  */
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { hasPersistentEfi, hasPersistentTpm, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import { ConversionError } from './errors.ts';
 
@@ -17,8 +20,6 @@ const CHECKS: Readonly<Record<string, (v: Vmi) => boolean>> = {
   'spec.domain.devices.hostDevices': (v) => nonEmpty(v.spec.domain.devices.hostDevices),
   'spec.domain.devices.filesystems': (v) => nonEmpty(v.spec.domain.devices.filesystems),
   'spec.domain.devices.panicDevices': (v) => nonEmpty(v.spec.domain.devices.panicDevices),
-  'spec.domain.devices.tpm': (v) =>
-    v.spec.domain.devices.tpm !== undefined && v.spec.domain.devices.tpm.enabled !== false,
   'spec.domain.devices.sound': (v) => v.spec.domain.devices.sound !== undefined,
   'spec.domain.devices.clientPassthrough': (v) => v.spec.domain.devices.clientPassthrough !== undefined,
   'spec.domain.devices.autoattachVSOCK': (v) => v.spec.domain.devices.autoattachVSOCK === true,
@@ -30,9 +31,22 @@ const CHECKS: Readonly<Record<string, (v: Vmi) => boolean>> = {
   'spec.domain.firmware.acpi': (v) => v.spec.domain.firmware?.acpi !== undefined,
 };
 
+/** Field → whether the VMI asks for state kept across restarts, which needs the VM's backend storage. */
+const PERSISTENT_STATE: Readonly<Record<string, (v: Vmi) => boolean>> = {
+  'spec.domain.devices.tpm.persistent': (v) => hasPersistentTpm(v.spec),
+  'spec.domain.firmware.bootloader.efi.persistent': (v) => hasPersistentEfi(v.spec),
+};
+
+const NO_BACKEND_STORAGE =
+  'not supported by this launcher yet: the state would be lost when the launcher Pod ends ' +
+  '(KubeVirt keeps it on the VM backend-storage PVC, which this launcher does not mount yet)';
+
 export const unsupportedConfigurator: Configurator = configurator((vmi, _domain, ctx) => {
   for (const [field, present] of Object.entries(CHECKS)) {
     if (present(vmi)) throw new ConversionError(field, 'not supported by this launcher yet', 'unsupported');
+  }
+  for (const [field, present] of Object.entries(PERSISTENT_STATE)) {
+    if (present(vmi)) throw new ConversionError(field, NO_BACKEND_STORAGE, 'unsupported');
   }
   if (vmi.spec.domain.devices.downwardMetrics !== undefined && !ctx.downwardMetricsServed) {
     throw new ConversionError(

@@ -26,4 +26,19 @@ describe('libvirtLayout', () => {
       107,
     );
   });
+
+  it('puts swtpm where a session libvirt and swtpm_setup do, below the Pod directories', () => {
+    const l = libvirtLayout('/');
+    expect([l.swtpmStorageDir, l.swtpmLogDir, l.swtpmRunDir, l.swtpmLocalCaDir]).toEqual([
+      '/lv/libvirt/qemu/swtpm',
+      '/var/run/libvirt/cache/libvirt/qemu/log',
+      '/var/run/libvirt/libvirt/qemu/run/swtpm',
+      '/lv/var/lib/swtpm-localca',
+    ]);
+  });
+
+  it("leaves a test root room for swtpm's socket (libvirt names it after the domain's short name)", () => {
+    const sock = `${libvirtLayout('/tmp/kvl-abcdef').swtpmRunDir}/999-12345678901234567890-swtpm.sock`;
+    expect(sock.length).toBeLessThanOrEqual(107);
+  });
 });

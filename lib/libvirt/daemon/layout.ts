@@ -7,6 +7,13 @@
  * The QEMU driver of a session daemon puts the monitor and guest-agent sockets under
  * $XDG_CONFIG_HOME/libvirt/qemu/lib/channel/target/domain-<id>-<name>/org.qemu.guest_agent.0, and a unix
  * socket path stops at 107 bytes: XDG_CONFIG_HOME is therefore the short `<root>/lv`.
+ *
+ * swtpm, which backs a VMI's TPM, runs as the daemons' user (a session daemon has no swtpm_user to switch to)
+ * and keeps its directories where libvirt's session defaults put them (qemu_conf.c virQEMUDriverConfigNew):
+ * state below XDG_CONFIG_HOME, log beside QEMU's, sockets below XDG_RUNTIME_DIR; swtpm_setup, run with the
+ * daemons' environment, writes its local CA config and state below XDG_CONFIG_HOME as well. KubeVirt's
+ * non-root launcher gets the same from XDG_CONFIG_HOME=/var/run/kubevirt-private (services.PathForSwtpm,
+ * PathForSwtpmLocalca).
  */
 import { join, resolve } from 'node:path';
 
@@ -30,6 +37,14 @@ export interface LibvirtLayout {
   readonly qemuLogDir: string;
   /** Pid files of the running domains. */
   readonly qemuRunDir: string;
+  /** swtpm's TPM state, one `<vmi uid>/tpm2` directory per domain (KubeVirt's PathForSwtpm). */
+  readonly swtpmStorageDir: string;
+  /** swtpm's logs (`<domain name>-swtpm.log`). */
+  readonly swtpmLogDir: string;
+  /** swtpm's sockets and pid files. */
+  readonly swtpmRunDir: string;
+  /** swtpm_setup's local CA (KubeVirt's PathForSwtpmLocalca). */
+  readonly swtpmLocalCaDir: string;
 }
 
 /** Bytes an agent channel path adds to XDG_CONFIG_HOME (domain id up to 3 digits, name cut to 20). */
@@ -56,5 +71,9 @@ export function libvirtLayout(root: string): LibvirtLayout {
     virtlogdSocket: join(run, 'libvirt', 'virtlogd-sock'),
     qemuLogDir: join(cache, 'libvirt', 'qemu', 'log'),
     qemuRunDir: join(run, 'libvirt', 'qemu', 'run'),
+    swtpmStorageDir: join(config, 'libvirt', 'qemu', 'swtpm'),
+    swtpmLogDir: join(cache, 'libvirt', 'qemu', 'log'),
+    swtpmRunDir: join(run, 'libvirt', 'qemu', 'run', 'swtpm'),
+    swtpmLocalCaDir: join(config, 'var', 'lib', 'swtpm-localca'),
   };
 }
