@@ -62,6 +62,11 @@ const CASES: readonly [string, CaseOptions][] = [
   // As Deckhouse's controller makes it: 20 cores as 2 sockets of 10 (cores and sockets swapped under the
   // dynamic-cores marker) that grow to 16 cores each, and 2Gi of memory that grows to 256Gi.
   ['deckhouse-hotplug', {}],
+  // 1Gi hugepages on memfd (the default) with its NUMA cell; 2Mi hugepages with memfd turned off.
+  ['hugepages-1gi', {}],
+  ['hugepages-2mi-no-memfd', {}],
+  // Two virtiofs shares (a PVC and a config map) in a Pod that serves their sockets: shared memfd memory.
+  ['virtiofs', { virtiofsServed: true }],
 ];
 
 function loadVmi(name: string): VirtualMachineInstance {
