@@ -168,10 +168,6 @@ describe('conversion errors', () => {
     ],
     ['spec.domain.devices.tpm', (s) => (s.domain.devices.tpm = {})],
     ['spec.domain.devices.sound', (s) => (s.domain.devices.sound = { name: 's' })],
-    [
-      'spec.domain.memory.hugepages',
-      (s) => (s.domain.memory = { guest: '1Gi', hugepages: { pageSize: '2Mi' } }),
-    ],
     ['spec.domain.cpu.dedicatedCpuPlacement', (s) => (s.domain.cpu = { dedicatedCpuPlacement: true })],
     ['spec.domain.launchSecurity', (s) => (s.domain.launchSecurity = { sev: {} })],
     ['spec.volumes[0].downwardMetrics', (s) => (s.volumes = [{ name: 'd', downwardMetrics: {} }])],
