@@ -82,7 +82,7 @@ export interface ConverterContext {
    */
   readonly downwardMetricsServed: boolean;
   /**
-   * The launcher Pod runs a virtiofsd per VMI filesystem, listening on filesystems.ts virtiofsSocket. Without
+   * The launcher Pod runs a virtiofsd per VMI filesystem, listening in layout.virtiofsDir. Without
    * it a VMI with filesystems is refused.
    */
   readonly virtiofsServed: boolean;

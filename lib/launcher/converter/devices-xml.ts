@@ -142,7 +142,7 @@ export function devicesXml(d: Devices): XmlElement {
         { model: d.rng.model },
         textEl('backend', d.rng.backend.source, { model: d.rng.backend.model }),
       ),
-    d.filesystems.map((f) =>
+    (d.filesystems ?? []).map((f) =>
       el(
         'filesystem',
         { type: 'mount', accessmode: 'passthrough' },

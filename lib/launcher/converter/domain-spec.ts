@@ -184,7 +184,7 @@ export interface Devices {
   consoles: Console[];
   watchdogs: Watchdog[];
   rng?: Rng;
-  filesystems: Filesystem[];
+  filesystems?: Filesystem[];
 }
 
 interface Loader {
@@ -353,7 +353,6 @@ export function emptyDomain(): DomainSpec {
       serials: [],
       consoles: [],
       watchdogs: [],
-      filesystems: [],
     },
     metadata: { uid: '', gracePeriodSeconds: 0 },
     cpu: { mode: 'host-model', features: [], topology: { sockets: 1, cores: 1, threads: 1 } },

@@ -1,7 +1,7 @@
 /**
  * virtiofs filesystems (kubevirt converter/virtiofs.go convertFileSystems): one `<filesystem type="mount">` per
  * VMI filesystem, QEMU talking vhost-user to the virtiofsd of the launcher Pod's `virtiofs-<name>` container
- * through `<shareDir>/virtiofs-containers/<name>.sock`; the shared memfd memory this needs is memory-backing.ts'.
+ * through `<layout.virtiofsDir>/<name>.sock`; the shared memfd memory this needs is memory-backing.ts'.
  *
  * Where KubeVirt's XML is not libvirt's schema it is written as the schema says (what libvirt makes of
  * KubeVirt's): `accessmode` (KubeVirt writes `accessMode`, which libvirt ignores: passthrough is the default)
@@ -12,16 +12,10 @@
  */
 import path from 'node:path';
 import { configurator, type Configurator } from './configurator.ts';
-import type { ConverterContext } from './context.ts';
 import { ConversionError } from './errors.ts';
 
 /** Virtqueue size KubeVirt gives every virtiofs device. */
 const VIRTIOFS_QUEUE = 1024;
-
-/** The vhost-user socket of a filesystem's virtiofsd (kubevirt virtiofs.VirtioFSSocketPath). */
-export function virtiofsSocket(ctx: Pick<ConverterContext, 'layout'>, name: string): string {
-  return path.join(ctx.layout.shareDir, 'virtiofs-containers', `${name}.sock`);
-}
 
 export const filesystemsConfigurator: Configurator = configurator((vmi, domain, ctx) => {
   const list = vmi.spec.domain.devices.filesystems ?? [];
@@ -35,11 +29,10 @@ export const filesystemsConfigurator: Configurator = configurator((vmi, domain, 
       'unsupported',
     );
   }
-  for (const fs of list) {
-    domain.devices.filesystems.push({
-      socket: virtiofsSocket(ctx, fs.name),
-      target: fs.name,
-      queue: VIRTIOFS_QUEUE,
-    });
-  }
+  domain.devices.filesystems = list.map((fs) => ({
+    // kubevirt virtiofs.VirtioFSSocketPath
+    socket: path.join(ctx.layout.virtiofsDir, `${fs.name}.sock`),
+    target: fs.name,
+    queue: VIRTIOFS_QUEUE,
+  }));
 });
