@@ -163,7 +163,7 @@ interface Watchdog {
  * A virtiofs share (`<filesystem type="mount">`): QEMU connects to the vhost-user socket of a virtiofsd the
  * launcher Pod runs in a container of its own.
  */
-export interface Filesystem {
+interface Filesystem {
   /** vhost-user socket of the filesystem's virtiofsd. */
   readonly socket: string;
   /** The mount tag the guest mounts it by (the VMI filesystem's name). */

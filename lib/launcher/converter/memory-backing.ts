@@ -14,8 +14,9 @@ import { configurator, type Configurator } from './configurator.ts';
 /** The annotation that turns memfd off for a hugepages VMI (KubeVirt's MemfdMemoryBackend). */
 const MEMFD_ANNOTATION = 'kubevirt.io/memfd';
 
-export function wantsVirtiofs(vmi: VirtualMachineInstance): boolean {
-  return (vmi.spec.domain.devices.filesystems ?? []).some((fs) => fs.virtiofs !== undefined);
+/** kubevirt util.IsVMIVirtiofsEnabled: every filesystem the API accepts is a virtiofs one. */
+function wantsVirtiofs(vmi: VirtualMachineInstance): boolean {
+  return (vmi.spec.domain.devices.filesystems ?? []).length > 0;
 }
 
 export const memoryBackingConfigurator: Configurator = configurator((vmi, domain) => {
