@@ -56,6 +56,8 @@ export interface PodLayout {
   readonly prHelperSocket: string;
   /** Socket QEMU listens on for the guest's downward metrics channel (the node answers the guest through it). */
   readonly downwardMetricsSocket: string;
+  /** emptyDir `virtiofs-containers`: each virtiofs filesystem's vhost-user socket, `<name>.sock`. */
+  readonly virtiofsDir: string;
   /** The image volume of spec.volumes[index] when it is a containerDisk. */
   containerDiskDir(index: number): string;
   configVolumeDir(kind: ConfigVolumeKind, volume: string): string;
@@ -109,6 +111,7 @@ export function podLayout(root: string): PodLayout {
     backendStorageMetaDir: path.join(privateDir, 'backend-storage-meta'),
     prHelperSocket: path.join(shareDir, 'daemons/pr/pr-helper.sock'),
     downwardMetricsSocket: path.join(privateDir, 'downwardmetrics-channel/downwardmetrics.sock'),
+    virtiofsDir: path.join(shareDir, 'virtiofs-containers'),
     containerDiskDir: (index) => path.join(imageVolumeDir, `disk_${index}`),
     configVolumeDir: (kind, volume) => path.join(privateDir, kind, volume),
     vmiPrivateDir: (uid) => vmiDir(privateDir, uid),

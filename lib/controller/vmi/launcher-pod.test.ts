@@ -18,6 +18,9 @@ const CASES: readonly [string, LauncherPodConfig][] = [
     { image: IMAGE, nodeSelector: { 'node-role.kubernetes.io/worker': '' }, imagePullSecret: 'regcred' },
   ],
   ['dedicated-emulation', { image: IMAGE, allowEmulation: true, root: true, imagePullPolicy: 'Always' }],
+  // 1Gi hugepages (the guest's memory as pages, the hugetlbfs emptyDirs) and two virtiofs shares, in an image
+  // that has an unprivileged virtiofsd.
+  ['hugepages-virtiofs', { image: IMAGE, virtiofsd: '/usr/libexec/virtiofsd' }],
 ];
 
 describe('newLauncherPod goldens', () => {
@@ -26,6 +29,18 @@ describe('newLauncherPod goldens', () => {
     const before = structuredClone(vmi);
     golden.expectJson(`${name}.pod.json`, newLauncherPod(vmi, cfg));
     expect(vmi).toEqual(before);
+  });
+});
+
+describe('virtiofs filesystems', () => {
+  it('get no virtiofsd containers from an image without an unprivileged virtiofsd', () => {
+    const vmi = JSON.parse(golden.read('hugepages-virtiofs.in.json')) as VirtualMachineInstance;
+    expect(newLauncherPod(vmi, { image: IMAGE }).spec.containers.map((c) => c.name)).toEqual(['compute']);
+    expect(
+      newLauncherPod(vmi, { image: IMAGE, virtiofsd: '/usr/libexec/virtiofsd' }).spec.containers.map(
+        (c) => c.name,
+      ),
+    ).toEqual(['compute', 'virtiofs-settings', 'virtiofs-data']);
   });
 });
 

@@ -8,7 +8,7 @@
  *
  * The Pod's name is deterministic (virt-launcher-<vmi>-<5 hex of the VMI uid>) where KubeVirt uses
  * generateName: a second create for the same VMI then fails with AlreadyExists instead of making a twin.
- * Not rendered (yet): hook sidecars, hugepages, the virtual-machine-unpaused readiness gate, network
+ * Not rendered (yet): hook sidecars, the virtual-machine-unpaused readiness gate, network
  * attachment annotations, SELinux and seccomp settings.
  */
 import { createHash } from 'node:crypto';
@@ -28,6 +28,7 @@ import { COMPUTE_CONTAINER, type Container, type Pod } from '../../kubevirt/core
 import type { OverheadOptions } from './overhead.ts';
 import { DEFAULT_CPU_ALLOCATION_RATIO, launcherResources } from './pod-resources.ts';
 import { launcherVolumes, type RenderedVolumes } from './pod-volumes.ts';
+import { virtiofsContainers } from './virtiofs-containers.ts';
 
 const VMI_GVK = {
   group: KUBEVIRT_GROUP,
@@ -58,6 +59,11 @@ export interface LauncherPodConfig {
   overhead?: OverheadOptions;
   /** The KubeVirt CR's permittedHostDevices resource names, when it sets them (read at each render). */
   permittedHostDevices?: ReadonlySet<string> | undefined;
+  /**
+   * The image's unprivileged virtiofsd: with it a VMI's filesystems get their virtiofsd containers
+   * (virtiofs-containers.ts); without it none, and the launcher refuses the filesystems.
+   */
+  virtiofsd?: string;
 }
 
 /** tini as PID 1 (the image's entrypoint, which a Pod's command replaces), then `virt launcher`. */
@@ -227,6 +233,15 @@ function imagePullSecrets(vols: RenderedVolumes, cfg: LauncherPodConfig): { name
   return names.map((name) => ({ name }));
 }
 
+function virtiofsdContainers(vmi: VirtualMachineInstance, cfg: LauncherPodConfig): Container[] {
+  if (cfg.virtiofsd === undefined) return [];
+  return virtiofsContainers(vmi, {
+    image: cfg.image,
+    binary: cfg.virtiofsd,
+    ...(cfg.imagePullPolicy !== undefined && { imagePullPolicy: cfg.imagePullPolicy }),
+  });
+}
+
 export function newLauncherPod(vmi: VirtualMachineInstance, cfg: LauncherPodConfig): Pod {
   const grace = terminationGracePeriodSeconds(vmi.spec) + GRACE_PADDING_SECONDS;
   const vols = launcherVolumes(vmi);
@@ -257,7 +272,7 @@ export function newLauncherPod(vmi: VirtualMachineInstance, cfg: LauncherPodConf
       automountServiceAccountToken: sa !== undefined,
       ...(sa !== undefined && sa !== '' && { serviceAccountName: sa }),
       nodeSelector: nodeSelector(vmi, cfg),
-      containers: [computeContainer(vmi, cfg, vols, grace)],
+      containers: [computeContainer(vmi, cfg, vols, grace), ...virtiofsdContainers(vmi, cfg)],
       volumes: vols.volumes,
       ...(pullSecrets.length > 0 && { imagePullSecrets: pullSecrets }),
     },

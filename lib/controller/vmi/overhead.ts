@@ -76,7 +76,7 @@ function vcpusForOverhead(spec: Spec): number {
 }
 
 /** Guaranteed QoS: memory and CPU requests set and equal to their limits. */
-function wantsGuaranteedQos(spec: Spec): boolean {
+export function wantsGuaranteedQos(spec: Spec): boolean {
   const r = spec.domain.resources;
   const same = (k: string): boolean => {
     const req = r?.requests?.[k];

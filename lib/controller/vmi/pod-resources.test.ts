@@ -112,6 +112,79 @@ describe('launcherResources', () => {
     expect(r.limits).toMatchObject(want.limits);
   });
 
+  describe('hugepages', () => {
+    type Memory = Record<string, string | undefined>;
+    const pick = (list: Record<string, string>, page: string): Memory => ({
+      memory: list['memory'],
+      [`hugepages-${page}`]: list[`hugepages-${page}`],
+    });
+    // The overhead of these 1-vCPU VMIs: 268Mi and the page tables of the memory request.
+    const overhead = (pagetables: number): number => 268 * Mi + pagetables;
+
+    it.each<[string, (s: Spec) => void, string, { requests: Memory; limits: Memory }]>([
+      [
+        'guest memory only: all of it as pages, the overhead as memory, no memory limit',
+        (s) => (s.domain.memory = { guest: '2Gi', hugepages: { pageSize: '2Mi' } }),
+        '2Mi',
+        {
+          requests: { memory: String(overhead(4_194_000)), 'hugepages-2Mi': '2Gi' },
+          limits: { memory: undefined, 'hugepages-2Mi': '2Gi' },
+        },
+      ],
+      [
+        'a request and limit above the guest: pages of the guest, the rest as memory beside the overhead',
+        (s) => {
+          s.domain.memory = { guest: '2Gi', hugepages: { pageSize: '1Gi' } };
+          s.domain.resources = { requests: { memory: '3Gi' }, limits: { memory: '4Gi' } };
+        },
+        '1Gi',
+        {
+          requests: { memory: String(overhead(6_291_000) + 1024 * Mi), 'hugepages-1Gi': '2Gi' },
+          limits: { memory: String(overhead(6_291_000) + 2048 * Mi), 'hugepages-1Gi': '2Gi' },
+        },
+      ],
+      [
+        'a request and no guest: the request as pages',
+        (s) => {
+          s.domain.memory = { hugepages: { pageSize: '2Mi' } };
+          s.domain.resources = { requests: { memory: '1Gi' } };
+        },
+        '2Mi',
+        {
+          requests: { memory: String(overhead(2_097_000)), 'hugepages-2Mi': '1Gi' },
+          limits: { memory: undefined, 'hugepages-2Mi': '1Gi' },
+        },
+      ],
+      [
+        'a request below the guest: the request as pages',
+        (s) => {
+          s.domain.memory = { guest: '2Gi', hugepages: { pageSize: '2Mi' } };
+          s.domain.resources = { requests: { memory: '1Gi' }, limits: { memory: '1Gi' } };
+        },
+        '2Mi',
+        {
+          requests: { memory: String(overhead(2_097_000)), 'hugepages-2Mi': '1Gi' },
+          limits: { memory: String(overhead(2_097_000)), 'hugepages-2Mi': '1Gi' },
+        },
+      ],
+      [
+        'overcommitGuestOverhead does not drop the overhead request',
+        (s) => {
+          s.domain.memory = { guest: '2Gi', hugepages: { pageSize: '2Mi' } };
+          s.domain.resources = { overcommitGuestOverhead: true };
+        },
+        '2Mi',
+        {
+          requests: { memory: String(overhead(4_194_000)), 'hugepages-2Mi': '2Gi' },
+          limits: { memory: undefined, 'hugepages-2Mi': '2Gi' },
+        },
+      ],
+    ])('%s', (_n, patch, page, want) => {
+      const r = launcherResources(withSpec(patch), opts);
+      expect({ requests: pick(r.requests, page), limits: pick(r.limits, page) }).toEqual(want);
+    });
+  });
+
   describe("Deckhouse's cpu-resources-requests-fraction", () => {
     const FRACTION = 'internal.virtualization.deckhouse.io/cpu-resources-requests-fraction';
     const marked = (fraction: string, patch: (s: Spec) => void): VirtualMachineInstance => {

@@ -7,7 +7,8 @@
  * device the launcher needs as an extended-resource limit:
  * devices.virtualization.deckhouse.io/{kvm,tun,vhost-net,vhost-vsock} (Deckhouse's names for devices.kubevirt.io/*),
  * plus GPU and host-device plugin resources, each one the KubeVirt CR's permittedHostDevices permits
- * (permitted-host-devices.ts). Hugepages and memory overcommit are not rendered.
+ * (permitted-host-devices.ts). A hugepages VMI gets its memory as hugepages and only the overhead (and what it
+ * asks above its guest memory) as memory. Memory overcommit is not rendered.
  */
 import {
   KVM_DEVICE,
@@ -167,6 +168,37 @@ function withOverhead(
   }
 }
 
+/**
+ * Hugepages (kubevirt WithHugePages): `hugepages-<pageSize>` requested and limited at the guest's memory request
+ * (memory.guest when that is smaller); the memory request and limit become the overhead plus whatever the VMI's
+ * request or limit is above memory.guest. The overhead is always requested (no overcommitGuestOverhead here).
+ */
+function withHugepages(
+  vmi: Pick<VirtualMachineInstance, 'spec'>,
+  pageSize: string,
+  opts: ResourceOptions,
+  r: ResourceRequirements,
+): void {
+  const guest = vmi.spec.domain.memory?.guest;
+  const guestBytes = guest === undefined ? undefined : parseQuantity(guest, 'spec.domain.memory.guest');
+  const bytesOf = (list: Record<string, string>, kind: string): number => {
+    const q = list['memory'];
+    return q === undefined ? 0 : parseQuantity(q, `spec.domain.resources.${kind}.memory`);
+  };
+  const above = (bytes: number): number =>
+    guestBytes !== undefined && bytes > guestBytes ? bytes - guestBytes : 0;
+  const request = bytesOf(r.requests, 'requests');
+  const pages =
+    guest !== undefined && guestBytes !== undefined && request > guestBytes ? guest : r.requests['memory'];
+  r.requests[`hugepages-${pageSize}`] = pages === undefined ? '0' : text(pages);
+  r.limits[`hugepages-${pageSize}`] = pages === undefined ? '0' : text(pages);
+  const overhead = memoryOverheadBytes(vmi, opts.overhead);
+  r.requests['memory'] = formatBinaryQuantity(overhead + above(request));
+  if (r.limits['memory'] !== undefined) {
+    r.limits['memory'] = formatBinaryQuantity(overhead + above(bytesOf(r.limits, 'limits')));
+  }
+}
+
 function withDevicePlugins(spec: Spec, limits: Record<string, string>): void {
   for (const dev of [...(spec.domain.devices.gpus ?? []), ...(spec.domain.devices.hostDevices ?? [])]) {
     if ((dev.deviceName ?? '') !== '') addOne(limits, dev.deviceName ?? '');
@@ -188,7 +220,9 @@ export function launcherResources(
   for (const dev of virtualizationDevices(spec, opts.allowEmulation)) r.limits[dev] = '1';
   if (spec.domain.cpu?.dedicatedCpuPlacement === true) dedicatedCpus(spec, r.requests, r.limits);
   else if (!fractionCpus(vmi, r)) sharedCpus(spec, r.requests, opts.cpuAllocationRatio);
-  withOverhead(vmi, opts, r);
+  const pageSize = spec.domain.memory?.hugepages?.pageSize;
+  if (pageSize === undefined) withOverhead(vmi, opts, r);
+  else withHugepages(vmi, pageSize, opts, r);
   withDevicePlugins(spec, r.limits);
   return r;
 }

@@ -14,6 +14,8 @@
  *   /var/run/kubevirt-private/sysprep/<volume>; a cloud-init secret's user and network data as single files
  *   (subPath) under /var/run/kubevirt-private/secret/<volume>/; accessCredentials secrets at
  *   /var/run/kubevirt-private/secret/<secret>-access-cred.
+ * - hugepages: a hugetlbfs emptyDir at /dev/hugepages; virtiofs: the `virtiofs-containers` emptyDir of the
+ *   virtiofsd sockets (the virtiofsd containers themselves: virtiofs-containers.ts).
  * Hotpluggable volumes are left to attachment pods.
  */
 import path from 'node:path';
@@ -30,6 +32,11 @@ import {
 } from '../../rpc/index.ts';
 
 const KERNEL_BOOT_VOLUME = 'kernel-boot-volume';
+const HUGEPAGES_VOLUME = 'hugepages';
+/** KubeVirt's spelling. */
+const HUGETLBFS_DIR_VOLUME = 'hugetblfs-dir';
+const HUGEPAGES_DIR = '/dev/hugepages';
+export const VIRTIOFS_VOLUME = 'virtiofs-containers';
 
 type PodVolume = { name: string } & Record<string, unknown>;
 
@@ -197,6 +204,26 @@ function addAccessCredentials(out: RenderedVolumes, vmi: VirtualMachineInstance)
   }
 }
 
+/**
+ * Hugepages (withHugepages): a hugetlbfs emptyDir at /dev/hugepages, where the launcher's libvirt finds it
+ * (qemu.conf hugetlbfs_mount), and a plain emptyDir at <that>/libvirt/qemu, where libvirt keeps its
+ * per-domain directories (a hugetlbfs takes no directories the Pod's user can make there).
+ */
+function addHugepages(out: RenderedVolumes, vmi: VirtualMachineInstance): void {
+  if (vmi.spec.domain.memory?.hugepages === undefined) return;
+  out.volumes.push({ name: HUGEPAGES_VOLUME, emptyDir: { medium: 'HugePages' } });
+  out.mounts.push({ name: HUGEPAGES_VOLUME, mountPath: HUGEPAGES_DIR });
+  out.volumes.push(emptyDir(HUGETLBFS_DIR_VOLUME));
+  out.mounts.push({ name: HUGETLBFS_DIR_VOLUME, mountPath: path.join(HUGEPAGES_DIR, 'libvirt/qemu') });
+}
+
+/** virtiofs (withVirioFS): the emptyDir where each filesystem's virtiofsd puts its socket for QEMU. */
+function addVirtiofsSockets(out: RenderedVolumes, vmi: VirtualMachineInstance): void {
+  if ((vmi.spec.domain.devices.filesystems ?? []).length === 0) return;
+  out.volumes.push(emptyDir(VIRTIOFS_VOLUME));
+  out.mounts.push({ name: VIRTIOFS_VOLUME, mountPath: L.virtiofsDir });
+}
+
 export function launcherVolumes(vmi: VirtualMachineInstance): RenderedVolumes {
   const out = base();
   (vmi.spec.volumes ?? []).forEach((v, index) => {
@@ -209,5 +236,7 @@ export function launcherVolumes(vmi: VirtualMachineInstance): RenderedVolumes {
   });
   addKernelBoot(out, vmi);
   addAccessCredentials(out, vmi);
+  addHugepages(out, vmi);
+  addVirtiofsSockets(out, vmi);
   return out;
 }

@@ -57,6 +57,7 @@ export interface Container {
   image: string;
   imagePullPolicy?: string;
   command?: string[];
+  args?: string[];
   env?: Record<string, unknown>[];
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   securityContext?: Record<string, unknown>;

@@ -81,6 +81,11 @@ export interface ConverterContext {
    * virt-handler dmetrics-manager). Without it a VMI asking for the channel is refused.
    */
   readonly downwardMetricsServed: boolean;
+  /**
+   * The launcher Pod runs a virtiofsd per VMI filesystem, listening in layout.virtiofsDir. Without
+   * it a VMI with filesystems is refused.
+   */
+  readonly virtiofsServed: boolean;
   readonly bochsForEfiGuests: boolean;
   /** Volumes that are block devices; when absent, status.volumeStatus[].persistentVolumeClaimInfo decides. */
   readonly blockVolumes?: ReadonlySet<string>;
@@ -169,6 +174,7 @@ export function converterContext(opts: ConverterContextOptions): ConverterContex
     serialConsoleLog: true,
     freePageReporting: true,
     downwardMetricsServed: false,
+    virtiofsServed: false,
     bochsForEfiGuests: false,
     containerDiskFormats: new Map(),
     claimDiskFormats: new Map(),

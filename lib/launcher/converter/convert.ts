@@ -18,12 +18,14 @@ import { downwardMetricsConfigurator } from './downward-metrics.ts';
 import { emptyDomain, type DomainSpec } from './domain-spec.ts';
 import { domainXml } from './domain-xml.ts';
 import { featuresConfigurator } from './features.ts';
+import { filesystemsConfigurator } from './filesystems.ts';
 import { firmwareConfigurator } from './firmware.ts';
 import { graphicsConfigurator } from './graphics.ts';
 import { identityConfigurator } from './identity.ts';
 import { interfacesConfigurator } from './interfaces.ts';
 import { ioThreadsConfigurator } from './iothreads.ts';
 import { memoryConfigurator, memoryHotplugNumaConfigurator } from './memory.ts';
+import { memoryBackingConfigurator } from './memory-backing.ts';
 import { osConfigurator } from './os.ts';
 import { rngConfigurator } from './rng.ts';
 import { tpmConfigurator } from './tpm.ts';
@@ -32,7 +34,7 @@ import { watchdogConfigurator } from './watchdog.ts';
 
 /**
  * In order: checks first; controllers after the disks and inputs they look at, IOThreads after both; os before
- * firmware.
+ * firmware; the memory backing after the vCPUs and the hotplug NUMA cell.
  */
 const CONFIGURATORS: readonly Configurator[] = [
   unsupportedConfigurator,
@@ -40,6 +42,7 @@ const CONFIGURATORS: readonly Configurator[] = [
   memoryConfigurator,
   cpuTopologyConfigurator,
   memoryHotplugNumaConfigurator,
+  memoryBackingConfigurator,
   cpuModelConfigurator,
   osConfigurator,
   firmwareConfigurator,
@@ -56,6 +59,7 @@ const CONFIGURATORS: readonly Configurator[] = [
   balloonConfigurator,
   rngConfigurator,
   watchdogConfigurator,
+  filesystemsConfigurator,
   tpmConfigurator,
 ];
 

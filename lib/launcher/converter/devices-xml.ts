@@ -1,6 +1,6 @@
 /**
  * `<devices>` as XML, in KubeVirt's element order (api/schema.go Devices): interfaces, channels, controllers,
- * video, graphics, memballoon, disks, inputs, serials, consoles, watchdogs, rng, tpm.
+ * video, graphics, memballoon, disks, inputs, serials, consoles, watchdogs, rng, filesystems, tpm.
  */
 import type { Address, Alias, Devices, Disk, DiskSource, Interface } from './domain-spec.ts';
 import { el, textEl, type XmlElement } from './xml.ts';
@@ -142,6 +142,15 @@ export function devicesXml(d: Devices): XmlElement {
         { model: d.rng.model },
         textEl('backend', d.rng.backend.source, { model: d.rng.backend.model }),
       ),
+    (d.filesystems ?? []).map((f) =>
+      el(
+        'filesystem',
+        { type: 'mount', accessmode: 'passthrough' },
+        el('source', { socket: f.socket }),
+        el('target', { dir: f.target }),
+        el('driver', { type: 'virtiofs', queue: f.queue }),
+      ),
+    ),
     d.tpm !== undefined &&
       el(
         'tpm',

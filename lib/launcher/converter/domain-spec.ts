@@ -165,6 +165,18 @@ interface Watchdog {
   readonly alias: Alias;
 }
 
+/**
+ * A virtiofs share (`<filesystem type="mount">`): QEMU connects to the vhost-user socket of a virtiofsd the
+ * launcher Pod runs in a container of its own.
+ */
+interface Filesystem {
+  /** vhost-user socket of the filesystem's virtiofsd. */
+  readonly socket: string;
+  /** The mount tag the guest mounts it by (the VMI filesystem's name). */
+  readonly target: string;
+  readonly queue: number;
+}
+
 export interface Devices {
   interfaces: Interface[];
   channels: Channel[];
@@ -178,6 +190,7 @@ export interface Devices {
   consoles: Console[];
   watchdogs: Watchdog[];
   rng?: Rng;
+  filesystems?: Filesystem[];
   tpm?: Tpm;
 }
 
@@ -282,6 +295,16 @@ export interface MaxMemory {
   readonly slots: number;
 }
 
+/**
+ * `<memoryBacking>`: hugepages of the size the launcher Pod's hugetlbfs has (no `<page>`: libvirt's default
+ * size, which is that mount's), shared access for virtiofs, and memfd as the memory source.
+ */
+export interface MemoryBacking {
+  hugepages?: boolean;
+  source?: 'memfd';
+  access?: 'shared';
+}
+
 export interface VcpuEntry {
   readonly id: number;
   readonly enabled: 'yes' | 'no';
@@ -302,6 +325,7 @@ export interface DomainSpec {
   memory: number;
   /** Memory hotplug ceiling (`<maxMemory>`), when the guest may grow to more memory. */
   maxMemory?: MaxMemory;
+  memoryBacking?: MemoryBacking;
   os: Os;
   sysinfo: SysInfo;
   devices: Devices;

@@ -1,6 +1,6 @@
 /**
- * The domain as libvirt XML, in KubeVirt's element order (api/schema.go DomainSpec): name, uuid, memory, os,
- * sysinfo, devices, clock, metadata, features, cpu, vcpu, vcpus, iothreads.
+ * The domain as libvirt XML, in KubeVirt's element order (api/schema.go DomainSpec): name, uuid, memory,
+ * maxMemory, memoryBacking, os, sysinfo, devices, clock, metadata, features, cpu, vcpu, vcpus, iothreads.
  */
 import { devicesXml } from './devices-xml.ts';
 import type {
@@ -9,6 +9,7 @@ import type {
   DomainSpec,
   Features,
   Hyperv,
+  MemoryBacking,
   OnOff,
   Os,
   SysInfo,
@@ -107,6 +108,17 @@ function featuresXml(f: Features | undefined): XmlElement | undefined {
   );
 }
 
+function memoryBackingXml(b: MemoryBacking | undefined): XmlElement | undefined {
+  if (b === undefined) return undefined;
+  return el(
+    'memoryBacking',
+    {},
+    b.hugepages === true && el('hugepages', {}),
+    b.source !== undefined && el('source', { type: b.source }),
+    b.access !== undefined && el('access', { mode: b.access }),
+  );
+}
+
 function cpuXml(c: Cpu): XmlElement {
   return el(
     'cpu',
@@ -133,6 +145,7 @@ function domainXmlTree(domainSpec: DomainSpec): XmlElement {
     textEl('memory', domainSpec.memory, { unit: 'b' }),
     domainSpec.maxMemory !== undefined &&
       textEl('maxMemory', domainSpec.maxMemory.bytes, { unit: 'b', slots: domainSpec.maxMemory.slots }),
+    memoryBackingXml(domainSpec.memoryBacking),
     osXml(domainSpec.os, sysinfo !== undefined),
     sysinfo,
     devicesXml(domainSpec.devices),

@@ -172,10 +172,6 @@ describe('conversion errors', () => {
       (s) => (s.domain.firmware = { bootloader: { efi: { secureBoot: false, persistent: true } } }),
     ],
     ['spec.domain.devices.sound', (s) => (s.domain.devices.sound = { name: 's' })],
-    [
-      'spec.domain.memory.hugepages',
-      (s) => (s.domain.memory = { guest: '1Gi', hugepages: { pageSize: '2Mi' } }),
-    ],
     ['spec.domain.cpu.dedicatedCpuPlacement', (s) => (s.domain.cpu = { dedicatedCpuPlacement: true })],
     ['spec.domain.launchSecurity', (s) => (s.domain.launchSecurity = { sev: {} })],
     ['spec.volumes[0].downwardMetrics', (s) => (s.volumes = [{ name: 'd', downwardMetrics: {} }])],

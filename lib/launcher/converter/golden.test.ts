@@ -78,6 +78,11 @@ const CASES: readonly [string, CaseOptions][] = [
   ],
   // A Windows VM as Deckhouse makes it: q35, SMM, secure-boot EFI, Hyper-V enlightenments and `tpm: {}`.
   ['windows-tpm', { ovmfDir: '/usr/share/OVMF' }],
+  // 1Gi hugepages on memfd (the default) with its NUMA cell; 2Mi hugepages with memfd turned off.
+  ['hugepages-1gi', {}],
+  ['hugepages-2mi-no-memfd', {}],
+  // Two virtiofs shares (a PVC and a config map) in a Pod that serves their sockets: shared memfd memory.
+  ['virtiofs', { virtiofsServed: true }],
 ];
 
 function loadVmi(name: string): VirtualMachineInstance {

@@ -4,8 +4,9 @@
  * compared, undefined (testing/define-in-libvirt.ts). A golden libvirt refuses fails with libvirt's message.
  *
  * What libvirt 9.0 checks at define, pinned below: the schema, the emulator binary, the virt type, the machine
- * type, rules such as secure boot needing SMM. Not checked until start: disk images, the OVMF loader and NVRAM
- * template, sockets, CPU models and features. So the goldens' paths need not exist on this host.
+ * type, rules such as secure boot needing SMM or virtiofs needing shared memory. Not checked until start: disk
+ * images, the OVMF loader and NVRAM template, sockets (virtiofsd's too), hugepages, CPU models and features. So
+ * the goldens' paths need not exist on this host, nor its hugepages: no hugepages guest is started here.
  *
  * Where KVM does not work, libvirt refuses type='kvm' ("Emulator ... does not support virt type 'kvm'"); a kvm
  * golden is then defined as type='qemu', nothing else changed, and a warning names the golden and libvirt's
@@ -99,6 +100,9 @@ describe('the converter goldens in libvirt 9.0', () => {
         'kernel-boot-tcg.domain.xml',
         'containerdisk-cloudinit.domain.xml',
         'windows-tpm.domain.xml',
+        'hugepages-1gi.domain.xml',
+        'hugepages-2mi-no-memfd.domain.xml',
+        'virtiofs.domain.xml',
       ]),
     );
   });
@@ -152,6 +156,16 @@ describe('what libvirt 9.0 checks when a domain is defined', () => {
       efi.replace('<cpu mode="host-model">', '<cpu mode="host-model" speed="fast">'),
       'XML document failed to validate against schema',
     ],
+    [
+      'virtiofs without shared memory',
+      golden('virtiofs.domain.xml').replace('<access mode="shared"/>', ''),
+      "'virtiofs' requires shared memory",
+    ],
+    [
+      "KubeVirt's accessMode spelling of a filesystem's accessmode",
+      golden('virtiofs.domain.xml').replaceAll('accessmode=', 'accessMode='),
+      'XML document failed to validate against schema',
+    ],
   ])("refuses %s, and the test fails with libvirt's message", async (_what, xml, message) => {
     await expect(defineAndUndefine(libvirt.conn, xml)).rejects.toThrow(message);
   });
@@ -164,6 +178,9 @@ describe('what libvirt 9.0 checks when a domain is defined', () => {
       golden('custom-cpu.domain.xml').replace('Cascadelake-Server-noTSX', 'NoSuchModel'),
     ],
     ['a disk image that is not there', efi.replace('/system/disk.img', '/system/no-such.img')],
+    // This host has no hugepages reserved and no hugetlbfs in the daemon's qemu.conf.
+    ['hugepages the host has none of', golden('hugepages-1gi.domain.xml')],
+    ['a virtiofs socket that is not there', golden('virtiofs.domain.xml')],
   ])('accepts %s (checked only at start)', async (_what, xml) => {
     await expect(defineAndUndefine(libvirt.conn, xml)).resolves.toMatchObject({ defined: xml });
   });

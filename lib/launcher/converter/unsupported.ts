@@ -18,13 +18,11 @@ const nonEmpty = (list: readonly unknown[] | undefined): boolean => (list?.lengt
 const CHECKS: Readonly<Record<string, (v: Vmi) => boolean>> = {
   'spec.domain.devices.gpus': (v) => nonEmpty(v.spec.domain.devices.gpus),
   'spec.domain.devices.hostDevices': (v) => nonEmpty(v.spec.domain.devices.hostDevices),
-  'spec.domain.devices.filesystems': (v) => nonEmpty(v.spec.domain.devices.filesystems),
   'spec.domain.devices.panicDevices': (v) => nonEmpty(v.spec.domain.devices.panicDevices),
   'spec.domain.devices.sound': (v) => v.spec.domain.devices.sound !== undefined,
   'spec.domain.devices.clientPassthrough': (v) => v.spec.domain.devices.clientPassthrough !== undefined,
   'spec.domain.devices.autoattachVSOCK': (v) => v.spec.domain.devices.autoattachVSOCK === true,
   'spec.domain.launchSecurity': (v) => v.spec.domain.launchSecurity !== undefined,
-  'spec.domain.memory.hugepages': (v) => v.spec.domain.memory?.hugepages !== undefined,
   'spec.domain.cpu.dedicatedCpuPlacement': (v) => v.spec.domain.cpu?.dedicatedCpuPlacement === true,
   'spec.domain.cpu.numa': (v) => v.spec.domain.cpu?.numa?.guestMappingPassthrough !== undefined,
   'spec.domain.cpu.realtime': (v) => v.spec.domain.cpu?.realtime !== undefined,

@@ -70,16 +70,21 @@ describe("the launcher libvirt's files", () => {
     await symlink(precious, layout.libvirtdConf);
     await symlink(precious, join(layout.log, 'libvirtd.out'));
     await symlink(precious, join(caps, 'stolen.xml'));
+    await mkdir(join(layout.config, 'libvirt'));
+    await symlink(precious, join(layout.config, 'libvirt/qemu.conf'));
     await writeFile(join(caps, 'real.xml'), '<qemuCaps/>');
     const want = await host();
     const shared = join(dir, 'shared-cache');
-    await prepareLibvirtFiles(layout, { root: dir });
+    await prepareLibvirtFiles(layout, { root: dir, hugetlbfs: '/dev/hugepages' });
     const log = await openDaemonLog(layout, 'libvirtd');
     await log.write('daemon output\n');
     await log.close();
     expect(await saveCaps(layout, shared)).toBe(1);
     expect(await host()).toEqual(want);
     expect(await readFile(layout.libvirtdConf, 'utf8')).toContain('unix_sock_dir');
+    expect(await readFile(join(layout.config, 'libvirt/qemu.conf'), 'utf8')).toContain(
+      'hugetlbfs_mount = "/dev/hugepages"',
+    );
     expect(await readFile(join(layout.log, 'libvirtd.out'), 'utf8')).toBe('daemon output\n');
     expect(await readdir(shared)).toEqual(['real.xml']);
   });

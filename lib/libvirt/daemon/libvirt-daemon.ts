@@ -18,6 +18,7 @@ import { daemonIdentity, giveTree, type Identity } from './identity.ts';
 import { ensureKvmDeviceAccess } from './kvm-device.ts';
 import { libvirtLayout, type LibvirtLayout } from './layout.ts';
 import { openDaemonLog, prepareLibvirtFiles, saveCaps } from './libvirt-files.ts';
+import { findHugetlbfs } from './qemu-conf.ts';
 import { qemuPids } from './qemu-pids.ts';
 
 const LIBVIRTD = '/usr/sbin/libvirtd';
@@ -81,8 +82,10 @@ export async function startLauncherLibvirt(opts: LauncherLibvirtOptions): Promis
   const layout = libvirtLayout(opts.root);
   const identity = daemonIdentity();
   ensureKvmDeviceAccess(opts.log);
+  const hugetlbfs = await findHugetlbfs(opts.root);
   const seeded = await prepareLibvirtFiles(layout, {
     root: opts.root,
+    hugetlbfs,
     ...(opts.capsCache !== undefined && { capsCache: opts.capsCache }),
   });
   // The cache, home, log and socket directories are below run.
@@ -146,6 +149,7 @@ export async function startLauncherLibvirt(opts: LauncherLibvirtOptions): Promis
     libvirtdPid: libvirtd.pid,
     virtlogdPid: virtlogd.pid,
     seededCaps: seeded,
+    ...(hugetlbfs !== undefined && { hugetlbfs }),
   });
   return {
     layout,

@@ -1,6 +1,6 @@
 /**
  * The files root makes for the launcher's libvirt under --root (layout.ts): its directories, the daemons'
- * config files and output logs, and the QEMU capabilities cache seeded from (and saved back to) a shared one.
+ * config files (qemu.conf: qemu-conf.ts) and output logs, and the QEMU capabilities cache seeded from (and saved back to) a shared one.
  * From the first start on those directories belong to the daemons' user, who may have left symlinks there:
  * below the two trusted roots `<root>/lv` and `<root>/var/run/libvirt` (their parents are ours) every file is
  * made, replaced and read by descriptor, as kubevirt pkg/safepath does for virt-handler.
@@ -17,6 +17,7 @@ import {
   withHandle,
 } from '../../kernel/safepath/index.ts';
 import type { LibvirtLayout } from './layout.ts';
+import { qemuConf } from './qemu-conf.ts';
 
 const capsDir = (cache: string): string => join(cache, 'libvirt', 'qemu', 'cache', 'capabilities');
 
@@ -35,7 +36,7 @@ async function seedCaps(run: SafeHandle, rel: string, from: string): Promise<num
 /** Makes the directories and config files; returns how many cached capabilities were seeded. */
 export async function prepareLibvirtFiles(
   layout: LibvirtLayout,
-  o: { root: string; capsCache?: string },
+  o: { root: string; capsCache?: string; hugetlbfs?: string | undefined },
 ): Promise<number> {
   // The daemons' user must be able to walk into the root (mkdtemp makes it 0700).
   if (resolve(o.root) !== '/') await chmod(o.root, 0o755);
@@ -46,6 +47,9 @@ export async function prepareLibvirtFiles(
     await replaceFileIn(config, basename(layout.libvirtdConf), libvirtd, 0o644);
     const virtlogd = `log_outputs = "3:file:${layout.log}/virtlogd.log"\n`;
     await replaceFileIn(config, basename(layout.virtlogdConf), virtlogd, 0o644);
+    await withHandle(mkdirBeneath(config, 'libvirt'), (dir) =>
+      replaceFileIn(dir, 'qemu.conf', qemuConf({ hugetlbfs: o.hugetlbfs }), 0o644),
+    );
   });
   return withHandle(SafeHandle.root(layout.run), async (run) => {
     for (const d of [layout.cache, layout.home, layout.log, layout.sock])
