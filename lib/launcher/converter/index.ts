@@ -13,3 +13,5 @@ export type * from './domain-spec.ts';
 export { domainXml } from './domain-xml.ts';
 export { devicesXml } from './devices-xml.ts';
 export { renderXml } from './xml.ts';
+export { cpuTopology, vcpuCount } from './cpu-topology.ts';
+export { ConversionError } from './errors.ts';
