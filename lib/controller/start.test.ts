@@ -32,12 +32,16 @@ describe('the controllers on the informer registry', () => {
         by: ['virt-controller-vm', 'virt-controller-vmi', 'virt-controller-node'],
       },
       {
+        informer: 'kubevirts.kubevirt.io/v1 in kubevirt',
+        indexes: [],
+        by: ['virt-controller-vm', 'virt-controller-vmi'],
+      },
+      {
         informer: 'pods/v1 in ns1 with selector "kubevirt.io"',
         indexes: ['vmi-uid', 'owner-pod-uid', 'node'],
         by: ['virt-controller-vmi', 'virt-controller-node'],
       },
       { informer: 'persistentvolumeclaims/v1 in ns1', indexes: [], by: ['virt-controller-vmi'] },
-      { informer: 'kubevirts.kubevirt.io/v1 in kubevirt', indexes: [], by: ['virt-controller-vmi'] },
       { informer: 'nodes/v1', indexes: [], by: ['virt-controller-node'] },
     ]);
   });
@@ -46,17 +50,17 @@ describe('the controllers on the informer registry', () => {
     expect(declared({}).map((d) => d.informer)).toEqual([
       'virtualmachines.kubevirt.io/v1 in every namespace',
       'virtualmachineinstances.kubevirt.io/v1 in every namespace',
+      'kubevirts.kubevirt.io/v1 in every namespace',
       'pods/v1 in every namespace with selector "kubevirt.io"',
       'persistentvolumeclaims/v1 in every namespace',
-      'kubevirts.kubevirt.io/v1 in every namespace',
       'nodes/v1',
     ]);
     expect(declared({ namespace: 'ns1', podsInAllNamespaces: true }).map((d) => d.informer)).toEqual([
       'virtualmachines.kubevirt.io/v1 in ns1',
       'virtualmachineinstances.kubevirt.io/v1 in ns1',
+      'kubevirts.kubevirt.io/v1 in ns1',
       'pods/v1 in every namespace with selector "kubevirt.io"',
       'persistentvolumeclaims/v1 in ns1',
-      'kubevirts.kubevirt.io/v1 in ns1',
       'nodes/v1',
     ]);
   });

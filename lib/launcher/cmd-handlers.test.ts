@@ -70,6 +70,8 @@ describe('a VMI command with a malformed VMI', () => {
         return unused();
       },
       appliedChecksum: '',
+      require: unused,
+      checkIdentity: (): void => undefined,
     };
     const h = cmdHandlers({ manager, guest: {} as GuestCommands, log: nopLogger });
     const vmi = { metadata: { name: 'a' }, spec: { domain: { cpu: { cores: 'four' }, devices: {} } } };

@@ -1,7 +1,8 @@
 /**
  * The launcher's Cmd service (kubevirt pkg/virt-launcher/virtwrap/cmd-server/server.go): each RPC decodes the
  * VMI, runs one manager call and answers in-band. A domain failure becomes `{success:false, message}` naming
- * the command and the cause (a conversion error names the VMI field); the server keeps serving. RPCs not
+ * the command and the cause (a conversion error names the VMI field); the server keeps serving.
+ * SyncVirtualMachineCPUs sets the running domain's vCPU count (vcpu-hotplug.ts). RPCs not
  * listed here answer UNIMPLEMENTED. GetUsers and GetFilesystems answer a JSON list, empty without an agent.
  */
 import { asVirtualMachineInstance, type VirtualMachineInstance } from '../kubevirt/index.ts';
@@ -11,6 +12,7 @@ import { getVersion } from '../libvirt/index.ts';
 import { failed, ok, type CmdHandlers, type CmdMessages as M } from '../rpc/index.ts';
 import type { GuestOps } from './guest-ops.ts';
 import type { DomainManager } from './manager.ts';
+import { updateVcpus } from './vcpu-hotplug.ts';
 
 /** What the handlers use of GuestOps (tests give a fake). */
 export type GuestCommands = Pick<
@@ -32,6 +34,8 @@ export type DomainCommands = Pick<
   | 'domainJson'
   | 'conn'
   | 'appliedChecksum'
+  | 'require'
+  | 'checkIdentity'
 >;
 
 export interface HandlerDeps {
@@ -130,6 +134,11 @@ export function cmdHandlers(handlerDeps: HandlerDeps): CmdHandlers {
     unpauseVirtualMachine: vmiCommand('UnpauseVirtualMachine', () => m.unpause()),
     softRebootVirtualMachine: vmiCommand('SoftRebootVirtualMachine', () => m.softReboot()),
     resetVirtualMachine: vmiCommand('ResetVirtualMachine', () => m.reset()),
+    syncVirtualMachineCpUs: vmiCommand('SyncVirtualMachineCPUs', async (vmi) => {
+      const vcpus = await updateVcpus(m, vmi);
+      log.info('VMI vCPUs updated', { vcpus });
+      handlerDeps.afterSync?.();
+    }),
     freezeVirtualMachine: (req: M.FreezeRequest) =>
       oneAtATime(() =>
         inBand('FreezeVirtualMachine', log, async () => {

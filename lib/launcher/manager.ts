@@ -147,7 +147,8 @@ export class DomainManager {
     return ref;
   }
 
-  private checkIdentity(vmi: VirtualMachineInstance): void {
+  /** Refuses a VMI that is not this launcher's (another name, namespace or uid). */
+  checkIdentity(vmi: VirtualMachineInstance): void {
     const { name, namespace, uid } = vmi.metadata;
     const id = this.o.id;
     if (name !== id.name || namespace !== id.namespace || (id.uid !== '' && uid !== id.uid)) {

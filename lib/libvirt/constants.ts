@@ -173,6 +173,16 @@ export const DOMAIN_AFFECT = {
   CONFIG: 2,
 } as const;
 
+/** virDomainVcpuFlags: which count setVcpusFlags/getVcpusFlags act on. */
+export const DOMAIN_VCPU = {
+  CURRENT: 0,
+  LIVE: 1,
+  CONFIG: 2,
+  MAXIMUM: 4,
+  GUEST: 8,
+  HOTPLUGGABLE: 16,
+} as const;
+
 /** virDomainXMLFlags. */
 export const DOMAIN_XML = {
   SECURE: 1,

@@ -13,4 +13,5 @@ export * from './guest.ts';
 export * from './host.ts';
 export { isLibvirtError, isNoDomain, LibvirtError } from './protocol.ts';
 export * from './stats.ts';
+export { getVcpus, setVcpus } from './vcpus.ts';
 export type { TypedValue } from './typed-params.ts';

@@ -138,3 +138,16 @@ export async function detachDeviceByAlias(
 ): Promise<void> {
   await conn.call(PROC.domainDetachDeviceAlias, { dom: toWire(dom), alias, flags: scopeFlags(scope) });
 }
+
+/**
+ * Changes a device in place (a virtio-mem device's requested size, a CD-ROM's medium); libvirt finds the
+ * device by its alias or address in xml.
+ */
+export async function updateDevice(
+  conn: LibvirtConnection,
+  dom: DomainRef,
+  xml: string,
+  scope: DeviceScope = { live: true },
+): Promise<void> {
+  await conn.call(PROC.domainUpdateDeviceFlags, { dom: toWire(dom), xml, flags: scopeFlags(scope) });
+}

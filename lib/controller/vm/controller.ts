@@ -2,13 +2,19 @@
  * The VM controller's reconcile (kubevirt vm.go execute/sync/updateStatus), level-triggered on the VM key:
  * everything is read from the informer caches; one pass adds or drops the VM finalizer, carries out the run
  * decision (create or delete the VMI, switch Halted to Always on a Start request), applies volume requests and
- * the Deckhouse fork's resource claim requests to the template and the running VMI, writes the status through
+ * the Deckhouse fork's resource claim requests to the template and the running VMI, carries a running VM's new
+ * CPU sockets into its VMI or sets RestartRequired (live-update.ts), writes the status through
  * /status when it changed, and releases a final VMI. Writes are merge patches with the resourceVersion
  * precondition, creations and deletions are guarded by expectations, so a slow cache never yields a second VMI
  * (the VMI's name is the VM's, too).
  */
 import { FINALIZERS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../kubevirt/index.ts';
-import type { VirtualMachine, VirtualMachineInstance, VirtualMachineStatus } from '../../kubevirt/index.ts';
+import type {
+  KubeVirt,
+  VirtualMachine,
+  VirtualMachineInstance,
+  VirtualMachineStatus,
+} from '../../kubevirt/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { ControllerExpectations, UIDTrackingExpectations } from '../../kernel/controller/expectations.ts';
 import { controllerRefOf, newControllerRef } from '../../kernel/controller/owner.ts';
@@ -27,11 +33,18 @@ import { hasStartRequest } from './state-change.ts';
 import { computeVmStatus } from './vm-status.ts';
 import { applyHotplugRequests, hasHotplugRequests } from './hotplug-requests.ts';
 import { newVmiFromVm, VM_GVK } from './vmi-from-vm.ts';
+import { clusterKubeVirt } from '../cluster-config.ts';
+import { decideLiveUpdate, type JsonPatchOp, type LiveUpdateInput } from './live-update.ts';
+
+/** KubeVirt's default cpuAllocationRatio: each vCPU requests a tenth of a CPU. */
+const DEFAULT_CPU_ALLOCATION_RATIO = 10;
 
 export interface VmControllerOptions {
   client: KubeClient;
   vms: StoreReader<VirtualMachine>;
   vmis: StoreReader<VirtualMachineInstance>;
+  /** The KubeVirt CR (vmRolloutStrategy, cpuAllocationRatio); KubeVirt's defaults without one. */
+  kubevirts?: StoreReader<KubeVirt>;
   clock: Clock;
   recorder: EventRecorder;
   /** Jitter of the start-failure backoff (default Math.random). */
@@ -52,6 +65,8 @@ interface SyncState {
    * the VMI (one status write instead of two).
    */
   createdVmi?: boolean;
+  /** Why a template change cannot be applied to the running VMI (the RestartRequired message). */
+  restartRequired?: string;
 }
 
 const NO_ACTION: RunDecision = {
@@ -101,6 +116,7 @@ export class VmController {
     if (d.failure === undefined && !st.foreign) {
       await this.act(st, d, ctx);
       await this.syncHotplugRequests(st);
+      await this.syncLiveUpdate(st, ctx);
     }
     if (d.failure !== undefined) st.failure = d.failure;
     await this.writeStatus(st, d);
@@ -267,6 +283,52 @@ export class VmController {
     }
   }
 
+  /** The cluster's rollout strategy and CPU allocation ratio, KubeVirt's defaults without a KubeVirt CR. */
+  private liveUpdateSettings(): Pick<LiveUpdateInput, 'rolloutStrategy' | 'cpuAllocationRatio'> {
+    const config = clusterKubeVirt(this.o.kubevirts?.list() ?? [])?.spec.configuration;
+    return {
+      rolloutStrategy: config?.vmRolloutStrategy ?? 'LiveUpdate',
+      cpuAllocationRatio: config?.developerConfiguration?.cpuAllocationRatio ?? DEFAULT_CPU_ALLOCATION_RATIO,
+    };
+  }
+
+  /**
+   * A running VM's new CPU sockets go into its VMI under LiveUpdate; what cannot go live is RestartRequired
+   * (live-update.ts).
+   */
+  private async syncLiveUpdate(st: SyncState, ctx: ReconcileContext): Promise<void> {
+    if (!this.expectations.satisfiedExpectations(st.key) || st.vm.metadata.deletionTimestamp !== undefined)
+      return;
+    const d = decideLiveUpdate({ vm: st.vm, vmi: st.vmi, ...this.liveUpdateSettings() });
+    if (d.kind === 'restartRequired') st.restartRequired = d.message;
+    if (d.kind === 'wait') ctx.log.v(3).info('live update waits', { why: d.reason });
+    if (d.kind === 'patchVmi') await this.patchVmiLive(st, d.patch, ctx);
+  }
+
+  private async patchVmiLive(
+    st: SyncState,
+    patch: readonly JsonPatchOp[],
+    ctx: ReconcileContext,
+  ): Promise<void> {
+    const vmi = st.vmi;
+    if (vmi === undefined) return;
+    try {
+      st.vmi = await this.o.client.patch<VirtualMachineInstance>(
+        VIRTUAL_MACHINE_INSTANCES,
+        vmi.metadata.name ?? '',
+        patch,
+        { type: 'json', namespace: vmi.metadata.namespace ?? '' },
+      );
+      ctx.log.info('hotplugging CPU sockets', { sockets: st.vm.spec.template.spec.domain.cpu?.sockets });
+    } catch (err) {
+      st.failure = {
+        reason: 'HotPlugCPUError',
+        message: `Error encountered while handling CPU change request: ${errorMessage(err)}`,
+      };
+      st.writeError = err;
+    }
+  }
+
   private async writeStatus(st: SyncState, runDecision: RunDecision): Promise<void> {
     // A VMI created for a Start request consumed it: drop it now, or a VMI that ends before the next sync
     // (which KubeVirt waits for to trim it) would be started again. Otherwise the creation's own event
@@ -297,6 +359,7 @@ export class VmController {
       stopExpected: (exp?.del ?? 0) > 0,
       nowMs: this.o.clock.now(),
       random: this.random,
+      ...(st.restartRequired !== undefined && { restartRequired: st.restartRequired }),
     });
   }
 

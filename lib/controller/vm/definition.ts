@@ -20,6 +20,7 @@ export const vmController = defineController({
       client: ctx.client,
       vms: inf.vms.store,
       vmis: inf.vmis.store,
+      kubevirts: inf.kubevirts.store,
       clock: ctx.clock,
       recorder: ctx.recorder('virtualmachine-controller'),
       ...(ctx.settings.random !== undefined && { random: ctx.settings.random }),

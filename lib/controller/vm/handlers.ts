@@ -3,8 +3,8 @@
  * VM keys and record observed creations and deletions for the expectations; a VMI's VM is its controller
  * reference when that names a VM in the cache with the same uid, or the VM of the same name for an orphan.
  */
-import { VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../kubevirt/index.ts';
-import type { VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { KUBEVIRTS, VIRTUAL_MACHINE_INSTANCES, VIRTUAL_MACHINES } from '../../kubevirt/index.ts';
+import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { EventHandler } from '../../kernel/informer/informer.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
@@ -61,10 +61,11 @@ export function vmiHandlerForVms(
   };
 }
 
-/** What the VM controller reads: its VMs and the VMIs. */
+/** What the VM controller reads: its VMs, the VMIs and the KubeVirt CR in the controller's own namespace. */
 export const VM_WATCHES = {
   vms: watch<VirtualMachine>(VIRTUAL_MACHINES),
   vmis: watch<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES),
+  kubevirts: watch<KubeVirt>(KUBEVIRTS, { scope: 'config' }),
 };
 
 /**

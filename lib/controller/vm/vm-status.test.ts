@@ -209,3 +209,34 @@ describe('computeVmStatus', () => {
     expect(v).toEqual(before);
   });
 });
+
+describe('computeVmStatus: RestartRequired', () => {
+  const restartOf = (s: ReturnType<typeof computeVmStatus>): unknown =>
+    s.conditions?.find((c) => c.type === 'RestartRequired');
+
+  it('is set with the live update message while the VMI runs', () => {
+    const s = computeVmStatus(
+      input(vm(), vmi(withPhase('Running')), {
+        restartRequired: 'Reduction of CPU socket count requires a restart',
+      }),
+    );
+    expect(restartOf(s)).toEqual({
+      type: 'RestartRequired',
+      status: 'True',
+      message: 'Reduction of CPU socket count requires a restart',
+      lastTransitionTime: NOW,
+    });
+  });
+
+  it('stays while the VMI runs, even when this sync found nothing new', () => {
+    const s = computeVmStatus(
+      input(vm(withVmCondition('RestartRequired', 'True')), vmi(withPhase('Running'))),
+    );
+    expect(restartOf(s)).toEqual({ type: 'RestartRequired', status: 'True' });
+  });
+
+  it('goes once no VMI exists', () => {
+    const s = computeVmStatus(input(vm(withVmCondition('RestartRequired', 'True')), undefined));
+    expect(restartOf(s)).toBeUndefined();
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * The VM status one sync leads to (kubevirt vm.go updateStatus): created/ready, the run strategy acted on, done
  * volume, resource claim (Deckhouse fork) and state-change requests dropped, start failures counted, conditions
- * (Ready copied from the VMI, Failure from the sync, the VMI's other conditions mirrored) and printableStatus.
+ * (Ready copied from the VMI, Failure from the sync, RestartRequired from live-update.ts, the VMI's other
+ * conditions mirrored) and printableStatus.
  * Pure: the caller writes only when the result differs from the current status.
  */
 import { runStrategyOf } from '../../kubevirt/index.ts';
@@ -32,6 +33,8 @@ export interface VmStatusInput {
   /** Jitter of the start-failure backoff, in [0, 1). */
   random: () => number;
   volumes?: VolumeFacts;
+  /** Why a template change needs a restart (live-update.ts); the condition goes once no VMI runs. */
+  restartRequired?: string;
 }
 
 /** VMI conditions KubeVirt does not mirror generically. */
@@ -70,12 +73,29 @@ function syncConditions(
         lastTransitionTime: now,
       })
     : withoutCondition(out, 'Failure');
+  out = restartRequiredCondition(out, input, now);
   const vmi = input.vmi;
   if (vmi === undefined) return out;
   const mirrored = (vmi.status?.conditions ?? []).filter((c) => !NOT_MIRRORED.has(c.type));
   for (const c of mirrored) out = upsertCondition(out, { ...c });
   const onVmi = new Set(mirrored.map((c) => c.type));
   return out.filter((c) => NOT_MIRRORED.has(c.type) || onVmi.has(c.type));
+}
+
+/** RestartRequired: set with its message, dropped once no VMI exists (KubeVirt cleanupRestartRequired). */
+function restartRequiredCondition(
+  conds: VirtualMachineCondition[],
+  input: VmStatusInput,
+  now: string,
+): VirtualMachineCondition[] {
+  if (input.vmi === undefined) return withoutCondition(conds, 'RestartRequired');
+  if (input.restartRequired === undefined) return conds;
+  return upsertCondition(conds, {
+    type: 'RestartRequired',
+    status: 'True',
+    message: input.restartRequired,
+    lastTransitionTime: now,
+  });
 }
 
 function setOptional<K extends keyof VirtualMachineStatus>(

@@ -338,3 +338,37 @@ describe('computeVmiStatus: interfaces', () => {
     ]);
   });
 });
+
+describe('computeVmiStatus: HotVCPUChange', () => {
+  const topology = { sockets: 1, cores: 2, threads: 1 };
+  const running = (sockets: number, maxSockets: number): VirtualMachineInstance =>
+    vmi(withPhase('Running'), (x) => {
+      x.spec.domain.cpu = { ...topology, sockets, maxSockets };
+      (x.status ??= {}).currentCPUTopology = topology;
+    });
+  const hot = (v: VirtualMachineInstance): unknown =>
+    v.status?.conditions?.find((c) => c.type === 'HotVCPUChange');
+
+  it.each([
+    { what: 'a socket more', v: running(2, 4), want: { type: 'HotVCPUChange', status: 'True' } },
+    { what: 'the same count', v: running(1, 4), want: undefined },
+    { what: 'no headroom', v: running(2, 0), want: undefined },
+    {
+      what: 'not running yet',
+      v: vmi(withPhase('Scheduled'), (x) => {
+        x.spec.domain.cpu = { ...topology, sockets: 2, maxSockets: 4 };
+        (x.status ??= {}).currentCPUTopology = topology;
+      }),
+      want: undefined,
+    },
+  ])('$what', ({ v, want }) => {
+    expect(hot(computeVmiStatus(input(v, pod(podReady('n1')))).vmi)).toEqual(want);
+  });
+
+  it('is added once and left as it is (the handler drops it)', () => {
+    const v = running(2, 4);
+    const failed = { type: 'HotVCPUChange', status: 'False' as const, reason: 'x' };
+    (v.status ??= {}).conditions = [failed];
+    expect(hot(computeVmiStatus(input(v, pod(podReady('n1')))).vmi)).toEqual(failed);
+  });
+});

@@ -10,10 +10,10 @@
  *   finalizer once no owner VM is left.
  * Ready mirrors the Pod's Ready condition once the guest runs; activePods lists every Pod the VMI controls.
  * status.interfaces gets the Pod's side (interfaces-status.ts) at the hand-over and while Running, as KubeVirt's
- * updateNetworkStatus.
+ * updateNetworkStatus; a Running VMI whose vCPU count changed gets HotVCPUChange (requireCPUHotplug).
  * Our addition: the VMI finalizer is set on the first write when the API's defaulting did not set it.
  */
-import { FINALIZERS, LABELS } from '../../kubevirt/index.ts';
+import { FINALIZERS, HOT_VCPU_CHANGE, LABELS, requiresCpuHotplug } from '../../kubevirt/index.ts';
 import type { VirtualMachineInstance, VirtualMachineInstanceCondition } from '../../kubevirt/index.ts';
 import {
   findCondition,
@@ -187,10 +187,23 @@ function waitingForSync(input: VmiStatusInput, out: VirtualMachineInstance): voi
   } else if (input.pod !== undefined) (out.status ??= {}).phase = 'Scheduling';
 }
 
+/**
+ * A running VMI whose spec asks for another vCPU count than it has gets HotVCPUChange=True (KubeVirt's
+ * syncHotplugCondition: added once, never replaced); the handler drops it once the domain has the count.
+ */
+function withCpuHotplugCondition(out: VirtualMachineInstance): void {
+  const status = (out.status ??= {});
+  if (!requiresCpuHotplug(out) || findCondition(status.conditions, HOT_VCPU_CHANGE) !== undefined) return;
+  status.conditions = [...(status.conditions ?? []), { type: HOT_VCPU_CHANGE, status: 'True' }];
+}
+
 /** Scheduled and Running: Failed once the Pod is gone; a Running VMI gets the Pod's interfaces. */
 function nodeOwnedStep(input: VmiStatusInput, out: VirtualMachineInstance): void {
   if (input.pod === undefined) (out.status ??= {}).phase = 'Failed';
-  else if (isRunning(input.vmi)) withPodInterfaces(out, input.podNetworks ?? []);
+  else if (isRunning(input.vmi)) {
+    withPodInterfaces(out, input.podNetworks ?? []);
+    withCpuHotplugCondition(out);
+  }
 }
 
 /** The phase step; returns a failure found on the way (Scheduling only). */

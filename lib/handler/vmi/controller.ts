@@ -2,8 +2,8 @@
  * The handler's VMI controller (kubevirt pkg/virt-handler/vm.go execute/sync), keyed by `ns/name` of the VMIs of
  * this node. Each reconcile reads the VMI from the cache (or, once it is gone, the last one seen), pings its
  * launcher, reads the domain with GetDomain, does what decide.ts says (SyncVirtualMachine unless the launcher
- * applied this spec already; ACPI shutdown, Kill after the grace period, DeleteVirtualMachine), then writes the
- * status of status.ts when it changed. Notify events and informer events only enqueue; a VMI the node runs is
+ * applied this spec already; ACPI shutdown, Kill after the grace period, DeleteVirtualMachine) and a CPU
+ * hotplug (cpu-hotplug.ts), then writes the status of status.ts when it changed. Notify events and informer events only enqueue; a VMI the node runs is
  * looked at again every resyncMs, so a launcher that stops answering is noticed.
  */
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
@@ -24,6 +24,7 @@ import type { LauncherClients } from '../launchers/clients.ts';
 import type { HotplugOutcome } from '../hotplug/plan.ts';
 import type { NotifiedDomains } from '../notify/domains.ts';
 import type { NotifyServer } from '../notify/server.ts';
+import { syncCpuHotplug, type CpuTopology } from './cpu-hotplug.ts';
 import { decideAction, type HandlerAction } from './decide.ts';
 import { syncOptions, type HandlerClusterConfig } from './options.ts';
 import { acpiEnabled, type LauncherReach } from './phase.ts';
@@ -89,6 +90,7 @@ const OWNED = [
   'memory',
   'volumeStatus',
   'interfaces',
+  'currentCPUTopology',
 ] as const;
 
 const PHASE_EVENTS: Readonly<Record<string, [type: 'Normal' | 'Warning', message: string]>> = {
@@ -173,8 +175,15 @@ export class HandlerVmiController {
     const now =
       action === 'sync' && acted === undefined ? await this.domainAfterSync(client, domain) : domain;
     const hotplug = await this.tryHotplug(vmi, client, now);
+    const cpuTopology = await syncCpuHotplug({
+      vmi,
+      client,
+      domain: now,
+      recorder: this.o.recorder,
+      log: ctx.log,
+    });
     const failure = acted ?? hotplug.failure;
-    await this.report(key, { vmi, last }, { domain: now, reach, client, failure, hotplug });
+    await this.report(key, { vmi, last }, { domain: now, reach, client, failure, hotplug, cpuTopology });
     if (reach.failing === true && !reach.unresponsive) return { requeueAfterMs: 1000 };
     return this.next(action, vmi, client, failure);
   };
@@ -197,6 +206,7 @@ export class HandlerVmiController {
       client: LauncherClient | undefined;
       failure: SyncFailure | undefined;
       hotplug: HotplugOutcome;
+      cpuTopology: CpuTopology | undefined;
     },
   ): Promise<void> {
     // A launcher that went away after its guest stopped did its job: no failure to report.
@@ -208,6 +218,7 @@ export class HandlerVmiController {
         reach: i.reach,
         failure,
         hotplug: i.hotplug,
+        cpuTopology: i.cpuTopology,
       });
     else if (i.domain === undefined || i.client === undefined) this.finish(key, seen.last);
   }
@@ -329,6 +340,7 @@ export class HandlerVmiController {
       reach: LauncherReach;
       failure: SyncFailure | undefined;
       hotplug: HotplugOutcome;
+      cpuTopology: CpuTopology | undefined;
     },
   ): Promise<void> {
     const next = computeHandlerStatus({
@@ -340,6 +352,7 @@ export class HandlerVmiController {
       refusedHotplug: i.hotplug.refused,
       nowMs: this.o.clock.now(),
       ...(i.failure !== undefined && { failure: i.failure }),
+      ...(i.cpuTopology !== undefined && { cpuTopology: i.cpuTopology }),
     });
     if (deepEqual(vmi.status, next.status)) return;
     const patch = scopedMergePatch(vmi, next, { top: { status: OWNED } });

@@ -263,3 +263,34 @@ describe('computeHandlerStatus', () => {
     expect(v).toEqual(before);
   });
 });
+
+describe('computeHandlerStatus: CPU hotplug', () => {
+  const topology = { sockets: 1, cores: 2, threads: 1 };
+  const hotVmi = (sockets: number): VirtualMachineInstance => {
+    const v = vmi({
+      phase: 'Running',
+      currentCPUTopology: topology,
+      conditions: [{ type: 'HotVCPUChange', status: 'True' }],
+    });
+    v.spec.domain.cpu = { ...topology, sockets, maxSockets: 4 };
+    return v;
+  };
+  const running = domain('Running', 'Unknown');
+
+  it('records the applied topology and drops HotVCPUChange', () => {
+    const out = compute({ vmi: hotVmi(2), domain: running, cpuTopology: { ...topology, sockets: 2 } });
+    expect(out.status?.currentCPUTopology).toEqual({ sockets: 2, cores: 2, threads: 1 });
+    expect(out.status?.conditions?.map((c) => c.type)).not.toContain('HotVCPUChange');
+  });
+
+  it('keeps HotVCPUChange and the old topology while the change is not applied', () => {
+    const out = compute({ vmi: hotVmi(2), domain: running });
+    expect(out.status?.currentCPUTopology).toEqual(topology);
+    expect(out.status?.conditions?.map((c) => c.type)).toContain('HotVCPUChange');
+  });
+
+  it('drops a HotVCPUChange left when nothing is to change', () => {
+    const out = compute({ vmi: hotVmi(1), domain: running });
+    expect(out.status?.conditions?.map((c) => c.type)).not.toContain('HotVCPUChange');
+  });
+});

@@ -9,7 +9,8 @@
  *   (reason HotplugFailed, KubeVirt's event reason) and is AttachedToNode at most, never mounted;
  * - the phase of phase.ts, with its transition timestamp;
  * - conditions AgentConnected (the agent channel connected), Paused (with KubeVirt's reasons), Synchronized
- *   (False with this sync's failure).
+ *   (False with this sync's failure);
+ * - status.currentCPUTopology after a CPU hotplug, and HotVCPUChange dropped once nothing is left to plug.
  */
 import {
   withPhaseTransition,
@@ -22,6 +23,8 @@ import {
   formatBinaryQuantity,
   HOTPLUG_ATTACHED_PHASES,
   HOTPLUG_MOUNTED_PHASES,
+  HOT_VCPU_CHANGE,
+  requiresCpuHotplug,
   type VirtualMachineInstance,
 } from '../../kubevirt/index.ts';
 import type { VirtualMachineInstanceCondition } from '../../kubevirt/v1/vmi-status.ts';
@@ -41,6 +44,8 @@ export interface HandlerStatusInput {
   readonly refusedHotplug?: ReadonlyMap<string, string>;
   /** The addresses of each VMI interface's Pod interface, by interface name (interfaces-status.ts). */
   readonly podIps?: ReadonlyMap<string, readonly string[]>;
+  /** The vCPU topology a CPU hotplug gave the domain in this sync (cpu-hotplug.ts). */
+  readonly cpuTopology?: NonNullable<Status['currentCPUTopology']>;
   /** What went wrong in this sync, for the Synchronized condition. */
   readonly failure?: SyncFailure;
   readonly nowMs: number;
@@ -82,8 +87,15 @@ function guestFacts(status: Status, domain: DomainJson): void {
   if (machine !== '') status.machine = { type: machine };
   const mem = domain.Spec.Memory;
   if (mem !== undefined) status.memory = { ...status.memory, guestCurrent: formatBinaryQuantity(mem.Value) };
-  // currentCPUTopology is the spec's, set by the defaults (KubeVirt's setCurrentCPUTopologyStatus): the domain's
-  // topology is the most the guest may grow to, and the fork's dynamic-cores marker swaps it too.
+  // currentCPUTopology is the spec's, set by the defaults (KubeVirt's setCurrentCPUTopologyStatus) and by a CPU
+  // hotplug (cpuTopology below): the domain's topology is the most the guest may grow to, and the fork's
+  // dynamic-cores marker swaps it too.
+}
+
+/** A CPU hotplug this sync applied is recorded; HotVCPUChange goes once the domain has the spec's count. */
+function cpuHotplug(status: Status, i: HandlerStatusInput, out: VirtualMachineInstance): void {
+  if (i.cpuTopology !== undefined) status.currentCPUTopology = { ...i.cpuTopology };
+  if (!requiresCpuHotplug(out)) setCondition(status, HOT_VCPU_CHANGE, undefined);
 }
 
 /** Not mounted, and why: a phase that says mounted (forged, or left from a mount that is gone) goes back. */
@@ -191,6 +203,7 @@ export function computeHandlerStatus(i: HandlerStatusInput): VirtualMachineInsta
   const phase = domainPhase(i.vmi, i.domain, i.launcher);
   if (phase !== undefined) status.phase = phase;
   conditions(status, i.domain, now);
+  cpuHotplug(status, i, out);
   withSyncFailure(out, i.failure, now);
   withPhaseTransition(i.vmi, out, now);
   return out;

@@ -14,3 +14,5 @@ export { domainXml } from './domain-xml.ts';
 export { devicesXml } from './devices-xml.ts';
 export { claimImages, type ClaimImage } from './disks.ts';
 export { renderXml } from './xml.ts';
+export { cpuTopology, vcpuCount } from './cpu-topology.ts';
+export { ConversionError } from './errors.ts';
