@@ -18,6 +18,7 @@ const CASES: readonly [string, LauncherPodConfig][] = [
     { image: IMAGE, nodeSelector: { 'node-role.kubernetes.io/worker': '' }, imagePullSecret: 'regcred' },
   ],
   ['dedicated-emulation', { image: IMAGE, allowEmulation: true, root: true, imagePullPolicy: 'Always' }],
+  ['probes', { image: IMAGE }],
 ];
 
 describe('newLauncherPod goldens', () => {
