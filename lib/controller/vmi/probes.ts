@@ -18,7 +18,7 @@ type JsonObject = Record<string, unknown>;
 const LIBVIRT_STARTUP_DELAY_SECONDS = 10;
 
 /** The program and subcommand in the launcher image that probes through the launcher socket. */
-export const DEFAULT_PROBE_COMMAND: readonly string[] = ['virt', 'launcher', 'probe'];
+const DEFAULT_PROBE_COMMAND: readonly string[] = ['virt', 'launcher', 'probe'];
 
 /** A core/v1 Probe as the Pod carries it: every timing set. */
 type PodProbe = Probe & Required<Omit<Probe, 'exec' | 'httpGet' | 'tcpSocket'>>;
