@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { KvError } from '../lib/kernel/errors/errors.ts';
-import { pemPairFlags } from '../lib/kernel/kube/index.ts';
+// Its own module, not kube/index.ts: the launcher (and its probe, run every period) never loads client-node.
+import { pemPairFlags } from '../lib/kernel/kube/pem-check.ts';
 import type { Logger } from '../lib/kernel/log/log.ts';
 import type { HealthTls } from '../lib/kernel/metrics/server.ts';
 import { temporaryServingPair } from '../lib/kernel/x509/certificate.ts';

@@ -37,10 +37,38 @@ describe('virt launcher flags', () => {
     expect(errors.join('')).toContain(msg);
   });
 
-  it('has the node-labeller and convert subcommands with their required flags', () => {
+  it('has the node-labeller, convert and probe subcommands with their required flags', () => {
     const { cmd, errors } = quiet(launcherCommand());
-    expect(cmd.commands.map((c) => c.name())).toEqual(['node-labeller', 'convert']);
+    expect(cmd.commands.map((c) => c.name())).toEqual(['node-labeller', 'convert', 'probe']);
     expect(() => cmd.parse(['node-labeller'], { from: 'user' })).toThrow();
     expect(errors.join('')).toContain('--output');
+  });
+});
+
+describe('virt launcher probe flags', () => {
+  const probe = (args: string[]): { opts: Record<string, unknown>; args: string[] } => {
+    const { cmd } = quiet(launcherCommand());
+    cmd.parse(['probe', ...args], { from: 'user' });
+    const sub = cmd.commands.find((c) => c.name() === 'probe');
+    if (sub === undefined) throw new Error('no probe subcommand');
+    return { opts: sub.opts(), args: sub.args };
+  };
+
+  it("takes KubeVirt virt-probe's flags for a guest agent ping, with its defaults", () => {
+    expect(probe(['--domainName', 'ns_vm', '--timeoutSeconds', '3', '--guestAgentPing'])).toEqual({
+      opts: {
+        socket: '/var/run/kubevirt/sockets/launcher-sock',
+        domainName: 'ns_vm',
+        timeoutSeconds: 3,
+        guestAgentPing: true,
+      },
+      args: [],
+    });
+  });
+
+  it('takes the guest command after --, options of its own included', () => {
+    const r = probe(['--domainName', 'ns_vm', '--command', '/bin/sh', '--', '-c', 'test -e /ok']);
+    expect(r.opts).toMatchObject({ command: '/bin/sh', timeoutSeconds: 1, guestAgentPing: false });
+    expect(r.args).toEqual(['-c', 'test -e /ok']);
   });
 });

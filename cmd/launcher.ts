@@ -1,14 +1,15 @@
 /**
  * `virt launcher`: one per VMI, the Cmd server driving its own libvirt/QEMU (lib/launcher). Subcommands:
- * `node-labeller` (host facts for node labels) and `convert` (print a VMI's domain XML), loaded only when
- * used: the launcher's own memory is budgeted (KubeVirt: 100 Mi for virt-launcher).
+ * `node-labeller` (host facts for node labels), `convert` (print a VMI's domain XML) and `probe` (a VMI's
+ * guestAgentPing or exec probe, KubeVirt's virt-probe, with its flags), each loaded only when used: the
+ * launcher's own memory is budgeted (KubeVirt: 100 Mi for virt-launcher) and a probe runs every period.
  */
 import { Command, Option } from 'commander';
 import { errorMessage } from '../lib/kernel/errors/errors.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
 import { EMULATION_MODES, type EmulationMode } from '../lib/launcher/emulation/emulation.ts';
-import { runLauncherRole } from '../lib/launcher/role.ts';
+import { POD_LAYOUT } from '../lib/rpc/pod-layout.ts';
 import { parsed, verbosityOption, wholeNumber } from './flags.ts';
 
 interface LauncherFlags {
@@ -66,6 +67,33 @@ function convertCommand(): Command {
     });
 }
 
+interface ProbeCommandFlags {
+  socket: string;
+  domainName: string;
+  command?: string;
+  timeoutSeconds: number;
+  guestAgentPing: boolean;
+}
+
+function probeCommand(): Command {
+  return new Command('probe')
+    .description("a VMI's guestAgentPing or exec probe through the launcher socket (exit 0 when it passes)")
+    .option('--socket <path>', 'the launcher command socket', POD_LAYOUT.launcherSocket)
+    .option('--domainName <name>', 'the domain, <namespace>_<name>', '')
+    .option('--command <program>', 'the program to run in the guest; its arguments follow --')
+    .addOption(parsed('--timeoutSeconds <n>', 'seconds the guest command may take', wholeNumber, 1))
+    .option('--guestAgentPing', 'ping the guest agent instead of running a command', false)
+    .argument('[args...]', 'arguments of --command')
+    .action(async (args: string[], f: ProbeCommandFlags) => {
+      const { runProbe } = await import('../lib/launcher/probe-command.ts');
+      const r = await runProbe({ ...f, args });
+      if (r.stdout !== undefined) console.log(r.stdout);
+      if (r.reason !== undefined) console.error(`virt launcher probe: ${r.reason}`);
+      // The gRPC channel may still hold the event loop: the answer is given, so leave now.
+      process.exit(r.exitCode);
+    });
+}
+
 export function launcherCommand(): Command {
   const cmd = new Command('launcher')
     .enablePositionalOptions()
@@ -88,9 +116,11 @@ export function launcherCommand(): Command {
       const log = createLogger({ component: 'virt-launcher', verbosity });
       const graceMs = (f.gracePeriodSeconds + 60) * 1000;
       const opts = { ...rest, name, namespace, uid, log };
+      const { runLauncherRole } = await import('../lib/launcher/role.ts');
       await runUntilSignal((signal) => runLauncherRole(opts, signal), { log, graceMs });
     });
   cmd.addCommand(nodeLabellerCommand());
   cmd.addCommand(convertCommand());
+  cmd.addCommand(probeCommand());
   return cmd;
 }

@@ -1,6 +1,7 @@
 /**
  * The image's bundle (scripts/build.mjs): it runs on plain node with the version baked in, and the launcher
- * role's static chunk graph holds no other role's packages (the launcher runs once per VM).
+ * role's chunk graph (its command, the role it loads on demand, and its probe, run every probe period) holds no
+ * other role's packages (the launcher runs once per VM).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -31,7 +32,8 @@ function staticClosure(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return seen;
   seen.add(file);
   const text = readFileSync(join(out, 'chunks', file), 'utf8');
-  for (const m of text.matchAll(/^(?:import|export)\b[^;]*?from\s*"\.\/([^"]+)"/gm))
+  // `import {…} from "./x.mjs"`, and the side-effect form `import "./x.mjs"` esbuild writes for shared chunks.
+  for (const m of text.matchAll(/^(?:import|export)\b(?:[^;]*?from)?\s*"\.\/([^"]+)"/gm))
     staticClosure(m[1] ?? '', seen);
   return seen;
 }
@@ -74,13 +76,25 @@ describe('the image bundle', () => {
     ]);
   });
 
-  it('gives the launcher role none of the controller or rewriter packages', () => {
-    const entry = readdirSync(join(out, 'chunks')).find((f) => /^launcher-[A-Z0-9]+\.mjs$/.test(f));
-    expect(entry).toBeDefined();
-    const loaded = [...staticClosure(entry ?? '')].map((f) => readFileSync(join(out, 'chunks', f), 'utf8'));
-    expect(loaded.some((t) => t.includes('node_modules/@grpc/grpc-js/'))).toBe(true);
-    for (const pkg of ['@kubernetes/client-node', 'prom-client', 'undici', 'yaml']) {
-      expect([pkg, loaded.some((t) => t.includes(`node_modules/${pkg}/`))]).toEqual([pkg, false]);
-    }
-  });
+  /** The chunk the launcher command's chunk imports on demand for `module` (role, probe-command, …). */
+  const onDemand = (entry: string, module: string): string => {
+    const text = readFileSync(join(out, 'chunks', entry), 'utf8');
+    const m = new RegExp(`import\\("\\./(${module}-[A-Z0-9]+\\.mjs)"\\)`).exec(text);
+    return m?.[1] ?? '';
+  };
+
+  it.each(['role', 'probe-command'])(
+    'gives the launcher command and its %s none of the controller or rewriter packages',
+    (module) => {
+      const entry = readdirSync(join(out, 'chunks')).find((f) => /^launcher-[A-Z0-9]+\.mjs$/.test(f)) ?? '';
+      const loaded = [...staticClosure(entry), ...staticClosure(onDemand(entry, module))].map((f) =>
+        readFileSync(join(out, 'chunks', f), 'utf8'),
+      );
+      expect(onDemand(entry, module)).not.toBe('');
+      expect(loaded.some((t) => t.includes('node_modules/@grpc/grpc-js/'))).toBe(true);
+      for (const pkg of ['@kubernetes/client-node', 'prom-client', 'undici', 'yaml']) {
+        expect([pkg, loaded.some((t) => t.includes(`node_modules/${pkg}/`))]).toEqual([pkg, false]);
+      }
+    },
+  );
 });

@@ -5,6 +5,7 @@ import {
   decodeVmi,
   exclusive,
   guestListHandlers,
+  probeHandlers,
   type DomainCommands,
   type GuestCommands,
 } from './cmd-handlers.ts';
@@ -151,5 +152,61 @@ describe('GetUsers and GetFilesystems', () => {
       response: { success: false, message: 'GetFilesystems failed: boom' },
       guestFilesystemsResponse: '',
     });
+  });
+});
+
+describe('GuestPing and Exec', () => {
+  const signal = new AbortController().signal;
+
+  it('pings with the domain and timeout of the request, and fails as a thrown error', async () => {
+    const pinged: [string, number][] = [];
+    let agentUp = true;
+    const h = probeHandlers(
+      {
+        ping: (name, timeout) => {
+          pinged.push([name, timeout]);
+          return agentUp ? Promise.resolve() : Promise.reject(new Error('QEMU guest agent is not connected'));
+        },
+        exec: () => Promise.reject(new Error('not used')),
+      },
+      nopLogger,
+    );
+    const req = { domainName: 'ns_vm', timeoutSeconds: 4 };
+    expect(await h.guestPing(req, signal)).toEqual({ response: { success: true, message: '' } });
+    agentUp = false;
+    await expect(h.guestPing(req, signal)).rejects.toThrow('QEMU guest agent is not connected');
+    expect(pinged).toEqual([
+      ['ns_vm', 4],
+      ['ns_vm', 4],
+    ]);
+  });
+
+  it('answers a command that ran with its exit code and stdout, and a failure as a thrown error', async () => {
+    const seen: unknown[] = [];
+    const h = probeHandlers(
+      {
+        ping: () => Promise.reject(new Error('not used')),
+        exec: (req, s) => {
+          seen.push(req, s);
+          return req.command === 'missing'
+            ? Promise.reject(new Error('Failed to execute child process'))
+            : Promise.resolve({ exitCode: 2, stdOut: 'nope\n' });
+        },
+      },
+      nopLogger,
+    );
+    const req = { domainName: 'ns_vm', Command: '/bin/check', Args: ['-q'], timeoutSeconds: 3 };
+    expect(await h.exec(req, signal)).toEqual({
+      response: { success: true, message: '' },
+      exitCode: 2,
+      stdOut: 'nope\n',
+    });
+    expect(seen).toEqual([
+      { domainName: 'ns_vm', command: '/bin/check', args: ['-q'], timeoutSeconds: 3 },
+      signal,
+    ]);
+    await expect(h.exec({ ...req, Command: 'missing' }, signal)).rejects.toThrow(
+      'Failed to execute child process',
+    );
   });
 });

@@ -4,6 +4,7 @@
  * the command and the cause (a conversion error names the VMI field); the server keeps serving.
  * SyncVirtualMachineCPUs sets the running domain's vCPU count (vcpu-hotplug.ts). RPCs not
  * listed here answer UNIMPLEMENTED. GetUsers and GetFilesystems answer a JSON list, empty without an agent.
+ * The probes' GuestPing and Exec fail as gRPC errors instead (KubeVirt's client reads only those for them).
  */
 import { asVirtualMachineInstance, type VirtualMachineInstance } from '../kubevirt/index.ts';
 import { errorMessage, KvError } from '../kernel/errors/errors.ts';
@@ -17,7 +18,7 @@ import { updateVcpus } from './vcpu-hotplug.ts';
 /** What the handlers use of GuestOps (tests give a fake). */
 export type GuestCommands = Pick<
   GuestOps,
-  'freeze' | 'unfreeze' | 'freezeStatus' | 'guestInfo' | 'stats' | 'users' | 'filesystems'
+  'freeze' | 'unfreeze' | 'freezeStatus' | 'guestInfo' | 'stats' | 'users' | 'filesystems' | 'ping' | 'exec'
 >;
 
 /** What the handlers use of the DomainManager (tests give a fake). */
@@ -104,6 +105,39 @@ export function guestListHandlers(
   };
 }
 
+/**
+ * GuestPing and Exec, the probes' RPCs (cmd-server/server.go): they run beside the other commands, not after
+ * them. A failure is a gRPC error, as KubeVirt returns it; a command that ran answers success with its exit
+ * code and stdout, whatever the code.
+ */
+export function probeHandlers(
+  guestCommands: Pick<GuestCommands, 'ping' | 'exec'>,
+  log: Logger,
+): Required<Pick<CmdHandlers, 'guestPing' | 'exec'>> {
+  const noted = (what: string, err: unknown): never => {
+    log.v(3).info('probe command failed', { command: what, reason: err });
+    throw err;
+  };
+  return {
+    guestPing: async (req): Promise<M.GuestPingResponse> => {
+      await guestCommands
+        .ping(req.domainName, req.timeoutSeconds)
+        .catch((err: unknown) => noted('GuestPing', err));
+      return { response: ok() };
+    },
+    exec: async (req, signal): Promise<M.ExecResponse> => {
+      const execReq = {
+        domainName: req.domainName,
+        command: req.Command,
+        args: req.Args,
+        timeoutSeconds: req.timeoutSeconds,
+      };
+      const r = await guestCommands.exec(execReq, signal).catch((err: unknown) => noted('Exec', err));
+      return { response: ok(), exitCode: r.exitCode, stdOut: r.stdOut };
+    },
+  };
+}
+
 /** Runs commands one at a time, in arrival order (a sync never overlaps a shutdown or another sync). */
 export function exclusive(): <T>(fn: () => Promise<T>) => Promise<T> {
   let chain: Promise<unknown> = Promise.resolve();
@@ -169,6 +203,7 @@ export function cmdHandlers(handlerDeps: HandlerDeps): CmdHandlers {
       };
     },
     ...guestListHandlers(g, log),
+    ...probeHandlers(g, log),
     getQemuVersion: async (): Promise<M.QemuVersionResponse> => {
       const r = await payload('GetQemuVersion', async () => (await getVersion(m.conn)).text);
       return { response: r.response, version: r.value ?? '' };

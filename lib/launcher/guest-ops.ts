@@ -1,9 +1,11 @@
 /**
  * Commands that go through the guest agent or libvirt's statistics: filesystem freeze with the safety thaw
  * (kubevirt manager.go FreezeVMI: the launcher thaws on its own once unfreezeTimeoutSeconds have passed),
- * thaw, guest info, logged-in users, filesystems and domain stats.
+ * thaw, guest info, logged-in users, filesystems, domain stats, and the probes' guest-ping and guest-exec
+ * (manager.go GuestPing, Exec).
  */
 import type { TimerHandle } from '../kernel/clock.ts';
+import { KvError } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import {
   GUEST_INFO,
@@ -22,6 +24,7 @@ import {
   type GuestFilesystem,
   type GuestUser,
 } from './report/guest-json.ts';
+import { guestExec, type GuestExecRequest, type GuestExecResult } from './guest-exec.ts';
 import type { DomainManager } from './manager.ts';
 import type { GuestOsInfoJson, InterfaceStatusJson } from '../rpc/index.ts';
 
@@ -78,6 +81,11 @@ function parseReturn(text: string | null): unknown {
 
 /** Agent queries answer well inside the RPC's 5 s deadline. */
 const AGENT_QUERY_TIMEOUT_SECONDS = 3;
+
+/** A probe's exec: the domain it names and the command. */
+export interface ProbeExecRequest extends GuestExecRequest {
+  readonly domainName: string;
+}
 
 interface AgentInfo {
   version?: string;
@@ -196,6 +204,39 @@ export class GuestOps {
       const r = await agentCommand(this.m.conn, ref, cmd, { timeoutSeconds: AGENT_QUERY_TIMEOUT_SECONDS });
       return guestFilesystems(parseReturn(r));
     });
+  }
+
+  /**
+   * The domain a probe names, which must be this launcher's and defined (KubeVirt looks the name up in the
+   * launcher's libvirt, which holds only that one).
+   */
+  private async probed(domainName: string): Promise<DomainRef> {
+    if (domainName !== this.m.domainName) {
+      throw new KvError(
+        'KV_ERR_INVALID',
+        `domain ${domainName} is not this launcher's (${this.m.domainName})`,
+      );
+    }
+    return this.m.require();
+  }
+
+  /**
+   * guest-ping through the agent; rejects when the agent does not answer. KubeVirt waits libvirt's default
+   * agent timeout; here the probe's own timeout (at least 1 s) bounds it.
+   */
+  async ping(domainName: string, timeoutSeconds: number): Promise<void> {
+    const ref = await this.probed(domainName);
+    const cmd = { execute: 'guest-ping' };
+    await agentCommand(this.m.conn, ref, cmd, { timeoutSeconds: Math.max(1, timeoutSeconds) });
+  }
+
+  /** A probe's command run in the guest (guest-exec.ts): its exit code and stdout once it has exited. */
+  async exec(req: ProbeExecRequest, signal?: AbortSignal): Promise<GuestExecResult> {
+    const ref = await this.probed(req.domainName);
+    const timeoutSeconds = Math.max(1, req.timeoutSeconds);
+    const agent = (cmd: object): Promise<string | null> =>
+      agentCommand(this.m.conn, ref, cmd, { timeoutSeconds });
+    return guestExec(agent, this.m.clock, req, signal);
   }
 
   /** fn on the domain; `fallback` when there is none or fn fails (logged at verbosity 3). */

@@ -141,6 +141,31 @@ export class LauncherClient {
     return { ...resultOf(r.response), version: r.version };
   }
 
+  /**
+   * GuestPing of a probe: resolves when the guest agent answered; a failure comes as RpcTransportError (the
+   * launcher fails it as a gRPC error, and KubeVirt's client reads nothing else).
+   */
+  async guestPing(domainName: string, timeoutSeconds: number): Promise<void> {
+    await this.call('guestPing', { domainName, timeoutSeconds });
+  }
+
+  /** Exec of a probe: the command ran in the guest, with its exit code and stdout; failures as guestPing's. */
+  async exec(o: {
+    domainName: string;
+    command: string;
+    args: readonly string[];
+    timeoutSeconds: number;
+  }): Promise<{ readonly exitCode: number; readonly stdOut: string }> {
+    const request = {
+      domainName: o.domainName,
+      Command: o.command,
+      Args: [...o.args],
+      timeoutSeconds: o.timeoutSeconds,
+    };
+    const r = await this.call('exec', request);
+    return { exitCode: r.exitCode, stdOut: r.stdOut };
+  }
+
   /** Deckhouse fork: the checksum of the VMI spec the launcher last applied. */
   async getAppliedVmiChecksum(): Promise<CmdResult & { readonly checksum: string }> {
     const r = await this.call('getAppliedVmiChecksum', {});

@@ -21,6 +21,7 @@ const CASES: readonly [string, LauncherPodConfig][] = [
   // 1Gi hugepages (the guest's memory as pages, the hugetlbfs emptyDirs) and two virtiofs shares, in an image
   // that has an unprivileged virtiofsd.
   ['hugepages-virtiofs', { image: IMAGE, virtiofsd: '/usr/libexec/virtiofsd' }],
+  ['probes', { image: IMAGE }],
 ];
 
 describe('newLauncherPod goldens', () => {

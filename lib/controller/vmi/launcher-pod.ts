@@ -4,7 +4,8 @@
  * and uid, its grace period (+15 s so the node stops the guest first), the emulation mode and the path root.
  * The VMI's labels and annotations (launcherPodLabels, copiedAnnotations), nodeSelector
  * kubevirt.io/schedulable=true plus the VMI's, its tolerations, affinity, scheduler and priority, restart policy
- * Never, and a controller reference to the VMI.
+ * Never, and a controller reference to the VMI. The VMI's readiness and liveness probes go onto the compute
+ * container (probes.ts).
  *
  * The Pod's name is deterministic (virt-launcher-<vmi>-<5 hex of the VMI uid>) where KubeVirt uses
  * generateName: a second create for the same VMI then fails with AlreadyExists instead of making a twin.
@@ -28,6 +29,7 @@ import { COMPUTE_CONTAINER, type Container, type Pod } from '../../kubevirt/core
 import type { OverheadOptions } from './overhead.ts';
 import { DEFAULT_CPU_ALLOCATION_RATIO, launcherResources } from './pod-resources.ts';
 import { launcherVolumes, type RenderedVolumes } from './pod-volumes.ts';
+import { launcherProbes } from './probes.ts';
 import { virtiofsContainers } from './virtiofs-containers.ts';
 
 const VMI_GVK = {
@@ -45,6 +47,8 @@ export interface LauncherPodConfig {
    * entrypoint, so it starts with the image's reaper: libvirt stalls on unreaped children otherwise.
    */
   command?: readonly string[];
+  /** Program and subcommand the guestAgentPing and exec probes run in the compute container (probes.ts default). */
+  probeCommand?: readonly string[];
   /** Allow TCG: `--emulation auto` and no kvm/vhost-net device; otherwise `--emulation off` and both requested. */
   allowEmulation?: boolean;
   /** Run the launcher as root (KubeVirt's Root feature gate); otherwise as uid 107. */
@@ -197,6 +201,7 @@ function computeContainer(
     securityContext: securityContexts(cfg.root === true).container,
     volumeMounts: vols.mounts,
     ...(vols.devices.length > 0 && { volumeDevices: vols.devices }),
+    ...launcherProbes(vmi, cfg.probeCommand),
   };
 }
 

@@ -243,6 +243,38 @@ describe('computeVmiStatus: details', () => {
     else expect(ready?.reason).toBe(reason);
   });
 
+  describe('a launcher Pod whose readiness probe fails', () => {
+    const notReady = (p: Pod): void => {
+      onNode('n1')(p);
+      withPodPhase('Running')(p);
+      withContainer({ name: 'compute', ready: false, image: 'virt:test', state: { running: {} } })(p);
+      withPodCondition({
+        type: 'Ready',
+        status: 'False',
+        reason: 'ContainersNotReady',
+        message: 'containers with unready status: [compute]',
+        lastTransitionTime: NOW,
+      })(p);
+    };
+
+    it('is still handed over to the node: the probe asks the guest, which runs only once it is', () => {
+      expect(computeVmiStatus(input(vmi(withPhase('Scheduling')), pod(notReady))).vmi.status?.phase).toBe(
+        'Scheduled',
+      );
+    });
+
+    it('makes a Running VMI not Ready, with the Pod’s reason and message', () => {
+      const r = computeVmiStatus(input(vmi(withPhase('Running')), pod(notReady)));
+      expect(r.vmi.status?.conditions?.find((c) => c.type === 'Ready')).toEqual({
+        type: 'Ready',
+        status: 'False',
+        reason: 'ContainersNotReady',
+        message: 'containers with unready status: [compute]',
+        lastTransitionTime: NOW,
+      });
+    });
+  });
+
   it('node-owned phases neither record transitions nor touch finalizers', () => {
     const r = computeVmiStatus(input(vmi(withPhase('Running')), undefined));
     expect(r.nodeOwned).toBe(true);

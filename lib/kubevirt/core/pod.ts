@@ -52,6 +52,18 @@ export interface VolumeDevice {
   devicePath: string;
 }
 
+/** core/v1 Probe: its timings and one handler, kept as given. */
+export interface Probe {
+  initialDelaySeconds?: number;
+  timeoutSeconds?: number;
+  periodSeconds?: number;
+  successThreshold?: number;
+  failureThreshold?: number;
+  exec?: Record<string, unknown>;
+  httpGet?: Record<string, unknown>;
+  tcpSocket?: Record<string, unknown>;
+}
+
 export interface Container {
   name: string;
   image: string;
@@ -63,6 +75,8 @@ export interface Container {
   securityContext?: Record<string, unknown>;
   volumeMounts?: VolumeMount[];
   volumeDevices?: VolumeDevice[];
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
 }
 
 interface PodSpec {
