@@ -25,7 +25,7 @@ export function mountedHotplugVolumes(vmi: Pick<VirtualMachineInstance, 'status'
  * A volume that reaches the launcher through an attachment Pod rather than the launcher Pod (kubevirt
  * storagetypes.IsHotplugVolume, with the Deckhouse fork's hotpluggable containerDisk).
  */
-export function isHotplugVolume(v: Volume): boolean {
+function isHotplugVolume(v: Volume): boolean {
   return (
     v.persistentVolumeClaim?.hotpluggable === true ||
     v.dataVolume?.hotpluggable === true ||
