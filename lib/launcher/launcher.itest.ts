@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import {
   chownSync,
   lstatSync,
+  mkdirSync,
   mkdtempSync,
   readFileSync,
   rmSync,
@@ -21,6 +22,7 @@ import { realClock } from '../kernel/clock.ts';
 import type { DomainEvent, LauncherClient } from '../rpc/index.ts';
 import { daemonIdentity } from '../libvirt/daemon/identity.ts';
 import { runKvmProbe } from './emulation/kvm-probe.ts';
+import { QEMU_IMG } from './sync/image-format.ts';
 import type { NodeFacts } from '../rpc/index.ts';
 import {
   CAPS_CACHE,
@@ -247,6 +249,70 @@ describe('launcher end to end', () => {
       if (!gone) await realClock.sleep(100);
     }
     expect(gone).toBe(true);
+    await stopAndCheck(l);
+  }, 180_000);
+
+  it('makes a qcow2 image on an empty filesystem claim, and reads each claim image in its own format', async () => {
+    const l = await launch({ name: 'claims' });
+    const id = daemonIdentity();
+    // The claim as the Pod mounts it: an empty directory (not the daemons' user's).
+    mkdirSync(join(l.root, 'var/run/kubevirt-private/vmi-disks/data'), { recursive: true });
+    const vmi = kernelBootVmi({
+      name: 'claims',
+      uid: UID,
+      initrd: 'initramfs.cpio.gz',
+      cmdline: GUEST_CMDLINE,
+    });
+    vmi.spec.domain.devices.disks = [{ name: 'data', disk: { bus: 'virtio' } }];
+    vmi.spec.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: 'vd-data' } }];
+    const data = {
+      name: 'data',
+      target: '',
+      persistentVolumeClaimInfo: {
+        claimName: 'vd-data',
+        volumeMode: 'Filesystem',
+        capacity: { storage: '16Mi' },
+      },
+    };
+    vmi.status = { volumeStatus: [data] };
+    expect(await l.client.syncVirtualMachine(vmi)).toEqual({ success: true, message: '' });
+    await l.waitEvent(is('Running'), 10_000);
+    const made = join(l.root, 'var/run/kubevirt-private/vmi-disks/data/disk.img');
+    const info = await run(QEMU_IMG, ['info', '--output=json', '-U', made]);
+    expect(JSON.parse(info.stdout)).toMatchObject({ format: 'qcow2', 'virtual-size': 16 * 2 ** 20 });
+    expect(lstatSync(made).uid).toBe(id.uid);
+
+    // What the handler's hotplug mounter would leave: one image from Deckhouse's importer, one from another client.
+    const hotplugDir = join(l.root, 'var/run/kubevirt/hotplug-disks');
+    await run(QEMU_IMG, ['create', '-q', '-f', 'qcow2', join(hotplugDir, 'hq.img'), '8M']);
+    writeFileSync(join(hotplugDir, 'hr.img'), Buffer.alloc(0));
+    truncateSync(join(hotplugDir, 'hr.img'), 8 * 1024 * 1024);
+    for (const f of ['hq.img', 'hr.img']) chownSync(join(hotplugDir, f), id.uid, id.gid);
+    const plugged = structuredClone(vmi);
+    plugged.spec.domain.devices.disks?.push(
+      { name: 'hq', disk: { bus: 'scsi' } },
+      { name: 'hr', disk: { bus: 'scsi' } },
+    );
+    plugged.spec.volumes?.push(
+      { name: 'hq', persistentVolumeClaim: { claimName: 'vd-hq', hotpluggable: true } },
+      { name: 'hr', persistentVolumeClaim: { claimName: 'vd-hr', hotpluggable: true } },
+    );
+    const mounted = { target: '', phase: 'Ready', hotplugVolume: { attachPodName: 'hp-pod' } };
+    plugged.status = {
+      phase: 'Running',
+      volumeStatus: [data, { name: 'hq', ...mounted }, { name: 'hr', ...mounted }],
+    };
+    expect(await l.client.syncVirtualMachine(plugged)).toEqual({ success: true, message: '' });
+    const spec = (await l.client.getDomain()).payload as {
+      Spec: { Devices: { Disks: { Alias: { Name: string }; Driver: { Type: string } }[] } };
+    };
+    expect(spec.Spec.Devices.Disks.map((d) => `${d.Alias.Name}:${d.Driver.Type}`)).toEqual([
+      'data:qcow2',
+      'hq:qcow2',
+      'hr:raw',
+    ]);
+    const blocks = ((await l.client.getDomainStats()).payload as { Block: { Name: string }[] }).Block;
+    expect(blocks.map((b) => b.Name).sort()).toEqual(['sda', 'sdb', 'vda']);
     await stopAndCheck(l);
   }, 180_000);
 

@@ -30,6 +30,7 @@ import {
 } from '../libvirt/index.ts';
 import { vmiSpecChecksum, type DomainJson, type VirtualMachineOptions } from '../rpc/index.ts';
 import {
+  claimImages,
   devicesXml,
   domainXml,
   renderXml,
@@ -52,6 +53,7 @@ import { definedMacs, withDefinedMacs } from './network/defined-macs.ts';
 import type { GuestDhcp } from './network/guest-dhcp.ts';
 import { kubevirtState, NON_EXISTENT, type KubevirtState } from './report/state.ts';
 import type { SerialRelay } from './serial/relay.ts';
+import { claimDiskFormats, formatsInUse } from './sync/claim-formats.ts';
 import { findContainerDiskImages } from './sync/container-disks.ts';
 import { containerDiskFormats } from './sync/image-format.ts';
 import { syncContext, type HostFacts } from './sync/context.ts';
@@ -192,27 +194,46 @@ export class DomainManager {
     return links.byInterface;
   }
 
-  async sync(vmi: VirtualMachineInstance, options: VirtualMachineOptions | undefined): Promise<void> {
-    this.checkIdentity(vmi);
+  /**
+   * The converter context of one sync: the options and host facts, and what the launcher finds in its Pod
+   * (the images and their formats, the Pod links). Claim images the domain already has keep the format they
+   * had.
+   */
+  private async context(
+    vmi: VirtualMachineInstance,
+    options: VirtualMachineOptions | undefined,
+  ): Promise<ConverterContext> {
     const base = syncContext(this.o.host, options);
     const images = await findContainerDiskImages(vmi, base.layout);
     const formats = await containerDiskFormats(vmi, images, {
       known: base.containerDiskFormats,
       identity: this.o.identity,
     });
-    const ctx = {
+    const claims = claimImages(vmi, base);
+    const claimFormats = await claimDiskFormats(claims, {
+      known: formatsInUse(this.applied?.domain.devices.disks ?? [], claims),
+      identity: this.o.identity,
+    });
+    return {
       ...base,
       containerDiskImages: images,
       containerDiskFormats: formats,
+      claimDiskFormats: claimFormats,
       podLinks: await this.podLinks(vmi, base),
     };
+  }
+
+  async sync(vmi: VirtualMachineInstance, options: VirtualMachineOptions | undefined): Promise<void> {
+    this.checkIdentity(vmi);
+    const ctx = await this.context(vmi, options);
     const domain = toDomain(vmi, ctx);
     const xml = domainXml(domain);
     const planned = await this.plan(vmi, domain, xml);
     const plan = planned.plan;
     let ref = planned.ref;
     // Every start prepares (a start happens only while the domain is down): config ISOs are made anew.
-    if (plan.start || ref === undefined) await prepareDomain({ vmi, domain, ctx, identity: this.o.identity });
+    if (plan.start || ref === undefined)
+      await prepareDomain({ vmi, domain, ctx, identity: this.o.identity, log: this.log });
     let machine = this.applied?.domain.os.type.machine;
     if (plan.define || ref === undefined) {
       ref = await defineDomain(this.o.conn, xml);

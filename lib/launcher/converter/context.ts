@@ -88,6 +88,13 @@ export interface ConverterContext {
   readonly hotplugVolumes?: ReadonlySet<string>;
   /** Format of each containerDisk image (raw when not listed). */
   readonly containerDiskFormats: ReadonlyMap<string, ImageFormat>;
+  /**
+   * Format of the image on each filesystem claim (persistentVolumeClaim or dataVolume, hotplugged or not, and
+   * the claim under an ephemeral overlay), by volume name, as the launcher found it: qcow2 or raw, and qcow2
+   * for an image it is about to make (Deckhouse's fork makes them qcow2). Raw when not listed: an image no
+   * one looked at is never read as a format with metadata. Block claims are always raw.
+   */
+  readonly claimDiskFormats: ReadonlyMap<string, ImageFormat>;
   /** Whether disk images take O_DIRECT (cache=none): the default, and per volume. tmpfs does not. */
   readonly directIo: boolean;
   /**
@@ -162,6 +169,7 @@ export function converterContext(opts: ConverterContextOptions): ConverterContex
     downwardMetricsServed: false,
     bochsForEfiGuests: false,
     containerDiskFormats: new Map(),
+    claimDiskFormats: new Map(),
     directIo: true,
     directIoByVolume: new Map(),
     preallocatedVolumes: new Set(),

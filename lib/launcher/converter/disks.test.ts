@@ -3,7 +3,7 @@ import type { Disk as VmiDisk, Volume, VolumeStatus } from '../../kubevirt/index
 import { withDisk, withSpec, withVolume } from '../../kubevirt/testing/builders.ts';
 import type { ConverterContextOptions } from './context.ts';
 import { deviceIndex } from './disk-device.ts';
-import { disksConfigurator } from './disks.ts';
+import { claimImages, disksConfigurator } from './disks.ts';
 import type { Disk } from './domain-spec.ts';
 import { runConfigurator, testCtx, testVmi } from './testing/vmi.ts';
 
@@ -183,6 +183,106 @@ describe('volume sources', () => {
       readonly: true,
       target: { bus: 'sata', dev: 'sda', tray: 'closed' },
     });
+  });
+});
+
+describe('filesystem claims in the format the launcher found', () => {
+  const hotplugged: VolumeStatus = {
+    name: 'v',
+    target: '',
+    phase: 'Ready',
+    hotplugVolume: { attachPodName: 'hp' },
+  };
+  const ephemeral: Volume = { name: 'v', ephemeral: { persistentVolumeClaim: { claimName: 'golden' } } };
+  const qcow2 = { claimDiskFormats: new Map([['v', 'qcow2' as const]]) };
+  it.each<[string, Volume, Setup, Partial<Disk>]>([
+    [
+      'a PVC found qcow2',
+      pvc('v'),
+      { ctx: qcow2, statuses: [] },
+      { driver: { name: 'qemu', type: 'qcow2' } },
+    ],
+    [
+      'a dataVolume found raw',
+      { name: 'v', dataVolume: { name: 'dv' } },
+      { ctx: { claimDiskFormats: new Map([['v', 'raw']]) }, statuses: [] },
+      { driver: { name: 'qemu', type: 'raw' } },
+    ],
+    [
+      'a PVC no one looked at: raw',
+      pvc('v'),
+      { ctx: {}, statuses: [] },
+      { driver: { name: 'qemu', type: 'raw' } },
+    ],
+    [
+      'a block PVC: raw whatever is said',
+      pvc('v'),
+      { ctx: qcow2, statuses: [blockStatus('v')] },
+      { type: 'block', driver: { name: 'qemu', type: 'raw' } },
+    ],
+    [
+      'a hotplugged PVC found qcow2',
+      pvc('v'),
+      { ctx: qcow2, statuses: [hotplugged] },
+      { source: { file: '/var/run/kubevirt/hotplug-disks/v.img' }, driver: { name: 'qemu', type: 'qcow2' } },
+    ],
+    [
+      'an ephemeral overlay over a PVC found qcow2',
+      ephemeral,
+      { ctx: qcow2, statuses: [] },
+      {
+        driver: { name: 'qemu', type: 'qcow2' },
+        backingStore: {
+          type: 'file',
+          format: 'qcow2',
+          source: { file: '/var/run/kubevirt-private/vmi-disks/v/disk.img' },
+        },
+      },
+    ],
+  ])('%s', (_, volume, setup, expected) => {
+    const d = only({ name: 'v', disk: { bus: 'virtio' } }, volume, setup.ctx, setup.statuses);
+    expect(d).toMatchObject(expected);
+  });
+
+  it('lists the images the launcher looks at: filesystem claims in disk order, hotplugged ones once mounted', () => {
+    const volumes: Volume[] = [
+      { name: 'cd', containerDisk: { image: 'reg/x:1' } },
+      pvc('blk'),
+      { ...ephemeral, name: 'eph' },
+      pvc('hp'),
+      pvc('late'),
+      { name: 'dv', dataVolume: { name: 'dv' } },
+      pvc('root'),
+      pvc('unused'),
+    ];
+    const vmi = testVmi(
+      ...['root', 'cd', 'blk', 'eph', 'hp', 'late', 'dv', 'ghost'].map((name) => withDisk({ name })),
+      ...volumes.map(withVolume),
+    );
+    vmi.status = {
+      volumeStatus: [
+        blockStatus('blk'),
+        { ...hotplugged, name: 'hp' },
+        { ...hotplugged, name: 'late', phase: 'AttachedToNode' },
+      ],
+    };
+    const dir = '/r/var/run/kubevirt-private/vmi-disks';
+    expect(claimImages(vmi, testCtx({ root: '/r' }))).toEqual([
+      {
+        volume: 'root',
+        field: 'spec.volumes[6].persistentVolumeClaim',
+        file: `${dir}/root/disk.img`,
+        creatable: true,
+      },
+      { volume: 'eph', field: 'spec.volumes[2].ephemeral', file: `${dir}/eph/disk.img`, creatable: false },
+      {
+        volume: 'hp',
+        field: 'spec.volumes[3].persistentVolumeClaim',
+        file: '/r/var/run/kubevirt/hotplug-disks/hp.img',
+        creatable: false,
+      },
+      { volume: 'dv', field: 'spec.volumes[5].dataVolume', file: `${dir}/dv/disk.img`, creatable: true },
+    ]);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * Disks: each disk of the VMI joined with its volume, in disk order. A disk without a volume is an error,
- * except a CD-ROM, which becomes an empty drive. Hotplugged volumes appear only once they are mounted into the
- * launcher (volume status MountedToPod or Ready). LUNs with `reservation` reach their storage through the
- * pr-helper socket. Boot orders are unique across disks and interfaces.
+ * except a CD-ROM, which becomes an empty drive. Hotplugged volumes appear only once they are mounted into
+ * the launcher (volume status MountedToPod or Ready). LUNs with `reservation` reach their storage through the
+ * pr-helper socket. Boot orders are unique across disks and interfaces. claimImages lists the images on
+ * filesystem claims those disks read, whose formats the launcher finds before it converts.
  */
 import {
   assignDiskTargets,
@@ -12,6 +13,7 @@ import {
   type Disk as VmiDisk,
   type DiskBus,
   type VirtualMachineInstance,
+  type Volume,
   type VolumeStatus,
 } from '../../kubevirt/index.ts';
 import { configurator, virtioModel, type Configurator } from './configurator.ts';
@@ -21,7 +23,7 @@ import { setCacheAndIo } from './disk-cache.ts';
 import { DISK_BUSES, diskDevice, diskKind } from './disk-device.ts';
 import type { Disk } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
-import { volumeSource, type VolumeDisk } from './volume-source.ts';
+import { claimImageFile, volumeSource, type VolumeDisk } from './volume-source.ts';
 
 /** The disk with the bus it will use: its own, else the architecture's default. */
 function withBus(disk: VmiDisk, field: string, ctx: ConverterContext): VmiDisk & { bus: DiskBus } {
@@ -68,6 +70,16 @@ function isHotplug(name: string, plan: DiskPlan): boolean {
   return plan.ctx.hotplugVolumes?.has(name) ?? plan.statuses.get(name)?.hotplugVolume !== undefined;
 }
 
+/** Whether a hotplugged volume is mounted into the launcher Pod. */
+function isMounted(name: string, plan: DiskPlan): boolean {
+  return HOTPLUG_MOUNTED_PHASES.includes(plan.statuses.get(name)?.phase);
+}
+
+function diskPlan(vmi: VirtualMachineInstance, ctx: ConverterContext): DiskPlan {
+  const statusList = vmi.status?.volumeStatus ?? [];
+  return { vmi, ctx, statuses: new Map(statusList.map((s) => [s.name, s])) };
+}
+
 function emptyCdrom(disk: Disk): Disk {
   return { ...disk, type: 'block', source: {} };
 }
@@ -111,7 +123,7 @@ function backDisk(disk: Disk, source: VmiDisk, field: string, plan: DiskPlan): D
   }
   const { ctx, vmi } = plan;
   const hotplug = isHotplug(volume.name, plan);
-  if (hotplug && !HOTPLUG_MOUNTED_PHASES.includes(plan.statuses.get(volume.name)?.phase)) return undefined;
+  if (hotplug && !isMounted(volume.name, plan)) return undefined;
   const src = volumeSource(volume, { vmi, ctx, index, block: isBlock(volume.name, plan), hotplug });
   if (disk.device === 'lun' && !src.persistent) {
     throw new ConversionError(`${field}.lun`, 'a LUN needs a persistentVolumeClaim or dataVolume volume');
@@ -119,6 +131,53 @@ function backDisk(disk: Disk, source: VmiDisk, field: string, plan: DiskPlan): D
   const out = withSource(disk, src, ctx.preallocatedVolumes.has(volume.name));
   setStorageOptions(out, source, volume.name, ctx);
   setCacheAndIo(out, { ctx, volume: volume.name, field });
+  return out;
+}
+
+/** An image on a filesystem claim that the domain would use: the launcher looks at it before converting. */
+export interface ClaimImage {
+  readonly volume: string;
+  /** The volume's source field: `spec.volumes[i].persistentVolumeClaim`, `.dataVolume` or `.ephemeral`. */
+  readonly field: string;
+  readonly file: string;
+  /**
+   * A claim mounted in the Pod that the disk uses directly: its image is made when missing (an ephemeral
+   * overlay's claim must hold one, the node mounts a hotplugged claim's).
+   */
+  readonly creatable: boolean;
+}
+
+function claimField(volume: Volume): string | undefined {
+  if (volume.persistentVolumeClaim !== undefined) return 'persistentVolumeClaim';
+  if (volume.dataVolume !== undefined) return 'dataVolume';
+  if (volume.ephemeral !== undefined) return 'ephemeral';
+  return undefined;
+}
+
+/**
+ * The filesystem-claim images of the disks the domain gets (block claims are devices, and a hotplugged claim
+ * counts once it is mounted into the Pod), in disk order; an ephemeral volume's is its overlay's backing
+ * image.
+ */
+export function claimImages(vmi: VirtualMachineInstance, ctx: ConverterContext): ClaimImage[] {
+  const volumes = vmi.spec.volumes ?? [];
+  const plan = diskPlan(vmi, ctx);
+  const out: ClaimImage[] = [];
+  for (const disk of vmi.spec.domain.devices.disks ?? []) {
+    const index = volumes.findIndex((v) => v.name === disk.name);
+    const volume = volumes[index];
+    const field = volume === undefined ? undefined : claimField(volume);
+    if (volume === undefined || field === undefined || isBlock(volume.name, plan)) continue;
+    const hotplug = isHotplug(volume.name, plan);
+    // An ephemeral hotplug is refused by the conversion itself.
+    if (hotplug && (field === 'ephemeral' || !isMounted(volume.name, plan))) continue;
+    out.push({
+      volume: volume.name,
+      field: `spec.volumes[${index}].${field}`,
+      file: claimImageFile(volume.name, ctx, hotplug),
+      creatable: field !== 'ephemeral' && !hotplug,
+    });
+  }
   return out;
 }
 
@@ -136,9 +195,8 @@ export const disksConfigurator: Configurator = configurator((vmi, domain, ctx) =
   checkUniqueNames(disks);
   checkBootOrders(vmi);
   const withBuses = disks.map((d, i) => withBus(d, `spec.domain.devices.disks[${i}]`, ctx));
-  const statusList = vmi.status?.volumeStatus ?? [];
-  const targets = assignDiskTargets(withBuses, statusList);
-  const plan: DiskPlan = { vmi, ctx, statuses: new Map(statusList.map((s) => [s.name, s])) };
+  const targets = assignDiskTargets(withBuses, vmi.status?.volumeStatus ?? []);
+  const plan = diskPlan(vmi, ctx);
   const multiQueue = vmi.spec.domain.devices.blockMultiQueue === true;
   const queues = multiQueue ? vcpuCount(cpuTopology(vmi)) : undefined;
   withBuses.forEach((disk, i) => {

@@ -62,6 +62,20 @@ const CASES: readonly [string, CaseOptions][] = [
   // As Deckhouse's controller makes it: 20 cores as 2 sockets of 10 (cores and sockets swapped under the
   // dynamic-cores marker) that grow to 16 cores each, and 2Gi of memory that grows to 256Gi.
   ['deckhouse-hotplug', {}],
+  // Filesystem claims in the formats the launcher found: qcow2 as Deckhouse's importer writes them (also under
+  // an ephemeral overlay and hotplugged), raw as another client wrote one; a block claim is raw whatever is said.
+  [
+    'filesystem-qcow2',
+    {
+      claimDiskFormats: new Map([
+        ['root', 'qcow2'],
+        ['imported', 'raw'],
+        ['raw-block', 'qcow2'],
+        ['golden', 'qcow2'],
+        ['added', 'qcow2'],
+      ]),
+    },
+  ],
 ];
 
 function loadVmi(name: string): VirtualMachineInstance {

@@ -12,4 +12,5 @@ export {
 export type * from './domain-spec.ts';
 export { domainXml } from './domain-xml.ts';
 export { devicesXml } from './devices-xml.ts';
+export { claimImages, type ClaimImage } from './disks.ts';
 export { renderXml } from './xml.ts';

@@ -3,7 +3,8 @@
  * pkg/container-disk, ephemeral-disk, emptydisk, host-disk, cloud-init and config):
  * - containerDisk: a qcow2 overlay in `<ephemeral>/disk-data/<vol>/disk.qcow2` over the image file in the
  *   image volume `<imageVolumes>/disk_<i>/` (its `path`, or the one file under `disk/`);
- * - persistentVolumeClaim / dataVolume: `<private>/vmi-disks/<vol>/disk.img`, or `<dev>/<vol>` in block mode
+ * - persistentVolumeClaim / dataVolume: `<private>/vmi-disks/<vol>/disk.img` in the format the launcher found
+ *   (Deckhouse's fork makes these qcow2, its patch 021), or the raw device `<dev>/<vol>` in block mode
  *   (hotplugged ones under the hotplug directory);
  * - ephemeral: a qcow2 overlay over that PVC; emptyDisk: `<emptyDisks>/<vol>.qcow2`;
  * - hostDisk: the file in `<private>/vmi-disks/<vol>/`; cloud-init: the NoCloud / ConfigDrive ISO;
@@ -39,6 +40,13 @@ function file(p: string, format: ImageFormat, discard: boolean): VolumeDisk {
   return { type: 'file', source: { file: p }, format, discard, persistent: false };
 }
 
+/** A filesystem claim's image file: in its mount in the Pod, or where the node mounted it when hotplugged. */
+export function claimImageFile(name: string, ctx: ConverterContext, hotplug: boolean): string {
+  return hotplug
+    ? path.join(ctx.layout.hotplugDiskDir, `${name}.img`)
+    : path.join(ctx.layout.vmiDisksDir, name, 'disk.img');
+}
+
 function claimDisk(name: string, opts: VolumeSourceOptions): VolumeDisk {
   const { ctx, block, hotplug } = opts;
   const discard = !ctx.preallocatedVolumes.has(name);
@@ -46,10 +54,8 @@ function claimDisk(name: string, opts: VolumeSourceOptions): VolumeDisk {
     const dev = hotplug ? path.join(ctx.layout.hotplugDiskDir, name) : path.join(ctx.layout.devDir, name);
     return { type: 'block', source: { dev }, format: 'raw', discard, persistent: true };
   }
-  const p = hotplug
-    ? path.join(ctx.layout.hotplugDiskDir, `${name}.img`)
-    : path.join(ctx.layout.vmiDisksDir, name, 'disk.img');
-  return { ...file(p, 'raw', discard), persistent: true };
+  const format = ctx.claimDiskFormats.get(name) ?? 'raw';
+  return { ...file(claimImageFile(name, ctx, hotplug), format, discard), persistent: true };
 }
 
 function overlay(name: string, ctx: ConverterContext, backingStore: BackingStore): VolumeDisk {
@@ -59,7 +65,7 @@ function overlay(name: string, ctx: ConverterContext, backingStore: BackingStore
 
 function ephemeral(name: string, opts: VolumeSourceOptions): VolumeDisk {
   const pvc = claimDisk(name, { ...opts, hotplug: false });
-  return overlay(name, opts.ctx, { type: pvc.type, format: 'raw', source: pvc.source });
+  return overlay(name, opts.ctx, { type: pvc.type, format: pvc.format, source: pvc.source });
 }
 
 function cloudInitIso(vmi: VirtualMachineInstance, ctx: ConverterContext, iso: string): string {

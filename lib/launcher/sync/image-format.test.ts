@@ -12,9 +12,9 @@ import {
   formatOfInfo,
   PRLIMIT,
   qemuImgInfoArgs,
+  QEMU_IMG,
   QEMU_IMG_ADDRESS_SPACE_BYTES,
 } from './image-format.ts';
-import { QEMU_IMG } from './prestart.ts';
 
 /** A qcow2 header: version, backing file offset, incompatible features (v3). */
 function qcow2(version: number, backingOffset = 0n, incompatible = 0n): Buffer {

@@ -1,10 +1,11 @@
 /**
- * The format of a containerDisk's image and whether it may be used (kubevirt pkg/os/disk
- * GetDiskInfoWithValidation and VerifyImage, which the launcher runs before the domain is made). The image is
- * the tenant's: its first bytes name the format (qcow2 by its magic, a few others QEMU knows are refused, the
- * rest is raw), a qcow2 image may name neither a backing file nor an external data file (either would hand
- * the guest another file of the launcher), and `qemu-img info` then checks it with that format named (never
- * probing) under KubeVirt's limits of 10 s of CPU and 2000 MiB of address space, as the daemons' user.
+ * The format of a containerDisk's image, or of the image on a filesystem claim (claim-formats.ts), and
+ * whether it may be used (kubevirt pkg/os/disk GetDiskInfoWithValidation and VerifyImage, which the launcher
+ * runs before the domain is made). The image is the tenant's: its first bytes name the format (qcow2 by its
+ * magic, a few others QEMU knows are refused, the rest is raw), a qcow2 image may name neither a backing file
+ * nor an external data file (either would hand the guest another file of the launcher), and `qemu-img info`
+ * then checks it with that format named (never probing) under KubeVirt's limits of 10 s of CPU and 2000 MiB
+ * of address space, as the daemons' user.
  */
 import { execFile } from 'node:child_process';
 import { constants as fsConstants } from 'node:fs';
@@ -14,9 +15,9 @@ import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 import type { ImageFormat } from '../converter/index.ts';
 import type { Identity } from '../../libvirt/daemon/identity.ts';
-import { QEMU_IMG } from './prestart.ts';
 
 const run = promisify(execFile);
+export const QEMU_IMG = '/usr/bin/qemu-img';
 export const PRLIMIT = '/usr/bin/prlimit';
 /** KubeVirt's `ulimit -t 10` around qemu-img info. */
 const QEMU_IMG_CPU_SECONDS = 10;
@@ -117,18 +118,37 @@ async function readHeader(file: string): Promise<Buffer> {
   }
 }
 
-async function checkedFormat(
+interface ProbeOptions {
+  readonly identity: Identity;
+  /** Run qemu-img info too (the header alone is always read). */
+  readonly probe: boolean;
+}
+
+/**
+ * The format of the image `file` (never a symlink), checked as the file header says; undefined when there is
+ * no such file. `field` names the image in the errors.
+ */
+export async function imageFormat(
   file: string,
   field: string,
-  o: { identity: Identity; probe: boolean },
-): Promise<ImageFormat> {
+  o: ProbeOptions,
+): Promise<ImageFormat | undefined> {
   let header: Buffer;
   try {
     header = await readHeader(file);
   } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new KvError('KV_ERR_CONFIG', `${field}: cannot read ${file}`, { cause: err });
   }
-  const named = formatOfHeader(header);
+  return checkedFormat({ file, field, header }, o);
+}
+
+async function checkedFormat(
+  image: { file: string; field: string; header: Buffer },
+  o: ProbeOptions,
+): Promise<ImageFormat> {
+  const { file, field } = image;
+  const named = formatOfHeader(image.header);
   if (typeof named !== 'string') throw new KvError('KV_ERR_CONFIG', `${field}: ${named.problem}`);
   if (!o.probe) return named;
   const asUser = o.identity.name === 'self' ? {} : { uid: o.identity.uid, gid: o.identity.gid };
@@ -157,7 +177,8 @@ export async function containerDiskFormats(
     const file = images.get(v.name);
     if (file === undefined) continue;
     const field = `spec.volumes[${index}].containerDisk`;
-    const format = await checkedFormat(file, field, { identity: o.identity, probe: !o.known.has(v.name) });
+    const format = await imageFormat(file, field, { identity: o.identity, probe: !o.known.has(v.name) });
+    if (format === undefined) throw new KvError('KV_ERR_CONFIG', `${field}: ${file} does not exist`);
     if (!out.has(v.name)) out.set(v.name, format);
   }
   return out;

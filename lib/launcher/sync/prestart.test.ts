@@ -1,11 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { chmod, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { withDisk, withVolume } from '../../kubevirt/testing/builders.ts';
 import { toDomain, type Disk } from '../converter/index.ts';
 import { testCtx, testVmi } from '../converter/testing/vmi.ts';
 import type { Identity } from '../../libvirt/daemon/identity.ts';
+import { QEMU_IMG } from './image-format.ts';
 import { beneathRoot, imageCommand, prepareDomain, writeConfigDisks } from './prestart.ts';
 
 const disk = (d: Partial<Disk>): Disk => ({
@@ -115,6 +117,32 @@ describe("preparing a domain in directories the daemons' user owns", () => {
       code: 'KV_ERR_CONFIG',
     });
     expect(await host()).toEqual(want);
+  });
+
+  it('makes the missing image of a filesystem claim as qcow2 and keeps one that is there', async () => {
+    const ctx = testCtx({ root, claimDiskFormats: new Map([['data', 'raw']]) });
+    const vmi = testVmi(
+      withDisk({ name: 'root', disk: { bus: 'virtio' } }),
+      withVolume({ name: 'root', persistentVolumeClaim: { claimName: 'vd-root' } }),
+      withDisk({ name: 'data', disk: { bus: 'virtio' } }),
+      withVolume({ name: 'data', persistentVolumeClaim: { claimName: 'vd-data' } }),
+    );
+    const info = { volumeMode: 'Filesystem', capacity: { storage: '16Mi' } };
+    vmi.status = {
+      volumeStatus: [
+        { name: 'root', target: '', persistentVolumeClaimInfo: { claimName: 'vd-root', ...info } },
+        { name: 'data', target: '', persistentVolumeClaimInfo: { claimName: 'vd-data', ...info } },
+      ],
+    };
+    const [rootImg, dataImg] = ['root', 'data'].map((v) => join(ctx.layout.vmiDisksDir, v, 'disk.img'));
+    for (const v of ['root', 'data']) await mkdir(join(ctx.layout.vmiDisksDir, v), { recursive: true });
+    await writeFile(dataImg ?? '', 'raw data\n');
+    await prepareDomain({ vmi, domain: toDomain(vmi, ctx), ctx, identity: daemon });
+    const qemuImgInfo = (f: string): unknown =>
+      JSON.parse(execFileSync(QEMU_IMG, ['info', '--output=json', f], { encoding: 'utf8' }));
+    expect(qemuImgInfo(rootImg ?? '')).toMatchObject({ format: 'qcow2', 'virtual-size': 16 * 2 ** 20 });
+    expect(await stat(rootImg ?? '')).toMatchObject({ uid: daemon.uid });
+    expect(await readFile(dataImg ?? '', 'utf8')).toBe('raw data\n');
   });
 
   it("makes an empty disk owned by the daemons' user", async () => {

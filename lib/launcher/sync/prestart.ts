@@ -1,13 +1,15 @@
 /**
  * What has to exist before a domain starts (kubevirt manager.go preStartHook, reduced to what the converter
  * renders here): the VMI's private directory (console and VNC sockets, serial log) owned by the daemons'
- * user, the qcow2 overlays of ephemeral disks over their backing images (containerDisk, ephemeral PVC),
- * empty disks of the requested capacity, and the configuration ISOs (cloud-init, configMap, secret,
- * downwardAPI, serviceAccount). Images that already exist are kept (a restart keeps its overlay); the ISOs
- * are made anew each time, since what the Pod mounts may have changed. The manager calls this before every
- * start, which happens only while the domain is down, so no running guest ever sees its ISO replaced.
- * Those directories are the daemons' user's: they are made and handed over by descriptor, never through a
- * symlink, and qemu-img runs as that user, so it writes nothing the user could not write itself.
+ * user, the qcow2 image of a filesystem claim that has none (claim-image.ts), the qcow2 overlays of ephemeral
+ * disks over their backing images (containerDisk, ephemeral PVC), empty disks of the requested capacity, and
+ * the configuration ISOs (cloud-init, configMap, secret, downwardAPI, serviceAccount). Images that already
+ * exist are kept (a restart keeps its overlay); the ISOs are made anew each time, since what the Pod mounts
+ * may have changed. The manager calls this before every start, which happens only while the domain is down,
+ * so no running guest ever sees its ISO replaced. Those directories are the daemons' user's: they are made
+ * and handed over by descriptor, never through a symlink, and qemu-img runs as that user, so it writes
+ * nothing the user could not write itself (a claim's directory is another party's: its image is copied in by
+ * descriptor).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,12 +19,14 @@ import { quantityValue, type VirtualMachineInstance } from '../../kubevirt/index
 import { KvError } from '../../kernel/errors/errors.ts';
 import { withHandle, type SafeHandle } from '../../kernel/safepath/index.ts';
 import type { PodLayout } from '../../rpc/index.ts';
-import type { ConverterContext, Disk, DomainSpec } from '../converter/index.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { claimImages, type ConverterContext, type Disk, type DomainSpec } from '../converter/index.ts';
 import { configDiskImages, diskFiles, nodeSourceFs, writeIso } from '../configdisk/index.ts';
 import { ownedDir, type Identity } from '../../libvirt/daemon/identity.ts';
+import { createClaimImage } from './claim-image.ts';
+import { QEMU_IMG } from './image-format.ts';
 
 const run = promisify(execFile);
-export const QEMU_IMG = '/usr/bin/qemu-img';
 
 /** A qemu-img command that makes a missing image, or undefined when the disk needs none. Pure. */
 export function imageCommand(
@@ -84,6 +88,7 @@ export interface PrepareOptions {
   readonly domain: DomainSpec;
   readonly ctx: ConverterContext;
   readonly identity: Identity;
+  readonly log?: Logger;
 }
 
 /** Writes every configuration ISO of the domain; a ConfigDiskError names the VMI field at fault. */
@@ -112,6 +117,10 @@ export async function prepareDomain(opts: PrepareOptions): Promise<void> {
   for (const dir of [layout.vmiPrivateDir(uid), layout.nvramDir])
     await (await ownedIn(layout, dir, opts.identity)).close();
   await writeConfigDisks(opts);
+  for (const image of claimImages(opts.vmi, opts.ctx)) {
+    if (!image.creatable || existsSync(image.file)) continue;
+    await createClaimImage({ ...opts, image, layout });
+  }
   const sizes = emptyDiskSizes(opts.vmi);
   for (const disk of opts.domain.devices.disks) {
     const file = disk.source.file;
