@@ -19,3 +19,11 @@ export function mountedHotplugVolumes(vmi: Pick<VirtualMachineInstance, 'status'
     .map((v) => v.name)
     .sort();
 }
+
+/**
+ * Where an attachment Pod's container mounts the image of a hotplugged containerDisk (the Deckhouse fork's
+ * patch 031): the controller renders it, the node looks for the image's disk there.
+ */
+export function attachmentImageMountPath(volume: string): string {
+  return `/images/${volume}`;
+}
