@@ -4,7 +4,8 @@
  * when given (it must exist inside the image), otherwise the only file under `disk/` (KubeVirt's image-volume
  * layout: a containerDisk image holds exactly one disk in /disk). The image is the tenant's: its symlinks are
  * resolved inside the image volume, as if it were the root (kubevirt pkg/container-disk GetImage with
- * safepath), so the file found, and the path the domain gets, never lies outside it.
+ * safepath), so the file found, and the path the domain gets, never lies outside it. A hotpluggable
+ * containerDisk has no image volume in the Pod: the node mounts its disk file into the hotplug directory.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -59,7 +60,7 @@ async function onlyFile(base: string, index: number): Promise<string> {
   }
 }
 
-/** Volume name → absolute path of its disk file, for every containerDisk of the VMI. */
+/** Volume name → absolute path of its disk file, for every containerDisk of the VMI the Pod mounts. */
 export async function findContainerDiskImages(
   vmi: VirtualMachineInstance,
   layout: Pick<PodLayout, 'containerDiskDir'>,
@@ -68,7 +69,7 @@ export async function findContainerDiskImages(
   const volumes = vmi.spec.volumes ?? [];
   for (const [index, v] of volumes.entries()) {
     const cd = v.containerDisk;
-    if (cd === undefined) continue;
+    if (cd === undefined || cd.hotpluggable === true) continue;
     const base = layout.containerDiskDir(index);
     const p = cd.path ?? '';
     out.set(v.name, p === '' ? await onlyFile(base, index) : await givenPath(base, index, p));
