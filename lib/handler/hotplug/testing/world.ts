@@ -135,7 +135,7 @@ export function readerOf(w: Partial<HotplugWorld>, counts?: Map<string, number>)
   };
 }
 
-export const IMAGE = 'dvcr.example/cvi/iso:1';
+const IMAGE = 'dvcr.example/cvi/iso:1';
 
 /**
  * The world with volume `hp` a hotplugged containerDisk of IMAGE (a CD-ROM) instead of a claim: the attachment
