@@ -27,6 +27,8 @@ export interface Binaries {
 export interface ImageArchives {
   pause: string;
   guestDisk: string;
+  /** A containerDisk holding an ISO (the hotplugged CD-ROM of hotplug-image.itest.ts). */
+  guestIso: string;
   guestKernel: string;
   /** The project's image (absent when not asked for). */
   virt?: string;
@@ -62,6 +64,7 @@ export async function buildImages(
   const out: ImageArchives = {
     pause: join(small, 'pause.tar'),
     guestDisk: join(small, 'guest-disk.tar'),
+    guestIso: join(small, 'guest-iso.tar'),
     guestKernel: join(small, 'guest-kernel.tar'),
   };
   if (!withVirt) return out;

@@ -31,6 +31,7 @@ export const IMAGES = {
   virt: 'localhost/kubevirt-ts:local',
   pause: 'localhost/kubevirt-ts-pause:local',
   guestDisk: 'localhost/kubevirt-ts-guest-disk:local',
+  guestIso: 'localhost/kubevirt-ts-guest-iso:local',
   guestKernel: 'localhost/kubevirt-ts-guest-kernel:local',
 } as const;
 
@@ -48,6 +49,14 @@ export interface Layout {
   kcm: { certDir: string };
   scheduler: { certDir: string };
   pv: string;
+}
+
+/**
+ * Where containerd's CRI plugin mounts Pods' image volumes (`<state>/io.containerd.grpc.v1.cri/image-volumes`):
+ * a shared bind mount the handler sees (HostToContainer) to find a hotplugged containerDisk's image.
+ */
+export function imageVolumesDir(L: Pick<Layout, 'containerd'>): string {
+  return join(L.containerd.state, 'io.containerd.grpc.v1.cri', 'image-volumes');
 }
 
 export function defaultStackDir(): string {

@@ -23,7 +23,7 @@ import {
   kubeletConfig,
   shieldFile,
 } from './kubelet-config.ts';
-import { IMAGES, NODE_NAME } from './layout.ts';
+import { IMAGES, imageVolumesDir, NODE_NAME } from './layout.ts';
 import type { ControlPlaneParts } from './up-control.ts';
 import { containerdUp, healthz } from './probes.ts';
 import { running, startLocal, waitHealthy } from './procs.ts';
@@ -33,8 +33,11 @@ export async function ensureContainerd(c: StepContext): Promise<void> {
   const t = realClock.now();
   const ctrd = c.L.containerd;
   await Promise.all(
-    [ctrd.root, ctrd.state, c.L.cni.confDir, c.s.runDir].map((d) => mkdir(d, { recursive: true })),
+    [ctrd.root, ctrd.state, c.L.cni.confDir, c.s.runDir, imageVolumesDir(c.L)].map((d) =>
+      mkdir(d, { recursive: true }),
+    ),
   );
+  await sharedBindMount(imageVolumesDir(c.L));
   await writeFile(
     ctrd.config,
     containerdConfig({
@@ -121,7 +124,7 @@ export async function importImages(c: StepContext, images: ImageArchives): Promi
   const t = realClock.now();
   const ctr = (args: string[]): Promise<string> =>
     run(c.bins.ctr, ['--address', c.L.containerd.socket, '--namespace', 'k8s.io', ...args]);
-  const archives = [images.pause, images.guestDisk, images.guestKernel, images.virt].filter(
+  const archives = [images.pause, images.guestDisk, images.guestIso, images.guestKernel, images.virt].filter(
     (a): a is string => a !== undefined,
   );
   const have = listed(await ctr(['images', 'ls']));

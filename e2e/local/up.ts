@@ -125,6 +125,7 @@ export async function up(o: UpOptions = {}): Promise<UpResult> {
   assertImages(names, [
     IMAGES.pause,
     IMAGES.guestDisk,
+    IMAGES.guestIso,
     IMAGES.guestKernel,
     ...(images.virt === undefined ? [] : [IMAGES.virt]),
   ]);

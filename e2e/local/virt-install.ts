@@ -4,7 +4,8 @@
  * KubeVirt resource from which the operator installs the rest. The resource asks for emulation (KVM does not work
  * here) and adapts the handler to this node with customizeComponents, as Deckhouse adapts it to its nodes: the
  * kubelet's root is the stack's, the node-labeller and share dirs stay inside the stack, the device-plugin dir is
- * the kubelet's own, and the local PersistentVolumes' directory is visible to it for hotplug. `uninstallVirt`
+ * the kubelet's own, and the local PersistentVolumes' directory and containerd's image volumes are visible to
+ * it for hotplug. `uninstallVirt`
  * deletes the resource (the operator removes what it made) and then the operator.
  */
 import { isAlreadyExists, isNotFound, StatusError } from '../../lib/kernel/errors/errors.ts';
@@ -18,7 +19,7 @@ import {
   operatorInstall,
   storedForm,
 } from '../../lib/operator/generate/operator-install.ts';
-import { IMAGES, layout, type Layout } from './layout.ts';
+import { IMAGES, imageVolumesDir, layout, type Layout } from './layout.ts';
 import { dirname, join } from 'node:path';
 import { run } from './exec.ts';
 import { readLocalState } from './state.ts';
@@ -39,10 +40,12 @@ function handlerPatch(L: Layout): string {
     { name: 'virt-share-dir', hostPath: { path: `${L.dir}/run-kubevirt`, type: 'DirectoryOrCreate' } },
     { name: 'device-plugins', hostPath: { path: DEVICE_PLUGINS, type: 'DirectoryOrCreate' } },
     { name: 'local-pv', hostPath: { path: L.pv } },
+    { name: 'image-volumes', hostPath: { path: imageVolumesDir(L) } },
   ];
   const mounts = [
     { name: 'device-plugins', mountPath: DEVICE_PLUGINS },
     { name: 'local-pv', mountPath: L.pv },
+    { name: 'image-volumes', mountPath: imageVolumesDir(L), mountPropagation: 'HostToContainer' },
   ];
   return JSON.stringify({
     spec: {

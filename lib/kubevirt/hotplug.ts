@@ -44,3 +44,11 @@ export function hotplugVolumesReady(vmi: Pick<VirtualMachineInstance, 'spec' | '
   const mounted = new Set(mountedHotplugVolumes(vmi));
   return (vmi.spec.volumes ?? []).every((v) => !isHotplugVolume(v) || mounted.has(v.name));
 }
+
+/**
+ * Where an attachment Pod's container mounts the image of a hotplugged containerDisk (the Deckhouse fork's
+ * patch 031): the controller renders it, the node looks for the image's disk there.
+ */
+export function attachmentImageMountPath(volume: string): string {
+  return `/images/${volume}`;
+}

@@ -49,3 +49,4 @@ export { VirtualMachineOptions } from './gen/kubevirt/cmd/v1/cmd.ts';
 export type * as CmdMessages from './gen/kubevirt/cmd/v1/cmd.ts';
 export { NODE_LABEL_PREFIXES, NODE_LABELLER_FILES, type HostModel, type NodeFacts } from './node-facts.ts';
 export { vmiSpecChecksum } from './checksum.ts';
+export { containerDiskFile } from './container-disk-file.ts';

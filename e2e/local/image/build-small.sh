@@ -3,6 +3,8 @@
 #   pause.tar        localhost/kubevirt-ts-pause:local        static pause (pause.c, gcc -static): the sandbox image
 #   guest-disk.tar   localhost/kubevirt-ts-guest-disk:local   containerDisk: the one file /disk/disk.qcow2
 #                                                             (the test guests' ext4 data disk)
+#   guest-iso.tar    localhost/kubevirt-ts-guest-iso:local    containerDisk: the one file /disk/guest.iso, an ISO
+#                                                             (xorriso) whose volume id is KVTSISO1
 #   guest-kernel.tar localhost/kubevirt-ts-guest-kernel:local kernel boot: /boot/vmlinux, /boot/initramfs.cpio.gz,
 #                                                             /boot/initramfs-agent.cpio.gz
 # Cached under ${KV_CACHE_DIR:-~/.cache/kubevirt-ts}/images/<hash of inputs>; prints that dir last on stdout.
@@ -19,7 +21,8 @@ out="$root/$key"
 mkdir -p "$root"
 exec 9>"$root/.lock-$key"
 flock 9
-if [ -f "$out/pause.tar" ] && [ -f "$out/guest-disk.tar" ] && [ -f "$out/guest-kernel.tar" ]; then
+if [ -f "$out/pause.tar" ] && [ -f "$out/guest-disk.tar" ] && [ -f "$out/guest-iso.tar" ] &&
+  [ -f "$out/guest-kernel.tar" ]; then
   log "cached images in $out"
   echo "$out"
   exit 0
@@ -27,13 +30,17 @@ fi
 start=$SECONDS
 work=$(mktemp -d "$root/.build-$key.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/out" "$work/pause" "$work/disk/disk" "$work/kernel/boot"
+mkdir -p "$work/out" "$work/pause" "$work/disk/disk" "$work/iso/disk" "$work/iso-src" "$work/kernel/boot"
 gcc -static -Os -Wall -Wextra -Werror -o "$work/pause/pause" "$here/pause.c"
 strip "$work/pause/pause"
 oci_archive "$work/pause" localhost/kubevirt-ts-pause:local "$work/out/pause.tar" '["/pause"]'
 cp "$guests/data.ext4.qcow2" "$work/disk/disk/disk.qcow2"
 chmod 0644 "$work/disk/disk/disk.qcow2"
 oci_archive "$work/disk" localhost/kubevirt-ts-guest-disk:local "$work/out/guest-disk.tar"
+echo KVTS-HOTPLUG-ISO >"$work/iso-src/marker.txt"
+xorriso -as mkisofs -quiet -V KVTSISO1 -o "$work/iso/disk/guest.iso" "$work/iso-src"
+chmod 0644 "$work/iso/disk/guest.iso"
+oci_archive "$work/iso" localhost/kubevirt-ts-guest-iso:local "$work/out/guest-iso.tar"
 cp "$guests/vmlinux" "$guests/initramfs.cpio.gz" "$guests/initramfs-agent.cpio.gz" "$work/kernel/boot/"
 chmod 0644 "$work/kernel/boot/"*
 oci_archive "$work/kernel" localhost/kubevirt-ts-guest-kernel:local "$work/out/guest-kernel.tar"

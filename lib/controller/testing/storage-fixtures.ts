@@ -75,6 +75,18 @@ export const withHotplugVolume = (
       : { name, persistentVolumeClaim: { claimName: claim, hotpluggable: true } },
   );
 
+/** A hotpluggable containerDisk volume of this image (the Deckhouse fork's hotplugged ISO). */
+export const withHotplugImage = (name: string, image: string): Option<VirtualMachineInstance> =>
+  withVolume({ name, containerDisk: { image, hotpluggable: true } });
+
+/** The attachment Pod also holds these image volumes (image = `<volume>:img`). */
+export const withPodImages =
+  (...names: string[]): Option<Pod> =>
+  (p) => {
+    const volumes = Array.isArray(p.spec['volumes']) ? (p.spec['volumes'] as unknown[]) : [];
+    p.spec['volumes'] = [...volumes, ...names.map((n) => ({ name: n, image: { reference: `${n}:img` } }))];
+  };
+
 export const withVolumeStatus =
   (...statuses: VolumeStatus[]): Option<VirtualMachineInstance> =>
   (x) => {

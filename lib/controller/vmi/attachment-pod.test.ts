@@ -1,7 +1,7 @@
 /**
- * Attachment Pod golden: testdata/attachment-pod.in.json holds the VMI, its launcher Pod and the claims;
- * the Pod rendered for every hotplug volume is compared, as an exact string, with
- * testdata/attachment-pod.pod.json. UPDATE_GOLDEN=1 rewrites it.
+ * Attachment Pod goldens: testdata/<case>.in.json holds the VMI, its launcher Pod and the claims; the Pod
+ * rendered for every hotplug volume is compared, as an exact string, with testdata/<case>.pod.json.
+ * UPDATE_GOLDEN=1 rewrites them.
  */
 import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
@@ -22,8 +22,11 @@ interface Case {
 }
 
 describe('newAttachmentPod', () => {
-  it('golden: filesystem, block, already mounted and missing claims', () => {
-    const input = JSON.parse(golden.read('attachment-pod.in.json')) as Case;
+  it.each([
+    ['attachment-pod', 'filesystem, block, already mounted and missing claims'],
+    ['attachment-pod-images', 'hotpluggable containerDisks (pull policy, one pull secret) beside a claim'],
+  ])('golden %s: %s', (name) => {
+    const input = JSON.parse(golden.read(`${name}.in.json`)) as Case;
     const before = structuredClone(input);
     const rendered = newAttachmentPod({
       vmi: input.vmi,
@@ -32,7 +35,7 @@ describe('newAttachmentPod', () => {
       claim: claims(...input.claims),
       cfg: { image: 'registry.example/kubevirt-ts/virt:1.0.0', imagePullSecret: 'regcred' },
     });
-    golden.expectJson('attachment-pod.pod.json', rendered);
+    golden.expectJson(`${name}.pod.json`, rendered);
     expect(input).toEqual(before);
   });
 

@@ -7,6 +7,10 @@
  * - the emptyDir hotplug-disks at /path (HostToContainer), then per claim: a filesystem claim mounted at
  *   /path/<volume>, a block claim as the device /path/<volume>; a filesystem volume the node already has in
  *   the launcher (phase MountedToPod or Ready) is listed but not mounted again, as in KubeVirt;
+ * - per hotpluggable containerDisk (the Deckhouse fork's patch 031), a Kubernetes image volume of its image,
+ *   mounted read-only at /images/<volume> with the launcher Pod's pull policy and pull secret handling; the
+ *   fork runs a container of the image per disk instead (the handler then finds the disk through the
+ *   container's root), the image volume gives the node the same image without a second process;
  * - one container, non-root, no capabilities, KubeVirt's support-container resources (10m/2M requested).
  *
  * KubeVirt runs `/usr/bin/container-disk --copy-path /path/hp`, a small C program that holds a socket. Our
@@ -16,13 +20,13 @@
  * pod directories), not through a socket. The image is the launcher Pod's own (already on that node, same
  * version as the launcher), falling back to the configured launcher image.
  */
-import { APP_LABEL, LABEL_VALUES, NON_ROOT_UID } from '../../kubevirt/index.ts';
+import { APP_LABEL, attachmentImageMountPath, LABEL_VALUES, NON_ROOT_UID } from '../../kubevirt/index.ts';
 import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
 import { newControllerRef } from '../../kernel/controller/owner.ts';
 import { COMPUTE_CONTAINER, type Container, type Pod } from '../../kubevirt/core/pod.ts';
 import { claimNameOf, isBlockClaim, type ClaimLookup } from '../../kubevirt/core/pvc.ts';
 import { HOTPLUG_DISKS_VOLUME } from '../../rpc/index.ts';
-import { isMountedPhase } from './hotplug-volumes.ts';
+import { isHotplugImage, isMountedPhase } from './hotplug-volumes.ts';
 import type { LauncherPodConfig } from './launcher-pod.ts';
 
 const ATTACHMENT_POD_PREFIX = 'hp-volume-';
@@ -39,7 +43,7 @@ export interface AttachmentPodInput {
   vmi: VirtualMachineInstance;
   /** The launcher Pod, read from the API (name, uid, node). */
   launcher: Pod;
-  /** The hotplug volumes to attach (PVC or DataVolume). */
+  /** The hotplug volumes to attach (PVC, DataVolume or hotpluggable containerDisk). */
   volumes: readonly Volume[];
   claim: ClaimLookup;
   cfg: LauncherPodConfig;
@@ -67,11 +71,33 @@ function container(input: AttachmentPodInput): Container {
   };
 }
 
-/** Adds each claim as a Pod volume, and its mount or device to c; returns the Pod volumes. */
-function addClaims(input: AttachmentPodInput, container: Container): Record<string, unknown>[] {
+/** Adds a containerDisk's image as a Pod volume mounted read-only, its pull secret to secrets. */
+function addImage(v: Volume, volumes: Record<string, unknown>[], c: Container, secrets: string[]): void {
+  const cd = v.containerDisk;
+  if (cd === undefined) return;
+  const pullPolicy = cd.imagePullPolicy;
+  volumes.push({
+    name: v.name,
+    image: { reference: cd.image, ...(pullPolicy !== undefined && { pullPolicy }) },
+  });
+  (c.volumeMounts ??= []).push({ name: v.name, mountPath: attachmentImageMountPath(v.name), readOnly: true });
+  const secret = cd.imagePullSecret ?? '';
+  if (secret !== '' && !secrets.includes(secret)) secrets.push(secret);
+}
+
+/** Adds each claim or image as a Pod volume, and its mount or device to c; returns the Pod volumes. */
+function addVolumes(
+  input: AttachmentPodInput,
+  container: Container,
+  secrets: string[],
+): Record<string, unknown>[] {
   const phases = new Map((input.vmi.status?.volumeStatus ?? []).map((s) => [s.name, s.phase]));
   const volumes: Record<string, unknown>[] = [{ name: HOTPLUG_DISKS_VOLUME, emptyDir: {} }];
   for (const v of input.volumes) {
+    if (isHotplugImage(v)) {
+      addImage(v, volumes, container, secrets);
+      continue;
+    }
     const claimName = claimNameOf(v);
     if (claimName === '') continue;
     volumes.push({ name: v.name, persistentVolumeClaim: { claimName } });
@@ -88,7 +114,10 @@ function addClaims(input: AttachmentPodInput, container: Container): Record<stri
 export function newAttachmentPod(input: AttachmentPodInput): Pod {
   const { launcher, cfg } = input;
   const c = container(input);
-  const volumes = addClaims(input, c);
+  const secrets: string[] = [];
+  const volumes = addVolumes(input, c, secrets);
+  if (cfg.imagePullSecret !== undefined && !secrets.includes(cfg.imagePullSecret))
+    secrets.push(cfg.imagePullSecret);
   const tolerations = launcher.spec['tolerations'];
   return {
     apiVersion: 'v1',
@@ -118,7 +147,7 @@ export function newAttachmentPod(input: AttachmentPodInput): Pod {
       volumes,
       terminationGracePeriodSeconds: 0,
       automountServiceAccountToken: false,
-      ...(cfg.imagePullSecret !== undefined && { imagePullSecrets: [{ name: cfg.imagePullSecret }] }),
+      ...(secrets.length > 0 && { imagePullSecrets: secrets.map((name) => ({ name })) }),
     },
   };
 }

@@ -14,11 +14,16 @@ import { PODS } from '../../kernel/kube/resources.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { EventRecorder } from '../../kernel/controller/events.ts';
 import { isPodDown, isPodReady, type Pod } from '../../kubevirt/core/pod.ts';
-import { claimNameOf, type ClaimLookup } from '../../kubevirt/core/pvc.ts';
+import type { ClaimLookup } from '../../kubevirt/core/pvc.ts';
 import { isFinal } from '../../kubevirt/vmi-state.ts';
 import type { SyncFailure } from '../../kubevirt/conditions.ts';
 import { newAttachmentPod } from './attachment-pod.ts';
-import { hotplugVolumes, planAttachment, readyToAttach, type AttachmentPlan } from './hotplug-volumes.ts';
+import {
+  hotplugVolumes,
+  planAttachment,
+  volumeReadyToAttach,
+  type AttachmentPlan,
+} from './hotplug-volumes.ts';
 import { attachmentPodsOfLauncher } from './indexers.ts';
 import type { LauncherPodConfig } from './launcher-pod.ts';
 
@@ -63,7 +68,7 @@ export class AttachmentPodSync {
       return { remove: orphans };
     }
     const hotplug = hotplugVolumes(vmi, pod);
-    const ready = hotplug.filter((v) => readyToAttach(input.claim(claimNameOf(v))));
+    const ready = hotplug.filter((v) => volumeReadyToAttach(v, input.claim));
     const plan = planAttachment({ vmi, hotplug, ready, pods: this.attachmentPods(pod) });
     return { ...plan, remove: [...orphans, ...plan.remove] };
   }

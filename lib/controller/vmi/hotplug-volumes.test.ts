@@ -6,11 +6,14 @@ import { pod, podDeleting, vmi, withPhase, withPodPhase } from '../../kubevirt/t
 import {
   attachmentPod,
   bound,
+  claims,
   createdAt,
   ownedByDataVolume,
   pvc,
+  withHotplugImage,
   withHotplugVolume,
   withPodClaims,
+  withPodImages,
   withVolume,
   withVolumeStatus,
 } from '../testing/storage-fixtures.ts';
@@ -19,6 +22,7 @@ import {
   planAttachment,
   podMatchesVolumes,
   readyToAttach,
+  volumeReadyToAttach,
   type AttachmentPlan,
 } from './hotplug-volumes.ts';
 
@@ -135,13 +139,27 @@ describe('hotplug volumes and readiness', () => {
     withVolume({ name: 'cd', containerDisk: { image: 'img' } }),
     withHotplugVolume('hp', 'hp'),
     withVolume({ name: 'late', persistentVolumeClaim: { claimName: 'late' } }),
+    withHotplugImage('iso', 'iso:img'),
   );
-  it('with a launcher Pod: PVC and DataVolume volumes the Pod does not mount', () => {
+  it('with a launcher Pod: PVC and DataVolume volumes the Pod does not mount, and hotpluggable images', () => {
     const names = hotplugVolumes(v, pod(withPodClaims('root'))).map((x) => x.name);
-    expect(names).toEqual(['hp', 'late']);
+    expect(names).toEqual(['hp', 'late', 'iso']);
   });
   it('without one: the hotpluggable ones', () => {
-    expect(hotplugVolumes(v, undefined).map((x) => x.name)).toEqual(['hp']);
+    expect(hotplugVolumes(v, undefined).map((x) => x.name)).toEqual(['hp', 'iso']);
+  });
+  it('an image is ready at once, a claim by its phase', () => {
+    const image = { name: 'iso', containerDisk: { image: 'iso:img', hotpluggable: true } };
+    expect(volumeReadyToAttach(image, claims())).toBe(true);
+    expect(volumeReadyToAttach(hpVolume('d'), claims())).toBe(false);
+    expect(volumeReadyToAttach(hpVolume('d'), claims(pvc('d')))).toBe(true);
+  });
+  it('a Pod matches by its claim and image volumes', () => {
+    const image = { name: 'iso', containerDisk: { image: 'iso:img', hotpluggable: true } };
+    const p = attachmentPod('hp-volume-a', ['v1'], withPodImages('iso'));
+    expect(podMatchesVolumes(p, [hpVolume('v1'), image])).toBe(true);
+    expect(podMatchesVolumes(p, [hpVolume('v1')])).toBe(false);
+    expect(podMatchesVolumes(attachmentPod('hp-volume-b', ['v1']), [hpVolume('v1'), image])).toBe(false);
   });
 
   it.each<[string, PersistentVolumeClaim | undefined, boolean]>([

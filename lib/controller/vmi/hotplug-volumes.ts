@@ -2,10 +2,12 @@
  * Which volumes are hotplugged and which attachment Pods a VMI needs (kubevirt vmi/volume-hotplug.go and
  * controller.go GetHotplugVolumes, tag v1.6.2, with the fixes of KubeVirt main: a Pod being deleted is never
  * the current one, an old running Pod is kept as a fallback only while it holds a volume worth keeping).
- * - hotplug volumes: PVC and DataVolume volumes the launcher Pod does not mount (hotpluggable ones);
+ * - hotplug volumes: PVC and DataVolume volumes the launcher Pod does not mount (hotpluggable ones), and
+ *   hotpluggable containerDisks (the Deckhouse fork's patch 031: an image the attachment Pod mounts);
  * - a volume is ready to attach when its claim exists and, for a DataVolume's claim, is Bound (CDI is not
  *   watched: a DataVolume's claim binds once populated). Like KubeVirt, a plain claim need not be Bound: the
- *   attachment Pod is its first consumer, which is what binds a WaitForFirstConsumer claim;
+ *   attachment Pod is its first consumer, which is what binds a WaitForFirstConsumer claim. A containerDisk
+ *   is always ready (the fork's handleHotplugVolumes): the kubelet pulls its image for the attachment Pod;
  * - one current attachment Pod holds exactly the ready volumes. When the set changes the new Pod is created
  *   first and the old one deleted once the new one runs; a Pod still holding a mounted volume the spec no
  *   longer has (phase MountedToPod or Ready) waits for the node to unmount it.
@@ -13,12 +15,18 @@
 import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
 import { HOTPLUG_MOUNTED_PHASES } from '../../kubevirt/index.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
-import { isDataVolumeClaim, type PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
+import {
+  claimNameOf,
+  isDataVolumeClaim,
+  type ClaimLookup,
+  type PersistentVolumeClaim,
+} from '../../kubevirt/core/pvc.ts';
 import { parseTime } from '../../kernel/controller/time.ts';
 
 interface PodVolume {
   name: string;
   persistentVolumeClaim?: { claimName: string };
+  image?: { reference?: string };
 }
 
 function podVolumes(pod: Pod): PodVolume[] {
@@ -28,10 +36,17 @@ function podVolumes(pod: Pod): PodVolume[] {
 
 export const podHasVolume = (pod: Pod, name: string): boolean => podVolumes(pod).some((v) => v.name === name);
 
-/** PVC and DataVolume volumes not mounted by the launcher Pod (without a Pod: the hotpluggable ones). */
+/** A containerDisk the attachment Pod brings to the node (the fork's IsHotplugContainerDisk). */
+export const isHotplugImage = (v: Volume): boolean => v.containerDisk?.hotpluggable === true;
+
+/**
+ * PVC and DataVolume volumes not mounted by the launcher Pod (without a Pod: the hotpluggable ones), and the
+ * hotpluggable containerDisks (never in a launcher Pod: pod-volumes.ts leaves them out).
+ */
 export function hotplugVolumes(vmi: VirtualMachineInstance, launcher: Pod | undefined): Volume[] {
   const inPod = new Set(launcher === undefined ? [] : podVolumes(launcher).map((v) => v.name));
   return (vmi.spec.volumes ?? []).filter((v) => {
+    if (isHotplugImage(v)) return true;
     if (v.persistentVolumeClaim === undefined && v.dataVolume === undefined) return false;
     if (launcher !== undefined) return !inPod.has(v.name);
     return v.persistentVolumeClaim?.hotpluggable === true || v.dataVolume?.hotpluggable === true;
@@ -43,11 +58,21 @@ export function readyToAttach(pvc: PersistentVolumeClaim | undefined): boolean {
   return !isDataVolumeClaim(pvc) || pvc.status?.phase === 'Bound';
 }
 
-/** The Pod's claim volumes are exactly these volumes (the emptyDir and any token volume do not count). */
+/** A hotplug volume is ready to attach: an image always, a claim by readyToAttach. */
+export function volumeReadyToAttach(v: Volume, claim: ClaimLookup): boolean {
+  return isHotplugImage(v) || readyToAttach(claim(claimNameOf(v)));
+}
+
+/** The volumes an attachment Pod holds: its claims and images (the emptyDir and any token volume do not count). */
+function heldVolumes(pod: Pod): PodVolume[] {
+  return podVolumes(pod).filter((v) => v.persistentVolumeClaim !== undefined || v.image !== undefined);
+}
+
+/** The Pod's claim and image volumes are exactly these volumes. */
 export function podMatchesVolumes(pod: Pod, volumes: readonly Volume[]): boolean {
-  const claims = podVolumes(pod).filter((v) => v.persistentVolumeClaim !== undefined);
+  const held = heldVolumes(pod);
   const want = new Set(volumes.map((v) => v.name));
-  return claims.length === want.size && claims.every((v) => want.has(v.name));
+  return held.length === want.size && held.every((v) => want.has(v.name));
 }
 
 /** The live Pod holding exactly the ready volumes, and every other Pod, newest first. */

@@ -12,8 +12,10 @@ import {
   claims,
   ownedByDataVolume,
   pvc,
+  withHotplugImage,
   withHotplugVolume,
   withPodClaims,
+  withPodImages,
   withVolume,
   withVolumeStatus,
 } from '../testing/storage-fixtures.ts';
@@ -324,5 +326,86 @@ describe('computeVolumeStatus: events', () => {
     const before = structuredClone(v);
     compute(v, [pvc('hp', bound)], [attachmentPod('hp-volume-a', ['hp'])]);
     expect(v).toEqual(before);
+  });
+});
+
+describe('computeVolumeStatus: a hotplugged containerDisk (the fork)', () => {
+  const iso = (
+    phase: string | undefined,
+    hotplugVolume: VolumeStatus['hotplugVolume'] = {},
+  ): VolumeStatus => ({
+    name: 'iso',
+    target: '',
+    ...(phase !== undefined && { phase }),
+    hotplugVolume,
+    containerDiskVolume: {},
+  });
+  const held = { attachPodName: 'hp-volume-a', attachPodUID: 'uid-hp-volume-a' };
+  it.each<[string, VirtualMachineInstance, Pod[], Partial<VolumeStatus>]>([
+    [
+      'no attachment Pod yet → Pending, AttachmentPodNotFound, an empty containerDiskVolume',
+      running(withHotplugImage('iso', 'iso:img')),
+      [],
+      {
+        phase: 'Pending',
+        reason: 'AttachmentPodNotFound',
+        message: 'Attachment pod not found',
+        hotplugVolume: {},
+        containerDiskVolume: {},
+      },
+    ],
+    [
+      'held by a Pod not ready → AttachedToNode without uid',
+      running(withHotplugImage('iso', 'iso:img')),
+      [attachmentPod('hp-volume-a', [], withPodImages('iso'))],
+      {
+        phase: 'AttachedToNode',
+        reason: 'SuccessfulCreate',
+        message: 'Created hotplug attachment pod hp-volume-a, for volume iso',
+        hotplugVolume: { attachPodName: 'hp-volume-a' },
+      },
+    ],
+    [
+      'held by a ready Pod → attachPodUID, the node’s cue',
+      running(withHotplugImage('iso', 'iso:img')),
+      [attachmentPod('hp-volume-a', [], withPodImages('iso'), attachReady)],
+      { phase: 'AttachedToNode', hotplugVolume: held, containerDiskVolume: {} },
+    ],
+    [
+      'MountedToPod from the node is kept',
+      running(withHotplugImage('iso', 'iso:img'), withVolumeStatus(iso('MountedToPod', held))),
+      [attachmentPod('hp-volume-a', [], withPodImages('iso'), attachReady)],
+      { phase: 'MountedToPod', hotplugVolume: held },
+    ],
+    [
+      'MountedToPod without a Pod → Pending (no claim to fall back on)',
+      running(withHotplugImage('iso', 'iso:img'), withVolumeStatus(iso('MountedToPod', held))),
+      [],
+      { phase: 'Pending', reason: 'AttachmentPodNotFound', hotplugVolume: {} },
+    ],
+    [
+      'Ready without a Pod stays Ready (the fork would make it Pending)',
+      running(withHotplugImage('iso', 'iso:img'), withVolumeStatus(iso('Ready', held))),
+      [],
+      { phase: 'Ready', hotplugVolume: {} },
+    ],
+  ])('%s', (_, v, pods, want) => {
+    const got = only(compute(v, [], pods), 'iso');
+    expect(got).toMatchObject(want);
+    expect(got?.persistentVolumeClaimInfo).toBeUndefined();
+  });
+
+  it('a Pod holding the claim but not the image is not the current one: the image waits for a new Pod', () => {
+    const v = running(withHotplugVolume('hp', 'hp'), withHotplugImage('iso', 'iso:img'));
+    const r = compute(v, [pvc('hp', bound)], [attachmentPod('hp-volume-a', ['hp'], attachReady)]);
+    expect(only(r, 'iso')).toMatchObject({ phase: 'Pending', reason: 'AttachmentPodNotFound' });
+    expect(only(r, 'hp')).toMatchObject({ phase: 'AttachedToNode' });
+  });
+
+  it('a launcher Pod’s own containerDisk is no hotplug volume', () => {
+    const v = running(withVolume({ name: 'root', containerDisk: { image: 'root:img' } }));
+    const got = only(compute(v, []), 'root');
+    expect(got?.hotplugVolume).toBeUndefined();
+    expect(got?.containerDiskVolume).toBeUndefined();
   });
 });

@@ -10,11 +10,16 @@
  * - the attachment Pod an entry names is always one of attachmentPods (the node mounts from the Pod whose uid
  *   it reads): a name or uid the controller did not take from those is dropped, and a volume that is not
  *   hotplugged has no hotplugVolume at all;
+ * - a hotpluggable containerDisk (the Deckhouse fork's patch 031) has no claim: without an attachment Pod it
+ *   is Pending with the fork's AttachmentPodNotFound (a Ready one stays Ready, as a claim does; the fork
+ *   makes it Pending too, which would take the disk out of the running guest while its Pod is replaced),
+ *   with one the same phases as a claim, and it carries an empty containerDiskVolume (the fork's marker of
+ *   a hotplugged image; KubeVirt's checksum in it is not computed here);
  * - a volume gone from the spec keeps its entry while an attachment Pod still has it: Detaching (unless the
  *   node still has it mounted), "Deleted hotplug attachment pod" once that Pod is being deleted; then it goes.
  * Entries are sorted by name. The transitions KubeVirt announces come back as events.
  */
-import type { VirtualMachineInstance, VolumeStatus } from '../../kubevirt/index.ts';
+import type { VirtualMachineInstance, Volume, VolumeStatus } from '../../kubevirt/index.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
 import {
   claimNameOf,
@@ -25,10 +30,11 @@ import {
 } from '../../kubevirt/core/pvc.ts';
 import {
   hotplugVolumes,
+  isHotplugImage,
   isMountedPhase,
   podHasVolume,
-  readyToAttach,
   splitAttachmentPods,
+  volumeReadyToAttach,
 } from './hotplug-volumes.ts';
 
 const VOLUME_PHASES = {
@@ -43,6 +49,7 @@ const VOLUME_PHASES = {
 const REASONS = {
   PVC_NOT_FOUND: 'FailedPvcNotFound',
   PVC_NOT_READY: 'PVCNotReady',
+  NO_ATTACHMENT_POD: 'AttachmentPodNotFound',
   CREATED: 'SuccessfulCreate',
   DELETED: 'SuccessfulDelete',
 } as const;
@@ -105,6 +112,13 @@ function attachPodReady(pod: Pod): boolean {
   return statuses.length === 1 && statuses[0]?.ready === true;
 }
 
+/** Phase, reason and message of a hotplugged image no attachment Pod holds (the fork's updateVolumeStatus). */
+const NO_POD = {
+  phase: VOLUME_PHASES.PENDING,
+  reason: REASONS.NO_ATTACHMENT_POD,
+  message: 'Attachment pod not found',
+} as const;
+
 interface HotplugInput {
   /** The live attachment Pod holding the volume, if any. */
   holder: Pod | undefined;
@@ -112,6 +126,8 @@ interface HotplugInput {
   attachmentPods: readonly Pod[];
   pvc: PersistentVolumeClaim | undefined;
   claimName: string;
+  /** A hotpluggable containerDisk, not a claim. */
+  image: boolean;
 }
 
 /**
@@ -125,7 +141,7 @@ function unheldStatus(volumeStatus: VolumeStatus, i: HotplugInput): void {
   const byUid = i.attachmentPods.find((p) => p.metadata.uid === hv.attachPodUID);
   if (!ready || byUid === undefined || !podHasVolume(byUid, volumeStatus.name)) delete hv.attachPodUID;
   if (!i.attachmentPods.some((p) => p.metadata.name === hv.attachPodName)) delete hv.attachPodName;
-  if (!ready) Object.assign(volumeStatus, claimPhase(i.claimName, i.pvc));
+  if (!ready) Object.assign(volumeStatus, i.image ? NO_POD : claimPhase(i.claimName, i.pvc));
 }
 
 function attachedStatus(volumeStatus: VolumeStatus, i: HotplugInput): void {
@@ -143,6 +159,11 @@ function attachedStatus(volumeStatus: VolumeStatus, i: HotplugInput): void {
     volumeStatus.reason = REASONS.CREATED;
     volumeStatus.message = `Created hotplug attachment pod ${hv.attachPodName}, for volume ${volumeStatus.name}`;
   }
+}
+
+function hotplugStatus(volumeStatus: VolumeStatus, v: Volume, i: HotplugInput): void {
+  attachedStatus(volumeStatus, i);
+  if (isHotplugImage(v)) volumeStatus.containerDiskVolume ??= {};
 }
 
 function detachingStatus(volumeStatus: VolumeStatus, pod: Pod): void {
@@ -170,7 +191,7 @@ export function computeVolumeStatus(input: VolumeStatusInput): VolumeStatusResul
   const previous = new Map((vmi.status?.volumeStatus ?? []).map((s) => [s.name, s]));
   const left = new Map(previous);
   const hotplug = hotplugVolumes(vmi, input.launcher);
-  const ready = hotplug.filter((v) => readyToAttach(claim(claimNameOf(v))));
+  const ready = hotplug.filter((v) => volumeReadyToAttach(v, claim));
   const split = splitAttachmentPods(ready, attachmentPods);
   const holders = [
     ...(split.current === undefined ? [] : [split.current]),
@@ -187,7 +208,7 @@ export function computeVolumeStatus(input: VolumeStatusInput): VolumeStatusResul
     const pvc = claimName === '' ? undefined : claim(claimName);
     if (hot.has(v.name)) {
       const holder = holders.find((p) => podHasVolume(p, v.name));
-      attachedStatus(s, { holder, attachmentPods, pvc, claimName });
+      hotplugStatus(s, v, { holder, attachmentPods, pvc, claimName, image: isHotplugImage(v) });
       announce(events, old, s);
     } else delete s.hotplugVolume;
     if (pvc !== undefined) s.persistentVolumeClaimInfo = claimInfo(pvc);

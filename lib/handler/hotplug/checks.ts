@@ -4,9 +4,10 @@
  * (namespace, name and uid: the PV binder's IsVolumeBoundToClaim, kubernetes pkg/controller/volume/
  * persistentvolume), and the attachment Pod the status names must exist with that uid on this node, be
  * controlled by this VMI's launcher Pod, itself controlled by the VMI (kubevirt vmi/volume-hotplug.go's
- * attachment Pods, found by their controller reference), and mount that claim as that volume.
+ * attachment Pods, found by their controller reference), and mount that claim as that volume, or for a
+ * hotplugged containerDisk that image as that volume at its mount path (attachmentImageMountPath).
  */
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { attachmentImageMountPath, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
 import type { PersistentVolume } from '../../kubevirt/core/pv.ts';
 import type { PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
@@ -83,6 +84,41 @@ function mountsClaim(pod: Pod, w: WantedHotplug): boolean {
   );
 }
 
+interface PodImageVolume {
+  name?: unknown;
+  image?: { reference?: unknown };
+}
+
+interface PodContainer {
+  volumeMounts?: { name?: unknown; mountPath?: unknown }[];
+}
+
+/** The Pod has the image as the volume, and a container mounts it at the image's mount path. */
+function mountsImage(pod: Pod, w: WantedHotplug): boolean {
+  const volumes: unknown = pod.spec['volumes'];
+  if (!Array.isArray(volumes)) return false;
+  const reference = w.image?.reference;
+  const has = (volumes as PodImageVolume[]).some(
+    (v) => v.name === w.volume && v.image?.reference === reference,
+  );
+  const at = attachmentImageMountPath(w.volume);
+  const mounted = (pod.spec.containers as PodContainer[]).some((c) =>
+    (c.volumeMounts ?? []).some((m) => m.name === w.volume && m.mountPath === at),
+  );
+  return has && mounted;
+}
+
+function holdsVolume(pod: Pod, w: WantedHotplug, name: string): string | undefined {
+  if (w.image === undefined) {
+    return mountsClaim(pod, w)
+      ? undefined
+      : `${name} does not mount claim ${w.claimName} as volume ${w.volume}`;
+  }
+  return mountsImage(pod, w)
+    ? undefined
+    : `${name} does not mount image ${w.image.reference} as volume ${w.volume}`;
+}
+
 /** Why the attachment Pod named in the volume status does not vouch for the volume, or undefined. */
 export function attachmentProblem(w: WantedHotplug, f: AttachmentFacts): string | undefined {
   const pod = f.attachPod;
@@ -93,6 +129,5 @@ export function attachmentProblem(w: WantedHotplug, f: AttachmentFacts): string 
   if (pod.spec.nodeName !== f.node) return `${name} does not run on node ${f.node}`;
   if (!ownedByLauncher(pod, f))
     return `${name} is not controlled by the launcher pod of VMI ${f.vmi.metadata.name ?? ''}`;
-  if (!mountsClaim(pod, w)) return `${name} does not mount claim ${w.claimName} as volume ${w.volume}`;
-  return undefined;
+  return holdsVolume(pod, w, name);
 }

@@ -1,7 +1,8 @@
 /**
  * The API side of a hotplug mount: for one pass over a VMI, reads the attachment Pod its volume status names and
  * the launcher Pod that controls it (each Pod once per pass), the claim and its PersistentVolume, runs checks.ts
- * over them and answers where the claim's disk lies on the node (plan.ts), or why it may not be mounted
+ * over them and answers where the claim's disk lies on the node (plan.ts), or the attachment Pod's mount of a
+ * hotplugged image (which image-locator.ts finds on the node), or why it may not be mounted
  * (kubevirt pkg/virt-handler/hotplug-disk/mount.go finds the attachment Pod by the uid alone). An API error other
  * than NotFound is thrown: the pass is retried.
  */
@@ -13,7 +14,13 @@ import { isNotFound } from '../../kernel/errors/errors.ts';
 import { PERSISTENT_VOLUME_CLAIMS, PERSISTENT_VOLUMES, PODS } from '../../kernel/kube/index.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import { attachmentProblem, claimProblem, controllingPodName, volumeProblem } from './checks.ts';
-import { claimSourceOnNode, type SourceOnNode, type WantedHotplug } from './plan.ts';
+import {
+  claimSourceOnNode,
+  imageOnNode,
+  type ImageOnNode,
+  type SourceOnNode,
+  type WantedHotplug,
+} from './plan.ts';
 
 /** What the mounter reads from the API: core/v1 Pods, claims and volumes. */
 export type ObjectReader = Pick<KubeClient, 'get'>;
@@ -53,14 +60,20 @@ export class HotplugLookup {
     return p;
   }
 
-  /** Where the volume's disk is on the node, or why the node may not mount it. */
-  async source(w: WantedHotplug): Promise<SourceOnNode | { readonly problem: string }> {
+  /** Where the volume's disk (or image) is on the node, or why the node may not mount it. */
+  async source(w: WantedHotplug): Promise<SourceOnNode | ImageOnNode | { readonly problem: string }> {
     const attachPod = await this.pod(w.attachPodName);
     const launcherName = attachPod === undefined ? undefined : controllingPodName(attachPod);
     const launcherPod = launcherName === undefined ? undefined : await this.pod(launcherName);
     const { vmi, node, launcherPodUid } = this.o;
     const attach = attachmentProblem(w, { vmi, node, launcherPodUid, attachPod, launcherPod });
     if (attach !== undefined) return { problem: attach };
+    if (w.image !== undefined) return imageOnNode({ ...w, image: w.image });
+    return this.claimSource(w);
+  }
+
+  /** Where a claim's disk is on the node: its PersistentVolume, checked to be the claim's own. */
+  private async claimSource(w: WantedHotplug): Promise<SourceOnNode | { readonly problem: string }> {
     const pvc = await found(
       this.o.client.get<PersistentVolumeClaim>(PERSISTENT_VOLUME_CLAIMS, w.claimName, {
         namespace: this.namespace,

@@ -8,7 +8,9 @@
  * be a regular file (a device for a block claim), the target is created exclusively or reused only as a regular
  * file, and mounts, owners and unmounts act by descriptor. What is mounted is read from the directory itself
  * (an entry on another mount than its directory is a mount point), so a restarted handler picks up where it was
- * and no path is compared as a string.
+ * and no path is compared as a string. A hotplugged containerDisk's disk is the image's file on the node
+ * (image-locator.ts finds the image, lib/rpc/container-disk-file.ts the file in it), bind-mounted read-only and
+ * never handed to QEMU's user: the image is the tenant's and stays as it is.
  */
 import { readdir, realpath, unlink } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,12 +21,14 @@ import {
   bindMount,
   isMountPoint,
   openBeneath,
+  remountReadOnly,
   unmountLazy,
   UnsafePathError,
   withHandle,
   type SafeHandle,
 } from '../../kernel/safepath/index.ts';
-import { HOTPLUG_DISKS_VOLUME } from '../../rpc/index.ts';
+import { containerDiskFile, HOTPLUG_DISKS_VOLUME } from '../../rpc/index.ts';
+import { procImageLocator, type ImageLocator } from './image-locator.ts';
 import { HotplugLookup, type ObjectReader } from './lookup.ts';
 import {
   isUid,
@@ -34,6 +38,7 @@ import {
   volumeOfEntry,
   wantedHotplug,
   type HotplugOutcome,
+  type ImageOnNode,
   type SourceOnNode,
   type WantedHotplug,
 } from './plan.ts';
@@ -51,6 +56,8 @@ export interface HotplugMounterOptions {
   /** The kubelet's pods dir; resolved once by `start` (symlinks in it are the node admin's). */
   readonly kubeletPodsDir: string;
   readonly log: Logger;
+  /** Finds a hotplugged image on the node (default: through /proc). */
+  readonly imageLocator?: ImageLocator;
 }
 
 /** Opens a claim's disk: below its trusted root without following symlinks, or a trusted path as a whole. */
@@ -63,6 +70,20 @@ async function openSource(s: SourceOnNode): Promise<SafeHandle> {
     throw new UnsafePathError('not-found', s.root, `${s.root} does not exist`, { cause: err });
   }
   return openBeneath(path.dirname(real), [path.basename(real)], [s.kind]);
+}
+
+/** Opens a hotplugged image's disk file: the image found on the node, the file below it without following symlinks. */
+async function openImage(s: ImageOnNode, locate: ImageLocator): Promise<SafeHandle> {
+  let root: string;
+  try {
+    root = await locate(s.attachPodUid, s.mountPath);
+  } catch (err) {
+    throw new UnsafePathError('not-found', s.mountPath, errorMessage(err), { cause: err });
+  }
+  const fail = (message: string, cause?: unknown): Error =>
+    new UnsafePathError('wrong-kind', s.mountPath, `image at ${s.mountPath}: ${message}`, { cause });
+  const parts = await containerDiskFile(root, s.path, fail);
+  return openBeneath(root, parts, ['file']);
 }
 
 export class HotplugMounter {
@@ -168,15 +189,34 @@ export class HotplugMounter {
     return undefined;
   }
 
-  /** Opens the source and the target, hands the source to QEMU and bind-mounts it, all by descriptor. */
-  private async mount(dir: SafeHandle, w: WantedHotplug, from: SourceOnNode): Promise<void> {
-    await withHandle(openSource(from), async (source) => {
-      const target = await dir.createFile(targetName(w.volume, w.block), TARGET_MODE, { reuse: true });
+  /**
+   * Opens the source and the target and bind-mounts one onto the other, all by descriptor: a claim's disk is
+   * handed to QEMU first, an image's is mounted read-only (the remount acts on the new mount, reopened).
+   */
+  private async mount(dir: SafeHandle, w: WantedHotplug, from: SourceOnNode | ImageOnNode): Promise<void> {
+    const image = from.kind === 'image';
+    const opened = image ? openImage(from, this.o.imageLocator ?? procImageLocator()) : openSource(from);
+    await withHandle(opened, async (source) => {
+      const name = targetName(w.volume, w.block);
+      const target = await dir.createFile(name, TARGET_MODE, { reuse: true });
       await withHandle(target, async () => {
         if (await isMountPoint(dir, target)) return;
-        await source.chown(QEMU_ID, QEMU_ID);
+        if (!image) await source.chown(QEMU_ID, QEMU_ID);
         await bindMount(source, target);
+        if (image) await this.readOnly(dir, name);
       });
+    });
+  }
+
+  /** Makes the mount on the entry read-only; takes it off again when that fails (never left writable). */
+  private async readOnly(dir: SafeHandle, name: string): Promise<void> {
+    await withHandle(dir.open(name, ['file']), async (mounted) => {
+      try {
+        await remountReadOnly(mounted);
+      } catch (err) {
+        await unmountLazy(mounted);
+        throw err;
+      }
     });
   }
 

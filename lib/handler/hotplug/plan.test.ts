@@ -239,3 +239,42 @@ describe('mountPlan', () => {
     expect(plan.unmount).toEqual(unmount);
   });
 });
+
+describe('wantedHotplug: a hotplugged containerDisk', () => {
+  const status: VolumeStatus = {
+    name: 'iso',
+    target: '',
+    phase: 'AttachedToNode',
+    hotplugVolume: { attachPodName: 'hp-volume-a', attachPodUID: UIDS.attach },
+    containerDiskVolume: {},
+  };
+  const withImage = (hotpluggable: boolean, path?: string): VirtualMachineInstance => ({
+    metadata: { name: 'vm', namespace: 'ns' },
+    spec: {
+      domain: { devices: {} },
+      volumes: [
+        {
+          name: 'iso',
+          containerDisk: { image: 'r/iso:1', hotpluggable, ...(path !== undefined && { path }) },
+        },
+      ],
+    },
+    status: { volumeStatus: [status] },
+  });
+  it('is wanted with its image and path, as a file', () => {
+    expect(wantedHotplug(withImage(true, '/isos/a.iso')).wanted).toEqual([
+      {
+        volume: 'iso',
+        claimName: '',
+        image: { reference: 'r/iso:1', path: '/isos/a.iso' },
+        attachPodName: 'hp-volume-a',
+        attachPodUid: UIDS.attach,
+        block: false,
+      },
+    ]);
+    expect(wantedHotplug(withImage(true)).wanted[0]?.image?.path).toBe('');
+  });
+  it('a containerDisk the launcher Pod mounts itself is never wanted', () => {
+    expect(wantedHotplug(withImage(false)).wanted).toEqual([]);
+  });
+});

@@ -12,19 +12,35 @@
  *   filesystem, and for a block device the kubelet's own bind mount of it for that Pod,
  *   `plugins/kubernetes.io/csi/volumeDevices/<pv>/dev/<pod uid>` below the kubelet's dir (the Pod's
  *   `volumeDevices` entry is a symlink to it). A filesystem claim holds `disk.img`, a regular file.
+ * - A hotplugged containerDisk (the Deckhouse fork's patch 031) has no claim: its image is an image volume of
+ *   the attachment Pod, found on the node by mountinfo (image-mount.ts), and its disk file is the image's `path`
+ *   or the one file under `disk/`, mounted read-only.
  * - The target, in the launcher Pod's `hotplug-disks` emptyDir, is `<volume>.img` for a file and `<volume>` for a
  *   device: the paths the converter gives the domain.
  * - A mount whose volume is no longer wanted comes off only once the domain no longer uses the disk.
  */
 import path from 'node:path';
-import { HOTPLUG_ATTACHED_PHASES, type VirtualMachineInstance } from '../../kubevirt/index.ts';
+import {
+  attachmentImageMountPath,
+  HOTPLUG_ATTACHED_PHASES,
+  type VirtualMachineInstance,
+  type Volume,
+} from '../../kubevirt/index.ts';
 import { claimNameOf } from '../../kubevirt/core/pvc.ts';
 import type { PersistentVolume } from '../../kubevirt/core/pv.ts';
 import { isDns1123Label, isDns1123Subdomain } from '../../kubevirt/validation/dns.ts';
 
+/** The image of a hotplugged containerDisk: its reference and `path` ('' for the one file under disk/). */
+export interface HotplugImage {
+  readonly reference: string;
+  readonly path: string;
+}
+
 export interface WantedHotplug {
   readonly volume: string;
+  /** The claim ('' for an image). */
   readonly claimName: string;
+  readonly image?: HotplugImage;
   readonly attachPodName: string;
   readonly attachPodUid: string;
   readonly block: boolean;
@@ -61,14 +77,24 @@ function nameProblem(w: WantedHotplug): string | undefined {
 
 type VolumeStatus = NonNullable<NonNullable<VirtualMachineInstance['status']>['volumeStatus']>[number];
 
+function imageOf(v: Volume | undefined): HotplugImage | undefined {
+  const cd = v?.containerDisk;
+  if (cd?.hotpluggable !== true) return undefined;
+  return { reference: cd.image, path: cd.path ?? '' };
+}
+
 /** The volume a status entry asks the node for, when it asks (attached, with its Pod's uid, in the spec). */
-function asked(s: VolumeStatus, claims: ReadonlyMap<string, string>): WantedHotplug | undefined {
+function asked(s: VolumeStatus, volumes: ReadonlyMap<string, Volume>): WantedHotplug | undefined {
   const attachPodUid = s.hotplugVolume?.attachPodUID ?? '';
-  const claimName = claims.get(s.name) ?? '';
-  if (attachPodUid === '' || claimName === '' || !HOTPLUG_ATTACHED_PHASES.includes(s.phase)) return undefined;
+  const volume = volumes.get(s.name);
+  const claimName = volume === undefined ? '' : claimNameOf(volume);
+  const image = imageOf(volume);
+  if (attachPodUid === '' || (claimName === '' && image === undefined)) return undefined;
+  if (!HOTPLUG_ATTACHED_PHASES.includes(s.phase)) return undefined;
   return {
     volume: s.name,
     claimName,
+    ...(image !== undefined && { image }),
     attachPodName: s.hotplugVolume?.attachPodName ?? '',
     attachPodUid,
     block: s.persistentVolumeClaimInfo?.volumeMode === 'Block',
@@ -83,11 +109,11 @@ export function wantedHotplug(vmi: VirtualMachineInstance): {
   wanted: WantedHotplug[];
   invalid: Map<string, string>;
 } {
-  const claims = new Map((vmi.spec.volumes ?? []).map((v) => [v.name, claimNameOf(v)]));
+  const volumes = new Map((vmi.spec.volumes ?? []).map((v) => [v.name, v]));
   const wanted: WantedHotplug[] = [];
   const invalid = new Map<string, string>();
   for (const s of vmi.status?.volumeStatus ?? []) {
-    const w = asked(s, claims);
+    const w = asked(s, volumes);
     if (w === undefined) continue;
     const problem = nameProblem(w);
     if (problem === undefined) wanted.push(w);
@@ -104,6 +130,24 @@ export interface SourceOnNode {
   readonly root: string;
   readonly rel: readonly string[];
   readonly kind: 'file' | 'block';
+}
+
+/** A hotplugged image on the node: the attachment Pod's mount of it, and its `path` ('' for disk/'s file). */
+export interface ImageOnNode {
+  readonly kind: 'image';
+  readonly attachPodUid: string;
+  readonly mountPath: string;
+  readonly path: string;
+}
+
+/** Where the attachment Pod shows the volume's image. */
+export function imageOnNode(w: WantedHotplug & { image: HotplugImage }): ImageOnNode {
+  return {
+    kind: 'image',
+    attachPodUid: w.attachPodUid,
+    mountPath: attachmentImageMountPath(w.volume),
+    path: w.image.path,
+  };
 }
 
 const DISK_IMG = 'disk.img';

@@ -44,6 +44,11 @@ export function bindMount(source: SafeHandle, target: SafeHandle): Promise<void>
   return runWithFds('mount', ([s = '', t = '']) => ['--no-canonicalize', '--bind', s, t], [source, target]);
 }
 
+/** Makes the bind mount whose root `mounted` holds read-only (a bind mount takes `ro` only by a remount). */
+export function remountReadOnly(mounted: SafeHandle): Promise<void> {
+  return runWithFds('mount', ([m = '']) => ['--no-canonicalize', '-o', 'remount,bind,ro', m], [mounted]);
+}
+
 /** Detaches the mount whose root `mounted` holds (lazy: the handle itself keeps it busy until closed). */
 export function unmountLazy(mounted: SafeHandle): Promise<void> {
   return runWithFds('umount', ([m = '']) => ['--no-canonicalize', '--lazy', m], [mounted]);

@@ -286,6 +286,69 @@ describe('filesystem claims in the format the launcher found', () => {
   });
 });
 
+describe('hotplugged containerDisks (the Deckhouse fork)', () => {
+  const iso: Volume = { name: 'iso', containerDisk: { image: 'dvcr/cvi/iso:1', hotpluggable: true } };
+  const mounted = (phase: string): VolumeStatus => ({
+    name: 'iso',
+    target: '',
+    phase,
+    hotplugVolume: { attachPodName: 'hp-volume-a', attachPodUID: 'u' },
+    containerDiskVolume: {},
+  });
+  const file = '/var/run/kubevirt/hotplug-disks/iso.img';
+
+  it.each<[string, VmiDisk, CtxOpts, Partial<Disk>]>([
+    [
+      'a CD-ROM: the image file, read-only, raw unless found otherwise',
+      { name: 'iso', cdrom: { bus: 'scsi' } },
+      {},
+      {
+        device: 'cdrom',
+        type: 'file',
+        source: { file },
+        readonly: true,
+      },
+    ],
+    [
+      'a disk: the image itself read-only in the format found, no overlay, no discard',
+      { name: 'iso', disk: { bus: 'scsi' } },
+      { claimDiskFormats: new Map([['iso', 'qcow2']]) },
+      { device: 'disk', type: 'file', source: { file }, readonly: true },
+    ],
+  ])('%s', (_, disk, ctx, want) => {
+    const d = only(disk, iso, ctx, [mounted('Ready')]);
+    expect(d).toMatchObject(want);
+    expect(d.driver.type).toBe(ctx.claimDiskFormats?.get('iso') ?? 'raw');
+    expect(d.backingStore).toBeUndefined();
+    expect(d.driver.discard).toBeUndefined();
+  });
+
+  it('a disk gets qcow2 from the launcher', () => {
+    const d = only(
+      { name: 'iso', disk: { bus: 'scsi' } },
+      iso,
+      { claimDiskFormats: new Map([['iso', 'qcow2']]) },
+      [mounted('MountedToPod')],
+    );
+    expect(d.driver.type).toBe('qcow2');
+  });
+
+  it.each(['AttachedToNode', 'Pending', undefined])('is not in the domain while %s', (phase) => {
+    const status = phase === undefined ? [] : [{ ...mounted(phase) }];
+    expect(convertDisks([{ name: 'iso', cdrom: { bus: 'scsi' } }], [iso], {}, status)).toEqual([]);
+  });
+
+  it('is listed for the launcher to read its format once mounted, never to be created', () => {
+    const vmi = testVmi(withDisk({ name: 'iso', cdrom: { bus: 'scsi' } }), withVolume(iso));
+    vmi.status = { volumeStatus: [mounted('MountedToPod')] };
+    expect(claimImages(vmi, testCtx({ root: '/r' }))).toEqual([
+      { volume: 'iso', field: 'spec.volumes[0].containerDisk', file: `/r${file}`, creatable: false },
+    ]);
+    vmi.status = { volumeStatus: [mounted('AttachedToNode')] };
+    expect(claimImages(vmi, testCtx({ root: '/r' }))).toEqual([]);
+  });
+});
+
 describe('disk devices', () => {
   it('names devices per bus prefix in disk order, keeping targets from the volume status', () => {
     const disks: VmiDisk[] = [

@@ -23,7 +23,7 @@ import { setCacheAndIo } from './disk-cache.ts';
 import { DISK_BUSES, diskDevice, diskKind } from './disk-device.ts';
 import type { Disk } from './domain-spec.ts';
 import { ConversionError } from './errors.ts';
-import { claimImageFile, volumeSource, type VolumeDisk } from './volume-source.ts';
+import { claimImageFile, isHotplugImage, volumeSource, type VolumeDisk } from './volume-source.ts';
 
 /** The disk with the bus it will use: its own, else the architecture's default. */
 function withBus(disk: VmiDisk, field: string, ctx: ConverterContext): VmiDisk & { bus: DiskBus } {
@@ -66,7 +66,10 @@ function isBlock(name: string, plan: DiskPlan): boolean {
   return fromCtx ?? plan.statuses.get(name)?.persistentVolumeClaimInfo?.volumeMode === 'Block';
 }
 
-function isHotplug(name: string, plan: DiskPlan): boolean {
+/** A hotplugged volume; a hotpluggable containerDisk always is (no launcher Pod mounts its image). */
+function isHotplug(volume: Volume, plan: DiskPlan): boolean {
+  if (isHotplugImage(volume)) return true;
+  const name = volume.name;
   return plan.ctx.hotplugVolumes?.has(name) ?? plan.statuses.get(name)?.hotplugVolume !== undefined;
 }
 
@@ -86,7 +89,7 @@ function emptyCdrom(disk: Disk): Disk {
 
 /** Type, source, format, backing store and discard from the volume. */
 function withSource(disk: Disk, src: VolumeDisk, discardIgnored: boolean): Disk {
-  const discard = disk.device !== 'cdrom' && (src.discard || !discardIgnored);
+  const discard = disk.device !== 'cdrom' && src.readOnly !== true && (src.discard || !discardIgnored);
   const out: Disk = {
     ...disk,
     type: src.type,
@@ -94,6 +97,7 @@ function withSource(disk: Disk, src: VolumeDisk, discardIgnored: boolean): Disk 
     driver: { ...disk.driver, type: src.format, ...(discard && { discard: 'unmap' }) },
   };
   if (src.backingStore !== undefined) out.backingStore = src.backingStore;
+  if (src.readOnly === true) out.readonly = true;
   return out;
 }
 
@@ -122,7 +126,7 @@ function backDisk(disk: Disk, source: VmiDisk, field: string, plan: DiskPlan): D
     throw new ConversionError(`${field}.name`, `no volume named ${source.name} in spec.volumes`);
   }
   const { ctx, vmi } = plan;
-  const hotplug = isHotplug(volume.name, plan);
+  const hotplug = isHotplug(volume, plan);
   if (hotplug && !isMounted(volume.name, plan)) return undefined;
   const src = volumeSource(volume, { vmi, ctx, index, block: isBlock(volume.name, plan), hotplug });
   if (disk.device === 'lun' && !src.persistent) {
@@ -134,10 +138,13 @@ function backDisk(disk: Disk, source: VmiDisk, field: string, plan: DiskPlan): D
   return out;
 }
 
-/** An image on a filesystem claim that the domain would use: the launcher looks at it before converting. */
+/**
+ * An image on a filesystem claim that the domain would use, or a hotplugged containerDisk's image (mounted by
+ * the node like a hotplugged claim's): the launcher looks at it before converting.
+ */
 export interface ClaimImage {
   readonly volume: string;
-  /** The volume's source field: `spec.volumes[i].persistentVolumeClaim`, `.dataVolume` or `.ephemeral`. */
+  /** The volume's source field: `spec.volumes[i].persistentVolumeClaim`, `.dataVolume`, `.ephemeral` or `.containerDisk`. */
   readonly field: string;
   readonly file: string;
   /**
@@ -148,6 +155,7 @@ export interface ClaimImage {
 }
 
 function claimField(volume: Volume): string | undefined {
+  if (isHotplugImage(volume)) return 'containerDisk';
   if (volume.persistentVolumeClaim !== undefined) return 'persistentVolumeClaim';
   if (volume.dataVolume !== undefined) return 'dataVolume';
   if (volume.ephemeral !== undefined) return 'ephemeral';
@@ -168,7 +176,7 @@ export function claimImages(vmi: VirtualMachineInstance, ctx: ConverterContext):
     const volume = volumes[index];
     const field = volume === undefined ? undefined : claimField(volume);
     if (volume === undefined || field === undefined || isBlock(volume.name, plan)) continue;
-    const hotplug = isHotplug(volume.name, plan);
+    const hotplug = isHotplug(volume, plan);
     // An ephemeral hotplug is refused by the conversion itself.
     if (hotplug && (field === 'ephemeral' || !isMounted(volume.name, plan))) continue;
     out.push({

@@ -134,12 +134,19 @@ describe('conversion errors', () => {
     expect(err.message.startsWith(`${field}: `)).toBe(true);
   });
 
-  it('only PVCs and DataVolumes can be hotplugged', () => {
-    const vmi = vmiWithDisk(
-      (s) => (s.volumes = [{ name: 'd', containerDisk: { image: 'x', hotpluggable: true } }]),
-    );
+  it('only PVCs, DataVolumes and hotpluggable containerDisks can be hotplugged', () => {
+    const vmi = vmiWithDisk((s) => (s.volumes = [{ name: 'd', emptyDisk: { capacity: '1Gi' } }]));
     vmi.status = { volumeStatus: [{ name: 'd', target: '', phase: 'Ready', hotplugVolume: {} }] };
     expect(conversionError(vmi)).toMatchObject({ field: 'spec.volumes[0]', reason: 'invalid' });
+  });
+
+  it('a hotpluggable containerDisk is never a LUN', () => {
+    const vmi = vmiWithDisk((s) => {
+      s.volumes = [{ name: 'd', containerDisk: { image: 'x', hotpluggable: true } }];
+      s.domain.devices.disks = [{ name: 'd', lun: { bus: 'scsi' } }];
+    });
+    vmi.status = { volumeStatus: [{ name: 'd', target: '', phase: 'Ready', hotplugVolume: {} }] };
+    expect(conversionError(vmi)).toMatchObject({ field: `${disk0}.lun`, reason: 'invalid' });
   });
 
   it('cache none on storage without O_DIRECT names the disk', () => {

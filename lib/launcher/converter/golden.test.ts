@@ -83,6 +83,18 @@ const CASES: readonly [string, CaseOptions][] = [
   ['hugepages-2mi-no-memfd', {}],
   // Two virtiofs shares (a PVC and a config map) in a Pod that serves their sockets: shared memfd memory.
   ['virtiofs', { virtiofsServed: true }],
+  // The Deckhouse fork's hotplugged images: an ISO as a CD-ROM (Ready) and an image as a disk (MountedToPod),
+  // each its own file read-only in the format the launcher found; one still AttachedToNode is not there yet.
+  [
+    'hotplug-image',
+    {
+      containerDiskFormats: new Map([['root', 'qcow2']]),
+      claimDiskFormats: new Map([
+        ['ubuntu-iso', 'raw'],
+        ['tools', 'qcow2'],
+      ]),
+    },
+  ],
 ];
 
 function loadVmi(name: string): VirtualMachineInstance {

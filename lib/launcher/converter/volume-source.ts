@@ -6,6 +6,10 @@
  * - persistentVolumeClaim / dataVolume: `<private>/vmi-disks/<vol>/disk.img` in the format the launcher found
  *   (Deckhouse's fork makes these qcow2, its patch 021), or the raw device `<dev>/<vol>` in block mode
  *   (hotplugged ones under the hotplug directory);
+ * - a hotplugged containerDisk (the Deckhouse fork's patch 031): the image's disk file itself, which the node
+ *   mounts read-only at `<hotplug>/<vol>.img`, read-only in the domain, in the format the launcher found, with
+ *   no overlay (the fork's Convert_v1_Hotplug_ContainerDisk_To_api_Disk leaves its backing store empty), so
+ *   as a writable disk the guest can only read it;
  * - ephemeral: a qcow2 overlay over that PVC; emptyDisk: `<emptyDisks>/<vol>.qcow2`;
  * - hostDisk: the file in `<private>/vmi-disks/<vol>/`; cloud-init: the NoCloud / ConfigDrive ISO;
  * - configMap, secret, downwardAPI, serviceAccount, sysprep: their ISO images.
@@ -25,6 +29,8 @@ export interface VolumeDisk {
   readonly discard: boolean;
   /** A PVC or DataVolume, the only sources a LUN may use. */
   readonly persistent: boolean;
+  /** The guest may not write it (a hotplugged image). */
+  readonly readOnly?: boolean;
 }
 
 export interface VolumeSourceOptions {
@@ -39,6 +45,9 @@ export interface VolumeSourceOptions {
 function file(p: string, format: ImageFormat, discard: boolean): VolumeDisk {
   return { type: 'file', source: { file: p }, format, discard, persistent: false };
 }
+
+/** A hotpluggable containerDisk: an image the node mounts into the hotplug directory, not one of the Pod. */
+export const isHotplugImage = (volume: Volume): boolean => volume.containerDisk?.hotpluggable === true;
 
 /** A filesystem claim's image file: in its mount in the Pod, or where the node mounted it when hotplugged. */
 export function claimImageFile(name: string, ctx: ConverterContext, hotplug: boolean): string {
@@ -56,6 +65,12 @@ function claimDisk(name: string, opts: VolumeSourceOptions): VolumeDisk {
   }
   const format = ctx.claimDiskFormats.get(name) ?? 'raw';
   return { ...file(claimImageFile(name, ctx, hotplug), format, discard), persistent: true };
+}
+
+/** A hotplugged image: its file as the node mounted it, read-only, in the format the launcher found. */
+function hotplugImage(name: string, ctx: ConverterContext): VolumeDisk {
+  const format = ctx.claimDiskFormats.get(name) ?? 'raw';
+  return { ...file(claimImageFile(name, ctx, true), format, false), readOnly: true };
 }
 
 function overlay(name: string, ctx: ConverterContext, backingStore: BackingStore): VolumeDisk {
@@ -117,8 +132,18 @@ export function volumeSource(volume: Volume, opts: VolumeSourceOptions): VolumeD
   if (volume.persistentVolumeClaim !== undefined || volume.dataVolume !== undefined) {
     return claimDisk(volume.name, opts);
   }
+  if (isHotplugImage(volume)) {
+    if (opts.hotplug) return hotplugImage(volume.name, opts.ctx);
+    throw new ConversionError(
+      `${field}.containerDisk.hotpluggable`,
+      'a hotpluggable containerDisk must be hotplugged',
+    );
+  }
   if (opts.hotplug) {
-    throw new ConversionError(field, 'only persistentVolumeClaim and dataVolume volumes can be hotplugged');
+    throw new ConversionError(
+      field,
+      'only persistentVolumeClaim, dataVolume and hotpluggable containerDisk volumes can be hotplugged',
+    );
   }
   const disk = imageDisk(volume, opts) ?? configDisk(volume, opts.ctx);
   if (disk !== undefined) return disk;

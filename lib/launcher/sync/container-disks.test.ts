@@ -64,6 +64,15 @@ describe('findContainerDiskImages', () => {
     );
   });
 
+  it('skips a hotpluggable containerDisk: the Pod has no image volume for it (disk_4 is empty)', async () => {
+    const empty = Array.from({ length: 4 }, (_, i): Volume => ({
+      name: `e${i}`,
+      emptyDisk: { capacity: '1Gi' },
+    }));
+    const hot: Volume = { name: 'iso', containerDisk: { image: 'reg/iso:1', hotpluggable: true } };
+    await expect(find([...empty, hot])).resolves.toEqual(new Map());
+  });
+
   it('resolves links inside the image, as if it were the root', async () => {
     const volumes = (index: number, path?: string): Volume[] =>
       Array.from({ length: index + 1 }, (__, i) =>

@@ -134,3 +134,40 @@ export function readerOf(w: Partial<HotplugWorld>, counts?: Map<string, number>)
     },
   };
 }
+
+const IMAGE = 'dvcr.example/cvi/iso:1';
+
+/**
+ * The world with volume `hp` a hotplugged containerDisk of IMAGE (a CD-ROM) instead of a claim: the attachment
+ * Pod holds the image as an image volume its container mounts at /images/hp.
+ */
+export function imageWorld(o: { path?: string } = {}): HotplugWorld {
+  const w = hotplugWorld({ source: 'csi' });
+  const containerDisk = { image: IMAGE, hotpluggable: true, ...(o.path !== undefined && { path: o.path }) };
+  w.vmi.spec.volumes = [{ name: 'hp', containerDisk }];
+  w.vmi.spec.domain.devices.disks = [{ name: 'hp', cdrom: { bus: 'scsi' } }];
+  w.vmi.status = {
+    ...w.vmi.status,
+    volumeStatus: [
+      {
+        name: 'hp',
+        target: '',
+        phase: 'AttachedToNode',
+        hotplugVolume: { attachPodName: 'hp-volume-abcde', attachPodUID: UIDS.attach },
+        containerDiskVolume: {},
+      },
+    ],
+  };
+  w.attach.spec['volumes'] = [
+    { name: 'hotplug-disks', emptyDir: {} },
+    { name: 'hp', image: { reference: IMAGE } },
+  ];
+  w.attach.spec.containers = [
+    {
+      name: 'hotplug-disk',
+      image: 'virt:test',
+      volumeMounts: [{ name: 'hp', mountPath: '/images/hp', readOnly: true }],
+    },
+  ];
+  return w;
+}
