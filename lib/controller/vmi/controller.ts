@@ -280,7 +280,7 @@ export class VmiController {
     if (patch === undefined) return;
     await mergePatch(this.opts.client, VIRTUAL_MACHINE_INSTANCES, { obj: vmi, patch });
     this.stale.wrote(key, vmi.metadata.resourceVersion);
-    for (const e of events) this.opts.recorder.event(vmi, 'Normal', e.reason, e.message);
+    for (const e of events) this.opts.recorder.event(vmi, e.type, e.reason, e.message);
     const phase = res.vmi.status?.phase;
     if (phase !== undefined && phase !== vmi.status?.phase) this.phaseChanged(vmi, phase, now);
   }

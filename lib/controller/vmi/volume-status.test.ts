@@ -303,7 +303,11 @@ describe('computeVolumeStatus: events', () => {
       [attachmentPod('hp-volume-a', ['hp'])],
     );
     expect(attach.events).toEqual([
-      { reason: 'SuccessfulCreate', message: 'Created hotplug attachment pod hp-volume-a, for volume hp' },
+      {
+        type: 'Normal',
+        reason: 'SuccessfulCreate',
+        message: 'Created hotplug attachment pod hp-volume-a, for volume hp',
+      },
     ]);
     const again = compute(
       running(withHotplugVolume('hp', 'hp'), withVolumeStatus(...attach.statuses)),
@@ -317,8 +321,21 @@ describe('computeVolumeStatus: events', () => {
       [attachmentPod('hp-volume-a', ['hp'], podDeleting)],
     );
     expect(detach.events).toEqual([
-      { reason: 'SuccessfulDelete', message: 'Deleted hotplug attachment pod hp-volume-a, for volume hp' },
+      {
+        type: 'Normal',
+        reason: 'SuccessfulDelete',
+        message: 'Deleted hotplug attachment pod hp-volume-a, for volume hp',
+      },
     ]);
+  });
+
+  it('warns once when the claim is not found', () => {
+    const first = compute(running(withHotplugVolume('hp', 'hp')), []);
+    expect(first.events).toEqual([
+      { type: 'Warning', reason: 'HotplugFailed', message: 'volume hp: PVC hp not found' },
+    ]);
+    const again = compute(running(withHotplugVolume('hp', 'hp'), withVolumeStatus(...first.statuses)), []);
+    expect(again.events).toEqual([]);
   });
 
   it('does not touch its input', () => {
@@ -407,5 +424,97 @@ describe('computeVolumeStatus: a hotplugged containerDisk (the fork)', () => {
     const got = only(compute(v, []), 'root');
     expect(got?.hotplugVolume).toBeUndefined();
     expect(got?.containerDiskVolume).toBeUndefined();
+  });
+});
+
+describe('computeVolumeStatus: an attachment Pod that cannot run (beyond KubeVirt v1.6.2)', () => {
+  const unschedulable = (p: Pod): void => {
+    p.status = {
+      phase: 'Pending',
+      conditions: [
+        {
+          type: 'PodScheduled',
+          status: 'False',
+          reason: 'Unschedulable',
+          message: '0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims.',
+        },
+      ],
+    };
+  };
+  const waiting =
+    (reason: string, message?: string) =>
+    (p: Pod): void => {
+      p.status = {
+        phase: 'Pending',
+        containerStatuses: [
+          {
+            name: 'hotplug-disk',
+            ready: false,
+            state: { waiting: { reason, ...(message !== undefined && { message }) } },
+          },
+        ],
+      };
+    };
+  const failed = (p: Pod): void => {
+    p.status = { phase: 'Failed' };
+  };
+  const claimsOf = [pvc('hp', bound)];
+  const withPod = (...opts: ((p: Pod) => void)[]): Pod[] => [attachmentPod('hp-volume-a', ['hp'], ...opts)];
+
+  it.each<[string, Pod[], string]>([
+    [
+      'unschedulable (its claim never binds)',
+      withPod(unschedulable),
+      'attachment pod hp-volume-a cannot be scheduled: 0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims.',
+    ],
+    [
+      'its image not pullable',
+      withPod(waiting('ErrImagePull', 'not found')),
+      'attachment pod hp-volume-a: ErrImagePull: not found',
+    ],
+    [
+      'its image never pulled',
+      withPod(waiting('ErrImageNeverPull')),
+      'attachment pod hp-volume-a: ErrImageNeverPull',
+    ],
+    ['failed', withPod(failed), 'attachment pod hp-volume-a failed'],
+  ])('%s: HotplugFailed with what was said, and one warning', (_case, pods, message) => {
+    const r = compute(running(withHotplugVolume('hp', 'hp')), claimsOf, pods);
+    expect(only(r)).toMatchObject({ phase: 'HotplugFailed', reason: 'AttachmentPodFailed', message });
+    expect(r.events).toEqual([{ type: 'Warning', reason: 'HotplugFailed', message }]);
+  });
+
+  it('fails an AttachedToNode volume, keeps one warning while the reason flips, and recovers when the Pod runs', () => {
+    const attached = compute(running(withHotplugVolume('hp', 'hp')), claimsOf, withPod());
+    expect(only(attached)?.phase).toBe('AttachedToNode');
+    const pull = compute(
+      running(withHotplugVolume('hp', 'hp'), withVolumeStatus(...attached.statuses)),
+      claimsOf,
+      withPod(waiting('ErrImagePull', 'not found')),
+    );
+    expect(only(pull)?.phase).toBe('HotplugFailed');
+    expect(pull.events.map((e) => e.type)).toEqual(['Warning']);
+    const backoff = compute(
+      running(withHotplugVolume('hp', 'hp'), withVolumeStatus(...pull.statuses)),
+      claimsOf,
+      withPod(waiting('ImagePullBackOff', 'Back-off pulling image')),
+    );
+    expect(only(backoff)?.phase).toBe('HotplugFailed');
+    expect(only(backoff)?.message).toBe('attachment pod hp-volume-a: ImagePullBackOff: Back-off pulling image');
+    expect(backoff.events).toEqual([]);
+    const runs = compute(
+      running(withHotplugVolume('hp', 'hp'), withVolumeStatus(...backoff.statuses)),
+      claimsOf,
+      withPod(attachReady),
+    );
+    expect(only(runs)).toMatchObject({ phase: 'AttachedToNode', reason: 'SuccessfulCreate' });
+    expect(only(runs)?.hotplugVolume?.attachPodUID).toBe('uid-hp-volume-a');
+  });
+
+  it('never fails a volume the node has mounted', () => {
+    const v = running(withHotplugVolume('hp', 'hp'), withVolumeStatus(hp('MountedToPod')));
+    const r = compute(v, claimsOf, withPod(waiting('ErrImagePull')));
+    expect(only(r)?.phase).toBe('MountedToPod');
+    expect(r.events).toEqual([]);
   });
 });

@@ -16,11 +16,16 @@
  *   with one the same phases as a claim, and it carries an empty containerDiskVolume (the fork's marker of
  *   a hotplugged image; KubeVirt's checksum in it is not computed here);
  * - a volume gone from the spec keeps its entry while an attachment Pod still has it: Detaching (unless the
- *   node still has it mounted), "Deleted hotplug attachment pod" once that Pod is being deleted; then it goes.
- * Entries are sorted by name. The transitions KubeVirt announces come back as events.
+ *   node still has it mounted), "Deleted hotplug attachment pod" once that Pod is being deleted; then it goes;
+ * - beyond KubeVirt v1.6.2, which leaves such a volume AttachedToNode without a word (KubeVirt #18734 reports
+ *   the node's attach failures the same way): an attachment Pod that cannot run (the scheduler cannot place
+ *   it, e.g. its claim never binds; its image cannot be pulled; it failed) makes the volume HotplugFailed with
+ *   reason AttachmentPodFailed and what the scheduler or the kubelet said, until the Pod runs after all.
+ * Entries are sorted by name. The transitions KubeVirt announces come back as events, and a volume that fails
+ * (HotplugFailed, or its claim not found) as a warning.
  */
 import type { VirtualMachineInstance, Volume, VolumeStatus } from '../../kubevirt/index.ts';
-import type { Pod } from '../../kubevirt/core/pod.ts';
+import { podCondition, type Pod } from '../../kubevirt/core/pod.ts';
 import {
   claimNameOf,
   DEFAULT_FS_OVERHEAD,
@@ -44,6 +49,7 @@ const VOLUME_PHASES = {
   MOUNTED_TO_POD: 'MountedToPod',
   READY: 'Ready',
   DETACHING: 'Detaching',
+  FAILED: 'HotplugFailed',
 } as const;
 
 const REASONS = {
@@ -52,7 +58,18 @@ const REASONS = {
   NO_ATTACHMENT_POD: 'AttachmentPodNotFound',
   CREATED: 'SuccessfulCreate',
   DELETED: 'SuccessfulDelete',
+  POD_FAILED: 'AttachmentPodFailed',
 } as const;
+
+/** Container waiting reasons that do not clear by waiting (an image to pull, a container to create). */
+const STUCK_WAITING = new Set([
+  'ErrImagePull',
+  'ImagePullBackOff',
+  'ErrImageNeverPull',
+  'InvalidImageName',
+  'CreateContainerConfigError',
+  'CreateContainerError',
+]);
 
 export interface VolumeStatusInput {
   vmi: VirtualMachineInstance;
@@ -64,6 +81,7 @@ export interface VolumeStatusInput {
 }
 
 export interface VolumeEvent {
+  type: 'Normal' | 'Warning';
   reason: string;
   message: string;
 }
@@ -104,7 +122,31 @@ function claimPhase(
 }
 
 const canMoveToAttached = (phase: string | undefined): boolean =>
-  phase === undefined || phase === '' || phase === VOLUME_PHASES.BOUND || phase === VOLUME_PHASES.PENDING;
+  phase === undefined ||
+  phase === '' ||
+  phase === VOLUME_PHASES.BOUND ||
+  phase === VOLUME_PHASES.PENDING ||
+  phase === VOLUME_PHASES.FAILED;
+
+/** A container of the Pod stuck waiting, as `<reason>: <message>`. */
+function stuckContainer(pod: Pod): string | undefined {
+  for (const cs of pod.status?.containerStatuses ?? []) {
+    const { reason, message } = cs.state?.waiting ?? {};
+    if (reason !== undefined && STUCK_WAITING.has(reason)) return message ? `${reason}: ${message}` : reason;
+  }
+  return undefined;
+}
+
+/** Why an attachment Pod that is not ready will not become so by itself, or undefined. Pure. */
+export function attachmentPodFailure(pod: Pod): string | undefined {
+  const name = `attachment pod ${pod.metadata.name ?? ''}`;
+  if (pod.status?.phase === 'Failed') return `${name} failed`;
+  const scheduled = podCondition(pod, 'PodScheduled');
+  if (scheduled?.status === 'False' && scheduled.reason === 'Unschedulable')
+    return `${name} cannot be scheduled: ${scheduled.message ?? 'no reason given'}`;
+  const stuck = stuckContainer(pod);
+  return stuck === undefined ? undefined : `${name}: ${stuck}`;
+}
 
 /** The attachment Pod's one container is ready. */
 function attachPodReady(pod: Pod): boolean {
@@ -154,7 +196,17 @@ function attachedStatus(volumeStatus: VolumeStatus, i: HotplugInput): void {
   hv.attachPodName = pod.metadata.name ?? '';
   if (attachPodReady(pod)) hv.attachPodUID = pod.metadata.uid ?? '';
   else delete hv.attachPodUID;
-  if (canMoveToAttached(volumeStatus.phase)) {
+  const failure = attachPodReady(pod) ? undefined : attachmentPodFailure(pod);
+  if (
+    failure !== undefined &&
+    (canMoveToAttached(volumeStatus.phase) || isAttachedPhase(volumeStatus.phase))
+  ) {
+    Object.assign(volumeStatus, {
+      phase: VOLUME_PHASES.FAILED,
+      reason: REASONS.POD_FAILED,
+      message: failure,
+    });
+  } else if (canMoveToAttached(volumeStatus.phase)) {
     volumeStatus.phase = VOLUME_PHASES.ATTACHED_TO_NODE;
     volumeStatus.reason = REASONS.CREATED;
     volumeStatus.message = `Created hotplug attachment pod ${hv.attachPodName}, for volume ${volumeStatus.name}`;
@@ -179,11 +231,27 @@ function detachingStatus(volumeStatus: VolumeStatus, pod: Pod): void {
   }
 }
 
+const isAttachedPhase = (phase: string | undefined): boolean => phase === VOLUME_PHASES.ATTACHED_TO_NODE;
+
+/**
+ * The events of a status change: KubeVirt's for an attachment Pod made or deleted, and a warning when the
+ * volume fails (once per failure: a pull error and its back-off alternate without a new event).
+ */
 function announce(events: VolumeEvent[], old: VolumeStatus | undefined, s: VolumeStatus): void {
   const changed = old?.reason !== s.reason || old?.message !== s.message;
-  if (changed && (s.reason === REASONS.CREATED || s.reason === REASONS.DELETED) && s.message !== undefined) {
-    events.push({ reason: s.reason, message: s.message });
-  }
+  if (!changed || s.reason === undefined || s.message === undefined) return;
+  const event = volumeEvent(s, old?.reason);
+  if (event !== undefined) events.push(event);
+}
+
+function volumeEvent(s: VolumeStatus, was: string | undefined): VolumeEvent | undefined {
+  const { reason = '', message = '' } = s;
+  if (reason === REASONS.CREATED || reason === REASONS.DELETED) return { type: 'Normal', reason, message };
+  if (reason === REASONS.POD_FAILED && was !== REASONS.POD_FAILED)
+    return { type: 'Warning', reason: 'HotplugFailed', message };
+  if (reason === REASONS.PVC_NOT_FOUND)
+    return { type: 'Warning', reason: 'HotplugFailed', message: `volume ${s.name}: ${message}` };
+  return undefined;
 }
 
 export function computeVolumeStatus(input: VolumeStatusInput): VolumeStatusResult {
