@@ -124,8 +124,9 @@ describe('a Windows-shaped VM as Deckhouse builds it', () => {
     );
     expect(swtpm).toHaveLength(1);
 
-    // The sysprep ISO QEMU reads, seen through QEMU's root: the unattendCD volume.
-    const iso = `/proc/${qemu ?? 0}/root/var/run/kubevirt-private/sysprep-disks/sysprep.iso`;
-    expect(await volumeId(iso)).toBe('unattendCD');
+    // The sysprep ISO QEMU reads (its file as QEMU names it, seen through QEMU's root): the unattendCD volume.
+    const isoFile = /"filename":"([^"]*sysprep[^"]*)"/.exec(qemuArgs.join(' '))?.[1];
+    expect(isoFile).toMatch(/sysprep\.iso$/);
+    expect(await volumeId(`/proc/${qemu ?? 0}/root${isoFile ?? ''}`)).toBe('unattendCD');
   });
 });
