@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
@@ -16,7 +17,14 @@ import {
   type VirtualMachineInstance,
 } from '../../lib/kubevirt/index.ts';
 import type { Pod } from '../../lib/kubevirt/core/pod.ts';
-import { CONFIG_MAPS, PODS } from '../../lib/kernel/kube/index.ts';
+import type { PersistentVolume } from '../../lib/kubevirt/core/pv.ts';
+import type { PersistentVolumeClaim } from '../../lib/kubevirt/core/pvc.ts';
+import {
+  CONFIG_MAPS,
+  PERSISTENT_VOLUME_CLAIMS,
+  PERSISTENT_VOLUMES,
+  PODS,
+} from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { pidsWhere } from './testing/procs.ts';
 import { virtSuite } from './testing/suite.ts';
@@ -28,15 +36,15 @@ const SECRETS = { ...CONFIG_MAPS, resource: 'secrets', kind: 'Secret' };
 /** ISO 9660: the primary volume descriptor at 32 KiB holds the volume id at bytes 40–71. */
 const VOLUME_ID_OFFSET = 32768 + 40;
 
-function windowsVm(): VirtualMachine {
+function windowsVm(name = NAME): VirtualMachine {
   return {
     apiVersion: 'kubevirt.io/v1',
     kind: 'VirtualMachine',
-    metadata: { name: NAME, namespace: s.ns },
+    metadata: { name, namespace: s.ns },
     spec: {
       runStrategy: 'Always',
       template: {
-        metadata: { labels: { vm: NAME } },
+        metadata: { labels: { vm: name } },
         spec: {
           domain: {
             memory: { guest: '256Mi' },
@@ -130,5 +138,84 @@ describe('a Windows-shaped VM as Deckhouse builds it', () => {
     // /var/run is an absolute symlink to /run in the image, which /proc/<pid>/root would resolve against ours.
     const inPod = (isoFile ?? '').replace(/^\/var\/run\//, '/run/');
     expect(await volumeId(`/proc/${qemu ?? 0}/root${inPod}`)).toBe('unattendCD');
+  });
+
+  it('keeps a persistent TPM and EFI variable store on its backend-storage claim across a restart', async () => {
+    const name = 'win-persistent';
+    const vm = windowsVm(name);
+    const domain = vm.spec.template.spec.domain;
+    domain.devices.tpm = { persistent: true };
+    domain.firmware = { bootloader: { efi: { secureBoot: true, persistent: true } } };
+    await s.clients.kv.create(VIRTUAL_MACHINES, vm);
+    const running = (): Promise<VirtualMachineInstance> =>
+      waitFor(
+        async () => {
+          const v = await s.clients.kv
+            .get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: s.ns })
+            .catch(() => undefined);
+          return v?.status?.phase === 'Running' && v;
+        },
+        'the VMI Running',
+        { timeoutMs: 240_000, intervalMs: 500 },
+      );
+    const first = await running();
+    // The claim KubeVirt names after the VM, Bound to a local volume: its directory on the node.
+    const claim = await s.clients.direct.get<PersistentVolumeClaim>(
+      PERSISTENT_VOLUME_CLAIMS,
+      `persistent-state-for-${name}`,
+      { namespace: s.ns },
+    );
+    expect(claim.metadata.labels?.['persistent-state-for']).toBe(name);
+    const pv = await s.clients.direct.get<PersistentVolume>(PERSISTENT_VOLUMES, claim.spec?.volumeName ?? '');
+    const dir = pv.spec?.hostPath?.path ?? '';
+    const nvram = join(dir, 'nvram', `${name}_VARS.fd`);
+    const tpmState = async (): Promise<string[]> => (await readdir(join(dir, 'swtpm'))).sort();
+    const firstNvram = await waitFor(
+      () => stat(nvram).catch(() => false as const),
+      'the NVRAM on the claim',
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    const firstTpm = await tpmState();
+    expect(firstTpm.length).toBeGreaterThan(0);
+
+    // Stopped and started again: a new launcher Pod, the same state on the claim.
+    await s.clients.kv.patch(
+      VIRTUAL_MACHINES,
+      name,
+      { spec: { runStrategy: 'Halted' } },
+      { namespace: s.ns, type: 'merge' },
+    );
+    await waitFor(
+      () =>
+        s.clients.kv.get(VIRTUAL_MACHINE_INSTANCES, name, { namespace: s.ns }).then(
+          () => false,
+          () => true,
+        ),
+      'the VMI gone',
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    await s.clients.kv.patch(
+      VIRTUAL_MACHINES,
+      name,
+      { spec: { runStrategy: 'Always' } },
+      { namespace: s.ns, type: 'merge' },
+    );
+    const second = await running();
+    expect(second.metadata.uid).not.toBe(first.metadata.uid);
+    const pods = await s.clients.kv.list<Pod>(PODS, {
+      namespace: s.ns,
+      labelSelector: `kubevirt.io/created-by=${second.metadata.uid ?? ''}`,
+    });
+    const podUid = pods.items[0]?.metadata.uid ?? '';
+    await readSerial(
+      { podUid, vmiUid: second.metadata.uid ?? '', until: 'BdsDxe', timeoutMs: 180_000 },
+      s.c.dir,
+    );
+    // The variable store was not made again from the template (that would be a new file), and the TPM's
+    // state directory is the one the first run made.
+    expect((await stat(nvram)).ino).toBe(firstNvram.ino);
+    expect(await tpmState()).toEqual(firstTpm);
   });
 });

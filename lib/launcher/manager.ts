@@ -7,6 +7,7 @@ import type { VirtualMachineInstance } from '../kubevirt/index.ts';
 import { realClock, type Clock } from '../kernel/clock.ts';
 import { KvError } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';
+import { existsSync } from 'node:fs';
 import {
   DOMAIN_SHUTDOWN,
   attachDevice,
@@ -221,6 +222,7 @@ export class DomainManager {
       containerDiskFormats: formats,
       claimDiskFormats: claimFormats,
       podLinks: await this.podLinks(vmi, base),
+      backendStorage: existsSync(base.layout.backendStorageMetaDir),
     };
   }
 

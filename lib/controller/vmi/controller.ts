@@ -13,7 +13,7 @@ import { VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/index.ts';
 import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { ControllerExpectations, UIDTrackingExpectations } from '../../kernel/controller/expectations.ts';
-import { controllerRefOf } from '../../kernel/controller/owner.ts';
+import { controllerRefOf, newControllerRef } from '../../kernel/controller/owner.ts';
 import type { ReconcileContext, ReconcileResult } from '../../kernel/controller/runner.ts';
 import { errorMessage, isAlreadyExists, isNotFound, KvError } from '../../kernel/errors/errors.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
@@ -32,7 +32,8 @@ import { podNetworkStatuses, type PodNetworkStatus } from '../../network/multus-
 import { AttachmentPodSync } from './attachment-sync.ts';
 import { podsOfVmi } from './indexers.ts';
 import { clusterKubeVirt } from '../cluster-config.ts';
-import { newLauncherPod, type LauncherPodConfig } from './launcher-pod.ts';
+import { newLauncherPod, VMI_GVK, type LauncherPodConfig } from './launcher-pod.ts';
+import { ensureBackendStorage } from './backend-storage/sync.ts';
 import { permittedHostDevicesOf } from './permitted-host-devices.ts';
 import type { VmiMetrics } from './metrics.ts';
 import { memoryOverheadBytes } from './overhead.ts';
@@ -180,12 +181,14 @@ export class VmiController {
     ctx: ReconcileContext,
   ): Promise<SyncResult> {
     let manifest: Pod;
+    const kubevirt = clusterKubeVirt(this.opts.kubevirts?.list() ?? []);
+    const storage = await this.backendStorage(vmi, kubevirt, ctx);
+    if (!storage.ready) return { pod: undefined, pods, ...storage.failure };
     try {
       const owned = structuredClone(vmi);
       this.setVolumeStatus(owned, undefined, []);
-      const kubevirt = clusterKubeVirt(this.opts.kubevirts?.list() ?? []);
       const permittedHostDevices = permittedHostDevicesOf(kubevirt);
-      manifest = newLauncherPod(owned, { ...this.opts.launcher, permittedHostDevices });
+      manifest = newLauncherPod(owned, { ...this.opts.launcher, permittedHostDevices }, storage.claim);
     } catch (err) {
       // Retried with backoff, as KubeVirt's sync error: the cause may be the cluster's settings.
       const message = `failed to render launch manifest: ${errorMessage(err)}`;
@@ -211,6 +214,42 @@ export class VmiController {
       this.opts.recorder.event(vmi, 'Warning', 'FailedCreate', `Error creating pod: ${errorMessage(err)}`);
       const message = `failed to create virtual machine pod: ${errorMessage(err)}`;
       return { pod: undefined, pods, failure: { reason: 'FailedCreate', message }, retry: err };
+    }
+  }
+
+  /**
+   * The VM's backend-storage claim, made when missing; not ready is a failure retried with backoff, as
+   * KubeVirt's BackendStorageNotReady (the claim is not watched for the VMI).
+   */
+  private async backendStorage(
+    vmi: VirtualMachineInstance,
+    kubevirt: KubeVirt | undefined,
+    ctx: ReconcileContext,
+  ): Promise<
+    { ready: true; claim?: string } | { ready: false; failure: Pick<SyncResult, 'failure' | 'retry'> }
+  > {
+    try {
+      const vmiRef = newControllerRef(vmi, VMI_GVK);
+      const s = await ensureBackendStorage({
+        client: this.opts.client,
+        pvcs: this.opts.pvcs,
+        kubevirt,
+        vmi,
+        vmiRef,
+      });
+      if (s.ready) return s;
+      ctx.log.v(2).info('delaying pod creation while backend storage populates', { why: s.waiting });
+      const retry = new KvError('KV_ERR_CONFIG', s.waiting);
+      return {
+        ready: false,
+        failure: { failure: { reason: 'BackendStorageNotReady', message: s.waiting }, retry },
+      };
+    } catch (err) {
+      const message = `failed to create backend storage: ${errorMessage(err)}`;
+      return {
+        ready: false,
+        failure: { failure: { reason: 'FailedBackendStorageCreate', message }, retry: err },
+      };
     }
   }
 

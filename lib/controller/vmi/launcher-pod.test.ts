@@ -45,6 +45,32 @@ describe('virtiofs filesystems', () => {
   });
 });
 
+describe('the backend-storage claim', () => {
+  const persistent = (): VirtualMachineInstance => {
+    const v = JSON.parse(golden.read('minimal.in.json')) as VirtualMachineInstance;
+    v.spec.domain.devices.tpm = { persistent: true };
+    v.spec.domain.firmware = { bootloader: { efi: { persistent: true } } };
+    return v;
+  };
+
+  it('is mounted for a persistent TPM and EFI: its meta, swtpm, its local CA and the NVRAM', () => {
+    const pod = newLauncherPod(persistent(), { image: IMAGE }, 'persistent-state-for-testvmi');
+    const volumes = pod.spec['volumes'] as { name: string; persistentVolumeClaim?: { claimName: string } }[];
+    expect(volumes.find((v) => v.name === 'vm-state')?.persistentVolumeClaim?.claimName).toBe(
+      'persistent-state-for-testvmi',
+    );
+    const compute = (
+      pod.spec['containers'] as { name: string; volumeMounts: { name: string; subPath?: string }[] }[]
+    ).find((c) => c.name === 'compute');
+    const onClaim = (compute?.volumeMounts ?? []).filter((m) => m.name === 'vm-state').map((m) => m.subPath);
+    expect(onClaim).toEqual(['meta', 'swtpm', 'swtpm-localca', 'nvram']);
+  });
+
+  it('must be there: a Pod without it is not rendered', () => {
+    expect(() => newLauncherPod(persistent(), { image: IMAGE })).toThrow(/no backend-storage claim/);
+  });
+});
+
 describe('launcherPodName', () => {
   it('is stable for a VMI and differs between VMIs of the same name', () => {
     const a = vmiFixture((v) => (v.metadata.uid = 'uid-a'));

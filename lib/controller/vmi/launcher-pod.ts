@@ -32,7 +32,7 @@ import { launcherVolumes, type RenderedVolumes } from './pod-volumes.ts';
 import { launcherProbes } from './probes.ts';
 import { virtiofsContainers } from './virtiofs-containers.ts';
 
-const VMI_GVK = {
+export const VMI_GVK = {
   group: KUBEVIRT_GROUP,
   version: KUBEVIRT_VERSION,
   kind: 'VirtualMachineInstance',
@@ -247,9 +247,14 @@ function virtiofsdContainers(vmi: VirtualMachineInstance, cfg: LauncherPodConfig
   });
 }
 
-export function newLauncherPod(vmi: VirtualMachineInstance, cfg: LauncherPodConfig): Pod {
+/** The launcher Pod of the VMI; `backendStorageClaim` names its VM's backend-storage claim when it needs one. */
+export function newLauncherPod(
+  vmi: VirtualMachineInstance,
+  cfg: LauncherPodConfig,
+  backendStorageClaim?: string,
+): Pod {
   const grace = terminationGracePeriodSeconds(vmi.spec) + GRACE_PADDING_SECONDS;
-  const vols = launcherVolumes(vmi);
+  const vols = launcherVolumes(vmi, backendStorageClaim);
   const hostname = launcherHostname(vmi);
   const pullSecrets = imagePullSecrets(vols, cfg);
   const sa = vols.serviceAccountName;

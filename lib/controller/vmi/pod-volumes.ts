@@ -19,7 +19,9 @@
  * Hotpluggable volumes are left to attachment pods.
  */
 import path from 'node:path';
-import { accessCredentialDir, accessCredentialSecrets } from '../../kubevirt/index.ts';
+import { accessCredentialDir, accessCredentialSecrets, needsBackendStorage } from '../../kubevirt/index.ts';
+import { KvError } from '../../kernel/errors/errors.ts';
+import { backendStorageVolumes } from './backend-storage/volumes.ts';
 import type { VolumeDevice, VolumeMount } from '../../kubevirt/core/pod.ts';
 import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
 import {
@@ -134,6 +136,22 @@ function addContainerDisk(out: RenderedVolumes, v: Volume, index: number): void 
   addImage(out, v.name, L.containerDiskDir(index), cd);
 }
 
+function addBackendStorage(
+  out: RenderedVolumes,
+  vmi: VirtualMachineInstance,
+  claim: string | undefined,
+): void {
+  if (!needsBackendStorage(vmi.spec)) return;
+  if (claim === undefined)
+    throw new KvError(
+      'KV_ERR_INTERNAL',
+      'the VMI keeps persistent state but has no backend-storage claim yet',
+    );
+  const more = backendStorageVolumes(vmi.spec, claim);
+  out.volumes.push(...more.volumes);
+  out.mounts.push(...more.mounts);
+}
+
 function addKernelBoot(out: RenderedVolumes, vmi: VirtualMachineInstance): void {
   const container = vmi.spec.domain.firmware?.kernelBoot?.container;
   if (container !== undefined) addImage(out, KERNEL_BOOT_VOLUME, L.kernelBootDir, container);
@@ -169,7 +187,8 @@ function addConfigSource(out: RenderedVolumes, volume: Volume): void {
 function addSysprep(out: RenderedVolumes, volume: Volume): void {
   const { secret, configMap } = volume.sysprep ?? {};
   if (secret !== undefined) addSource(out, volume, 'sysprep', { secret: { secretName: secret.name } });
-  else if (configMap !== undefined) addSource(out, volume, 'sysprep', { configMap: { name: configMap.name } });
+  else if (configMap !== undefined)
+    addSource(out, volume, 'sysprep', { configMap: { name: configMap.name } });
 }
 
 /** The user-data and network-data keys of a cloud-init secret, each mounted as a file (both spellings). */
@@ -224,8 +243,13 @@ function addVirtiofsSockets(out: RenderedVolumes, vmi: VirtualMachineInstance): 
   out.mounts.push({ name: VIRTIOFS_VOLUME, mountPath: L.virtiofsDir });
 }
 
-export function launcherVolumes(vmi: VirtualMachineInstance): RenderedVolumes {
+/**
+ * The Pod's volumes and the compute container's mounts; `backendStorageClaim` is the VM's backend-storage claim
+ * (backend-storage/pvc.ts), which a VMI keeping a persistent TPM or EFI state cannot do without.
+ */
+export function launcherVolumes(vmi: VirtualMachineInstance, backendStorageClaim?: string): RenderedVolumes {
   const out = base();
+  addBackendStorage(out, vmi, backendStorageClaim);
   (vmi.spec.volumes ?? []).forEach((v, index) => {
     const claim = claimOf(v);
     if (claim !== undefined) addClaim(out, vmi, v, claim);

@@ -500,7 +500,9 @@ describe('computeVolumeStatus: an attachment Pod that cannot run (beyond KubeVir
       withPod(waiting('ImagePullBackOff', 'Back-off pulling image')),
     );
     expect(only(backoff)?.phase).toBe('HotplugFailed');
-    expect(only(backoff)?.message).toBe('attachment pod hp-volume-a: ImagePullBackOff: Back-off pulling image');
+    expect(only(backoff)?.message).toBe(
+      'attachment pod hp-volume-a: ImagePullBackOff: Back-off pulling image',
+    );
     expect(backoff.events).toEqual([]);
     const runs = compute(
       running(withHotplugVolume('hp', 'hp'), withVolumeStatus(...backoff.statuses)),

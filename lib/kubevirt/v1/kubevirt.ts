@@ -32,6 +32,8 @@ const kubevirtConfiguration = s.object(
     ),
     evictionStrategy,
     vmRolloutStrategy: s.enum(['Stage', 'LiveUpdate']).nullable(),
+    /** The StorageClass of the VMs' backend-storage claims (persistent TPM and EFI state). */
+    vmStateStorageClass: s.string(),
     machineType: s.string(),
     cpuModel: s.string(),
     cpuRequest: s.quantity(),

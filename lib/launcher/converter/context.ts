@@ -86,6 +86,11 @@ export interface ConverterContext {
    * it a VMI with filesystems is refused.
    */
   readonly virtiofsServed: boolean;
+  /**
+   * The launcher Pod mounts the VM's backend-storage claim (its `meta` directory is there), where a persistent
+   * TPM's state and a persistent EFI variable store are kept. Without it such a VMI is refused.
+   */
+  readonly backendStorage: boolean;
   readonly bochsForEfiGuests: boolean;
   /** Volumes that are block devices; when absent, status.volumeStatus[].persistentVolumeClaimInfo decides. */
   readonly blockVolumes?: ReadonlySet<string>;
@@ -175,6 +180,7 @@ export function converterContext(opts: ConverterContextOptions): ConverterContex
     freePageReporting: true,
     downwardMetricsServed: false,
     virtiofsServed: false,
+    backendStorage: false,
     bochsForEfiGuests: false,
     containerDiskFormats: new Map(),
     claimDiskFormats: new Map(),

@@ -197,6 +197,15 @@ describe('conversion errors', () => {
 
   it('says why a persistent TPM is refused', () => {
     const err = conversionError(vmiWithDisk((s) => (s.domain.devices.tpm = { persistent: true })));
-    expect(err.message).toMatch(/lost when the launcher Pod ends.*backend-storage PVC/);
+    expect(err.message).toMatch(/lost when the launcher Pod ends.*backend-storage claim/);
+  });
+
+  it('takes a persistent TPM and EFI state when the Pod mounts the backend-storage claim', () => {
+    const vmi = vmiWithDisk((s) => {
+      s.domain.devices.tpm = { persistent: true };
+      s.domain.firmware = { bootloader: { efi: { persistent: true, secureBoot: false } } };
+    });
+    const domain = toDomain(vmi, testCtx({ backendStorage: true }));
+    expect(domain.devices.tpm).toMatchObject({ model: 'tpm-crb', backend: { persistentState: 'yes' } });
   });
 });

@@ -1,10 +1,10 @@
 /**
  * VMI features KubeVirt renders but this converter does not yet. Rather than start a guest without a device it
  * asked for, conversion fails naming the field (reason "unsupported"). The downward metrics channel is
- * rendered (downward-metrics.ts) only where the context says the node serves it. A TPM is rendered (tpm.ts),
- * but not one whose state must persist, nor a persistent EFI variable store: KubeVirt keeps both on the VM's
- * backend-storage PVC, which this launcher does not mount yet, and a guest that silently loses its TPM keys
- * (BitLocker) or boot entries on every restart is worse than one that does not start.
+ * rendered (downward-metrics.ts) only where the context says the node serves it. A TPM whose state must persist
+ * and a persistent EFI variable store need the VM's backend-storage claim in the launcher Pod, where KubeVirt
+ * keeps both: without it (a Pod rendered without the claim) the VMI is refused, since a guest that silently
+ * loses its TPM keys (BitLocker) or boot entries on every restart is worse than one that does not start.
  */
 import { hasPersistentEfi, hasPersistentTpm, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
@@ -36,15 +36,16 @@ const PERSISTENT_STATE: Readonly<Record<string, (v: Vmi) => boolean>> = {
 };
 
 const NO_BACKEND_STORAGE =
-  'not supported by this launcher yet: the state would be lost when the launcher Pod ends ' +
-  '(KubeVirt keeps it on the VM backend-storage PVC, which this launcher does not mount yet)';
+  'the state would be lost when the launcher Pod ends: the Pod does not mount the VM backend-storage claim ' +
+  '(persistent-state-for-<vm>) that keeps it';
 
 export const unsupportedConfigurator: Configurator = configurator((vmi, _domain, ctx) => {
   for (const [field, present] of Object.entries(CHECKS)) {
     if (present(vmi)) throw new ConversionError(field, 'not supported by this launcher yet', 'unsupported');
   }
   for (const [field, present] of Object.entries(PERSISTENT_STATE)) {
-    if (present(vmi)) throw new ConversionError(field, NO_BACKEND_STORAGE, 'unsupported');
+    if (present(vmi) && !ctx.backendStorage)
+      throw new ConversionError(field, NO_BACKEND_STORAGE, 'unsupported');
   }
   if (vmi.spec.domain.devices.downwardMetrics !== undefined && !ctx.downwardMetricsServed) {
     throw new ConversionError(

@@ -15,7 +15,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { quantityValue, type VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { hasPersistentEfi, quantityValue, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { KvError } from '../../kernel/errors/errors.ts';
 import { withHandle, type SafeHandle } from '../../kernel/safepath/index.ts';
 import type { PodLayout } from '../../rpc/index.ts';
@@ -114,8 +114,10 @@ function runQemuImg(args: readonly string[], id: Identity): Promise<unknown> {
 export async function prepareDomain(opts: PrepareOptions): Promise<void> {
   const uid = opts.vmi.metadata.uid ?? '';
   const layout = opts.ctx.layout;
-  for (const dir of [layout.vmiPrivateDir(uid), layout.nvramDir])
-    await (await ownedIn(layout, dir, opts.identity)).close();
+  // A persistent EFI's variable store sits on the VM's backend-storage claim (a subPath mount the kubelet made,
+  // the claim's owner's): used as it is.
+  const dirs = [layout.vmiPrivateDir(uid), ...(hasPersistentEfi(opts.vmi.spec) ? [] : [layout.nvramDir])];
+  for (const dir of dirs) await (await ownedIn(layout, dir, opts.identity)).close();
   await writeConfigDisks(opts);
   for (const image of claimImages(opts.vmi, opts.ctx)) {
     if (!image.creatable || existsSync(image.file)) continue;

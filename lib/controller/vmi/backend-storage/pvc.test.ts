@@ -112,7 +112,7 @@ describe('newBackendStorageClaim (kubevirt createPVC)', () => {
       apiVersion: 'v1',
       kind: 'PersistentVolumeClaim',
       metadata: {
-        generateName: 'persistent-state-for-testvmi-',
+        name: 'persistent-state-for-testvmi',
         namespace: 'default',
         ownerReferences: [vmRef],
         labels: { 'persistent-state-for': 'testvmi', 'cdi.kubevirt.io/applyStorageProfile': 'true' },

@@ -2,7 +2,7 @@
  * The VM's backend-storage claim, where a persistent TPM's state and a persistent EFI variable store outlive
  * the launcher Pod (kubevirt pkg/storage/backend-storage/backend-storage.go, tag v1.6.2: PVCForVMI,
  * getStorageClass, getAccessMode, createPVC). Pure: the caller lists the claims, storage classes and CDI
- * storage profile from its caches and creates what this returns. No controller creates it yet.
+ * storage profile from its caches and creates what this returns (sync.ts).
  */
 import { KvError } from '../../../kernel/errors/errors.ts';
 import type { KubeObject, OwnerReference } from '../../../kernel/kube/types.ts';
@@ -76,9 +76,10 @@ export function backendStorageAccessMode(o: {
 }
 
 /**
- * The claim to create for the VMI: named by the API server after `persistent-state-for-<vmi>-`, labelled
- * for the VMI and for CDI's storage profile webhook, owned by the VMI's owners (its VM), or by the VMI itself
- * when it has none (then the state lives only as long as the VMI).
+ * The claim to create for the VMI: `persistent-state-for-<vmi>` (the name KubeVirt gave it before it let the API
+ * server generate one: a create racing a stale cache then meets AlreadyExists instead of making a second
+ * claim), labelled for the VMI and for CDI's storage profile webhook, owned by the VMI's owners (its VM), or by
+ * the VMI itself when it has none (then the state lives only as long as the VMI).
  */
 export function newBackendStorageClaim(
   vmi: VirtualMachineInstance,
@@ -89,7 +90,7 @@ export function newBackendStorageClaim(
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
     metadata: {
-      generateName: `${legacyName(vmi)}-`,
+      name: legacyName(vmi),
       ...(vmi.metadata.namespace !== undefined && { namespace: vmi.metadata.namespace }),
       ownerReferences: owners.length > 0 ? structuredClone(owners) : [o.vmiRef],
       labels: { [BACKEND_STORAGE_PREFIX]: vmi.metadata.name ?? '', [APPLY_STORAGE_PROFILE]: 'true' },

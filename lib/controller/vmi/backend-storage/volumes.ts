@@ -6,8 +6,7 @@
  * lands in gets its parents as emptyDirs: made by the kubelet they would be root's, and libvirt, running as
  * the Pod's user, writes beside the mounts. KubeVirt does this for /var/run/kubevirt-private/libvirt{,/qemu};
  * here swtpm's directories sit below the launcher libvirt's `/lv` instead (lib/rpc/pod-layout.ts), so
- * `/lv/libvirt{,/qemu}` get the same treatment. Not rendered into launcher Pods yet: no controller makes
- * the claim.
+ * `/lv/libvirt{,/qemu}` get the same treatment.
  */
 import path from 'node:path';
 import type { VolumeMount } from '../../../kubevirt/core/pod.ts';
