@@ -138,7 +138,7 @@ function stuckContainer(pod: Pod): string | undefined {
 }
 
 /** Why an attachment Pod that is not ready will not become so by itself, or undefined. Pure. */
-export function attachmentPodFailure(pod: Pod): string | undefined {
+function attachmentPodFailure(pod: Pod): string | undefined {
   const name = `attachment pod ${pod.metadata.name ?? ''}`;
   if (pod.status?.phase === 'Failed') return `${name} failed`;
   const scheduled = podCondition(pod, 'PodScheduled');
