@@ -142,7 +142,7 @@ describe('the virtio-mem device of memory hotplug', () => {
       { sizeBytes: 6 * GiB, node: 0, blockBytes: GiB, requestedBytes: 0 },
     ],
     ['maxGuest equal to the boot memory: none', { guest: '1Gi', maxGuest: '1Gi' }, '1Gi', GiB, undefined],
-  ])('%s', (_, memory, atBoot, bootBytes, device) => {
+  ])('%s', (...[, memory, atBoot, bootBytes, device]) => {
     const vmi = vmiAt(memory, atBoot);
     const d = runConfigurator(memoryConfigurator, vmi);
     expect(d.memory).toBe(bootBytes);
@@ -172,7 +172,7 @@ describe('the virtio-mem device of memory hotplug', () => {
       'spec.domain.memory.maxGuest',
       /whole 1073741824-byte blocks/,
     ],
-  ])('%s → error at %s', (_, memory, atBoot, field, message) => {
+  ])('%s → error at %s', (...[, memory, atBoot, field, message]) => {
     expect(() => runConfigurator(memoryConfigurator, vmiAt(memory, atBoot))).toThrow(
       expect.objectContaining({ field, message: expect.stringMatching(message) }),
     );

@@ -57,6 +57,19 @@ function inBlocks(field: string, bytes: number, block: number): number {
   return bytes;
 }
 
+/** The memory the VMI booted with (status.memory.guestAtBoot, else the guest memory); the guest's not below it. */
+function bootBytesOf(vmi: VirtualMachineInstance, guestBytes: number): number {
+  const atBoot = vmi.status?.memory?.guestAtBoot;
+  const bootBytes = atBoot === undefined ? guestBytes : bytesOf('status.memory.guestAtBoot', atBoot);
+  if (guestBytes < bootBytes) {
+    throw new ConversionError(
+      'spec.domain.memory.guest',
+      'lower than the memory the VMI started with (status.memory.guestAtBoot): that needs a restart',
+    );
+  }
+  return bootBytes;
+}
+
 /**
  * With memory.guest and a different memory.maxGuest: the domain boots with status.memory.guestAtBoot (the
  * guest memory before the VMI has a status) and a virtio-mem device covers the rest up to maxGuest, asked to
@@ -73,14 +86,7 @@ function hotplugLayout(vmi: VirtualMachineInstance, guestBytes: number): Hotplug
   if (maxBytes < guestBytes) {
     throw new ConversionError(maxField, 'Guest memory is greater than the configured maxGuest memory');
   }
-  const atBoot = vmi.status?.memory?.guestAtBoot;
-  const bootBytes = atBoot === undefined ? guestBytes : bytesOf('status.memory.guestAtBoot', atBoot);
-  if (guestBytes < bootBytes) {
-    throw new ConversionError(
-      'spec.domain.memory.guest',
-      'lower than the memory the VMI started with (status.memory.guestAtBoot): that needs a restart',
-    );
-  }
+  const bootBytes = bootBytesOf(vmi, guestBytes);
   if (maxBytes === bootBytes) return undefined;
   const block = spec.memory.hugepages?.pageSize === '1Gi' ? HOTPLUG_BLOCK_1GI_PAGES : HOTPLUG_BLOCK;
   const device: VirtioMem = {
