@@ -107,7 +107,7 @@ const kib = (bytes: number): number => bytes / 1024;
  * The virtio-mem `<memory>` device (kubevirt api MemoryDevice). In KiB, not KubeVirt's bytes: libvirt stores
  * and reports it in KiB, so the definition reads back as written (every size is in whole 2 MiB blocks).
  */
-export function virtioMemXml(m: VirtioMem): XmlElement {
+function virtioMemXml(m: VirtioMem): XmlElement {
   return el(
     'memory',
     { model: 'virtio-mem' },
