@@ -2,7 +2,8 @@
  * The launcher's Cmd service (kubevirt pkg/virt-launcher/virtwrap/cmd-server/server.go): each RPC decodes the
  * VMI, runs one manager call and answers in-band. A domain failure becomes `{success:false, message}` naming
  * the command and the cause (a conversion error names the VMI field); the server keeps serving.
- * SyncVirtualMachineCPUs sets the running domain's vCPU count (vcpu-hotplug.ts). RPCs not
+ * SyncVirtualMachineCPUs sets the running domain's vCPU count (vcpu-hotplug.ts), SyncVirtualMachineMemory
+ * resizes its virtio-mem device (memory-hotplug.ts). RPCs not
  * listed here answer UNIMPLEMENTED. GetUsers and GetFilesystems answer a JSON list, empty without an agent.
  * The probes' GuestPing and Exec fail as gRPC errors instead (KubeVirt's client reads only those for them).
  */
@@ -13,6 +14,7 @@ import { getVersion } from '../libvirt/index.ts';
 import { failed, ok, type CmdHandlers, type CmdMessages as M } from '../rpc/index.ts';
 import type { GuestOps } from './guest-ops.ts';
 import type { DomainManager } from './manager.ts';
+import { updateGuestMemory } from './memory-hotplug.ts';
 import { updateVcpus } from './vcpu-hotplug.ts';
 
 /** What the handlers use of GuestOps (tests give a fake). */
@@ -171,6 +173,11 @@ export function cmdHandlers(handlerDeps: HandlerDeps): CmdHandlers {
     syncVirtualMachineCpUs: vmiCommand('SyncVirtualMachineCPUs', async (vmi) => {
       const vcpus = await updateVcpus(m, vmi);
       log.info('VMI vCPUs updated', { vcpus });
+      handlerDeps.afterSync?.();
+    }),
+    syncVirtualMachineMemory: vmiCommand('SyncVirtualMachineMemory', async (vmi) => {
+      const requestedBytes = await updateGuestMemory(m, vmi);
+      log.info('VMI guest memory updated', { requestedBytes });
       handlerDeps.afterSync?.();
     }),
     freezeVirtualMachine: (req: M.FreezeRequest) =>

@@ -273,6 +273,47 @@ describe('launcher end to end', () => {
     await stopAndCheck(l);
   }, 180_000);
 
+  it('resizes the virtio-mem device of the running domain (memory hotplug), refusing more than maxGuest', async () => {
+    const l = await launch({ name: 'memhp' });
+    const vmi = kernelBootVmi({
+      name: 'memhp',
+      uid: UID,
+      initrd: 'initramfs.cpio.gz',
+      cmdline: GUEST_CMDLINE,
+    });
+    vmi.spec.domain.memory = { guest: '1Gi', maxGuest: '2Gi' };
+    vmi.status = {
+      phase: 'Running',
+      memory: { guestAtBoot: '1Gi', guestCurrent: '1Gi', guestRequested: '1Gi' },
+    };
+    expect((await l.client.syncVirtualMachine(vmi)).success).toBe(true);
+    await l.waitEvent(is('Running'), 10_000);
+    const memory = async (): Promise<number | undefined> =>
+      ((await l.client.getDomain()).payload as { Spec: { Memory?: { Value: number } } }).Spec.Memory?.Value;
+    expect(await memory()).toBe(1024 * 1024 * 1024);
+
+    const grown = structuredClone(vmi);
+    grown.spec.domain.memory = { guest: '1152Mi', maxGuest: '2Gi' };
+    const pid = qemuPid(l.root);
+    expect(await l.client.vmiCommand('syncVirtualMachineMemory', grown)).toEqual({
+      success: true,
+      message: '',
+    });
+    expect((await l.client.syncVirtualMachine(grown)).success).toBe(true);
+    expect(await memory()).toBe(1152 * 1024 * 1024);
+    expect(qemuPid(l.root)).toBe(pid);
+
+    const beyond = structuredClone(vmi);
+    beyond.spec.domain.memory = { guest: '3Gi', maxGuest: '2Gi' };
+    expect(await l.client.vmiCommand('syncVirtualMachineMemory', beyond)).toEqual({
+      success: false,
+      message:
+        'SyncVirtualMachineMemory failed: spec.domain.memory.maxGuest: Guest memory is greater than the ' +
+        'configured maxGuest memory',
+    });
+    await stopAndCheck(l);
+  }, 180_000);
+
   it('makes a qcow2 image on an empty filesystem claim, and reads each claim image in its own format', async () => {
     const l = await launch({ name: 'claims' });
     const id = daemonIdentity();

@@ -20,8 +20,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 flavour=${KV_GUEST_KERNEL_FLAVOUR:-cloud-amd64}
 MARKER=KUBEVIRT-TS-GUEST-READY
 # Modules the agent image loads (with their dependencies, in order); built-in ones are skipped. virtio_scsi
-# and sd_mod let the guest see disks hotplugged on the SCSI bus, sr_mod CD-ROMs there.
-AGENT_MODULES=(virtio_pci virtio_console virtio_blk virtio_scsi sd_mod sr_mod crc32c_generic ext4)
+# and sd_mod let the guest see disks hotplugged on the SCSI bus, sr_mod CD-ROMs there; virtio_mem lets it take
+# memory hotplugged through a virtio-mem device.
+AGENT_MODULES=(virtio_pci virtio_console virtio_blk virtio_scsi sd_mod sr_mod crc32c_generic ext4 virtio_mem)
 # Both images: the ACPI power button (a module in the cloud kernel) and evdev, through which busybox acpid
 # sees its key press (the kernel has no /proc/acpi/event).
 BUTTON_MODULES=(button evdev)

@@ -293,8 +293,8 @@ export class VmController {
   }
 
   /**
-   * A running VM's new CPU sockets go into its VMI under LiveUpdate; what cannot go live is RestartRequired
-   * (live-update.ts).
+   * A running VM's new CPU sockets or guest memory go into its VMI under LiveUpdate; what cannot go live is
+   * RestartRequired (live-update.ts).
    */
   private async syncLiveUpdate(st: SyncState, ctx: ReconcileContext): Promise<void> {
     if (!this.expectations.satisfiedExpectations(st.key) || st.vm.metadata.deletionTimestamp !== undefined)
@@ -302,12 +302,12 @@ export class VmController {
     const d = decideLiveUpdate({ vm: st.vm, vmi: st.vmi, ...this.liveUpdateSettings() });
     if (d.kind === 'restartRequired') st.restartRequired = d.message;
     if (d.kind === 'wait') ctx.log.v(3).info('live update waits', { why: d.reason });
-    if (d.kind === 'patchVmi') await this.patchVmiLive(st, d.patch, ctx);
+    if (d.kind === 'patchVmi') await this.patchVmiLive(st, d, ctx);
   }
 
   private async patchVmiLive(
     st: SyncState,
-    patch: readonly JsonPatchOp[],
+    { area, patch }: { area: 'cpu' | 'memory'; patch: readonly JsonPatchOp[] },
     ctx: ReconcileContext,
   ): Promise<void> {
     const vmi = st.vmi;
@@ -319,12 +319,20 @@ export class VmController {
         patch,
         { type: 'json', namespace: vmi.metadata.namespace ?? '' },
       );
-      ctx.log.info('hotplugging CPU sockets', { sockets: st.vm.spec.template.spec.domain.cpu?.sockets });
+      const domain = st.vm.spec.template.spec.domain;
+      if (area === 'cpu') ctx.log.info('hotplugging CPU sockets', { sockets: domain.cpu?.sockets });
+      else ctx.log.info('hotplugging memory', { guest: String(domain.memory?.guest) });
     } catch (err) {
-      st.failure = {
-        reason: 'HotPlugCPUError',
-        message: `Error encountered while handling CPU change request: ${errorMessage(err)}`,
-      };
+      st.failure =
+        area === 'cpu'
+          ? {
+              reason: 'HotPlugCPUError',
+              message: `Error encountered while handling CPU change request: ${errorMessage(err)}`,
+            }
+          : {
+              reason: 'HotPlugMemoryError',
+              message: `error encountered while handling memory hotplug requests: ${errorMessage(err)}`,
+            };
       st.writeError = err;
     }
   }

@@ -42,10 +42,23 @@ const vmiCpu =
     };
   };
 const vmiMemory =
-  (m: Memory, guestAtBoot = m.guest): Option<VirtualMachineInstance> =>
+  (
+    m: Memory,
+    o: { atBoot?: string; current?: string; requests?: string; limits?: string } = {},
+  ): Option<VirtualMachineInstance> =>
   (v) => {
     v.spec.domain.memory = m;
-    (v.status ??= {}).memory = { ...(guestAtBoot !== undefined && { guestAtBoot }) };
+    v.spec.architecture = 'amd64';
+    v.spec.domain.resources = {
+      ...(o.requests !== undefined && { requests: { memory: o.requests } }),
+      ...(o.limits !== undefined && { limits: { memory: o.limits } }),
+    };
+    const atBoot = o.atBoot ?? m.guest;
+    const current = o.current ?? m.guest;
+    (v.status ??= {}).memory = {
+      ...(atBoot !== undefined && { guestAtBoot: atBoot }),
+      ...(current !== undefined && { guestCurrent: current, guestRequested: current }),
+    };
   };
 
 const input = (
@@ -62,6 +75,7 @@ describe('decideLiveUpdate: CPU sockets', () => {
     const d = decideLiveUpdate(input(vm(templateCpu({ ...cpu, sockets: 2 })), running()));
     expect(d).toEqual({
       kind: 'patchVmi',
+      area: 'cpu',
       patch: [
         { op: 'test', path: '/spec/domain/cpu/sockets', value: 1 },
         { op: 'replace', path: '/spec/domain/cpu/sockets', value: 2 },
@@ -167,15 +181,69 @@ describe('decideLiveUpdate: CPU sockets', () => {
   });
 });
 
-describe('decideLiveUpdate: guest memory (memory hotplug is not built)', () => {
+describe('decideLiveUpdate: guest memory', () => {
   const mem = { guest: '2Gi', maxGuest: '8Gi' };
+  const grow = (template: Memory, limits?: string): VirtualMachine =>
+    vm(templateMemory(template), (v) => {
+      v.spec.template.spec.domain.resources = {
+        requests: { memory: template.guest ?? '0' },
+        ...(limits !== undefined && { limits: { memory: limits } }),
+      };
+    });
+
+  it('patches a growth within maxGuest into the VMI, the memory request moved by the growth', () => {
+    const d = decideLiveUpdate(
+      input(grow({ guest: '2176Mi' }), running(vmiMemory(mem, { requests: '2Gi' }))),
+    );
+    expect(d).toEqual({
+      kind: 'patchVmi',
+      area: 'memory',
+      patch: [
+        { op: 'test', path: '/spec/domain/memory/guest', value: '2Gi' },
+        { op: 'replace', path: '/spec/domain/memory/guest', value: '2176Mi' },
+        { op: 'test', path: '/spec/domain/resources/requests/memory', value: '2Gi' },
+        { op: 'replace', path: '/spec/domain/resources/requests/memory', value: '2176Mi' },
+      ],
+    });
+  });
+
+  it('moves the limit too when the template sets one', () => {
+    const have = vmiMemory(mem, { requests: '2Gi', limits: '3Gi' });
+    const d = decideLiveUpdate(input(grow({ guest: '3Gi' }, '4Gi'), running(have)));
+    if (d.kind !== 'patchVmi') throw new Error(`expected a patch, got ${d.kind}`);
+    expect(d.patch.slice(4)).toEqual([
+      { op: 'test', path: '/spec/domain/resources/limits/memory', value: '3Gi' },
+      { op: 'replace', path: '/spec/domain/resources/limits/memory', value: '4Gi' },
+    ]);
+  });
+
+  it('raises a request that would end below the guest memory to it (and leaves the limit)', () => {
+    const have = vmiMemory(mem, { requests: '1Gi', limits: '3Gi' });
+    const d = decideLiveUpdate(input(grow({ guest: '3Gi' }, '4Gi'), running(have)));
+    if (d.kind !== 'patchVmi') throw new Error(`expected a patch, got ${d.kind}`);
+    expect(d.patch.slice(2)).toEqual([
+      { op: 'test', path: '/spec/domain/resources/requests/memory', value: '1Gi' },
+      { op: 'replace', path: '/spec/domain/resources/requests/memory', value: '3Gi' },
+      { op: 'test', path: '/spec/domain/resources/limits/memory', value: '3Gi' },
+      { op: 'replace', path: '/spec/domain/resources/limits/memory', value: '3Gi' },
+    ]);
+  });
+
+  it('shrinks down to the boot memory live (virtio-mem unplugs)', () => {
+    const have = vmiMemory({ guest: '3Gi', maxGuest: '8Gi' }, { atBoot: '2Gi', requests: '3Gi' });
+    const d = decideLiveUpdate(input(grow({ guest: '2Gi' }), running(have)));
+    expect(d.kind).toBe('patchVmi');
+  });
+
+  it('waits while another memory hotplug is under way', () => {
+    const have = running(vmiMemory(mem), withVmiCondition('HotMemoryChange', 'True'));
+    expect(decideLiveUpdate(input(grow({ guest: '3Gi' }), have))).toEqual({
+      kind: 'wait',
+      reason: 'another memory hotplug is in progress',
+    });
+  });
+
   it.each([
-    {
-      what: 'more memory within maxGuest',
-      want: '4Gi',
-      have: mem,
-      message: 'memory updated in template spec. Memory-hotplug is not supported yet, a restart applies it',
-    },
     {
       what: 'no maxGuest',
       want: '4Gi',
@@ -192,11 +260,36 @@ describe('decideLiveUpdate: guest memory (memory hotplug is not built)', () => {
       what: 'beyond maxGuest',
       want: '16Gi',
       have: mem,
-      message: "memory updated in template spec to a value higher than what's available",
+      message: 'memory hotplug not supported, Guest memory is greater than the configured maxGuest memory',
+    },
+    {
+      what: 'a size out of block alignment',
+      want: '3073Mi',
+      have: mem,
+      message: 'memory hotplug not supported, Guest memory must be 2Mi aligned',
     },
   ])('asks for a restart: $what', ({ want, have, message }) => {
     const d = decideLiveUpdate(input(vm(templateMemory({ guest: want })), running(vmiMemory(have))));
     expect(d).toEqual({ kind: 'restartRequired', message });
+  });
+
+  it('asks for a restart once a hotplug failed', () => {
+    const failed = withVmiCondition('HotMemoryChange', 'False', 'MemoryHotplugFailed');
+    expect(decideLiveUpdate(input(grow({ guest: '3Gi' }), running(vmiMemory(mem), failed)))).toEqual({
+      kind: 'restartRequired',
+      message:
+        'memory updated in template spec. Memory-hotplug failed and is not available for this VM configuration',
+    });
+  });
+
+  it('asks for a restart under the Stage strategy', () => {
+    const d = decideLiveUpdate(
+      input(grow({ guest: '3Gi' }), running(vmiMemory(mem)), { rolloutStrategy: 'Stage' }),
+    );
+    expect(d).toEqual({
+      kind: 'restartRequired',
+      message: 'a non-live-updatable field was changed in the template spec',
+    });
   });
 
   it('does nothing for the same amount written another way', () => {

@@ -1,20 +1,29 @@
 /**
  * What the VM controller does with a change of a running VM's CPU sockets or guest memory (kubevirt vm.go
  * handleCPUChangeRequest, VMICPUsPatch, handleMemoryHotplugRequest, addRestartRequiredIfNeeded, tag v1.6.2).
- * Pure. Under the LiveUpdate rollout strategy a socket count the VMI can grow to is patched into the running
- * VMI (with its CPU requests and limits moved by the same number of vCPUs), guarded by test operations;
- * anything else that cannot be applied live sets the VM's RestartRequired condition with KubeVirt's message.
- * Not built: memory hotplug (a virtio-mem device resized while the guest runs), so a changed memory.guest
- * always asks for a restart. Only these two fields are looked at: KubeVirt's comparison of the whole template
- * with the spec the VMI started from needs controller revisions, which this controller does not keep.
+ * Pure. Under the LiveUpdate rollout strategy a socket count the VMI can grow to, or a guest memory between
+ * the boot memory and maxGuest, is patched into the running VMI (with its CPU or memory requests and limits
+ * moved by the change), guarded by test operations; anything else that cannot be applied live sets the VM's
+ * RestartRequired condition with KubeVirt's message. KubeVirt's "only available for migratable VMs" check is
+ * left out: the change is applied where the VMI runs, no migration needed. Only these two fields are looked
+ * at: KubeVirt's comparison of the whole template with the spec the VMI started from needs controller
+ * revisions, which this controller does not keep.
  */
 import type { VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
-import { HOT_VCPU_CHANGE, parseQuantity, vcpusOf, type Quantity } from '../../kubevirt/index.ts';
+import {
+  formatBinaryQuantity,
+  HOT_MEMORY_CHANGE,
+  HOT_VCPU_CHANGE,
+  parseQuantity,
+  vcpusOf,
+  type Quantity,
+} from '../../kubevirt/index.ts';
+import { memoryHotplugBlocker } from '../../kubevirt/defaults/hotplug.ts';
 import { findCondition } from '../../kubevirt/conditions.ts';
 import { isFinal } from '../../kubevirt/vmi-state.ts';
 
 export interface JsonPatchOp {
-  readonly op: 'test' | 'replace';
+  readonly op: 'test' | 'replace' | 'add';
   readonly path: string;
   readonly value: unknown;
 }
@@ -23,7 +32,7 @@ export type LiveUpdateDecision =
   | { readonly kind: 'none' }
   /** A change is under way (HotVCPUChange): look again once the VMI moves on. */
   | { readonly kind: 'wait'; readonly reason: string }
-  | { readonly kind: 'patchVmi'; readonly patch: readonly JsonPatchOp[] }
+  | { readonly kind: 'patchVmi'; readonly area: 'cpu' | 'memory'; readonly patch: readonly JsonPatchOp[] }
   | { readonly kind: 'restartRequired'; readonly message: string };
 
 export interface LiveUpdateInput {
@@ -107,30 +116,117 @@ function cpuChange(i: LiveUpdateInput, vmi: VirtualMachineInstance): LiveUpdateD
   const want = i.vm.spec.template.spec.domain.cpu?.sockets;
   const haveCpu = vmi.spec.domain.cpu;
   if (want === undefined || haveCpu === undefined || want === (haveCpu.sockets ?? 0)) return NONE;
-  return cpuRefusal(i, vmi, want) ?? { kind: 'patchVmi', patch: cpuPatch(i, vmi) };
+  return cpuRefusal(i, vmi, want) ?? { kind: 'patchVmi', area: 'cpu', patch: cpuPatch(i, vmi) };
 }
 
-/** KubeVirt's reasons a memory change cannot go live; the last one is ours (memory hotplug is not built). */
-function memoryRefusal(vmi: VirtualMachineInstance, want: Quantity): string {
-  const maxGuest = vmi.spec.domain.memory?.maxGuest;
-  if (maxGuest === undefined) {
-    return 'memory updated in template spec. Memory-hotplug is not available for this VM configuration';
-  }
+/** A memory request or limit moved by deltaBytes, as a binary quantity ("1152Mi"). */
+const shiftedMemory = (q: Quantity | undefined, deltaBytes: number): string =>
+  formatBinaryQuantity((q === undefined ? 0 : parseQuantity(q)) + deltaBytes);
+
+/** test + replace of a path the VMI has, add of one it lacks. */
+function setOps(path: string, current: Quantity | undefined, value: string): JsonPatchOp[] {
+  if (current === undefined) return [{ op: 'add', path, value }];
+  return [
+    { op: 'test', path, value: current },
+    { op: 'replace', path, value },
+  ];
+}
+
+/**
+ * The memory request after the change and the growth the limit moves by: the request moves by the growth over
+ * status.memory.guestCurrent, but never ends below the guest memory (then the limit does not move).
+ */
+function memoryShift(vmi: VirtualMachineInstance, wantBytes: number): { request: number; delta: number } {
+  const request = vmi.spec.domain.resources?.requests?.['memory'];
+  const delta = wantBytes - parseQuantity(vmi.status?.memory?.guestCurrent ?? 0);
+  const moved = (request === undefined ? 0 : parseQuantity(request)) + delta;
+  return moved < wantBytes ? { request: wantBytes, delta: 0 } : { request: moved, delta };
+}
+
+/** KubeVirt's VMIMemoryPatch: the guest memory, the memory request, and the limit when the template sets one. */
+function memoryPatch(
+  vmi: VirtualMachineInstance,
+  want: Quantity,
+  template: Resources | undefined,
+): JsonPatchOp[] {
+  const res = vmi.spec.domain.resources;
+  const { request, delta } = memoryShift(vmi, parseQuantity(want));
+  const templateLimit = template?.limits?.['memory'];
+  const limit = res?.limits?.['memory'];
+  const limitOps =
+    templateLimit === undefined || parseQuantity(templateLimit) === 0
+      ? []
+      : setOps('/spec/domain/resources/limits/memory', limit, shiftedMemory(limit, delta));
+  return [
+    ...setOps('/spec/domain/memory/guest', vmi.spec.domain.memory?.guest, String(want)),
+    ...setOps(
+      '/spec/domain/resources/requests/memory',
+      res?.requests?.['memory'],
+      formatBinaryQuantity(request),
+    ),
+    ...limitOps,
+  ];
+}
+
+/** The template's guest memory below the boot memory or above maxGuest: a restart. */
+function memoryBoundsRefusal(
+  vmi: VirtualMachineInstance,
+  want: Quantity,
+  maxGuest: Quantity,
+): LiveUpdateDecision | undefined {
   const atBoot = vmi.status?.memory?.guestAtBoot;
   if (atBoot !== undefined && parseQuantity(want) < parseQuantity(atBoot)) {
-    return 'memory updated in template spec to a value lower than what the VM started with';
+    return restart('memory updated in template spec to a value lower than what the VM started with');
   }
   if (parseQuantity(want) > parseQuantity(maxGuest)) {
-    return "memory updated in template spec to a value higher than what's available";
+    return restart("memory updated in template spec to a value higher than what's available");
   }
-  return 'memory updated in template spec. Memory-hotplug is not supported yet, a restart applies it';
+  return undefined;
+}
+
+/** KubeVirt's reasons a memory change cannot go live (handleMemoryHotplugRequest), in its order. */
+function memoryRefusal(
+  i: LiveUpdateInput,
+  vmi: VirtualMachineInstance,
+  want: Quantity,
+): LiveUpdateDecision | undefined {
+  if (i.rolloutStrategy !== 'LiveUpdate') return restart(NON_LIVE);
+  const maxGuest = vmi.spec.domain.memory?.maxGuest;
+  if (maxGuest === undefined) {
+    return restart(
+      'memory updated in template spec. Memory-hotplug is not available for this VM configuration',
+    );
+  }
+  if (findCondition(vmi.status?.conditions, HOT_MEMORY_CHANGE)?.status === 'True') {
+    return { kind: 'wait', reason: 'another memory hotplug is in progress' };
+  }
+  const template = i.vm.spec.template.spec;
+  const architecture = template.architecture ?? vmi.spec.architecture;
+  const blocker = memoryHotplugBlocker(
+    { ...template, ...(architecture !== undefined && { architecture }) },
+    maxGuest,
+  );
+  if (blocker !== undefined) return restart(`memory hotplug not supported, ${blocker}`);
+  return memoryBoundsRefusal(vmi, want, maxGuest);
 }
 
 function memoryChange(i: LiveUpdateInput, vmi: VirtualMachineInstance): LiveUpdateDecision {
   const want = i.vm.spec.template.spec.domain.memory?.guest;
   const have = vmi.spec.domain.memory?.guest;
-  if (want === undefined || have === undefined || sameQuantity(want, have)) return NONE;
-  return restart(i.rolloutStrategy === 'LiveUpdate' ? memoryRefusal(vmi, want) : NON_LIVE);
+  if (want === undefined || have === undefined || vmi.status?.memory?.guestCurrent === undefined) return NONE;
+  if (findCondition(vmi.status.conditions, HOT_MEMORY_CHANGE)?.status === 'False') {
+    return restart(
+      'memory updated in template spec. Memory-hotplug failed and is not available for this VM configuration',
+    );
+  }
+  if (sameQuantity(want, have)) return NONE;
+  return (
+    memoryRefusal(i, vmi, want) ?? {
+      kind: 'patchVmi',
+      area: 'memory',
+      patch: memoryPatch(vmi, want, i.vm.spec.template.spec.domain.resources),
+    }
+  );
 }
 
 /** The decision for a VM and its VMI; CPU first, then memory, as KubeVirt's sync orders them. */

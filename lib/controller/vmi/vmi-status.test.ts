@@ -404,3 +404,29 @@ describe('computeVmiStatus: HotVCPUChange', () => {
     expect(hot(computeVmiStatus(input(v, pod(podReady('n1')))).vmi)).toEqual(failed);
   });
 });
+
+describe('computeVmiStatus: HotMemoryChange', () => {
+  const running = (guest: string, maxGuest: string | undefined, requested = '1Gi'): VirtualMachineInstance =>
+    vmi(withPhase('Running'), (x) => {
+      x.spec.domain.memory = { guest, ...(maxGuest !== undefined && { maxGuest }) };
+      (x.status ??= {}).memory = { guestAtBoot: '1Gi', guestCurrent: requested, guestRequested: requested };
+    });
+  const hot = (v: VirtualMachineInstance): unknown =>
+    v.status?.conditions?.find((c) => c.type === 'HotMemoryChange');
+
+  it.each([
+    { what: 'grown', v: running('1152Mi', '4Gi'), want: { type: 'HotMemoryChange', status: 'True' } },
+    { what: 'the same size spelled otherwise', v: running('1024Mi', '4Gi'), want: undefined },
+    { what: 'no headroom', v: running('2Gi', undefined), want: undefined },
+    {
+      what: 'not running yet',
+      v: vmi(withPhase('Scheduled'), (x) => {
+        x.spec.domain.memory = { guest: '2Gi', maxGuest: '4Gi' };
+        (x.status ??= {}).memory = { guestAtBoot: '1Gi', guestRequested: '1Gi' };
+      }),
+      want: undefined,
+    },
+  ])('$what', ({ v, want }) => {
+    expect(hot(computeVmiStatus(input(v, pod(podReady('n1')))).vmi)).toEqual(want);
+  });
+});

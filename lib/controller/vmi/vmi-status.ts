@@ -10,10 +10,18 @@
  *   finalizer once no owner VM is left.
  * Ready mirrors the Pod's Ready condition once the guest runs; activePods lists every Pod the VMI controls.
  * status.interfaces gets the Pod's side (interfaces-status.ts) at the hand-over and while Running, as KubeVirt's
- * updateNetworkStatus; a Running VMI whose vCPU count changed gets HotVCPUChange (requireCPUHotplug).
+ * updateNetworkStatus; a Running VMI whose vCPU count or guest memory changed gets HotVCPUChange or
+ * HotMemoryChange (requireCPUHotplug, requireMemoryHotplug).
  * Our addition: the VMI finalizer is set on the first write when the API's defaulting did not set it.
  */
-import { FINALIZERS, HOT_VCPU_CHANGE, LABELS, requiresCpuHotplug } from '../../kubevirt/index.ts';
+import {
+  FINALIZERS,
+  HOT_MEMORY_CHANGE,
+  HOT_VCPU_CHANGE,
+  LABELS,
+  requiresCpuHotplug,
+  requiresMemoryHotplug,
+} from '../../kubevirt/index.ts';
 import type { VirtualMachineInstance, VirtualMachineInstanceCondition } from '../../kubevirt/index.ts';
 import {
   findCondition,
@@ -188,13 +196,19 @@ function waitingForSync(input: VmiStatusInput, out: VirtualMachineInstance): voi
 }
 
 /**
- * A running VMI whose spec asks for another vCPU count than it has gets HotVCPUChange=True (KubeVirt's
- * syncHotplugCondition: added once, never replaced); the handler drops it once the domain has the count.
+ * A running VMI whose spec asks for another vCPU count or guest memory than it has gets HotVCPUChange=True or
+ * HotMemoryChange=True (KubeVirt's syncHotplugCondition: added once, never replaced); the handler drops it
+ * once the domain has the change.
  */
-function withCpuHotplugCondition(out: VirtualMachineInstance): void {
+function withHotplugConditions(out: VirtualMachineInstance): void {
   const status = (out.status ??= {});
-  if (!requiresCpuHotplug(out) || findCondition(status.conditions, HOT_VCPU_CHANGE) !== undefined) return;
-  status.conditions = [...(status.conditions ?? []), { type: HOT_VCPU_CHANGE, status: 'True' }];
+  for (const [type, required] of [
+    [HOT_VCPU_CHANGE, requiresCpuHotplug(out)],
+    [HOT_MEMORY_CHANGE, requiresMemoryHotplug(out)],
+  ] as const) {
+    if (!required || findCondition(status.conditions, type) !== undefined) continue;
+    status.conditions = [...(status.conditions ?? []), { type, status: 'True' }];
+  }
 }
 
 /** Scheduled and Running: Failed once the Pod is gone; a Running VMI gets the Pod's interfaces. */
@@ -202,7 +216,7 @@ function nodeOwnedStep(input: VmiStatusInput, out: VirtualMachineInstance): void
   if (input.pod === undefined) (out.status ??= {}).phase = 'Failed';
   else if (isRunning(input.vmi)) {
     withPodInterfaces(out, input.podNetworks ?? []);
-    withCpuHotplugCondition(out);
+    withHotplugConditions(out);
   }
 }
 

@@ -25,6 +25,7 @@ import type { HotplugOutcome } from '../hotplug/plan.ts';
 import type { NotifiedDomains } from '../notify/domains.ts';
 import type { NotifyServer } from '../notify/server.ts';
 import { syncCpuHotplug, type CpuTopology } from './cpu-hotplug.ts';
+import { syncMemoryHotplug, type MemoryHotplugOutcome } from './memory-hotplug.ts';
 import { decideAction, type HandlerAction } from './decide.ts';
 import { syncOptions, type HandlerClusterConfig } from './options.ts';
 import { acpiEnabled, type LauncherReach } from './phase.ts';
@@ -175,15 +176,15 @@ export class HandlerVmiController {
     const now =
       action === 'sync' && acted === undefined ? await this.domainAfterSync(client, domain) : domain;
     const hotplug = await this.tryHotplug(vmi, client, now);
-    const cpuTopology = await syncCpuHotplug({
-      vmi,
-      client,
-      domain: now,
-      recorder: this.o.recorder,
-      log: ctx.log,
-    });
+    const step = { vmi, client, domain: now, recorder: this.o.recorder, log: ctx.log };
+    const cpuTopology = await syncCpuHotplug(step);
+    const memoryHotplug = await syncMemoryHotplug(step);
     const failure = acted ?? hotplug.failure;
-    await this.report(key, { vmi, last }, { domain: now, reach, client, failure, hotplug, cpuTopology });
+    await this.report(
+      key,
+      { vmi, last },
+      { domain: now, reach, client, failure, hotplug, cpuTopology, memoryHotplug },
+    );
     if (reach.failing === true && !reach.unresponsive) return { requeueAfterMs: 1000 };
     return this.next(action, vmi, client, failure);
   };
@@ -207,6 +208,7 @@ export class HandlerVmiController {
       failure: SyncFailure | undefined;
       hotplug: HotplugOutcome;
       cpuTopology: CpuTopology | undefined;
+      memoryHotplug: MemoryHotplugOutcome | undefined;
     },
   ): Promise<void> {
     // A launcher that went away after its guest stopped did its job: no failure to report.
@@ -219,6 +221,7 @@ export class HandlerVmiController {
         failure,
         hotplug: i.hotplug,
         cpuTopology: i.cpuTopology,
+        memoryHotplug: i.memoryHotplug,
       });
     else if (i.domain === undefined || i.client === undefined) this.finish(key, seen.last);
   }
@@ -341,6 +344,7 @@ export class HandlerVmiController {
       failure: SyncFailure | undefined;
       hotplug: HotplugOutcome;
       cpuTopology: CpuTopology | undefined;
+      memoryHotplug: MemoryHotplugOutcome | undefined;
     },
   ): Promise<void> {
     const next = computeHandlerStatus({
@@ -353,6 +357,7 @@ export class HandlerVmiController {
       nowMs: this.o.clock.now(),
       ...(i.failure !== undefined && { failure: i.failure }),
       ...(i.cpuTopology !== undefined && { cpuTopology: i.cpuTopology }),
+      ...(i.memoryHotplug !== undefined && { memoryHotplug: i.memoryHotplug }),
     });
     if (deepEqual(vmi.status, next.status)) return;
     const patch = scopedMergePatch(vmi, next, { top: { status: OWNED } });

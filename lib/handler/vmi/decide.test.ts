@@ -26,7 +26,10 @@ const failedSync = (v: VirtualMachineInstance): VirtualMachineInstance => ({
 /** The VMI with a hotpluggable boot claim, its volume status in `phase` (none: not listed yet). */
 const withHotplug = (v: VirtualMachineInstance, phase?: string): VirtualMachineInstance => ({
   ...v,
-  spec: { ...v.spec, volumes: [{ name: 'boot', persistentVolumeClaim: { claimName: 'c', hotpluggable: true } }] },
+  spec: {
+    ...v.spec,
+    volumes: [{ name: 'boot', persistentVolumeClaim: { claimName: 'c', hotpluggable: true } }],
+  },
   status: {
     ...v.status,
     ...(phase !== undefined && {

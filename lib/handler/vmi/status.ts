@@ -10,7 +10,8 @@
  * - the phase of phase.ts, with its transition timestamp;
  * - conditions AgentConnected (the agent channel connected), Paused (with KubeVirt's reasons), Synchronized
  *   (False with this sync's failure);
- * - status.currentCPUTopology after a CPU hotplug, and HotVCPUChange dropped once nothing is left to plug.
+ * - status.currentCPUTopology after a CPU hotplug, and HotVCPUChange dropped once nothing is left to plug;
+ * - status.memory.guestRequested after a memory hotplug, HotMemoryChange dropped or False (memory-hotplug.ts).
  */
 import {
   withPhaseTransition,
@@ -31,6 +32,7 @@ import type { VirtualMachineInstanceCondition } from '../../kubevirt/v1/vmi-stat
 import { rfc3339 } from '../../kernel/controller/time.ts';
 import { AGENT_CHANNEL, type DomainJson } from '../../rpc/index.ts';
 import { interfacesStatus } from './interfaces-status.ts';
+import { withMemoryHotplug, type MemoryHotplugOutcome } from './memory-hotplug.ts';
 import { domainPhase, type LauncherReach } from './phase.ts';
 
 export interface HandlerStatusInput {
@@ -46,6 +48,8 @@ export interface HandlerStatusInput {
   readonly podIps?: ReadonlyMap<string, readonly string[]>;
   /** The vCPU topology a CPU hotplug gave the domain in this sync (cpu-hotplug.ts). */
   readonly cpuTopology?: NonNullable<Status['currentCPUTopology']>;
+  /** What a memory hotplug in this sync came to (memory-hotplug.ts). */
+  readonly memoryHotplug?: MemoryHotplugOutcome;
   /** What went wrong in this sync, for the Synchronized condition. */
   readonly failure?: SyncFailure;
   readonly nowMs: number;
@@ -204,6 +208,7 @@ export function computeHandlerStatus(i: HandlerStatusInput): VirtualMachineInsta
   if (phase !== undefined) status.phase = phase;
   conditions(status, i.domain, now);
   cpuHotplug(status, i, out);
+  withMemoryHotplug(status, i.memoryHotplug, out);
   withSyncFailure(out, i.failure, now);
   withPhaseTransition(i.vmi, out, now);
   return out;

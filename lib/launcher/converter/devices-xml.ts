@@ -1,8 +1,8 @@
 /**
  * `<devices>` as XML, in KubeVirt's element order (api/schema.go Devices): interfaces, channels, controllers,
- * video, graphics, memballoon, disks, inputs, serials, consoles, watchdogs, rng, filesystems, tpm.
+ * video, graphics, memballoon, disks, inputs, serials, consoles, watchdogs, rng, filesystems, tpm, memory.
  */
-import type { Address, Alias, Devices, Disk, DiskSource, Interface } from './domain-spec.ts';
+import type { Address, Alias, Devices, Disk, DiskSource, Interface, VirtioMem } from './domain-spec.ts';
 import { el, textEl, type XmlElement } from './xml.ts';
 
 const USER_ALIAS_PREFIX = 'ua-';
@@ -101,6 +101,27 @@ function consoleDevicesXml(devices: Devices): XmlElement[] {
   ];
 }
 
+const kib = (bytes: number): number => bytes / 1024;
+
+/**
+ * The virtio-mem `<memory>` device (kubevirt api MemoryDevice). In KiB, not KubeVirt's bytes: libvirt stores
+ * and reports it in KiB, so the definition reads back as written (every size is in whole 2 MiB blocks).
+ */
+function virtioMemXml(m: VirtioMem): XmlElement {
+  return el(
+    'memory',
+    { model: 'virtio-mem' },
+    el(
+      'target',
+      {},
+      textEl('size', kib(m.sizeBytes), { unit: 'KiB' }),
+      textEl('node', m.node),
+      textEl('block', kib(m.blockBytes), { unit: 'KiB' }),
+      textEl('requested', kib(m.requestedBytes), { unit: 'KiB' }),
+    ),
+  );
+}
+
 export function devicesXml(d: Devices): XmlElement {
   const b = d.memBalloon;
   return el(
@@ -161,5 +182,6 @@ export function devicesXml(d: Devices): XmlElement {
           persistent_state: d.tpm.backend.persistentState,
         }),
       ),
+    d.memory !== undefined && virtioMemXml(d.memory),
   );
 }

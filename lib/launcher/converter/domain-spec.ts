@@ -192,6 +192,8 @@ export interface Devices {
   rng?: Rng;
   filesystems?: Filesystem[];
   tpm?: Tpm;
+  /** The virtio-mem device memory hotplug grows the guest through. */
+  memory?: VirtioMem;
 }
 
 interface Loader {
@@ -287,6 +289,17 @@ export interface NumaCell {
   /** vCPU ids, as libvirt writes a set ("0-31"). */
   readonly cpus: string;
   readonly memoryKiB: number;
+}
+
+/** A virtio-mem device (`<memory model="virtio-mem">`); sizes in bytes, on NUMA node `node`. */
+export interface VirtioMem {
+  /** How far it can grow: maxGuest less the boot memory. */
+  readonly sizeBytes: number;
+  readonly node: number;
+  /** The granularity QEMU plugs memory in. */
+  readonly blockBytes: number;
+  /** What the guest is asked to have plugged: the guest memory less the boot memory. */
+  readonly requestedBytes: number;
 }
 
 export interface MaxMemory {

@@ -76,6 +76,11 @@ const memoryBytes = (xml: string, element = 'memory'): number => {
   const unit = { b: 1, KiB: 1024 }[m?.attrs['unit'] ?? ''];
   return unit === undefined ? NaN : Number(m?.text) * unit;
 };
+/** The virtio-mem device's size in bytes (0 without one): libvirt counts it into `<memory>`. */
+const virtioMemBytes = (xml: string): number => {
+  const size = child(parseXml(xml), 'devices/memory/target/size');
+  return size === undefined ? 0 : Number(size.text) * ({ b: 1, KiB: 1024 }[size.attrs['unit'] ?? ''] ?? NaN);
+};
 const machineOf = (xml: string): string | undefined => child(parseXml(xml), 'os/type')?.attrs['machine'];
 
 async function isGone(name: string): Promise<boolean> {
@@ -122,7 +127,8 @@ describe('the converter goldens in libvirt 9.0', () => {
       (line) => !here.has(line) && !REWRITTEN.some(([re]) => re.test(line)),
     );
     expect(unexpected).toEqual([]);
-    expect(memoryBytes(r.readBack)).toBe(memoryBytes(xml));
+    // libvirt 9.0 stores as `<memory>` the NUMA cells' memory plus every memory device's size.
+    expect(memoryBytes(r.readBack)).toBe(memoryBytes(xml) + virtioMemBytes(xml));
     // NaN on both sides for a golden without memory hotplug.
     expect(memoryBytes(r.readBack, 'maxMemory')).toBe(memoryBytes(xml, 'maxMemory'));
     const machine = machineOf(xml);
@@ -138,6 +144,12 @@ describe('the converter goldens in libvirt 9.0', () => {
 
 describe('what libvirt 9.0 checks when a domain is defined', () => {
   const efi = golden('efi-secureboot.domain.xml');
+  const hotplug = golden('deckhouse-hotplug.domain.xml');
+  const requested = (kib: number): string =>
+    hotplug.replace(
+      '<requested unit="KiB">0</requested>',
+      `<requested unit="KiB">${String(kib)}</requested>`,
+    );
   it.each([
     ['secure boot without SMM', efi.replace('<smm/>', ''), 'Secure boot requires SMM feature enabled'],
     [
@@ -166,6 +178,16 @@ describe('what libvirt 9.0 checks when a domain is defined', () => {
       golden('virtiofs.domain.xml').replaceAll('accessmode=', 'accessMode='),
       'XML document failed to validate against schema',
     ],
+    [
+      'a virtio-mem device asked for more than its size',
+      requested(266338304 + 2048),
+      'requested size must be smaller than or equal to @size (266338304KiB)',
+    ],
+    [
+      'a virtio-mem device asked for part of a block',
+      requested(1024),
+      'requested size must be an integer multiple of block size',
+    ],
   ])("refuses %s, and the test fails with libvirt's message", async (_what, xml, message) => {
     await expect(defineAndUndefine(libvirt.conn, xml)).rejects.toThrow(message);
   });
@@ -181,6 +203,7 @@ describe('what libvirt 9.0 checks when a domain is defined', () => {
     // This host has no hugepages reserved and no hugetlbfs in the daemon's qemu.conf.
     ['hugepages the host has none of', golden('hugepages-1gi.domain.xml')],
     ['a virtiofs socket that is not there', golden('virtiofs.domain.xml')],
+    ['a virtio-mem device asked to hold memory (the definition after a hotplug)', requested(1048576)],
   ])('accepts %s (checked only at start)', async (_what, xml) => {
     await expect(defineAndUndefine(libvirt.conn, xml)).resolves.toMatchObject({ defined: xml });
   });

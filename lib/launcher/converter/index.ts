@@ -13,6 +13,7 @@ export type * from './domain-spec.ts';
 export { domainXml } from './domain-xml.ts';
 export { devicesXml } from './devices-xml.ts';
 export { claimImages, type ClaimImage } from './disks.ts';
-export { renderXml } from './xml.ts';
+export { renderXml, type XmlElement } from './xml.ts';
+export { virtioMemOf } from './memory.ts';
 export { cpuTopology, vcpuCount } from './cpu-topology.ts';
 export { ConversionError } from './errors.ts';

@@ -1,8 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Memory, ResourceList } from '../../kubevirt/index.ts';
 import { withSpec } from '../../kubevirt/testing/builders.ts';
-import { emptyDomain, type DomainSpec, type MaxMemory, type NumaCell } from './domain-spec.ts';
-import { memoryConfigurator, memoryHotplugNumaConfigurator } from './memory.ts';
+import {
+  emptyDomain,
+  type DomainSpec,
+  type MaxMemory,
+  type NumaCell,
+  type VirtioMem,
+} from './domain-spec.ts';
+import { memoryConfigurator, memoryHotplugNumaConfigurator, virtioMemOf } from './memory.ts';
 import { runConfigurator, testCtx, testVmi } from './testing/vmi.ts';
 
 const MiB = 2 ** 20;
@@ -94,6 +100,81 @@ describe('memoryConfigurator', () => {
         field: 'spec.domain.memory.maxGuest',
         message: expect.stringMatching(message),
       }),
+    );
+  });
+});
+
+describe('the virtio-mem device of memory hotplug', () => {
+  const GiB = 1024 * MiB;
+  function vmiAt(memory: Memory, guestAtBoot?: string): ReturnType<typeof testVmi> {
+    const vmi = vmiWith(memory);
+    if (guestAtBoot !== undefined) vmi.status = { ...vmi.status, memory: { guestAtBoot } };
+    return vmi;
+  }
+
+  it.each<[string, Memory, string | undefined, number, VirtioMem | undefined]>([
+    [
+      'at start: the rest up to maxGuest, asked to hold nothing',
+      { guest: '1Gi', maxGuest: '4Gi' },
+      undefined,
+      GiB,
+      { sizeBytes: 3 * GiB, node: 0, blockBytes: 2 * MiB, requestedBytes: 0 },
+    ],
+    [
+      'after a hotplug: boots with guestAtBoot, asked to hold the growth',
+      { guest: '1536Mi', maxGuest: '4Gi' },
+      '1Gi',
+      GiB,
+      { sizeBytes: 3 * GiB, node: 0, blockBytes: 2 * MiB, requestedBytes: 512 * MiB },
+    ],
+    [
+      'grown to maxGuest',
+      { guest: '4Gi', maxGuest: '4Gi' },
+      '1Gi',
+      GiB,
+      { sizeBytes: 3 * GiB, node: 0, blockBytes: 2 * MiB, requestedBytes: 3 * GiB },
+    ],
+    [
+      '1Gi hugepages: 1 GiB blocks',
+      { guest: '2Gi', maxGuest: '8Gi', hugepages: { pageSize: '1Gi' } },
+      undefined,
+      2 * GiB,
+      { sizeBytes: 6 * GiB, node: 0, blockBytes: GiB, requestedBytes: 0 },
+    ],
+    ['maxGuest equal to the boot memory: none', { guest: '1Gi', maxGuest: '1Gi' }, '1Gi', GiB, undefined],
+  ])('%s', (...[, memory, atBoot, bootBytes, device]) => {
+    const vmi = vmiAt(memory, atBoot);
+    const d = runConfigurator(memoryConfigurator, vmi);
+    expect(d.memory).toBe(bootBytes);
+    expect(d.devices.memory).toEqual(device);
+    expect(virtioMemOf(vmi)).toEqual(device);
+  });
+
+  it.each<[string, Memory, string | undefined, string, RegExp]>([
+    [
+      'a guest memory below the boot memory',
+      { guest: '1Gi', maxGuest: '4Gi' },
+      '2Gi',
+      'spec.domain.memory.guest',
+      /lower than the memory the VMI started with/,
+    ],
+    [
+      'growth in part of a block',
+      { guest: '1025Mi', maxGuest: '4Gi' },
+      '1Gi',
+      'spec.domain.memory.guest',
+      /whole 2097152-byte blocks/,
+    ],
+    [
+      'a ceiling in part of a 1 GiB block',
+      { guest: '2Gi', maxGuest: '2560Mi', hugepages: { pageSize: '1Gi' } },
+      undefined,
+      'spec.domain.memory.maxGuest',
+      /whole 1073741824-byte blocks/,
+    ],
+  ])('%s → error at %s', (...[, memory, atBoot, field, message]) => {
+    expect(() => runConfigurator(memoryConfigurator, vmiAt(memory, atBoot))).toThrow(
+      expect.objectContaining({ field, message: expect.stringMatching(message) }),
     );
   });
 });

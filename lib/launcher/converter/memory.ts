@@ -1,11 +1,13 @@
 /**
  * Guest memory in bytes: memory.guest, else the memory request, else the memory limit (kubevirt
  * vcpu.GetVirtualMemory); with memory.maxGuest above memory.guest, `<maxMemory>` and the NUMA node memory
- * hotplug needs (kubevirt converter.go setupDomainMemory). The growth itself comes later, as one virtio-mem
- * device attached while the guest runs, so nothing else is plugged at start.
+ * hotplug needs (kubevirt converter.go setupDomainMemory), and the virtio-mem device the guest grows through.
+ * KubeVirt attaches that device at the first hotplug; here it is in the definition from the start, asked to
+ * hold nothing, so libvirt places it on the PCI bus when it defines the domain (the launcher only resizes it).
  */
 import { quantityValue, type Quantity, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
+import type { VirtioMem } from './domain-spec.ts';
 import { atField, ConversionError } from './errors.ts';
 
 const MIN_MEMORY = 1_000_000;
@@ -37,20 +39,70 @@ function guestMemory(spec: DomainSpecIn): GuestMemory | undefined {
 
 const bytesOf = (field: string, q: Quantity): number => atField(field, () => quantityValue(q, field));
 
+/** QEMU's virtio-mem block: 2 MiB, or 1 GiB under 1Gi hugepages (kubevirt liveupdate/memory). */
+const HOTPLUG_BLOCK = 2 * 1024 * 1024;
+const HOTPLUG_BLOCK_1GI_PAGES = 1024 * 1024 * 1024;
+
+interface HotplugLayout {
+  readonly bootBytes: number;
+  readonly maxBytes: number;
+  readonly device: VirtioMem;
+}
+
+/** A size the virtio-mem device takes: whole blocks only. */
+function inBlocks(field: string, bytes: number, block: number): number {
+  if (bytes % block !== 0) {
+    throw new ConversionError(field, `memory hotplug needs sizes in whole ${String(block)}-byte blocks`);
+  }
+  return bytes;
+}
+
+/** The memory the VMI booted with (status.memory.guestAtBoot, else the guest memory); the guest's not below it. */
+function bootBytesOf(vmi: VirtualMachineInstance, guestBytes: number): number {
+  const atBoot = vmi.status?.memory?.guestAtBoot;
+  const bootBytes = atBoot === undefined ? guestBytes : bytesOf('status.memory.guestAtBoot', atBoot);
+  if (guestBytes < bootBytes) {
+    throw new ConversionError(
+      'spec.domain.memory.guest',
+      'lower than the memory the VMI started with (status.memory.guestAtBoot): that needs a restart',
+    );
+  }
+  return bootBytes;
+}
+
 /**
- * The hotplug ceiling in bytes, when memory.guest and a different memory.maxGuest are both set (KubeVirt
- * renders none when they are equal); a ceiling below the guest memory is refused, as libvirt would.
+ * With memory.guest and a different memory.maxGuest: the domain boots with status.memory.guestAtBoot (the
+ * guest memory before the VMI has a status) and a virtio-mem device covers the rest up to maxGuest, asked to
+ * hold the guest memory beyond the boot memory (kubevirt liveupdate/memory BuildMemoryDevice). KubeVirt
+ * renders no ceiling when maxGuest equals the memory; a ceiling below the guest memory, or a guest memory
+ * below the boot memory, is refused.
  */
-function maxMemoryBytes(spec: DomainSpecIn, guestBytes: number): number | undefined {
+function hotplugLayout(vmi: VirtualMachineInstance, guestBytes: number): HotplugLayout | undefined {
+  const spec = vmi.spec.domain;
   const maxGuest = spec.memory?.maxGuest;
   if (maxGuest === undefined || spec.memory?.guest === undefined) return undefined;
-  const field = 'spec.domain.memory.maxGuest';
-  const max = bytesOf(field, maxGuest);
-  if (max === guestBytes) return undefined;
-  if (max < guestBytes) {
-    throw new ConversionError(field, 'Guest memory is greater than the configured maxGuest memory');
+  const maxField = 'spec.domain.memory.maxGuest';
+  const maxBytes = bytesOf(maxField, maxGuest);
+  if (maxBytes < guestBytes) {
+    throw new ConversionError(maxField, 'Guest memory is greater than the configured maxGuest memory');
   }
-  return max;
+  const bootBytes = bootBytesOf(vmi, guestBytes);
+  if (maxBytes === bootBytes) return undefined;
+  const block = spec.memory.hugepages?.pageSize === '1Gi' ? HOTPLUG_BLOCK_1GI_PAGES : HOTPLUG_BLOCK;
+  const device: VirtioMem = {
+    sizeBytes: inBlocks(maxField, maxBytes - bootBytes, block),
+    node: 0,
+    blockBytes: block,
+    requestedBytes: inBlocks('spec.domain.memory.guest', guestBytes - bootBytes, block),
+  };
+  return { bootBytes, maxBytes, device };
+}
+
+/** The virtio-mem device of a VMI with memory hotplug headroom, or undefined; the launcher resizes it. */
+export function virtioMemOf(vmi: VirtualMachineInstance): VirtioMem | undefined {
+  const memory = guestMemory(vmi.spec.domain);
+  if (memory === undefined) return undefined;
+  return hotplugLayout(vmi, bytesOf(memory.field, memory.quantity))?.device;
 }
 
 export const memoryConfigurator: Configurator = configurator((vmi, domain) => {
@@ -64,9 +116,11 @@ export const memoryConfigurator: Configurator = configurator((vmi, domain) => {
   }
   const bytes = bytesOf(memory.field, memory.quantity);
   if (bytes < MIN_MEMORY) throw new ConversionError(memory.field, 'must be greater than or equal to 1M.');
-  domain.memory = bytes;
-  const max = maxMemoryBytes(vmi.spec.domain, bytes);
-  if (max !== undefined) domain.maxMemory = { bytes: max, slots: HOTPLUG_SLOTS };
+  const hotplug = hotplugLayout(vmi, bytes);
+  domain.memory = hotplug?.bootBytes ?? bytes;
+  if (hotplug === undefined) return;
+  domain.maxMemory = { bytes: hotplug.maxBytes, slots: HOTPLUG_SLOTS };
+  domain.devices.memory = hotplug.device;
 });
 
 /** The NUMA node memory hotplug needs; runs after the vCPUs are known. */

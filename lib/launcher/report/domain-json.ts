@@ -88,7 +88,8 @@ function domainSpecJson(domainSpec: DomainSpec, agentConnected = false): DomainS
     Type: domainSpec.type,
     Name: domainSpec.name,
     ...(domainSpec.uuid !== undefined && { UUID: domainSpec.uuid }),
-    Memory: { Value: domainSpec.memory, Unit: 'b' },
+    // The boot memory and what the virtio-mem device was asked to hold (KubeVirt reads libvirt's currentMemory).
+    Memory: { Value: domainSpec.memory + (domainSpec.devices.memory?.requestedBytes ?? 0), Unit: 'b' },
     OS: {
       Type: { OS: 'hvm', Arch: os.type.arch, Machine: os.type.machine },
       ...(os.kernel !== undefined && { Kernel: os.kernel }),
