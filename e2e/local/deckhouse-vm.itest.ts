@@ -11,19 +11,13 @@
 import { describe, expect, it } from '@jest/globals';
 import { copyFile, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  ANNOTATIONS,
-  VIRTUAL_MACHINE_INSTANCES,
-  VIRTUAL_MACHINES,
-  type VirtualMachineInstance,
-} from '../../lib/kubevirt/index.ts';
+import { ANNOTATIONS, VIRTUAL_MACHINES } from '../../lib/kubevirt/index.ts';
 import type { Pod } from '../../lib/kubevirt/core/pod.ts';
 import { CONFIG_MAPS, PODS } from '../../lib/kernel/kube/index.ts';
-import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { ensureGuests, MARKER } from '../../testenv/guests/guests.ts';
 import { boundClaimDir } from './testing/claims.ts';
 import { virtSuite } from './testing/suite.ts';
-import { agentVm, readSerial } from './virt.ts';
+import { agentVm, readSerial, vmiRunning } from './virt.ts';
 
 const s = virtSuite('deckhouse-vm', { handler: true });
 const NAME = 'linux';
@@ -81,16 +75,7 @@ describe('a VM as Deckhouse builds it', () => {
     ];
     await s.clients.kv.create(VIRTUAL_MACHINES, vm);
 
-    const vmi = await waitFor(
-      async () => {
-        const v = await s.clients.kv
-          .get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, NAME, { namespace: s.ns })
-          .catch(() => undefined);
-        return v?.status?.phase === 'Running' && v;
-      },
-      'the VMI Running',
-      { timeoutMs: 240_000, intervalMs: 500 },
-    );
+    const vmi = await vmiRunning(s.clients, s.ns, NAME);
     // The boot claim came through its attachment Pod, mounted before the start.
     const boot = vmi.status?.volumeStatus?.find((v) => v.name === 'boot');
     expect(boot?.hotplugVolume).toBeDefined();

@@ -8,7 +8,13 @@ import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { ANNOTATIONS, LABELS, type VirtualMachine } from '../../lib/kubevirt/index.ts';
+import {
+  ANNOTATIONS,
+  LABELS,
+  VIRTUAL_MACHINE_INSTANCES,
+  type VirtualMachine,
+  type VirtualMachineInstance,
+} from '../../lib/kubevirt/index.ts';
 import {
   HttpKubeClient,
   loadRestConfig,
@@ -68,6 +74,25 @@ export async function prepareForVirt(c: VirtClients): Promise<void> {
  * roles still run: they finish the VMs' and VMIs' finalizers, and a namespace deleted after they stopped stays
  * Terminating until a controller runs again.
  */
+/** The VMI ns/name once it is Running (it may not exist yet when called, as when its VM was just created). */
+export function vmiRunning(
+  c: VirtClients,
+  ns: string,
+  name: string,
+  timeoutMs = 240_000,
+): Promise<VirtualMachineInstance> {
+  return waitFor(
+    async () => {
+      const v = await c.kv
+        .get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: ns })
+        .catch(() => undefined);
+      return v?.status?.phase === 'Running' && v;
+    },
+    `the VMI ${name} Running`,
+    { timeoutMs, intervalMs: 500 },
+  );
+}
+
 export async function deleteNamespace(c: VirtClients, ns: string, timeoutMs = 240_000): Promise<void> {
   await c.direct.delete(NAMESPACES, ns).catch(() => undefined);
   const gone = (): Promise<boolean> =>

@@ -28,7 +28,7 @@ import {
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import { pidsWhere } from './testing/procs.ts';
 import { virtSuite } from './testing/suite.ts';
-import { readSerial } from './virt.ts';
+import { readSerial, vmiRunning } from './virt.ts';
 
 const s = virtSuite('windows-vm', { handler: true });
 const NAME = 'win';
@@ -98,16 +98,7 @@ describe('a Windows-shaped VM as Deckhouse builds it', () => {
       stringData: { 'Autounattend.xml': '<unattend xmlns="urn:schemas-microsoft-com:unattend"/>\n' },
     });
     await s.clients.kv.create(VIRTUAL_MACHINES, windowsVm());
-    const vmi = await waitFor(
-      async () => {
-        const v = await s.clients.kv
-          .get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, NAME, { namespace: s.ns })
-          .catch(() => undefined);
-        return v?.status?.phase === 'Running' && v;
-      },
-      'the VMI Running',
-      { timeoutMs: 240_000, intervalMs: 500 },
-    );
+    const vmi = await vmiRunning(s.clients, s.ns, NAME);
     const uid = vmi.metadata.uid ?? '';
     const pods = await s.clients.kv.list<Pod>(PODS, {
       namespace: s.ns,
@@ -147,17 +138,7 @@ describe('a Windows-shaped VM as Deckhouse builds it', () => {
     domain.devices.tpm = { persistent: true };
     domain.firmware = { bootloader: { efi: { secureBoot: true, persistent: true } } };
     await s.clients.kv.create(VIRTUAL_MACHINES, vm);
-    const running = (): Promise<VirtualMachineInstance> =>
-      waitFor(
-        async () => {
-          const v = await s.clients.kv
-            .get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: s.ns })
-            .catch(() => undefined);
-          return v?.status?.phase === 'Running' && v;
-        },
-        'the VMI Running',
-        { timeoutMs: 240_000, intervalMs: 500 },
-      );
+    const running = (): Promise<VirtualMachineInstance> => vmiRunning(s.clients, s.ns, name);
     const first = await running();
     // The claim KubeVirt names after the VM, Bound to a local volume: its directory on the node.
     const claim = await s.clients.direct.get<PersistentVolumeClaim>(
