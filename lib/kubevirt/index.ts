@@ -10,13 +10,14 @@ export { asMigration, asVirtualMachine, asVirtualMachineInstance, vmiInputSchema
 export type * from './v1/objects.ts';
 export type { ResourceList } from './v1/common.ts';
 export type { Disk, DiskBus } from './v1/disk.ts';
-export type { Devices, HostDevice, Input } from './v1/devices.ts';
+export type { Devices, Gpu, HostDevice, Input } from './v1/devices.ts';
 export type { Cpu, Firmware, Memory } from './v1/domain.ts';
 export type { Clock, Features } from './v1/features.ts';
 export type { Interface, Network } from './v1/network.ts';
 export type { CloudInitSource, HotplugVolumeSource, Volume } from './v1/volume.ts';
 export type { PodResourceClaim, VirtualMachineInstanceSpec } from './v1/vmi-spec.ts';
 export type {
+  DeviceStatusInfo,
   VirtualMachineInstanceCondition,
   VirtualMachineInstanceNetworkInterface,
   VirtualMachineInstancePhase,

@@ -31,6 +31,31 @@ export type VirtualMachineInstanceConditionType =
   | 'StorageLiveMigratable'
   | 'MigrationRequired';
 
+/**
+ * One DRA device of status.deviceStatus: the claim and device allocated for a GPU or host device, and the
+ * attributes the launcher attaches it by. usbAddress, hotplug and the phase fields are the Deckhouse fork's.
+ */
+const deviceStatusInfo = s.object({
+  name: s.string().required(),
+  deviceResourceClaimStatus: s.object({
+    name: s.string(),
+    resourceClaimName: s.string(),
+    attributes: s.object({
+      pciAddress: s.string(),
+      mDevUUID: s.string(),
+      usbAddress: s.object({ bus: s.int('int64').required(), deviceNumber: s.int('int64').required() }),
+    }),
+    allowMultipleAllocations: s.bool(),
+    bindsToNode: s.bool(),
+  }),
+  hotplug: s.object({ attachPodName: s.string(), attachPodUID: s.string() }),
+  phase: s.string(),
+  reason: s.string(),
+  message: s.string(),
+  address: s.string(),
+});
+export type DeviceStatusInfo = Infer<typeof deviceStatusInfo>;
+
 const vmiCondition = condition<VirtualMachineInstanceConditionType>();
 export type VirtualMachineInstanceCondition = Infer<typeof vmiCondition>;
 
@@ -131,6 +156,9 @@ export const vmiStatus = s.object({
   currentCPUTopology: cpuTopology,
   memory: s.object({ guestAtBoot: s.quantity(), guestCurrent: s.quantity(), guestRequested: s.quantity() }),
   migratedVolumes: s.array(opaque, { listType: 'atomic' }),
-  deviceStatus: opaque,
+  deviceStatus: s.object({
+    gpuStatuses: s.array(deviceStatusInfo, { listType: 'atomic' }),
+    hostDeviceStatuses: s.array(deviceStatusInfo, { listType: 'atomic' }),
+  }),
 });
 export type VirtualMachineInstanceStatus = Infer<typeof vmiStatus>;
