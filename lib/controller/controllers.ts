@@ -3,8 +3,9 @@
  * one more entry here.
  */
 import type { ControllerDefinition } from './definition.ts';
+import { draStatusController } from './dra/definition.ts';
 import { nodeController } from './node/definition.ts';
 import { vmController } from './vm/definition.ts';
 import { vmiController } from './vmi/definition.ts';
 
-export const CONTROLLERS: readonly ControllerDefinition[] = [vmController, vmiController, nodeController];
+export const CONTROLLERS: readonly ControllerDefinition[] = [vmController, vmiController, nodeController, draStatusController];

@@ -52,6 +52,7 @@ export * from './disk-targets.ts';
 export * from './networks.ts';
 export * from './hotplug.ts';
 export * from './cpu-hotplug.ts';
+export * from './dra-devices.ts';
 export * from './memory-hotplug.ts';
 export * from './volume-requests.ts';
 export * from './resource-claim-requests.ts';

@@ -22,6 +22,9 @@ const CASES: readonly [string, LauncherPodConfig][] = [
   // that has an unprivileged virtiofsd.
   ['hugepages-virtiofs', { image: IMAGE, virtiofsd: '/usr/libexec/virtiofsd' }],
   ['probes', { image: IMAGE }],
+  // A GPU as Deckhouse's kvbuilder claims it and a USB device added by addresourceclaim (hotpluggable), two
+  // devices on one request: the claims on the Pod, each claim request once in the container.
+  ['dra-devices', { image: IMAGE }],
 ];
 
 describe('newLauncherPod goldens', () => {

@@ -247,6 +247,22 @@ function virtiofsdContainers(vmi: VirtualMachineInstance, cfg: LauncherPodConfig
   });
 }
 
+/**
+ * The VMI's resource claims on the Pod (template.go copies spec.resourceClaims), without the fork's
+ * `hotpluggable` mark, which no Pod field holds: a claim declared hotpluggable is allocated with the Pod like
+ * any other, as hotplug-declared volumes attach at start.
+ */
+function podResourceClaims(vmi: VirtualMachineInstance): { resourceClaims?: Record<string, string>[] } {
+  const claims = (vmi.spec.resourceClaims ?? []).map((c) => {
+    const claim: Record<string, string> = { name: c.name };
+    if (c.resourceClaimName !== undefined) claim['resourceClaimName'] = c.resourceClaimName;
+    if (c.resourceClaimTemplateName !== undefined)
+      claim['resourceClaimTemplateName'] = c.resourceClaimTemplateName;
+    return claim;
+  });
+  return claims.length > 0 ? { resourceClaims: claims } : {};
+}
+
 /** The launcher Pod of the VMI; `backendStorageClaim` names its VM's backend-storage claim when it needs one. */
 export function newLauncherPod(
   vmi: VirtualMachineInstance,
@@ -285,6 +301,7 @@ export function newLauncherPod(
       containers: [computeContainer(vmi, cfg, vols, grace), ...virtiofsdContainers(vmi, cfg)],
       volumes: vols.volumes,
       ...(pullSecrets.length > 0 && { imagePullSecrets: pullSecrets }),
+      ...podResourceClaims(vmi),
     },
   };
 }

@@ -16,7 +16,7 @@ import {
   VHOST_NET_DEVICE,
   VHOST_VSOCK_DEVICE,
 } from '../../kubevirt/device-resources.ts';
-import { formatBinaryQuantity, parseQuantity } from '../../kubevirt/index.ts';
+import { formatBinaryQuantity, isDraDevice, parseQuantity } from '../../kubevirt/index.ts';
 import type { Quantity, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { vcpusOf } from '../../kubevirt/vmi-state.ts';
 import { fractionCpu } from './cpu-fraction.ts';
@@ -39,6 +39,8 @@ export interface ResourceOptions {
 export interface ResourceRequirements {
   requests: Record<string, string>;
   limits: Record<string, string>;
+  /** The Pod's resource claims (and requests) the DRA GPUs and host devices use. */
+  claims?: { name: string; request: string }[];
 }
 
 type Spec = VirtualMachineInstance['spec'];
@@ -205,6 +207,21 @@ function withDevicePlugins(spec: Spec, limits: Record<string, string>): void {
   }
 }
 
+/**
+ * The claim request of each DRA GPU and host device (renderresources.go WithGPUsDRA, WithHostDevicesDRA), once
+ * each. KubeVirt keeps one entry per claim name, so a second request of the same claim would not reach the
+ * container; one entry per claim and request keeps both.
+ */
+function draClaims(spec: Spec): { name: string; request: string }[] {
+  const out: { name: string; request: string }[] = [];
+  for (const dev of [...(spec.domain.devices.gpus ?? []), ...(spec.domain.devices.hostDevices ?? [])]) {
+    if (!isDraDevice(dev) || dev.claimName === undefined || dev.requestName === undefined) continue;
+    const { claimName: name, requestName: request } = dev;
+    if (!out.some((c) => c.name === name && c.request === request)) out.push({ name, request });
+  }
+  return out;
+}
+
 export function launcherResources(
   vmi: Pick<VirtualMachineInstance, 'spec' | 'metadata'>,
   opts: ResourceOptions,
@@ -224,5 +241,7 @@ export function launcherResources(
   if (pageSize === undefined) withOverhead(vmi, opts, r);
   else withHugepages(vmi, pageSize, opts, r);
   withDevicePlugins(spec, r.limits);
+  const claims = draClaims(spec);
+  if (claims.length > 0) r.claims = claims;
   return r;
 }

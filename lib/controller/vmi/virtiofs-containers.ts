@@ -40,7 +40,7 @@ function sharedDir(v: Volume): string {
  * KubeVirt's defaults: 10m CPU and 1M memory requested, 100m CPU and 80M memory the limit; the CPU request at
  * the limit for dedicated CPUs or Guaranteed QoS, and the memory request too for Guaranteed QoS.
  */
-function resources(vmi: VirtualMachineInstance): Required<NonNullable<Container['resources']>> {
+function resources(vmi: VirtualMachineInstance): NonNullable<Container['resources']> {
   const dedicated = vmi.spec.domain.cpu?.dedicatedCpuPlacement === true;
   const guaranteed = dedicated || wantsGuaranteedQos(vmi.spec);
   const limits = { memory: '80M', cpu: '100m' };

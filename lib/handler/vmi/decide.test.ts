@@ -37,6 +37,32 @@ const withHotplug = (v: VirtualMachineInstance, phase?: string): VirtualMachineI
     }),
   },
 });
+/** The VMI with a DRA USB device, attachable (its address in the status) or not. */
+const withDra = (v: VirtualMachineInstance, attachable: boolean): VirtualMachineInstance => ({
+  ...v,
+  spec: {
+    ...v.spec,
+    domain: {
+      ...v.spec.domain,
+      devices: { hostDevices: [{ name: 'usb', claimName: 'c', requestName: 'r' }] },
+    },
+  },
+  status: {
+    ...v.status,
+    deviceStatus: {
+      hostDeviceStatuses: [
+        {
+          name: 'usb',
+          deviceResourceClaimStatus: {
+            resourceClaimName: 'pod-c',
+            name: 'dev-1',
+            attributes: attachable ? { usbAddress: { bus: 1, deviceNumber: 2 } } : {},
+          },
+        },
+      ],
+    },
+  },
+});
 const ok: LauncherReach = { initialized: true, unresponsive: false };
 const gone: LauncherReach = { initialized: true, unresponsive: true };
 
@@ -116,6 +142,16 @@ describe('decideAction (KubeVirt handler sync)', () => {
     [
       'a Scheduled VMI whose hotplug volume is mounted: start it',
       [withHotplug(vmi('Scheduled'), 'MountedToPod'), undefined, ok],
+      'sync',
+    ],
+    [
+      'a Scheduled VMI whose DRA device has no address yet: wait before the start',
+      [withDra(vmi('Scheduled'), false), undefined, ok],
+      'wait',
+    ],
+    [
+      'a Scheduled VMI whose DRA device has its address: start it',
+      [withDra(vmi('Scheduled'), true), undefined, ok],
       'sync',
     ],
     [

@@ -8,9 +8,10 @@
  * - sync: the VMI is not final and the phase the domain says is the phase it has (during start-up the two agree
  *   only once the handler wrote what the domain says);
  * - wait, instead of the first start, while a hotplug volume of the spec is not mounted into the launcher Pod
- *   yet (the domain would start without that disk: Deckhouse's boot disks are hotpluggable).
+ *   yet (the domain would start without that disk: Deckhouse's boot disks are hotpluggable), or while a DRA
+ *   device has no status to attach it by (KubeVirt's handler waits for IsAllDRA…Reconciled the same way).
  */
-import { hotplugVolumesReady, type VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { draDevicesPending, hotplugVolumesReady, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { DomainJson } from '../../rpc/index.ts';
 import { domainPhase, type LauncherReach } from './phase.ts';
 
@@ -44,8 +45,9 @@ function notStartedYet(vmi: VirtualMachineInstance, domain: DomainJson): boolean
 const lastSyncFailed = (vmi: VirtualMachineInstance): boolean =>
   vmi.status?.conditions?.some((c) => c.type === 'Synchronized' && c.status === 'False') ?? false;
 
-/** The sync that starts the domain, once the hotplug volumes are there. */
-const start = (vmi: VirtualMachineInstance): HandlerAction => (hotplugVolumesReady(vmi) ? 'sync' : 'wait');
+/** The sync that starts the domain, once the hotplug volumes and the DRA devices are there. */
+const start = (vmi: VirtualMachineInstance): HandlerAction =>
+  hotplugVolumesReady(vmi) && draDevicesPending(vmi) === undefined ? 'sync' : 'wait';
 
 /** A domain of a live VMI that is not alive: deleted, unless it was defined and not started yet. */
 function deadDomainAction(vmi: VirtualMachineInstance, domain: DomainJson): HandlerAction {

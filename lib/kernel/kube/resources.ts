@@ -19,6 +19,8 @@ export const PERSISTENT_VOLUME_CLAIMS = gvr('v1', 'persistentvolumeclaims', 'Per
 export const PERSISTENT_VOLUMES = gvr('v1', 'persistentvolumes', 'PersistentVolume', false);
 export const EVENTS = gvr('v1', 'events', 'Event', true);
 export const CONFIG_MAPS = gvr('v1', 'configmaps', 'ConfigMap', true);
+export const RESOURCE_CLAIMS = gvr('resource.k8s.io/v1', 'resourceclaims', 'ResourceClaim', true);
+export const RESOURCE_SLICES = gvr('resource.k8s.io/v1', 'resourceslices', 'ResourceSlice', false);
 export const LEASES = gvr('coordination.k8s.io/v1', 'leases', 'Lease', true);
 export const CUSTOM_RESOURCE_DEFINITIONS = gvr(
   'apiextensions.k8s.io/v1',

@@ -37,6 +37,8 @@ interface PodStatus {
   podIP?: string;
   /** Every address of the Pod, one per family, podIP first. */
   podIPs?: { ip?: string }[];
+  /** The ResourceClaim made (or named) for each entry of spec.resourceClaims. */
+  resourceClaimStatuses?: { name: string; resourceClaimName?: string }[];
 }
 
 export interface VolumeMount {
@@ -71,7 +73,12 @@ export interface Container {
   command?: string[];
   args?: string[];
   env?: Record<string, unknown>[];
-  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
+  resources?: {
+    requests?: Record<string, string>;
+    limits?: Record<string, string>;
+    /** DRA: the Pod's resource claims (and requests of them) this container uses. */
+    claims?: { name: string; request?: string }[];
+  };
   securityContext?: Record<string, unknown>;
   volumeMounts?: VolumeMount[];
   volumeDevices?: VolumeDevice[];

@@ -1,0 +1,70 @@
+/**
+ * What the DRA status controller reads and what wakes it (kubevirt watch/dra/dra.go): VMIs; launcher Pods, which
+ * wake the VMI that controls them; ResourceClaims, which wake the VMIs with DRA devices in their namespace;
+ * ResourceSlices, which wake every VMI with DRA devices (slices change rarely, and a device's attributes may
+ * arrive after its allocation).
+ */
+import { APP_LABEL, hasDraDevices, VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/index.ts';
+import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { controllerRefOf } from '../../kernel/controller/owner.ts';
+import type { EventHandler } from '../../kernel/informer/informer.ts';
+import type { StoreReader } from '../../kernel/informer/store.ts';
+import { enqueueOwnKey, objectKey, ownerKey } from '../../kernel/controller/keys.ts';
+import { PODS, RESOURCE_CLAIMS, RESOURCE_SLICES } from '../../kernel/kube/resources.ts';
+import type { KubeObject } from '../../kernel/kube/types.ts';
+import type { ResourceClaim, ResourceSlice } from '../../kubevirt/core/dra.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import { watch, type Caches } from '../registry.ts';
+import { vmiIndexers } from '../vmi/indexers.ts';
+
+export const BY_DRIVER_POOL = 'driver-pool';
+
+/** Slices by `<driver>/<pool>`, the pair an allocation result names. */
+export const slicePoolIndex = (s: ResourceSlice): string[] => [`${s.spec.driver}/${s.spec.pool.name}`];
+
+export const DRA_WATCHES = {
+  vmis: watch<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES),
+  pods: watch<Pod>(PODS, { labelSelector: APP_LABEL, indexers: vmiIndexers }),
+  claims: watch<ResourceClaim>(RESOURCE_CLAIMS),
+  slices: watch<ResourceSlice>(RESOURCE_SLICES, { indexers: { [BY_DRIVER_POOL]: slicePoolIndex } }),
+};
+
+type Enqueue = (key: string) => void;
+
+function onChange<T extends KubeObject>(wake: (obj: T) => void): EventHandler<T> {
+  return {
+    onAdd: wake,
+    onUpdate: (old, obj): void => {
+      if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) wake(obj);
+    },
+    onDelete: wake,
+  };
+}
+
+function wakeDraVmis(vmis: StoreReader<VirtualMachineInstance>, enqueue: Enqueue, namespace?: string): void {
+  for (const vmi of vmis.list()) {
+    if (namespace !== undefined && vmi.metadata.namespace !== namespace) continue;
+    if (hasDraDevices(vmi)) enqueue(objectKey(vmi));
+  }
+}
+
+export function watchForDraStatus(inf: Caches<typeof DRA_WATCHES>, enqueue: Enqueue): void {
+  const vmis = inf.vmis.store;
+  inf.vmis.addEventHandler(enqueueOwnKey(enqueue));
+  inf.pods.addEventHandler(
+    onChange((pod: Pod) => {
+      const key = ownerKey(pod, controllerRefOf(pod), 'VirtualMachineInstance');
+      if (key !== undefined) enqueue(key);
+    }),
+  );
+  inf.claims.addEventHandler(
+    onChange((c: ResourceClaim) => {
+      wakeDraVmis(vmis, enqueue, c.metadata.namespace);
+    }),
+  );
+  inf.slices.addEventHandler(
+    onChange(() => {
+      wakeDraVmis(vmis, enqueue);
+    }),
+  );
+}
