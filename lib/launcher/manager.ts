@@ -89,6 +89,7 @@ function diskDeviceXml(d: Disk): string {
   const devices = devicesXml({
     interfaces: [],
     channels: [],
+    hostDevices: [],
     controllers: [],
     video: [],
     graphics: [],

@@ -3,7 +3,7 @@
  * validateVSOCK, validatePersistentReservation, validateDownwardMetrics, validateFilesystemsWithVirtIOFSEnabled,
  * and pkg/dra/admitter validateCreationDRA for GPUs). The DRA causes' `spec.spec.domain…` field is KubeVirt's.
  */
-import type { Gpu } from '../v1/devices.ts';
+import { hasClaimRequest, isDraDevice } from '../dra.ts';
 import type { Volume } from '../v1/volume.ts';
 import { child, invalid, type Causes } from './causes.ts';
 import { gateEnabled, GATES, type ValidationContext } from './context.ts';
@@ -67,14 +67,11 @@ export const virtiofsGates: SpecRule = (spec, ctx, path) => {
   });
 };
 
-const hasClaimRequest = (gpu: Gpu): boolean => gpu.claimName !== undefined || gpu.requestName !== undefined;
-const isDraGpu = (gpu: Gpu): boolean => (gpu.deviceName ?? '') === '' && hasClaimRequest(gpu);
-
 export const draGpus: SpecRule = (spec, ctx, path) => {
   const gpus = spec.domain.devices.gpus ?? [];
   const f = child(path, 'spec', 'domain', 'devices', 'gpus');
   const causes: Causes = [];
-  for (const gpu of gpus.filter((g) => !isDraGpu(g))) {
+  for (const gpu of gpus.filter((g) => !isDraDevice(g))) {
     if ((gpu.deviceName ?? '') === '') {
       return [...causes, invalid(f, 'vmi.spec.domain.devices.gpus contains GPUs without deviceName')];
     }
@@ -84,7 +81,7 @@ export const draGpus: SpecRule = (spec, ctx, path) => {
       );
     }
   }
-  const dra = gpus.filter(isDraGpu);
+  const dra = gpus.filter(isDraDevice);
   if (dra.length > 0 && !gateEnabled(ctx, GATES.GPUS_WITH_DRA)) {
     return [
       ...causes,

@@ -1,8 +1,8 @@
 /**
- * Controllers, in KubeVirt's order: USB (model none unless a USB input or disk needs qemu-xhci; always on
- * arm64, never on s390x), virtio-scsi (for SCSI disks, and kept for hotplug unless disableHotplug), and
- * virtio-serial for the serial console. Runs after the disk and input configurators: it looks at what they
- * added.
+ * Controllers, in KubeVirt's order: USB (model none unless a USB input, disk or host device needs qemu-xhci;
+ * always on arm64, never on s390x), virtio-scsi (for SCSI disks, and kept for hotplug unless disableHotplug),
+ * and virtio-serial for the serial console. Runs after the disk, input and host device configurators: it looks
+ * at what they added.
  */
 import { busOf } from '../../kubevirt/index.ts';
 import { configurator, virtioModel, type Configurator } from './configurator.ts';
@@ -13,7 +13,8 @@ function usbModel(domain: DomainSpec, arch: string): string {
   if (arch === 's390x') return 'none';
   const usbInput = domain.devices.inputs.some((i) => i.bus === 'usb');
   const usbDisk = domain.devices.disks.some((d) => d.device === 'disk' && d.target.bus === 'usb');
-  return usbInput || usbDisk ? 'qemu-xhci' : 'none';
+  const usbHostDevice = domain.devices.hostDevices.some((h) => h.type === 'usb');
+  return usbInput || usbDisk || usbHostDevice ? 'qemu-xhci' : 'none';
 }
 
 export const controllersConfigurator: Configurator = configurator((vmi, domain, ctx) => {

@@ -21,6 +21,7 @@ import { featuresConfigurator } from './features.ts';
 import { filesystemsConfigurator } from './filesystems.ts';
 import { firmwareConfigurator } from './firmware.ts';
 import { graphicsConfigurator } from './graphics.ts';
+import { hostDevicesConfigurator } from './host-devices.ts';
 import { identityConfigurator } from './identity.ts';
 import { interfacesConfigurator } from './interfaces.ts';
 import { ioThreadsConfigurator } from './iothreads.ts';
@@ -33,8 +34,8 @@ import { unsupportedConfigurator } from './unsupported.ts';
 import { watchdogConfigurator } from './watchdog.ts';
 
 /**
- * In order: checks first; controllers after the disks and inputs they look at, IOThreads after both; os before
- * firmware; the memory backing after the vCPUs and the hotplug NUMA cell.
+ * In order: checks first; controllers after the disks, inputs and host devices they look at, IOThreads after
+ * the disks and controllers; os before firmware; the memory backing after the vCPUs and the hotplug NUMA cell.
  */
 const CONFIGURATORS: readonly Configurator[] = [
   unsupportedConfigurator,
@@ -50,6 +51,7 @@ const CONFIGURATORS: readonly Configurator[] = [
   featuresConfigurator,
   disksConfigurator,
   interfacesConfigurator,
+  hostDevicesConfigurator,
   agentChannelConfigurator,
   downwardMetricsConfigurator,
   graphicsConfigurator,

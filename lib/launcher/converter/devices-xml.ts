@@ -1,8 +1,18 @@
 /**
- * `<devices>` as XML, in KubeVirt's element order (api/schema.go Devices): interfaces, channels, controllers,
- * video, graphics, memballoon, disks, inputs, serials, consoles, watchdogs, rng, filesystems, tpm, memory.
+ * `<devices>` as XML, in KubeVirt's element order (api/schema.go Devices): interfaces, channels, hostdevs,
+ * controllers, video, graphics, memballoon, disks, inputs, serials, consoles, watchdogs, rng, filesystems, tpm,
+ * memory.
  */
-import type { Address, Alias, Devices, Disk, DiskSource, Interface, VirtioMem } from './domain-spec.ts';
+import type {
+  Address,
+  Alias,
+  Devices,
+  Disk,
+  DiskSource,
+  HostDevice,
+  Interface,
+  VirtioMem,
+} from './domain-spec.ts';
 import { el, textEl, type XmlElement } from './xml.ts';
 
 const USER_ALIAS_PREFIX = 'ua-';
@@ -84,6 +94,38 @@ function interfaceXml(i: Interface): XmlElement {
   );
 }
 
+/**
+ * One `<hostdev>`: what it passes through in `<source>`, then its alias. A PCI source address goes without the
+ * `type="pci"` KubeVirt writes there: libvirt's schema has no such attribute on it (and its parser ignores it).
+ */
+function hostDeviceXml(h: HostDevice): XmlElement {
+  switch (h.type) {
+    case 'pci': {
+      const a = h.source;
+      return el(
+        'hostdev',
+        { mode: 'subsystem', type: 'pci', managed: 'no' },
+        el('source', {}, el('address', { domain: a.domain, bus: a.bus, slot: a.slot, function: a.function })),
+        aliasXml(h.alias),
+      );
+    }
+    case 'mdev':
+      return el(
+        'hostdev',
+        { mode: 'subsystem', type: 'mdev', model: 'vfio-pci', display: h.display, ramfb: h.ramfb },
+        el('source', {}, el('address', { uuid: h.uuid })),
+        aliasXml(h.alias),
+      );
+    case 'usb':
+      return el(
+        'hostdev',
+        { mode: 'subsystem', type: 'usb' },
+        el('source', {}, el('address', { bus: h.bus, device: h.device })),
+        aliasXml(h.alias),
+      );
+  }
+}
+
 function consoleDevicesXml(devices: Devices): XmlElement[] {
   return [
     ...devices.serials.map((s) =>
@@ -136,6 +178,7 @@ export function devicesXml(d: Devices): XmlElement {
         el('target', { name: c.target.name, type: c.target.type }),
       ),
     ),
+    d.hostDevices.map(hostDeviceXml),
     d.controllers.map((c) =>
       el(
         'controller',

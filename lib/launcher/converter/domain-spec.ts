@@ -177,9 +177,27 @@ interface Filesystem {
   readonly queue: number;
 }
 
+/**
+ * `<hostdev mode="subsystem">` (KubeVirt api.HostDevice): a host PCI function QEMU takes over through VFIO, the
+ * device already bound to vfio-pci by its driver (managed="no"); a mediated device by its UUID, optionally the
+ * guest's display (with a ramfb boot framebuffer); or a host USB device by its bus and device number.
+ */
+export type HostDevice =
+  | { readonly type: 'pci'; readonly source: PciAddress; readonly alias: Alias }
+  | {
+      readonly type: 'mdev';
+      readonly uuid: string;
+      readonly display?: 'on';
+      readonly ramfb?: 'on';
+      readonly alias: Alias;
+    }
+  | { readonly type: 'usb'; readonly bus: number; readonly device: number; readonly alias: Alias };
+
 export interface Devices {
   interfaces: Interface[];
   channels: Channel[];
+  /** Passed-through host devices: the VMI's host devices, then its GPUs. */
+  hostDevices: HostDevice[];
   controllers: Controller[];
   video: Video[];
   graphics: VncGraphics[];
@@ -365,6 +383,7 @@ export function emptyDomain(): DomainSpec {
     devices: {
       interfaces: [],
       channels: [],
+      hostDevices: [],
       controllers: [],
       video: [],
       graphics: [],

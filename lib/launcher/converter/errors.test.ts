@@ -187,6 +187,35 @@ describe('conversion errors', () => {
     expect(err).toMatchObject({ field, reason: 'unsupported', code: 'KV_ERR_INVALID' });
   });
 
+  it.each<[string, Patch]>([
+    [
+      'spec.domain.devices.gpus',
+      (s) =>
+        (s.domain.devices.gpus = [
+          { name: 'gpu-0', claimName: 'gpu-0', requestName: 'gpu-0' },
+          { name: 'g', deviceName: 'nvidia.com/x' },
+        ]),
+    ],
+    [
+      'spec.domain.devices.hostDevices',
+      (s) =>
+        (s.domain.devices.hostDevices = [{ name: 'h', deviceName: 'x', claimName: 'h', requestName: 'h' }]),
+    ],
+  ])('a device plugin %s entry is refused beside or despite a claim request', (field, patch) => {
+    const err = conversionError(vmiWithDisk(patch));
+    expect(err).toMatchObject({ field, reason: 'unsupported' });
+    expect(err.message).toBe(`${field}: not supported by this launcher yet`);
+  });
+
+  it('a DRA GPU is not refused as unsupported: it waits for its allocation', () => {
+    const err = conversionError(
+      vmiWithDisk(
+        (s) => (s.domain.devices.gpus = [{ name: 'gpu-0', claimName: 'gpu-0', requestName: 'gpu-0' }]),
+      ),
+    );
+    expect(err).toMatchObject({ field: 'spec.domain.devices.gpus[0]', reason: 'invalid' });
+  });
+
   it('a switched-off TPM is not a TPM, even a persistent one', () => {
     const domain = toDomain(
       vmiWithDisk((s) => (s.domain.devices.tpm = { enabled: false, persistent: true })),

@@ -95,6 +95,12 @@ const CASES: readonly [string, CaseOptions][] = [
       ]),
     },
   ],
+  // DRA devices as Deckhouse's controller asks for them (gpu-<i> claims and requests) with the attributes the
+  // VMI status got from their allocation: a GPU and an SR-IOV function by PCI address, two vGPUs (the first is the
+  // display, with ramfb), and the fork's USB device by bus and device number (which needs the xhci controller).
+  ['dra-pci-hostdevice', {}],
+  ['dra-mdev-gpu', {}],
+  ['dra-usb-hostdevice', {}],
 ];
 
 function loadVmi(name: string): VirtualMachineInstance {

@@ -4,9 +4,11 @@
  * compared, undefined (testing/define-in-libvirt.ts). A golden libvirt refuses fails with libvirt's message.
  *
  * What libvirt 9.0 checks at define, pinned below: the schema, the emulator binary, the virt type, the machine
- * type, rules such as secure boot needing SMM or virtiofs needing shared memory. Not checked until start: disk
- * images, the OVMF loader and NVRAM template, sockets (virtiofsd's too), hugepages, CPU models and features. So
- * the goldens' paths need not exist on this host, nor its hugepages: no hugepages guest is started here.
+ * type, rules such as secure boot needing SMM, virtiofs needing shared memory, a USB host device needing a USB
+ * controller or a vGPU display needing a graphics device. Not checked until start: disk images, the OVMF loader
+ * and NVRAM template, sockets (virtiofsd's too), hugepages, CPU models and features, and the host devices
+ * passed through (PCI function, mediated device, USB device). So the goldens' paths need not exist on this host,
+ * nor its hugepages or devices: no such guest is started here.
  *
  * Where KVM does not work, libvirt refuses type='kvm' ("Emulator ... does not support virt type 'kvm'"); a kvm
  * golden is then defined as type='qemu', nothing else changed, and a warning names the golden and libvirt's
@@ -108,6 +110,9 @@ describe('the converter goldens in libvirt 9.0', () => {
         'hugepages-1gi.domain.xml',
         'hugepages-2mi-no-memfd.domain.xml',
         'virtiofs.domain.xml',
+        'dra-pci-hostdevice.domain.xml',
+        'dra-mdev-gpu.domain.xml',
+        'dra-usb-hostdevice.domain.xml',
       ]),
     );
   });
@@ -145,6 +150,9 @@ describe('the converter goldens in libvirt 9.0', () => {
 describe('what libvirt 9.0 checks when a domain is defined', () => {
   const efi = golden('efi-secureboot.domain.xml');
   const hotplug = golden('deckhouse-hotplug.domain.xml');
+  const pci = golden('dra-pci-hostdevice.domain.xml');
+  const mdev = golden('dra-mdev-gpu.domain.xml');
+  const usb = golden('dra-usb-hostdevice.domain.xml');
   const requested = (kib: number): string =>
     hotplug.replace(
       '<requested unit="KiB">0</requested>',
@@ -188,11 +196,29 @@ describe('what libvirt 9.0 checks when a domain is defined', () => {
       requested(1024),
       'requested size must be an integer multiple of block size',
     ],
+    [
+      "KubeVirt's type attribute on a hostdev's PCI source address",
+      pci.replace('<address domain="0x0000" bus="0x3b"', '<address type="pci" domain="0x0000" bus="0x3b"'),
+      'XML document failed to validate against schema',
+    ],
+    [
+      'a USB host device without a USB controller',
+      usb.replace('model="qemu-xhci"', 'model="none"'),
+      "Can't add host USB device: USB is disabled in this host",
+    ],
+    [
+      'a vGPU display without a graphics device (autoattachGraphicsDevice: false)',
+      mdev.replace(/<graphics type="vnc">[\s\S]*?<\/graphics>/, ''),
+      "graphics device is needed for attribute value 'display=on' in <hostdev>",
+    ],
   ])("refuses %s, and the test fails with libvirt's message", async (_what, xml, message) => {
     await expect(defineAndUndefine(libvirt.conn, xml)).rejects.toThrow(message);
   });
 
   it.each([
+    ['a PCI device this host does not have', pci.replace('bus="0x3b"', 'bus="0xfe"')],
+    ['a mediated device this host does not have', mdev],
+    ['a USB device this host does not have', usb],
     ['an OVMF loader that is not there', efi.replace('OVMF_CODE_4M.secboot.fd', 'NO_SUCH_CODE.fd')],
     ['an NVRAM template that is not there', efi.replace('OVMF_VARS_4M.fd', 'NO_SUCH_VARS.fd')],
     [

@@ -1,12 +1,19 @@
 /**
  * VMI features KubeVirt renders but this converter does not yet. Rather than start a guest without a device it
- * asked for, conversion fails naming the field (reason "unsupported"). The downward metrics channel is
- * rendered (downward-metrics.ts) only where the context says the node serves it. A TPM whose state must persist
+ * asked for, conversion fails naming the field (reason "unsupported"). GPUs and host devices are passed through
+ * only when allocated through DRA (host-devices.ts), not by a device plugin's deviceName. The downward metrics
+ * channel is rendered (downward-metrics.ts) only where the context says the node serves it. A TPM whose state must persist
  * and a persistent EFI variable store need the VM's backend-storage claim in the launcher Pod, where KubeVirt
  * keeps both: without it (a Pod rendered without the claim) the VMI is refused, since a guest that silently
  * loses its TPM keys (BitLocker) or boot entries on every restart is worse than one that does not start.
  */
-import { hasPersistentEfi, hasPersistentTpm, type VirtualMachineInstance } from '../../kubevirt/index.ts';
+import {
+  hasPersistentEfi,
+  hasPersistentTpm,
+  isDraDevice,
+  type HostDevice,
+  type VirtualMachineInstance,
+} from '../../kubevirt/index.ts';
 import { configurator, type Configurator } from './configurator.ts';
 import { ConversionError } from './errors.ts';
 
@@ -14,10 +21,14 @@ type Vmi = VirtualMachineInstance;
 
 const nonEmpty = (list: readonly unknown[] | undefined): boolean => (list?.length ?? 0) > 0;
 
+/** A GPU or host device other than a DRA one (host-devices.ts): a device plugin's, by deviceName. */
+const hasDevicePluginDevice = (list: readonly HostDevice[] | undefined): boolean =>
+  (list ?? []).some((d) => !isDraDevice(d));
+
 /** Field → whether the VMI uses it. */
 const CHECKS: Readonly<Record<string, (v: Vmi) => boolean>> = {
-  'spec.domain.devices.gpus': (v) => nonEmpty(v.spec.domain.devices.gpus),
-  'spec.domain.devices.hostDevices': (v) => nonEmpty(v.spec.domain.devices.hostDevices),
+  'spec.domain.devices.gpus': (v) => hasDevicePluginDevice(v.spec.domain.devices.gpus),
+  'spec.domain.devices.hostDevices': (v) => hasDevicePluginDevice(v.spec.domain.devices.hostDevices),
   'spec.domain.devices.panicDevices': (v) => nonEmpty(v.spec.domain.devices.panicDevices),
   'spec.domain.devices.sound': (v) => v.spec.domain.devices.sound !== undefined,
   'spec.domain.devices.clientPassthrough': (v) => v.spec.domain.devices.clientPassthrough !== undefined,

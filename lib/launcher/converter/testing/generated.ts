@@ -7,7 +7,7 @@
  * realistic ones with their domain XML, the same for the same seed.
  */
 import fc from 'fast-check';
-import { vmiInputSchema } from '../../../kubevirt/index.ts';
+import { isDraDevice, vmiInputSchema } from '../../../kubevirt/index.ts';
 import { arbitraryFor } from '../../../kubevirt/schema/testing/arbitrary.ts';
 import { brokenFrom, type Broken } from '../../../kubevirt/schema/testing/broken.ts';
 import { convertVmiText } from '../../convert-command.ts';
@@ -220,10 +220,11 @@ export function arbitraryVmi(): fc.Arbitrary<Json> {
   return arbitraryFor(vmiInputSchema.node, { include, overrides: OVERRIDES }).map(realistic);
 }
 
-/** Features the converter refuses outright (unsupported.ts): a wild VMI leaves them out to get further. */
+/**
+ * Features the converter refuses outright (unsupported.ts): a wild VMI leaves them out to get further. GPUs and
+ * host devices are refused only in their device-plugin form: a wild VMI has them in the DRA form (allocatedDra).
+ */
 const UNSUPPORTED: ReadonlySet<string> = new Set([
-  'spec.domain.devices.gpus',
-  'spec.domain.devices.hostDevices',
   'spec.domain.devices.filesystems',
   'spec.domain.devices.panicDevices',
   'spec.domain.devices.tpm.persistent',
@@ -251,11 +252,44 @@ const WILD_OVERRIDES: Readonly<Record<string, fc.Arbitrary<unknown>>> = {
   'spec.domain.cpu.features[].policy': fc.constantFrom('force', 'require', 'optional', 'disable', 'forbid'),
 };
 
-/** What the wild ones would otherwise nearly always fail on first: no memory, both BIOS and EFI. */
+/** Attributes for the i-th allocated device: a PCI address, an mdev UUID or (a host device's) a USB address. */
+function attributesFor(i: number, usb: boolean): Json {
+  const hex = (i % 256).toString(16).padStart(2, '0');
+  const kinds = [
+    { pciAddress: `0000:${hex}:00.0` },
+    { mDevUUID: `00000000-0000-4000-8000-0000000000${hex}` },
+    ...(usb ? [{ usbAddress: { bus: 1, deviceNumber: i + 2 } }] : []),
+  ];
+  return kinds[i % kinds.length] ?? {};
+}
+
+/**
+ * GPUs and host devices in their DRA form (the device-plugin one is refused outright), with the status the
+ * controller writes once their claims are allocated.
+ */
+function allocatedDra(vmi: Json): void {
+  const devices = ((vmi['spec'] as Json)['domain'] as Json)['devices'] as Json;
+  const statuses = (list: string, usb: boolean): Json[] =>
+    ((devices[list] ?? []) as Json[]).map((d, i) => {
+      delete d['deviceName'];
+      if (!isDraDevice(d)) d['claimName'] = d['name'];
+      return { name: d['name'], deviceResourceClaimStatus: { attributes: attributesFor(i, usb) } };
+    });
+  const gpuStatuses = statuses('gpus', false);
+  const hostDeviceStatuses = statuses('hostDevices', true);
+  if (gpuStatuses.length + hostDeviceStatuses.length > 0)
+    vmi['status'] = { deviceStatus: { gpuStatuses, hostDeviceStatuses } };
+}
+
+/**
+ * What the wild ones would otherwise nearly always fail on first: no memory, both BIOS and EFI, DRA devices not
+ * allocated yet.
+ */
 function lessWild(vmi: Json): Json {
   realisticMetadata(vmi['metadata'] as Json);
   const spec = vmi['spec'] as Json;
   realisticMemory(spec);
+  allocatedDra(vmi);
   const bootloader = ((spec['domain'] as Json)['firmware'] as Json | undefined)?.['bootloader'] as
     Json | undefined;
   if (bootloader?.['bios'] !== undefined) delete bootloader['efi'];
