@@ -7,9 +7,16 @@ import type { Gpu, HostDevice } from './v1/devices.ts';
 import type { VirtualMachineInstance } from './v1/objects.ts';
 import type { DeviceStatusInfo } from './v1/vmi-status.ts';
 
-/** A GPU or host device is a DRA device when it names a claim and no device-plugin resource. */
-export function isDraDevice(d: Gpu | HostDevice): boolean {
-  return (d.deviceName ?? '') === '' && (d.claimName !== undefined || d.requestName !== undefined);
+type DeviceRequest = Pick<HostDevice, 'deviceName' | 'claimName' | 'requestName'>;
+
+/** The device names a claim request: the fork inlines ClaimRequest, so it is there when either field is. */
+export function hasClaimRequest(d: DeviceRequest): boolean {
+  return d.claimName !== undefined || d.requestName !== undefined;
+}
+
+/** The device is allocated through DRA (IsGPUDRA, IsHostDeviceDRA): a claim request and no deviceName. */
+export function isDraDevice(d: DeviceRequest): boolean {
+  return (d.deviceName ?? '') === '' && hasClaimRequest(d);
 }
 
 export function hasDraDevices(vmi: VirtualMachineInstance): boolean {

@@ -58,7 +58,6 @@ export * from './volume-requests.ts';
 export * from './resource-claim-requests.ts';
 export * from './access-credentials.ts';
 export * from './persistent-state.ts';
-export { isDraDevice } from './dra.ts';
 export * from './defaults/cluster.ts';
 export { defaultDiskBus } from './defaults/arch.ts';
 export { MAX_VCPUS } from './defaults/hotplug.ts';

@@ -3,7 +3,7 @@
  * validateVSOCK, validatePersistentReservation, validateDownwardMetrics, validateFilesystemsWithVirtIOFSEnabled,
  * and pkg/dra/admitter validateCreationDRA for GPUs). The DRA causes' `spec.spec.domain…` field is KubeVirt's.
  */
-import { hasClaimRequest, isDraDevice } from '../dra.ts';
+import { hasClaimRequest, isDraDevice } from '../dra-devices.ts';
 import type { Volume } from '../v1/volume.ts';
 import { child, invalid, type Causes } from './causes.ts';
 import { gateEnabled, GATES, type ValidationContext } from './context.ts';
