@@ -29,7 +29,12 @@ describe('the controllers on the informer registry', () => {
       {
         informer: 'virtualmachineinstances.kubevirt.io/v1 in ns1',
         indexes: ['claim', 'node'],
-        by: ['virt-controller-vm', 'virt-controller-vmi', 'virt-controller-node'],
+        by: [
+          'virt-controller-vm',
+          'virt-controller-vmi',
+          'virt-controller-node',
+          'virt-controller-dra-status',
+        ],
       },
       {
         informer: 'kubevirts.kubevirt.io/v1 in kubevirt',
@@ -39,10 +44,20 @@ describe('the controllers on the informer registry', () => {
       {
         informer: 'pods/v1 in ns1 with selector "kubevirt.io"',
         indexes: ['vmi-uid', 'owner-pod-uid', 'node'],
-        by: ['virt-controller-vmi', 'virt-controller-node'],
+        by: ['virt-controller-vmi', 'virt-controller-node', 'virt-controller-dra-status'],
       },
       { informer: 'persistentvolumeclaims/v1 in ns1', indexes: [], by: ['virt-controller-vmi'] },
       { informer: 'nodes/v1', indexes: [], by: ['virt-controller-node'] },
+      {
+        informer: 'resourceclaims.resource.k8s.io/v1 in ns1',
+        indexes: [],
+        by: ['virt-controller-dra-status'],
+      },
+      {
+        informer: 'resourceslices.resource.k8s.io/v1',
+        indexes: ['driver-pool'],
+        by: ['virt-controller-dra-status'],
+      },
     ]);
   });
 
@@ -54,6 +69,8 @@ describe('the controllers on the informer registry', () => {
       'pods/v1 in every namespace with selector "kubevirt.io"',
       'persistentvolumeclaims/v1 in every namespace',
       'nodes/v1',
+      'resourceclaims.resource.k8s.io/v1 in every namespace',
+      'resourceslices.resource.k8s.io/v1',
     ]);
     expect(declared({ namespace: 'ns1', podsInAllNamespaces: true }).map((d) => d.informer)).toEqual([
       'virtualmachines.kubevirt.io/v1 in ns1',
@@ -62,6 +79,8 @@ describe('the controllers on the informer registry', () => {
       'pods/v1 in every namespace with selector "kubevirt.io"',
       'persistentvolumeclaims/v1 in ns1',
       'nodes/v1',
+      'resourceclaims.resource.k8s.io/v1 in ns1',
+      'resourceslices.resource.k8s.io/v1',
     ]);
   });
 });
