@@ -19,7 +19,7 @@ import type { DeviceAttribute, ResourceClaim, ResourceSlice } from '../../kubevi
 import type { Pod } from '../../kubevirt/core/pod.ts';
 
 export const PCI_BUS_ID_ATTRIBUTE = 'resource.kubernetes.io/pciBusID';
-export const PCIE_ROOT_ATTRIBUTE = 'resource.kubernetes.io/pcieRoot';
+const PCIE_ROOT_ATTRIBUTE = 'resource.kubernetes.io/pcieRoot';
 export const MDEV_UUID_ATTRIBUTE = 'resource.kubernetes.io/mDevUUID';
 export const USB_BUS_ATTRIBUTE = 'bus';
 export const USB_DEVICE_NUMBER_ATTRIBUTE = 'deviceNumber';

@@ -5,7 +5,7 @@
 import type { KubeObject } from '../../kernel/kube/types.ts';
 
 /** One allocated device: which request of the claim it serves, and the driver, pool and device it is. */
-export interface DeviceRequestAllocationResult {
+interface DeviceRequestAllocationResult {
   request: string;
   driver: string;
   pool: string;
