@@ -24,6 +24,7 @@ import {
   withResourceClaim,
 } from '../../kubevirt/testing/resource-claims.ts';
 import { VmController } from './controller.ts';
+import { DRA_HOTPLUG_RESTART } from './hotplug-requests.ts';
 import { vmiHandlerForVms } from './handlers.ts';
 
 const KEY = 'default/testvm';
@@ -295,7 +296,7 @@ describe('VmController', () => {
     expect(body(2)).toMatchObject({ status: { volumeRequests: null } });
   });
 
-  it('resource claim requests (Deckhouse fork) go into the template and the running VMI, then are dropped', async () => {
+  it('resource claim requests (Deckhouse fork) go into the template of a running VM, which must restart', async () => {
     load(
       vm((v) => (v.status = { resourceClaimRequests: [addClaim('gpu1')] })),
       vmi(withPhase('Running')),
@@ -303,7 +304,6 @@ describe('VmController', () => {
     await run();
     expect(h.client.log).toEqual([
       'patch virtualmachines default/testvm',
-      'patch virtualmachineinstances default/testvm',
       'patch virtualmachines default/testvm status',
     ]);
     const claims = [{ name: 'gpu1', resourceClaimTemplateName: 'gpu1-template', hotpluggable: true }];
@@ -311,8 +311,10 @@ describe('VmController', () => {
     expect(body(0)).toMatchObject({
       spec: { template: { spec: { resourceClaims: claims, domain: { devices: { hostDevices } } } } },
     });
-    expect(body(1)).toMatchObject({ spec: { resourceClaims: claims, domain: { devices: { hostDevices } } } });
-    expect(body(2)).toMatchObject({ status: { resourceClaimRequests: null } });
+    expect(body(1)).toMatchObject({ status: { resourceClaimRequests: null } });
+    const conditions = (body(1) as { status: { conditions: { type: string; message?: string }[] } }).status
+      .conditions;
+    expect(conditions.find((c) => c.type === 'RestartRequired')?.message).toBe(DRA_HOTPLUG_RESTART);
   });
 
   it('a resource claim remove leaves a stopped VM only in the template, and the request once done', async () => {

@@ -49,6 +49,7 @@ export type StatusReason =
   | 'Timeout'
   | 'TooManyRequests'
   | 'MethodNotAllowed'
+  | 'NotImplemented'
   | 'NotAcceptable'
   | 'RequestEntityTooLarge'
   | 'UnsupportedMediaType'

@@ -5,9 +5,9 @@
  * answers 202 once its one patch is applied; the patch request carries the body's dryRun when it starts with
  * "All".
  * - On a VMI: 409 unless Running; 409 when the request does not fit its claims (resource-claim-verify.ts); then
- *   `test` + `replace`/`add` of spec.resourceClaims and spec.domain.devices.hostDevices with the request
- *   applied (lib/kubevirt/resource-claim-requests.ts). Unlike a volume there is no "owned by a VM" refusal: the fork
- *   has none.
+ *   501: a DRA device is not attached to (or detached from) a running domain yet, so the request is refused
+ *   rather than written into a spec the domain would not follow (the fork patches spec.resourceClaims and
+ *   spec.domain.devices.hostDevices with the request applied).
  * - On a VM: 409 when the request does not fit the template's claims; then a patch of
  *   status.resourceClaimRequests (status-requests.ts: 409 for a request of that name already pending), which
  *   the VM controller applies to the template and the running VMI.
@@ -16,15 +16,12 @@
 import type {
   VirtualMachine,
   VirtualMachineInstance,
-  VirtualMachineInstanceSpec,
   VirtualMachineResourceClaimRequest,
 } from '../../../kubevirt/index.ts';
-import { applyResourceClaimRequest } from '../../../kubevirt/resource-claim-requests.ts';
 import { isRunning } from '../../../kubevirt/vmi-state.ts';
-import { listsPatch } from '../list-patch.ts';
 import { VMI_NOT_RUNNING } from '../messages.ts';
-import { ACCEPTED, patchPlan, type JsonPatchOp, type VmPlan } from '../patch-plan.ts';
-import { conflict, notFound, type Refusal } from '../refusal.ts';
+import { ACCEPTED, patchPlan, type VmPlan } from '../patch-plan.ts';
+import { conflict, notFound, notImplemented, type Refusal } from '../refusal.ts';
 import { resourceClaimDryRun } from './resource-claim-options.ts';
 import { verifyResourceClaimRequest } from './resource-claim-verify.ts';
 import { statusRequestsPatch, type RequestKind } from '../status-requests.ts';
@@ -45,22 +42,6 @@ const RESOURCE_CLAIM_REQUESTS: RequestKind<VirtualMachineResourceClaimRequest> =
   removeName: (r) => r.removeResourceClaimOptions?.name,
 };
 
-/** test + replace/add of a VMI spec's resource claims and host devices with the request applied. */
-function specResourceClaimPatch(
-  spec: VirtualMachineInstanceSpec,
-  req: VirtualMachineResourceClaimRequest,
-): JsonPatchOp[] {
-  const out = applyResourceClaimRequest(spec, req);
-  return listsPatch([
-    { path: '/spec/resourceClaims', old: spec.resourceClaims, next: out.resourceClaims ?? [] },
-    {
-      path: '/spec/domain/devices/hostDevices',
-      old: spec.domain.devices.hostDevices,
-      next: out.domain.devices.hostDevices ?? [],
-    },
-  ]);
-}
-
 export function planVmiResourceClaim(change: ResourceClaimChange<VirtualMachineInstance>): VmPlan | Refusal {
   const { object: vmi, request: req } = change;
   if (vmi === undefined) return notFound('virtualmachineinstance', change.name);
@@ -68,9 +49,10 @@ export function planVmiResourceClaim(change: ResourceClaimChange<VirtualMachineI
   if (!isRunning(vmi)) return conflict('virtualmachineinstance', name, VMI_NOT_RUNNING);
   const refused = verifyResourceClaimRequest(vmi.spec.resourceClaims, req);
   if (refused !== undefined) return conflict('virtualmachineinstance', name, refused);
-  const onError = { kind: 'invalid-or-internal', prefix: 'unable to patch vmi' } as const;
-  const ops = specResourceClaimPatch(vmi.spec, req);
-  return { patches: [patchPlan('vmi', ops, onError, resourceClaimDryRun(req))], then: ACCEPTED };
+  return notImplemented(
+    'hotplugging a DRA host device into a running VMI is not built yet: ' +
+      'ask the VirtualMachine (addresourceclaim on virtualmachines) and restart it',
+  );
 }
 
 export function planVmResourceClaim(change: ResourceClaimChange<VirtualMachine>): VmPlan | Refusal {
