@@ -2,7 +2,9 @@
 # Builds kube-apiserver and etcd from the pinned go.mod in testenv/go (Go module proxy only) and
 # caches the binaries outside the repo, keyed by the hash of go.mod + go.sum: a warm run does nothing.
 # `build.sh node` also builds the node's binaries from the same module (kubelet, kube-proxy,
-# kube-scheduler, kube-controller-manager: the local cluster in e2e/local) into the same cache dir.
+# kube-scheduler, kube-controller-manager: the local cluster in e2e/local) into the same cache dir, and
+# `build.sh dra` Kubernetes' own DRA test driver (test/e2e/dra/test-driver) as dra-test-driver, the kubelet
+# plugin of e2e/local/dra-driver.ts. Arguments combine: `build.sh node dra`.
 # Prints the cache path on stdout's last line. Progress (packages compiled) goes to stderr.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -15,12 +17,16 @@ cache="${KV_CACHE_DIR:-$HOME/.cache/kubevirt-ts}/controlplane/$key"
 log() { printf '[controlplane] %s\n' "$*" >&2; }
 
 NODE_TOOLS=(kubelet kube-proxy kube-scheduler kube-controller-manager)
+DRA_TOOL=dra-test-driver
 want_node=0
-case "${1:-}" in
-  "") ;;
-  node) want_node=1 ;;
-  *) log "usage: build.sh [node]"; exit 2 ;;
-esac
+want_dra=0
+for arg in "$@"; do
+  case "$arg" in
+    node) want_node=1 ;;
+    dra) want_dra=1 ;;
+    *) log "usage: build.sh [node] [dra]"; exit 2 ;;
+  esac
+done
 
 # go build -v names each package as it is compiled; print a running count every 100 packages as progress.
 progress() {
@@ -54,8 +60,8 @@ else
   [ "${PIPESTATUS[0]}" = 0 ] || { log "go build failed"; exit 1; }
   mv "$cache/bin.tmp/server" "$cache/bin.tmp/etcd" 2>/dev/null || true
   [ -x "$cache/bin.tmp/v3" ] && mv "$cache/bin.tmp/v3" "$cache/bin.tmp/etcd"
-  # Keep node binaries an earlier `build.sh node` put here.
-  for t in "${NODE_TOOLS[@]}"; do
+  # Keep node and DRA binaries an earlier `build.sh node` or `build.sh dra` put here.
+  for t in "${NODE_TOOLS[@]}" "$DRA_TOOL"; do
     if [ -x "$cache/bin/$t" ]; then mv "$cache/bin/$t" "$cache/bin.tmp/"; fi
   done
   rm -rf "$cache/bin" && mv "$cache/bin.tmp" "$cache/bin"
@@ -77,5 +83,20 @@ elif [ "$want_node" = 1 ]; then
   for t in "${NODE_TOOLS[@]}"; do mv "$cache/node.tmp/$t" "$cache/bin/$t"; done
   rm -rf "$cache/node.tmp"
   log "node binaries built in $(( $(date +%s) - start ))s"
+fi
+if [ "$want_dra" = 1 ] && [ -x "$cache/bin/$DRA_TOOL" ]; then
+  log "cached $DRA_TOOL in $cache/bin"
+elif [ "$want_dra" = 1 ]; then
+  need_go
+  log "building $DRA_TOOL into $cache/bin (cold: about 2.5 minutes on 2 cores)"
+  rm -rf "$cache/dra.tmp" && mkdir -p "$cache/dra.tmp"
+  start=$(date +%s)
+  cd "$here/go"
+  GOFLAGS=-mod=readonly go build -v -trimpath -ldflags "$ldflags" -o "$cache/dra.tmp/$DRA_TOOL" \
+    k8s.io/kubernetes/test/e2e/dra/test-driver 2>&1 | progress "$start"
+  [ "${PIPESTATUS[0]}" = 0 ] || { log "go build ($DRA_TOOL) failed"; exit 1; }
+  mv "$cache/dra.tmp/$DRA_TOOL" "$cache/bin/$DRA_TOOL"
+  rm -rf "$cache/dra.tmp"
+  log "$DRA_TOOL built in $(( $(date +%s) - start ))s"
 fi
 echo "$cache"

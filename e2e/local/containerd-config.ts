@@ -21,8 +21,10 @@ export interface ContainerdConfigOptions {
   runDir: string;
   cniConfDir: string;
   cniBinDir: string;
-  /** The stack's own dir for the opt plugin, CDI specs and image verifiers. */
+  /** The stack's own dir for the opt plugin and image verifiers. */
   varDir: string;
+  /** The CDI spec dir (DRA drivers write their claims' specs here). */
+  cdiDir: string;
 }
 
 const q = (s: string): string => `'${s}'`;
@@ -48,7 +50,7 @@ oom_score = 0
     restrict_oom_score_adj = true
     device_ownership_from_security_context = true
     netns_mounts_under_state_dir = true
-    cdi_spec_dirs = [${q(join(o.varDir, 'cdi'))}]
+    cdi_spec_dirs = [${q(o.cdiDir)}]
     enable_unprivileged_ports = false
     enable_unprivileged_icmp = false
     [${cri}.containerd]

@@ -42,7 +42,17 @@ export interface Layout {
   pki: string;
   kubeconfigs: string;
   logs: string;
-  containerd: { dir: string; config: string; root: string; state: string; socket: string };
+  containerd: {
+    dir: string;
+    config: string;
+    root: string;
+    state: string;
+    socket: string;
+    /** containerd's own dir for the opt plugin, image verifiers and the like (not /opt, /etc). */
+    var: string;
+    /** The CDI spec dir containerd reads (cdi_spec_dirs): a DRA driver writes its claims' specs here. */
+    cdi: string;
+  };
   cni: { confDir: string };
   kubelet: { root: string; config: string; sysctls: string; podLogs: string; volumePlugins: string };
   kubeProxy: { config: string };
@@ -79,6 +89,8 @@ export function layout(dir: string = defaultStackDir()): Layout {
       root: join(ctr, 'root'),
       state: join(ctr, 'state'),
       socket: join(ctr, 'containerd.sock'),
+      var: join(ctr, 'var'),
+      cdi: join(ctr, 'var', 'cdi'),
     },
     cni: { confDir: join(dir, 'cni', 'net.d') },
     kubelet: {

@@ -47,7 +47,8 @@ export async function ensureContainerd(c: StepContext): Promise<void> {
       runDir: c.s.runDir,
       cniConfDir: c.L.cni.confDir,
       cniBinDir: CNI_BIN_DIR,
-      varDir: join(ctrd.dir, 'var'),
+      varDir: ctrd.var,
+      cdiDir: ctrd.cdi,
     }),
   );
   await writeFile(join(c.L.cni.confDir, '10-kvts.conflist'), cniConflist(join(c.L.dir, 'cni', 'ipam')));

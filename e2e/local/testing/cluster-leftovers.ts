@@ -21,6 +21,7 @@ const CLUSTER_SCOPED: readonly (readonly [kind: string, path: string])[] = [
   ['PriorityClass', '/apis/scheduling.k8s.io/v1/priorityclasses'],
   ['CustomResourceDefinition', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'],
   ['APIService', '/apis/apiregistration.k8s.io/v1/apiservices'],
+  ['DeviceClass', '/apis/resource.k8s.io/v1/deviceclasses'],
 ];
 
 type Listed = Obj & { spec?: { service?: { namespace?: string } | null } };
