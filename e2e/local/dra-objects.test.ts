@@ -100,6 +100,20 @@ describe('objects', () => {
       metadata: { name: 't' },
       spec: { spec: { devices: { requests: [{ name: 'dev', exactly: { deviceClassName: 'kvts-x' } }] } } },
     });
+    const usb = claimTemplate('t', { ...o, selector: 'device.attributes["d"].bus == "001"' });
+    expect((usb['spec'] as { spec: unknown }).spec).toEqual({
+      devices: {
+        requests: [
+          {
+            name: 'dev',
+            exactly: {
+              deviceClassName: 'kvts-x',
+              selectors: [{ cel: { expression: 'device.attributes["d"].bus == "001"' } }],
+            },
+          },
+        ],
+      },
+    });
   });
 });
 

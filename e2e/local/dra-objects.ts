@@ -95,6 +95,8 @@ export interface ClaimTemplateOptions {
   readonly request: string;
   /** Opaque parameters for the driver: each becomes `user_<key>=<value>` in the container. */
   readonly parameters?: Readonly<Record<string, string>>;
+  /** A CEL expression the device must also match. */
+  readonly selector?: string;
 }
 
 /** A ResourceClaimTemplate of one device of the class, with the driver's opaque parameters when given. */
@@ -109,7 +111,15 @@ export function claimTemplate(name: string, o: ClaimTemplateOptions): Obj {
     spec: {
       spec: {
         devices: {
-          requests: [{ name: o.request, exactly: { deviceClassName: o.deviceClassName } }],
+          requests: [
+            {
+              name: o.request,
+              exactly: {
+                deviceClassName: o.deviceClassName,
+                ...(o.selector !== undefined && { selectors: [{ cel: { expression: o.selector } }] }),
+              },
+            },
+          ],
           ...(config.length > 0 && { config }),
         },
       },

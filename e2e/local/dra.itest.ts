@@ -5,48 +5,52 @@
  * - a Pod with a claim from a ResourceClaimTemplate of the driver's DeviceClass is scheduled, the scheduler
  *   allocates the claim (status.allocation.devices.results) and reserves it for the Pod, the kubelet has the
  *   driver prepare it, and the container sees the variables of the CDI spec the driver wrote;
- * - once the Pod is gone the claim is deleted and unprepared (its CDI spec removed).
+ * - once the Pod is gone the claim is deleted and unprepared (its CDI spec removed);
+ * - a VM's DRA host device: its claim goes onto the launcher Pod and the compute container, is allocated and
+ *   prepared with the Pod, and the DRA status controller reports the claim and the device in
+ *   status.deviceStatus. The test driver's devices carry no attribute a domain attaches a device by, so the
+ *   VMI waits with a DRADeviceNotAttachable warning and no domain;
+ * - a USB device as Deckhouse's USB driver publishes it (a slice of the test driver with `bus` and
+ *   `deviceNumber`, prepared by the same plugin) reaches the VMI as the fork's usbAddress, the handler starts
+ *   the domain with it as a USB hostdev, and libvirt refuses the start: this host has no USB subsystem at all
+ *   (`/sys/bus/usb` is absent), so no USB device can be passed through here.
  */
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { VIRTUAL_MACHINES, VIRTUAL_MACHINE_INSTANCES } from '../../lib/kubevirt/index.ts';
+import type { VirtualMachineInstance } from '../../lib/kubevirt/index.ts';
+import type { Pod } from '../../lib/kubevirt/core/pod.ts';
+import { EVENTS, PODS, type KubeObject } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
-import { newNamespaceName } from '../../testenv/handle.ts';
 import { startDraDriver, type RunningDraDriver } from './dra-driver.ts';
 import { cdiSpecFile, claimEnv, RESOURCE_API, slicesPath } from './dra-objects.ts';
 import type { List, Obj } from './kube.ts';
 import { NODE_NAME } from './layout.ts';
-import { useLocalCluster, type TestCluster } from './testing/cluster.ts';
 import { claimPath, claimPod, createClaimTemplate, podClaimName, type ClaimDoc } from './testing/dra.ts';
-import { createNamespace, createPod, logs, podPath, waitReady } from './testing/pods.ts';
+import { createPod, logs, podPath, waitReady } from './testing/pods.ts';
+import { virtSuite } from './testing/suite.ts';
+import { agentVm } from './virt.ts';
 
-let c: TestCluster;
-let ns: string;
 let driver: RunningDraDriver | undefined;
 
+// The namespace's Pods go while the driver still runs (the kubelet needs it to unprepare their claims): the
+// suite's cleanup runs once the namespace is gone.
+const s = virtSuite('dra', {
+  handler: true,
+  cleanup: async () => {
+    await driver?.stop();
+  },
+});
+
 beforeAll(async () => {
-  c = await useLocalCluster();
-  ns = newNamespaceName('dra');
-  await createNamespace(c.api, ns);
   driver = await startDraDriver({
-    dir: c.dir,
-    kubeconfig: c.kubeconfig,
-    api: c.api,
-    deviceClassName: `kvts-${ns}`,
+    dir: s.c.dir,
+    kubeconfig: s.c.kubeconfig,
+    api: s.c.api,
+    deviceClassName: `kvts-${s.ns}`,
     numDevices: 2,
   });
 }, 1_200_000);
-
-afterAll(async () => {
-  // The namespace's Pods go while the driver still runs: the kubelet needs it to unprepare their claims.
-  await c.api.remove(`/api/v1/namespaces/${ns}`).catch(() => undefined);
-  await waitFor(
-    async () => (await c.api.find(`/api/v1/namespaces/${ns}`)) === undefined,
-    `namespace ${ns} gone`,
-    { timeoutMs: 120_000, intervalMs: 500 },
-  ).catch(() => undefined);
-  await driver?.stop();
-  await c.release();
-}, 300_000);
 
 const the = (): RunningDraDriver => {
   if (driver === undefined) throw new Error('the DRA driver did not start');
@@ -59,7 +63,7 @@ interface SliceDoc extends Obj {
 
 describe('DRA with the test driver on node local', () => {
   it('publishes its devices in a ResourceSlice of the node', async () => {
-    const slices = (await c.api.get<List<SliceDoc>>(slicesPath(the().driverName, NODE_NAME))).items;
+    const slices = (await s.c.api.get<List<SliceDoc>>(slicesPath(the().driverName, NODE_NAME))).items;
     expect(slices).toHaveLength(1);
     const spec = slices[0]?.spec;
     expect(spec).toMatchObject({ driver: the().driverName, nodeName: NODE_NAME, pool: { name: NODE_NAME } });
@@ -68,19 +72,19 @@ describe('DRA with the test driver on node local', () => {
 
   it('allocates, prepares and releases a claim of a Pod from a template of its class', async () => {
     const params = { kvts: 'dra-probe' };
-    await createClaimTemplate(c.api, ns, 'one-device', {
+    await createClaimTemplate(s.c.api, s.ns, 'one-device', {
       deviceClassName: the().deviceClassName,
       driverName: the().driverName,
       request: 'dev',
       parameters: params,
     });
     const command = ['sh', '-c', 'env | sort; exec sleep 600'];
-    await createPod(c.api, ns, claimPod('probe', { claim: 'device', template: 'one-device', command }));
-    const pod = await waitReady(c.api, ns, 'probe', 120_000);
+    await createPod(s.c.api, s.ns, claimPod('probe', { claim: 'device', template: 'one-device', command }));
+    const pod = await waitReady(s.c.api, s.ns, 'probe', 120_000);
     expect(pod.spec?.nodeName).toBe(NODE_NAME);
 
-    const name = await podClaimName(c.api, ns, 'probe', 'device');
-    const claim = await c.api.get<ClaimDoc>(claimPath(ns, name));
+    const name = await podClaimName(s.c.api, s.ns, 'probe', 'device');
+    const claim = await s.c.api.get<ClaimDoc>(claimPath(s.ns, name));
     const results = claim.status?.allocation?.devices?.results ?? [];
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ request: 'dev', driver: the().driverName, pool: NODE_NAME });
@@ -90,7 +94,7 @@ describe('DRA with the test driver on node local', () => {
     const want = Object.entries(claimEnv(name, 'dev', params)).map(([k, v]) => `${k}=${v}`);
     const out = await waitFor(
       async () => {
-        const text = await logs(c.api, ns, 'probe');
+        const text = await logs(s.c.api, s.ns, 'probe');
         return want.every((l) => text.split('\n').includes(l)) && text;
       },
       () => `the container's environment to hold ${want.join(', ')}`,
@@ -100,13 +104,162 @@ describe('DRA with the test driver on node local', () => {
     const spec = cdiSpecFile(the().cdiDir, the().driverName, claim.metadata?.uid ?? '', 'dev');
     expect(existsSync(spec)).toBe(true);
 
-    await c.api.remove(podPath(ns, 'probe'));
+    await s.c.api.remove(podPath(s.ns, 'probe'));
     await waitFor(
-      async () => (await c.api.find(claimPath(ns, name))) === undefined && !existsSync(spec),
+      async () => (await s.c.api.find(claimPath(s.ns, name))) === undefined && !existsSync(spec),
       `claim ${name} deleted and its CDI spec removed after the Pod went`,
       { timeoutMs: 120_000, intervalMs: 500 },
     );
-    const left = await c.api.get<List>(`${RESOURCE_API}/namespaces/${ns}/resourceclaims`);
+    const left = await s.c.api.get<List>(`${RESOURCE_API}/namespaces/${s.ns}/resourceclaims`);
     expect(left.items).toEqual([]);
   }, 300_000);
+});
+
+interface Event extends KubeObject {
+  involvedObject?: { name?: string };
+  type?: string;
+  reason?: string;
+  message?: string;
+}
+
+const getVmi = (name: string): Promise<VirtualMachineInstance | undefined> =>
+  s.clients.kv
+    .get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace: s.ns })
+    .catch(() => undefined);
+
+/** A warning of `reason` on the VMI `name`, once there (its message). */
+function warning(name: string, reason: string, match: RegExp, timeoutMs = 120_000): Promise<string> {
+  return waitFor(
+    async () => {
+      const events = await s.clients.direct.list<Event>(EVENTS, { namespace: s.ns });
+      const e = events.items.find(
+        (ev) =>
+          ev.involvedObject?.name === name &&
+          ev.type === 'Warning' &&
+          ev.reason === reason &&
+          match.test(ev.message ?? ''),
+      );
+      return e?.message;
+    },
+    `a ${reason} warning on ${name} matching ${String(match)}`,
+    { timeoutMs, intervalMs: 500 },
+  );
+}
+
+/** A running VM of the agent guest with one DRA host device `device` from the claim template. */
+async function createDraVm(name: string, device: string, template: string): Promise<void> {
+  const vm = await agentVm(s.ns, name);
+  vm.spec.runStrategy = 'Always';
+  const spec = vm.spec.template.spec;
+  spec.resourceClaims = [{ name: device, resourceClaimTemplateName: template }];
+  spec.domain.devices.hostDevices = [{ name: device, claimName: device, requestName: device }];
+  await s.clients.kv.create(VIRTUAL_MACHINES, vm);
+}
+
+/** The VMI's status entry of host device `device` once the DRA status controller named the allocated device. */
+function deviceStatusOf(name: string, device: string): Promise<VirtualMachineInstance> {
+  return waitFor(
+    async () => {
+      const vmi = await getVmi(name);
+      const entry = vmi?.status?.deviceStatus?.hostDeviceStatuses?.find((d) => d.name === device);
+      return entry?.deviceResourceClaimStatus?.name !== undefined && vmi;
+    },
+    `the allocated device of ${name}'s ${device} in status.deviceStatus`,
+    { timeoutMs: 180_000, intervalMs: 500 },
+  );
+}
+
+async function launcherPod(vm: string): Promise<Pod> {
+  const pods = await s.clients.direct.list<Pod>(PODS, { namespace: s.ns });
+  const pod = pods.items.find((p) => p.metadata.name?.startsWith(`virt-launcher-${vm}-`));
+  if (pod === undefined) throw new Error(`no launcher Pod of ${vm}`);
+  return pod;
+}
+
+async function allocatedDevice(claimName: string): Promise<string> {
+  const claim = await s.c.api.get<ClaimDoc>(claimPath(s.ns, claimName));
+  return claim.status?.allocation?.devices?.results?.[0]?.device ?? '';
+}
+
+async function deleteVm(name: string): Promise<void> {
+  await s.clients.kv.delete(VIRTUAL_MACHINES, name, { namespace: s.ns });
+  await waitFor(async () => (await getVmi(name)) === undefined, `VMI ${name} gone`, {
+    timeoutMs: 120_000,
+    intervalMs: 500,
+  });
+}
+
+describe('a VM with a DRA host device', () => {
+  it('gets its claim with the launcher Pod and its device in status.deviceStatus; without an address it waits', async () => {
+    await createClaimTemplate(s.c.api, s.ns, 'test-device', {
+      deviceClassName: the().deviceClassName,
+      driverName: the().driverName,
+      request: 'dev',
+    });
+    await createDraVm('dra-wait', 'dev', 'test-device');
+    const vmi = await deviceStatusOf('dra-wait', 'dev');
+    const pod = await launcherPod('dra-wait');
+    expect(pod.spec['resourceClaims']).toEqual([{ name: 'dev', resourceClaimTemplateName: 'test-device' }]);
+    expect(pod.spec.containers[0]?.resources?.claims).toEqual([{ name: 'dev', request: 'dev' }]);
+    const claimName = await podClaimName(s.c.api, s.ns, pod.metadata.name ?? '', 'dev');
+    const device = await allocatedDevice(claimName);
+    expect(vmi.status?.deviceStatus?.hostDeviceStatuses).toEqual([
+      {
+        name: 'dev',
+        deviceResourceClaimStatus: { resourceClaimName: claimName, name: device, attributes: {} },
+      },
+    ]);
+    expect(
+      await warning('dra-wait', 'DRADeviceNotAttachable', new RegExp(`${device} allocated for dev`)),
+    ).toMatch(/none of the attributes/);
+    // The handler does not start a domain it cannot give the device: the VMI stays Scheduled.
+    await new Promise((r) => setTimeout(r, 5000));
+    expect((await getVmi('dra-wait'))?.status?.phase).toBe('Scheduled');
+    await deleteVm('dra-wait');
+  }, 400_000);
+
+  it('a USB device as Deckhouse publishes it reaches the domain, which libvirt cannot start without USB', async () => {
+    const driverName = the().driverName;
+    // allNodes, so that the test driver's own slice controller (which owns the node's slices) leaves it alone.
+    await s.c.api.create(`${RESOURCE_API}/resourceslices`, {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceSlice',
+      metadata: { name: `kvts-${s.ns}-usb` },
+      spec: {
+        driver: driverName,
+        pool: { name: `kvts-${s.ns}-usb`, generation: 1, resourceSliceCount: 1 },
+        allNodes: true,
+        devices: [
+          {
+            name: 'usb-001-002',
+            attributes: {
+              bus: { string: '001' },
+              deviceNumber: { string: '002' },
+              vendorID: { string: '1d6b' },
+              productID: { string: '0104' },
+            },
+          },
+        ],
+      },
+    });
+    try {
+      await createClaimTemplate(s.c.api, s.ns, 'usb-device', {
+        deviceClassName: the().deviceClassName,
+        driverName,
+        request: 'usb',
+        selector: `device.attributes[${JSON.stringify(driverName)}].bus == "001"`,
+      });
+      await createDraVm('dra-usb', 'usb', 'usb-device');
+      const vmi = await deviceStatusOf('dra-usb', 'usb');
+      expect(vmi.status?.deviceStatus?.hostDeviceStatuses?.[0]?.deviceResourceClaimStatus).toMatchObject({
+        name: 'usb-001-002',
+        attributes: { usbAddress: { bus: 1, deviceNumber: 2 } },
+      });
+      // The domain asked libvirt for the host's USB device 001:002; this host has no USB subsystem.
+      expect(await warning('dra-usb', 'SyncFailed', /\/sys\/bus\/usb/)).toMatch(/cannot open directory/);
+      await deleteVm('dra-usb');
+    } finally {
+      await s.c.api.remove(`${RESOURCE_API}/resourceslices/kvts-${s.ns}-usb`).catch(() => undefined);
+    }
+  }, 400_000);
 });
