@@ -32,7 +32,10 @@ const FIELD_MANAGER = 'kubevirt-ts-local';
 
 const DEVICE_PLUGINS = '/var/lib/kubelet/device-plugins';
 
-/** The handler DaemonSet adapted to this node (strategic merge: volumes by name, mounts by path). */
+/**
+ * The handler DaemonSet adapted to this node (strategic merge: volumes by name, mounts by path): the image
+ * volumes come from this node's containerd state dir, mounted where the DaemonSet mounts containerd's default.
+ */
 function handlerPatch(L: Layout): string {
   const volumes = [
     { name: 'kubelet', hostPath: { path: L.kubelet.root } },
@@ -45,7 +48,6 @@ function handlerPatch(L: Layout): string {
   const mounts = [
     { name: 'device-plugins', mountPath: DEVICE_PLUGINS },
     { name: 'local-pv', mountPath: L.pv },
-    { name: 'image-volumes', mountPath: imageVolumesDir(L), mountPropagation: 'HostToContainer' },
   ];
   return JSON.stringify({
     spec: {

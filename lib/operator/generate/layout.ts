@@ -67,6 +67,11 @@ export const HOST_PATHS = {
   /** Sockets the handler and pr-helper share with launchers (pr-helper's under daemons/pr). */
   kubevirtRun: '/var/run/kubevirt',
   prHelperSocketDir: '/var/run/kubevirt/daemons/pr',
+  /**
+   * Where containerd's CRI plugin mounts Pods' image volumes (its default state dir): the handler finds a
+   * hotplugged containerDisk's image there (the Deckhouse fork's image hotplug).
+   */
+  containerdImageVolumes: '/run/containerd/io.containerd.grpc.v1.cri/image-volumes',
 } as const;
 
 /** KubeVirt's default log verbosity of a component. */

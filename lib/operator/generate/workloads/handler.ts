@@ -117,6 +117,10 @@ function handler(cfg: InstallConfig): ContainerSpec {
       hostPathAt('kubelet', HOST_PATHS.kubelet, { propagation: 'Bidirectional' }),
       hostPathAt('node-labeller', HOST_PATHS.nodeLabeller, { create: true }),
       hostPathAt('virt-share-dir', HOST_PATHS.kubevirtRun, { create: true }),
+      hostPathAt('image-volumes', HOST_PATHS.containerdImageVolumes, {
+        propagation: 'HostToContainer',
+        create: true,
+      }),
     ],
     ...probes(METRICS_PORT, '/readyz'),
     resources: requests('10m', '325Mi'),
