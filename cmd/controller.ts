@@ -5,6 +5,7 @@ import type { KubeFlagValues } from '../lib/kernel/kube/index.ts';
 import { createLogger } from '../lib/kernel/log/log.ts';
 import { runUntilSignal } from '../lib/kernel/runtime/shutdown.ts';
 import { runControllerRole, type ControllerRoleOptions } from '../lib/controller/role.ts';
+import { IMAGE_VIRTIOFSD } from '../lib/controller/vmi/virtiofs-containers.ts';
 import {
   addMetricsTlsFlags,
   bool,
@@ -23,6 +24,7 @@ interface ControllerFlags extends KubeFlagValues, MetricsTlsFlags {
   leaderElect: boolean;
   healthPort: number;
   launcherImage: string;
+  virtiofsd: string;
   allowEmulation: boolean;
   rewrite: boolean;
   verbosity: number;
@@ -40,7 +42,11 @@ function roleOptions(f: ControllerFlags): Omit<ControllerRoleOptions, 'log'> {
     workers: f.workers,
     healthPort: f.healthPort,
     metricsTls: metricsTls(f),
-    launcher: { image: f.launcherImage, allowEmulation: f.allowEmulation },
+    launcher: {
+      image: f.launcherImage,
+      allowEmulation: f.allowEmulation,
+      virtiofsd: f.virtiofsd === '' ? undefined : f.virtiofsd,
+    },
     rewrite: f.rewrite,
     ...(f.watchNamespace !== undefined && { watchNamespace: f.watchNamespace }),
   };
@@ -61,6 +67,11 @@ export function controllerCommand(): Command {
     .addOption(opt('--leader-elect <bool>', 'use a Lease to elect one active replica', bool, true))
     .addOption(opt('--health-port <port>', '/metrics, /healthz, /readyz port', port, 8443))
     .requiredOption('--launcher-image <ref>', 'image of launcher Pods (holds `virt launcher`)')
+    .option(
+      '--virtiofsd <path>',
+      "the launcher image's unprivileged virtiofsd, run per VMI filesystem ('' when it has none: filesystems are refused)",
+      IMAGE_VIRTIOFSD,
+    )
     .addOption(
       opt('--allow-emulation <bool>', 'launchers may use TCG (no kvm device requested)', bool, false),
     )

@@ -61,6 +61,13 @@ describe('virt entrypoint', () => {
     expect(r.stdout).toContain('node-labeller');
   });
 
+  it("names the launcher image's virtiofsd in the controller's --help, on by default", async () => {
+    const r = await run('virt', ['controller', '--help']);
+    expect(r.stdout.replace(/\s+/g, ' ')).toMatch(
+      /--virtiofsd <path> .*\(default: "\/usr\/libexec\/virtiofsd"\)/,
+    );
+  });
+
   it('refuses roles that are not built yet, with exit 2 and a clear message', async () => {
     const pending = ROLES.map((x) => x.name);
     const results = await Promise.all(pending.map((name) => run('virt', [name])));

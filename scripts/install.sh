@@ -22,7 +22,10 @@ APT_PACKAGES=(openssl ca-certificates git curl util-linux
   # server is tested against (the test guests run the same busybox); ISC's dhclient, the DHCPv6 client its
   # DHCPv6 server is tested against (busybox-static has no udhcpc6); ssh, scp and ssh-keygen for the agent
   # guest's ssh server.
-  zsh busybox-static isc-dhcp-client openssh-client)
+  zsh busybox-static isc-dhcp-client openssh-client
+  # The Rust virtiofsd of the launcher image is built from its crate (e2e/local/image/build-virtiofsd.sh) and
+  # links against these.
+  libseccomp-dev libcap-ng-dev)
 
 log() { printf '[install] %s\n' "$*" >&2; }
 

@@ -3,7 +3,9 @@
 #   localhost/kubevirt-ts:local   the Containerfile on debian:bookworm-slim tagged as its base, from a context
 #                                 holding exactly what it copies (as e2e/local/image/build-image.sh stages it
 #                                 for buildah): the bundle of scripts/build.mjs, the node on PATH (Node 24), the
-#                                 image check and the example VMI;
+#                                 Rust virtiofsd (e2e/local/image/build-virtiofsd.sh in a rust:1-bookworm
+#                                 container, so it links against bookworm's libraries), the image check and
+#                                 the example VMI;
 #   OUT/guest-disk.tar, OUT/guest-kernel.tar   the example VM's images as OCI archives, made by
 #                                 e2e/local/image/build-small.sh in a debian:bookworm container (the test guests
 #                                 are built from Debian's packages).
@@ -29,6 +31,15 @@ trap 'rm -rf "$ctx"' EXIT
 mkdir -p "$ctx/.tools/node/bin" "$ctx/e2e/local/image" "$ctx/lib/launcher/converter/testdata"
 node "$repo/scripts/build.mjs" "$ctx/dist"
 cp "$(readlink -f "$(command -v node)")" "$ctx/.tools/node/bin/node"
+log "building virtiofsd"
+docker run --rm --volume "$repo:/src:ro" --volume "$ctx:/ctx" --env OWNER="$(id -u):$(id -g)" \
+  rust:1-bookworm bash -euo pipefail -c '
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+      libseccomp-dev libcap-ng-dev >/dev/null
+    dir=$(bash /src/e2e/local/image/build-virtiofsd.sh | tail -n 1)
+    cp "$dir/bin/virtiofsd" /ctx/.tools/virtiofsd
+    chown "$OWNER" /ctx/.tools/virtiofsd'
 cp "$repo/e2e/local/image/check.sh" "$ctx/e2e/local/image/check.sh"
 cp "$repo/lib/launcher/converter/testdata/kernel-boot-tcg.in.json" "$ctx/lib/launcher/converter/testdata/"
 cp "$repo/Containerfile" "$ctx/Containerfile"

@@ -224,6 +224,9 @@ export class DomainManager {
       claimDiskFormats: claimFormats,
       podLinks: await this.podLinks(vmi, base),
       backendStorage: existsSync(base.layout.backendStorageMetaDir),
+      // The Pod has the socket directory only with its virtiofsd containers (the controller's
+      // LauncherPodConfig.virtiofsd).
+      virtiofsServed: existsSync(base.layout.virtiofsDir),
     };
   }
 

@@ -8,8 +8,8 @@
 #   initramfs.cpio.gz        busybox + /init (prints the marker on ttyS0; ACPI power button powers off;
 #                            DHCP (and DHCPv6 by ISC dhclient) on a virtio-net eth0, echo services through
 #                            inetutils-inetd)
-#   initramfs-agent.cpio.gz  the same plus virtio disk modules, qemu-ga, dropbear (with sftp-server, for scp)
-#                            and their libraries
+#   initramfs-agent.cpio.gz  the same plus virtio disk and virtiofs modules, qemu-ga, dropbear (with
+#                            sftp-server, for scp) and their libraries
 #   data.ext4.qcow2          16 MiB ext4 disk (label kvts-data) for the agent variant
 #   manifest.json            package versions, kernel release, sizes
 # Prints the cache directory on stdout's last line; progress goes to stderr.
@@ -21,8 +21,9 @@ flavour=${KV_GUEST_KERNEL_FLAVOUR:-cloud-amd64}
 MARKER=KUBEVIRT-TS-GUEST-READY
 # Modules the agent image loads (with their dependencies, in order); built-in ones are skipped. virtio_scsi
 # and sd_mod let the guest see disks hotplugged on the SCSI bus, sr_mod CD-ROMs there; virtio_mem lets it take
-# memory hotplugged through a virtio-mem device.
-AGENT_MODULES=(virtio_pci virtio_console virtio_blk virtio_scsi sd_mod sr_mod crc32c_generic ext4 virtio_mem)
+# memory hotplugged through a virtio-mem device, virtiofs (with fuse) mounts a VMI's filesystems.
+AGENT_MODULES=(virtio_pci virtio_console virtio_blk virtio_scsi sd_mod sr_mod crc32c_generic ext4 virtio_mem
+  fuse virtiofs)
 # Both images: the ACPI power button (a module in the cloud kernel) and evdev, through which busybox acpid
 # sees its key press (the kernel has no /proc/acpi/event).
 BUTTON_MODULES=(button evdev)

@@ -33,6 +33,15 @@ export const GUEST_PORTS = {
   ssh: 22,
 } as const;
 
+/**
+ * The kernel command line parameter that has the agent guest mount a virtiofs tag at /mnt/<tag> before MARKER
+ * and print `${VIRTIOFS_MARKER} <tag> <first line of /mnt/<tag>/hello>` (or `mount-failed`, `no-hello`).
+ */
+export function virtiofsParam(tag: string): string {
+  return `kvts.virtiofs=${tag}`;
+}
+export const VIRTIOFS_MARKER = 'KUBEVIRT-TS-GUEST-VIRTIOFS';
+
 /** The kernel command line parameter that gives root's ssh key to the agent guest (one authorized_keys line). */
 export function sshKeyParam(authorizedKey: string): string {
   return `kvts.sshkey=${Buffer.from(authorizedKey.trim()).toString('base64')}`;

@@ -8,10 +8,13 @@
 # DHCPv6 lease, when there is a server, comes later with its own console line (dhclient6.script).
 # Cmdline flags: kvts.poweroff=1 powers off after the marker; otherwise a shell is offered on the console
 # (respawned) so console tests can type into the guest. kvts.sshkey=<base64 of an authorized_keys line>
-# gives root an ssh key (as does /mnt/data/authorized_keys).
+# gives root an ssh key (as does /mnt/data/authorized_keys). kvts.virtiofs=<tag> (repeatable, agent image)
+# mounts that virtiofs tag at /mnt/<tag> and prints VIRTIOFS_MARKER with the tag and the first line of its
+# `hello` file (or "mount-failed" / "no-hello") before the ready marker.
 export PATH=/sbin:/bin:/usr/sbin:/usr/bin
 MARKER=KUBEVIRT-TS-GUEST-READY
 NET_MARKER=KUBEVIRT-TS-GUEST-NET
+VIRTIOFS_MARKER=KUBEVIRT-TS-GUEST-VIRTIOFS
 QGA_PORT_NAME=org.qemu.guest_agent.0
 
 /bin/busybox mount -t devtmpfs devtmpfs /dev
@@ -147,6 +150,22 @@ start_network() {
   [ ! -x /usr/sbin/dropbear ] || start_ssh
 }
 
+# Each kvts.virtiofs=<tag>: mount it at /mnt/<tag> and say what its hello file begins with.
+mount_virtiofs() {
+  for w in $cmdline; do
+    case $w in kvts.virtiofs=*) ;; *) continue ;; esac
+    tag=${w#kvts.virtiofs=}
+    mkdir -p "/mnt/$tag"
+    if ! mount -t virtiofs "$tag" "/mnt/$tag"; then
+      echo "$VIRTIOFS_MARKER $tag mount-failed"
+    elif [ -r "/mnt/$tag/hello" ]; then
+      echo "$VIRTIOFS_MARKER $tag $(head -n 1 "/mnt/$tag/hello")"
+    else
+      echo "$VIRTIOFS_MARKER $tag no-hello"
+    fi
+  done
+}
+
 variant=plain
 extra=""
 net=""
@@ -160,6 +179,7 @@ if [ -x /usr/sbin/qemu-ga ]; then
 fi
 [ ! -d /sys/class/net/eth0 ] || start_network
 echo
+[ "$variant" != agent ] || mount_virtiofs
 [ -z "$net" ] || echo "$NET_MARKER eth0 $net"
 echo "$MARKER kernel=$(uname -r) variant=$variant$extra"
 

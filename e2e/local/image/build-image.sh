@@ -2,8 +2,9 @@
 # Builds the project's one image (Containerfile at the repo root) with buildah, from a local Debian base:
 #   1. base: debootstrap --variant=minbase bookworm from this machine's Debian mirror, committed as
 #      localhost/kubevirt-ts-base:bookworm (the Containerfile's FROM), cached by mirror + suite;
-#   2. context: the bundle (scripts/build.mjs into the context's dist/), .tools/node/bin/node, the check
-#      script and the example VMI, staged in a directory of ours (the repo's node_modules never go in);
+#   2. context: the bundle (scripts/build.mjs into the context's dist/), .tools/node/bin/node, the Rust
+#      virtiofsd (build-virtiofsd.sh, cached) as .tools/virtiofsd, the check script and the example VMI,
+#      staged in a directory of ours (the repo's node_modules never go in);
 #   3. buildah bud --pull=never (RUN steps on the host network: apt-get reaches the Debian mirror only),
 #      tagged localhost/kubevirt-ts:local, exported as an OCI archive (image.tar).
 # Everything buildah keeps (storage, run root, temp files) lives under
@@ -121,6 +122,8 @@ ctx="$root/context"
 rm -rf "$ctx" && mkdir -p "$ctx/.tools/node/bin" "$ctx/e2e/local/image" "$ctx/lib/launcher/converter/testdata"
 node "$repo/scripts/build.mjs" "$ctx/dist" >&2
 cp "$repo/.tools/node/bin/node" "$ctx/.tools/node/bin/node"
+virtiofsd=$(bash "$here/build-virtiofsd.sh" | tail -n 1)
+cp "$virtiofsd/bin/virtiofsd" "$ctx/.tools/virtiofsd"
 cp "$here/check.sh" "$ctx/e2e/local/image/check.sh"
 cp "$repo/lib/launcher/converter/testdata/kernel-boot-tcg.in.json" "$ctx/lib/launcher/converter/testdata/"
 cp "$repo/Containerfile" "$ctx/Containerfile"

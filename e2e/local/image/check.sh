@@ -1,7 +1,7 @@
 #!/bin/sh
 # The image's self-check (run as the build's last step and again in a Pod by e2e/local/image.itest.ts):
 # virt --version, every role's --help, virtctl-ts --help, the launcher's domain XML for the example VMI in
-# TCG emulation, and the programs the launcher runs. Prints IMAGE-CHECK-OK last; exits non-zero on the
+# TCG emulation, the programs the launcher runs, and virtiofsd --version. Prints IMAGE-CHECK-OK last; exits non-zero on the
 # first failure.
 set -eu
 virt=/opt/virt/dist/virt
@@ -24,6 +24,8 @@ for p in /usr/sbin/libvirtd /usr/sbin/virtlogd /usr/bin/qemu-system-x86_64 /usr/
   [ -x "$p" ] || { say "missing $p"; exit 1; }
 done
 /usr/bin/qemu-system-x86_64 --version | head -n1
+v=$(/usr/libexec/virtiofsd --version) || { say "/usr/libexec/virtiofsd --version failed"; exit 1; }
+say "$v ok"
 for f in OVMF_CODE_4M.fd OVMF_CODE_4M.secboot.fd OVMF_VARS_4M.fd; do
   [ -r "/usr/share/OVMF/$f" ] || { say "missing /usr/share/OVMF/$f"; exit 1; }
 done

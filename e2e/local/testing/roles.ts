@@ -9,6 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runControllerRole } from '../../../lib/controller/role.ts';
+import { IMAGE_VIRTIOFSD } from '../../../lib/controller/vmi/virtiofs-containers.ts';
 import { loadRestConfig } from '../../../lib/kernel/kube/index.ts';
 import type { RestPki } from '../../../lib/handler/rest/testing/pki.ts';
 import { createLogger, nopLogger } from '../../../lib/kernel/log/log.ts';
@@ -34,7 +35,12 @@ export function controllerHere(kubeconfig: string, ns: string): Running {
       healthPort: 0,
       healthHost: '127.0.0.1',
       watchNamespace: ns,
-      launcher: { image: IMAGES.virt, imagePullPolicy: 'Never', allowEmulation: true },
+      launcher: {
+        image: IMAGES.virt,
+        imagePullPolicy: 'Never',
+        allowEmulation: true,
+        virtiofsd: IMAGE_VIRTIOFSD,
+      },
       log,
     },
     ac.signal,

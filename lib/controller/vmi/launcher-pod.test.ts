@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
 import { vmi as vmiFixture, VMI_UID } from '../../kubevirt/testing/objects.ts';
 import { goldens } from '../../kernel/testing/golden.ts';
 import { launcherHostname, launcherPodName, newLauncherPod, type LauncherPodConfig } from './launcher-pod.ts';
@@ -37,14 +38,17 @@ describe('newLauncherPod goldens', () => {
 });
 
 describe('virtiofs filesystems', () => {
-  it('get no virtiofsd containers from an image without an unprivileged virtiofsd', () => {
+  it('get no virtiofsd containers nor socket volume from an image without an unprivileged virtiofsd', () => {
     const vmi = JSON.parse(golden.read('hugepages-virtiofs.in.json')) as VirtualMachineInstance;
-    expect(newLauncherPod(vmi, { image: IMAGE }).spec.containers.map((c) => c.name)).toEqual(['compute']);
-    expect(
-      newLauncherPod(vmi, { image: IMAGE, virtiofsd: '/usr/libexec/virtiofsd' }).spec.containers.map(
-        (c) => c.name,
-      ),
-    ).toEqual(['compute', 'virtiofs-settings', 'virtiofs-data']);
+    const socketVolume = (p: Pod): boolean =>
+      (p.spec['volumes'] as { name: string }[]).some((v) => v.name === 'virtiofs-containers') ||
+      (p.spec.containers[0]?.volumeMounts ?? []).some((m) => m.name === 'virtiofs-containers');
+    const without = newLauncherPod(vmi, { image: IMAGE });
+    expect(without.spec.containers.map((c) => c.name)).toEqual(['compute']);
+    expect(socketVolume(without)).toBe(false);
+    const withd = newLauncherPod(vmi, { image: IMAGE, virtiofsd: '/usr/libexec/virtiofsd' });
+    expect(withd.spec.containers.map((c) => c.name)).toEqual(['compute', 'virtiofs-settings', 'virtiofs-data']);
+    expect(socketVolume(withd)).toBe(true);
   });
 });
 

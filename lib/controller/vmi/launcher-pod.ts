@@ -64,10 +64,11 @@ export interface LauncherPodConfig {
   /** The KubeVirt CR's permittedHostDevices resource names, when it sets them (read at each render). */
   permittedHostDevices?: ReadonlySet<string> | undefined;
   /**
-   * The image's unprivileged virtiofsd: with it a VMI's filesystems get their virtiofsd containers
-   * (virtiofs-containers.ts); without it none, and the launcher refuses the filesystems.
+   * The image's unprivileged virtiofsd (IMAGE_VIRTIOFSD in this project's image): with it a VMI's filesystems
+   * get their virtiofsd containers and socket volume (virtiofs-containers.ts); without it neither, and the
+   * launcher refuses the filesystems.
    */
-  virtiofsd?: string;
+  virtiofsd?: string | undefined;
 }
 
 /** tini as PID 1 (the image's entrypoint, which a Pod's command replaces), then `virt launcher`. */
@@ -270,7 +271,7 @@ export function newLauncherPod(
   backendStorageClaim?: string,
 ): Pod {
   const grace = terminationGracePeriodSeconds(vmi.spec) + GRACE_PADDING_SECONDS;
-  const vols = launcherVolumes(vmi, backendStorageClaim);
+  const vols = launcherVolumes(vmi, { backendStorageClaim, virtiofsd: cfg.virtiofsd !== undefined });
   const hostname = launcherHostname(vmi);
   const pullSecrets = imagePullSecrets(vols, cfg);
   const sa = vols.serviceAccountName;

@@ -15,7 +15,8 @@
  *   (subPath) under /var/run/kubevirt-private/secret/<volume>/; accessCredentials secrets at
  *   /var/run/kubevirt-private/secret/<secret>-access-cred.
  * - hugepages: a hugetlbfs emptyDir at /dev/hugepages; virtiofs: the `virtiofs-containers` emptyDir of the
- *   virtiofsd sockets (the virtiofsd containers themselves: virtiofs-containers.ts).
+ *   virtiofsd sockets (the virtiofsd containers themselves: virtiofs-containers.ts), only when the Pod gets
+ *   those containers: the launcher takes the directory as the sign that they serve the sockets.
  * Hotpluggable volumes are left to attachment pods.
  */
 import path from 'node:path';
@@ -236,20 +237,30 @@ function addHugepages(out: RenderedVolumes, vmi: VirtualMachineInstance): void {
   out.mounts.push({ name: HUGETLBFS_DIR_VOLUME, mountPath: path.join(HUGEPAGES_DIR, 'libvirt/qemu') });
 }
 
-/** virtiofs (withVirioFS): the emptyDir where each filesystem's virtiofsd puts its socket for QEMU. */
-function addVirtiofsSockets(out: RenderedVolumes, vmi: VirtualMachineInstance): void {
-  if ((vmi.spec.domain.devices.filesystems ?? []).length === 0) return;
+/**
+ * virtiofs (withVirioFS): the emptyDir where each filesystem's virtiofsd puts its socket for QEMU. KubeVirt
+ * always renders it with filesystems; here only with the virtiofsd containers.
+ */
+function addVirtiofsSockets(out: RenderedVolumes, vmi: VirtualMachineInstance, served: boolean): void {
+  if (!served || (vmi.spec.domain.devices.filesystems ?? []).length === 0) return;
   out.volumes.push(emptyDir(VIRTIOFS_VOLUME));
   out.mounts.push({ name: VIRTIOFS_VOLUME, mountPath: L.virtiofsDir });
 }
 
-/**
- * The Pod's volumes and the compute container's mounts; `backendStorageClaim` is the VM's backend-storage claim
- * (backend-storage/pvc.ts), which a VMI keeping a persistent TPM or EFI state cannot do without.
- */
-export function launcherVolumes(vmi: VirtualMachineInstance, backendStorageClaim?: string): RenderedVolumes {
+interface LauncherVolumesOptions {
+  /**
+   * The VM's backend-storage claim (backend-storage/pvc.ts), which a VMI keeping a persistent TPM or EFI state
+   * cannot do without.
+   */
+  readonly backendStorageClaim?: string | undefined;
+  /** The Pod runs a virtiofsd container per filesystem (virtiofs-containers.ts). */
+  readonly virtiofsd: boolean;
+}
+
+/** The Pod's volumes and the compute container's mounts. */
+export function launcherVolumes(vmi: VirtualMachineInstance, o: LauncherVolumesOptions): RenderedVolumes {
   const out = base();
-  addBackendStorage(out, vmi, backendStorageClaim);
+  addBackendStorage(out, vmi, o.backendStorageClaim);
   (vmi.spec.volumes ?? []).forEach((v, index) => {
     const claim = claimOf(v);
     if (claim !== undefined) addClaim(out, vmi, v, claim);
@@ -261,6 +272,6 @@ export function launcherVolumes(vmi: VirtualMachineInstance, backendStorageClaim
   addKernelBoot(out, vmi);
   addAccessCredentials(out, vmi);
   addHugepages(out, vmi);
-  addVirtiofsSockets(out, vmi);
+  addVirtiofsSockets(out, vmi, o.virtiofsd);
   return out;
 }

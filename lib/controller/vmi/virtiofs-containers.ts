@@ -5,9 +5,9 @@
  * /<volume>, or where the compute container has a config volume) and listens in the `virtiofs-containers`
  * emptyDir the compute container also mounts (pod-volumes.ts), on the socket the converter points QEMU at.
  *
- * Rendered only where the image has such a virtiofsd (LauncherPodConfig.virtiofsd): Debian bookworm's QEMU
- * ships only the C virtiofsd, which needs root and chroot or namespace capabilities, so the launcher refuses
- * filesystems for now. KubeVirt's supportContainerResources overrides are not read: its defaults apply.
+ * Rendered where the image has such a virtiofsd (LauncherPodConfig.virtiofsd): this project's image carries
+ * the Rust virtiofsd of the `virtiofsd` crate where KubeVirt's has it (IMAGE_VIRTIOFSD). KubeVirt's
+ * supportContainerResources overrides are not read: its defaults apply.
  */
 import path from 'node:path';
 import { NON_ROOT_UID } from '../../kubevirt/index.ts';
@@ -16,6 +16,9 @@ import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
 import { POD_LAYOUT as L } from '../../rpc/index.ts';
 import { wantsGuaranteedQos } from './overhead.ts';
 import { VIRTIOFS_VOLUME } from './pod-volumes.ts';
+
+/** Where this project's image has its virtiofsd, as KubeVirt's launcher image. */
+export const IMAGE_VIRTIOFSD = '/usr/libexec/virtiofsd';
 
 export interface VirtiofsOptions {
   readonly image: string;

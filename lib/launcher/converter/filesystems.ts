@@ -7,8 +7,8 @@
  * KubeVirt's): `accessmode` (KubeVirt writes `accessMode`, which libvirt ignores: passthrough is the default)
  * and no `dir=""` beside the socket.
  *
- * Rendered only when the context says the Pod serves the sockets (ConverterContext.virtiofsServed); otherwise
- * refused, since the launcher image has no virtiofsd that runs unprivileged (see the refusal's text).
+ * Rendered only when the context says the Pod serves the sockets (ConverterContext.virtiofsServed: the Pod has
+ * the socket directory, which the controller renders only with the virtiofsd containers); otherwise refused.
  */
 import path from 'node:path';
 import { configurator, type Configurator } from './configurator.ts';
@@ -23,9 +23,8 @@ export const filesystemsConfigurator: Configurator = configurator((vmi, domain, 
   if (!ctx.virtiofsServed) {
     throw new ConversionError(
       'spec.domain.devices.filesystems',
-      'not supported by this launcher yet: the launcher image has no virtiofsd that runs unprivileged in its ' +
-        "own container (Debian bookworm's QEMU ships only the C virtiofsd, which needs root and chroot or " +
-        'namespace capabilities)',
+      'not served in this launcher Pod: it has no virtiofsd containers (the controller renders them only ' +
+        'with a virtiofsd in the launcher image, its --virtiofsd flag)',
       'unsupported',
     );
   }

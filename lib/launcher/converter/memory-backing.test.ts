@@ -115,7 +115,7 @@ describe('filesystemsConfigurator', () => {
       expect.objectContaining({
         field: 'spec.domain.devices.filesystems',
         reason: 'unsupported',
-        message: expect.stringMatching(/no virtiofsd that runs unprivileged/) as unknown,
+        message: expect.stringMatching(/it has no virtiofsd containers/) as unknown,
       }),
     );
   });

@@ -9,7 +9,7 @@
  * so no running guest ever sees its ISO replaced. Those directories are the daemons' user's: they are made
  * and handed over by descriptor, never through a symlink, and qemu-img runs as that user, so it writes
  * nothing the user could not write itself (a claim's directory is another party's: its image is copied in by
- * descriptor).
+ * descriptor). Last it waits for the virtiofsd sockets (virtiofs-sockets.ts).
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -25,6 +25,7 @@ import { configDiskImages, diskFiles, nodeSourceFs, writeIso } from '../configdi
 import { ownedDir, type Identity } from '../../libvirt/daemon/identity.ts';
 import { createClaimImage } from './claim-image.ts';
 import { QEMU_IMG } from './image-format.ts';
+import { waitForVirtiofsSockets } from './virtiofs-sockets.ts';
 
 const run = promisify(execFile);
 
@@ -138,4 +139,5 @@ export async function prepareDomain(opts: PrepareOptions): Promise<void> {
       });
     }
   }
+  await waitForVirtiofsSockets(opts.domain);
 }
