@@ -67,36 +67,32 @@ else
   rm -rf "$cache/bin" && mv "$cache/bin.tmp" "$cache/bin"
   log "built in $(( $(date +%s) - start ))s: $(ls "$cache/bin" | tr '\n' ' ')"
 fi
+# Builds Go packages of the module into $cache/bin through a scratch dir, so a failed build leaves bin as it
+# was: build_tools <label> <cold time> <go build -o target, under the scratch dir> <package>...
+build_tools() {
+  local label=$1 cold=$2 out=$3 tmp="$cache/$1.tmp" start
+  shift 3
+  need_go
+  log "building $label into $cache/bin (cold: $cold)"
+  rm -rf "$tmp" && mkdir -p "$tmp"
+  start=$(date +%s)
+  cd "$here/go"
+  GOFLAGS=-mod=readonly go build -v -trimpath -ldflags "$ldflags" -o "$tmp/$out" "$@" 2>&1 | progress "$start"
+  [ "${PIPESTATUS[0]}" = 0 ] || { log "go build ($label) failed"; exit 1; }
+  mv "$tmp"/* "$cache/bin/"
+  rm -rf "$tmp"
+  log "$label built in $(( $(date +%s) - start ))s"
+}
 if [ "$want_node" = 1 ] && node_built; then
   log "cached node binaries in $cache/bin"
 elif [ "$want_node" = 1 ]; then
-  need_go
-  log "building ${NODE_TOOLS[*]} into $cache/bin (cold: about 5 minutes on 2 cores, kubelet first)"
-  rm -rf "$cache/node.tmp" && mkdir -p "$cache/node.tmp"
-  start=$(date +%s)
-  cd "$here/go"
   pkgs=()
   for t in "${NODE_TOOLS[@]}"; do pkgs+=("k8s.io/kubernetes/cmd/$t"); done
-  GOFLAGS=-mod=readonly go build -v -trimpath -ldflags "$ldflags" -o "$cache/node.tmp/" "${pkgs[@]}" 2>&1 |
-    progress "$start"
-  [ "${PIPESTATUS[0]}" = 0 ] || { log "go build (node) failed"; exit 1; }
-  for t in "${NODE_TOOLS[@]}"; do mv "$cache/node.tmp/$t" "$cache/bin/$t"; done
-  rm -rf "$cache/node.tmp"
-  log "node binaries built in $(( $(date +%s) - start ))s"
+  build_tools node "about 5 minutes on 2 cores, kubelet first" "" "${pkgs[@]}"
 fi
 if [ "$want_dra" = 1 ] && [ -x "$cache/bin/$DRA_TOOL" ]; then
   log "cached $DRA_TOOL in $cache/bin"
 elif [ "$want_dra" = 1 ]; then
-  need_go
-  log "building $DRA_TOOL into $cache/bin (cold: about 2.5 minutes on 2 cores)"
-  rm -rf "$cache/dra.tmp" && mkdir -p "$cache/dra.tmp"
-  start=$(date +%s)
-  cd "$here/go"
-  GOFLAGS=-mod=readonly go build -v -trimpath -ldflags "$ldflags" -o "$cache/dra.tmp/$DRA_TOOL" \
-    k8s.io/kubernetes/test/e2e/dra/test-driver 2>&1 | progress "$start"
-  [ "${PIPESTATUS[0]}" = 0 ] || { log "go build ($DRA_TOOL) failed"; exit 1; }
-  mv "$cache/dra.tmp/$DRA_TOOL" "$cache/bin/$DRA_TOOL"
-  rm -rf "$cache/dra.tmp"
-  log "$DRA_TOOL built in $(( $(date +%s) - start ))s"
+  build_tools dra "about 2.5 minutes on 2 cores" "$DRA_TOOL" k8s.io/kubernetes/test/e2e/dra/test-driver
 fi
 echo "$cache"
