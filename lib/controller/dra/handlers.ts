@@ -1,15 +1,15 @@
 /**
- * What the DRA status controller reads and what wakes it (kubevirt watch/dra/dra.go): VMIs; launcher Pods, which
- * wake the VMI that controls them; ResourceClaims, which wake the VMIs with DRA devices in their namespace;
- * ResourceSlices, which wake every VMI with DRA devices (slices change rarely, and a device's attributes may
- * arrive after its allocation).
+ * What the DRA status controller reads and what wakes it (kubevirt watch/dra/dra.go): VMIs with DRA devices;
+ * launcher Pods, which wake the VMI that controls them; ResourceClaims, which wake the VMI of each Pod they are
+ * reserved for (the scheduler writes the allocation and the reservation together); ResourceSlices, which wake
+ * every VMI with DRA devices (slices change rarely, and a device's attributes may arrive after its allocation).
  */
 import { APP_LABEL, hasDraDevices, VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/index.ts';
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { EventHandler } from '../../kernel/informer/informer.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
-import { enqueueOwnKey, objectKey, ownerKey } from '../../kernel/controller/keys.ts';
+import { objectKey, ownerKey } from '../../kernel/controller/keys.ts';
 import { PODS, RESOURCE_CLAIMS, RESOURCE_SLICES } from '../../kernel/kube/resources.ts';
 import type { KubeObject } from '../../kernel/kube/types.ts';
 import type { ResourceClaim, ResourceSlice } from '../../kubevirt/core/dra.ts';
@@ -41,25 +41,40 @@ function onChange<T extends KubeObject>(wake: (obj: T) => void): EventHandler<T>
   };
 }
 
-function wakeDraVmis(vmis: StoreReader<VirtualMachineInstance>, enqueue: Enqueue, namespace?: string): void {
-  for (const vmi of vmis.list()) {
-    if (namespace !== undefined && vmi.metadata.namespace !== namespace) continue;
-    if (hasDraDevices(vmi)) enqueue(objectKey(vmi));
-  }
+function wakeDraVmis(vmis: StoreReader<VirtualMachineInstance>, enqueue: Enqueue): void {
+  for (const vmi of vmis.list()) if (hasDraDevices(vmi)) enqueue(objectKey(vmi));
+}
+
+const owningVmi = (pod: Pod): string | undefined =>
+  ownerKey(pod, controllerRefOf(pod), 'VirtualMachineInstance');
+
+/** The VMIs whose launcher Pods the claim is reserved for, each Pod checked by uid against the cache. */
+export function reservingVmis(claim: ResourceClaim, pods: StoreReader<Pod>): string[] {
+  const ns = claim.metadata.namespace ?? '';
+  return (claim.status?.reservedFor ?? []).flatMap((r) => {
+    if (r.resource !== 'pods') return [];
+    const pod = pods.get(`${ns}/${r.name}`);
+    const key = pod === undefined || pod.metadata.uid !== r.uid ? undefined : owningVmi(pod);
+    return key === undefined ? [] : [key];
+  });
 }
 
 export function watchForDraStatus(inf: Caches<typeof DRA_WATCHES>, enqueue: Enqueue): void {
   const vmis = inf.vmis.store;
-  inf.vmis.addEventHandler(enqueueOwnKey(enqueue));
+  inf.vmis.addEventHandler(
+    onChange((vmi: VirtualMachineInstance) => {
+      if (hasDraDevices(vmi)) enqueue(objectKey(vmi));
+    }),
+  );
   inf.pods.addEventHandler(
     onChange((pod: Pod) => {
-      const key = ownerKey(pod, controllerRefOf(pod), 'VirtualMachineInstance');
+      const key = owningVmi(pod);
       if (key !== undefined) enqueue(key);
     }),
   );
   inf.claims.addEventHandler(
-    onChange((c: ResourceClaim) => {
-      wakeDraVmis(vmis, enqueue, c.metadata.namespace);
+    onChange((claim: ResourceClaim) => {
+      for (const key of reservingVmis(claim, inf.pods.store)) enqueue(key);
     }),
   );
   inf.slices.addEventHandler(

@@ -13,7 +13,11 @@ interface DeviceRequestAllocationResult {
 }
 
 export interface ResourceClaim extends KubeObject {
-  status?: { allocation?: { devices?: { results?: DeviceRequestAllocationResult[] } } };
+  status?: {
+    allocation?: { devices?: { results?: DeviceRequestAllocationResult[] } };
+    /** The consumers the claim is reserved for: Pods (resource `pods`), by name and uid. */
+    reservedFor?: { resource: string; name: string; uid?: string }[];
+  };
 }
 
 /** A typed attribute value; exactly one field is set. */
