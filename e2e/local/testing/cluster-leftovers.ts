@@ -22,6 +22,7 @@ const CLUSTER_SCOPED: readonly (readonly [kind: string, path: string])[] = [
   ['CustomResourceDefinition', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions'],
   ['APIService', '/apis/apiregistration.k8s.io/v1/apiservices'],
   ['DeviceClass', '/apis/resource.k8s.io/v1/deviceclasses'],
+  ['ResourceSlice', '/apis/resource.k8s.io/v1/resourceslices'],
 ];
 
 type Listed = Obj & { spec?: { service?: { namespace?: string } | null } };

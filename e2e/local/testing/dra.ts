@@ -6,7 +6,7 @@
 import { claimTemplate, RESOURCE_API, type ClaimTemplateOptions } from '../dra-objects.ts';
 import type { Api, Obj } from '../kube.ts';
 import { IMAGES } from '../layout.ts';
-import { podPath, type PodDoc } from './pods.ts';
+import { pod, podPath, type PodDoc } from './pods.ts';
 import { waitFor } from '../../../lib/kernel/testing/wait.ts';
 
 interface DeviceResult {
@@ -48,25 +48,16 @@ export interface ClaimPodOptions {
 
 /** A Pod of the project's image whose one container uses a claim made from the template. */
 export function claimPod(name: string, o: ClaimPodOptions): Obj {
-  return {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name },
-    spec: {
-      restartPolicy: 'Never',
-      terminationGracePeriodSeconds: 1,
-      resourceClaims: [{ name: o.claim, resourceClaimTemplateName: o.template }],
-      containers: [
-        {
-          name: 'probe',
-          image: IMAGES.virt,
-          imagePullPolicy: 'Never',
-          command: o.command,
-          resources: { claims: [{ name: o.claim }] },
-        },
-      ],
-    },
+  const container = {
+    name: 'probe',
+    image: IMAGES.virt,
+    command: o.command,
+    resources: { claims: [{ name: o.claim }] },
   };
+  return pod(name, container, {
+    restartPolicy: 'Never',
+    resourceClaims: [{ name: o.claim, resourceClaimTemplateName: o.template }],
+  });
 }
 
 /** The name of the claim made for the Pod's `claim` entry, once the resourceclaim controller wrote it. */

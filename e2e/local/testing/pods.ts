@@ -82,6 +82,7 @@ export interface ContainerSpec {
   command: string[];
   volumeMounts?: Record<string, unknown>[];
   ports?: Record<string, unknown>[];
+  resources?: Record<string, unknown>;
 }
 
 /** A Pod of one container with imagePullPolicy Never (the images are imported, there is no registry). */
