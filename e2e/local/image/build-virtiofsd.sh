@@ -24,7 +24,8 @@ fi
 log "building virtiofsd $VERSION into $cache/bin (cold: about a minute)"
 start=$(date +%s)
 rm -rf "$cache/tmp"
-cargo install --locked --quiet --root "$cache/tmp" --target-dir "$root/target" "virtiofsd@$VERSION" >&2 ||
+# The target dir (about 300 MB of objects) goes with the scratch dir: only the binary is kept.
+cargo install --locked --quiet --root "$cache/tmp" --target-dir "$cache/tmp/target" "virtiofsd@$VERSION" >&2 ||
   { log "cargo install failed"; exit 1; }
 "$cache/tmp/bin/virtiofsd" --version >&2
 rm -rf "$cache/bin" && mv "$cache/tmp/bin" "$cache/bin" && rm -rf "$cache/tmp"
