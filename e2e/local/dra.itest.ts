@@ -212,9 +212,14 @@ describe('a VM with a DRA host device', () => {
     expect(
       await warning('dra-wait', 'DRADeviceNotAttachable', new RegExp(`${device} allocated for dev`)),
     ).toMatch(/none of the attributes/);
-    // The handler does not start a domain it cannot give the device: the VMI stays Scheduled.
+    // The handler does not start a domain it cannot give the device: the VMI stays Scheduled, and no sync was
+    // tried (the launcher would refuse the device and the handler warn SyncFailed).
     await new Promise((r) => setTimeout(r, 5000));
     expect((await getVmi('dra-wait'))?.status?.phase).toBe('Scheduled');
+    const events = await s.clients.direct.list<Event>(EVENTS, { namespace: s.ns });
+    expect(
+      events.items.filter((e) => e.involvedObject?.name === 'dra-wait' && e.reason === 'SyncFailed'),
+    ).toEqual([]);
     await deleteVm('dra-wait');
   }, 400_000);
 
