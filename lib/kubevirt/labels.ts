@@ -37,6 +37,8 @@ export const LABEL_VALUES = {
   LAUNCHER: 'virt-launcher',
   /** Value of APP_LABEL on hotplug attachment pods. */
   HOTPLUG_DISK: 'hotplug-disk',
+  /** Value of APP_LABEL on the attachment pods of hotplugged DRA devices (this project's). */
+  HOTPLUG_DEVICE: 'hotplug-device',
 } as const;
 
 export const ANNOTATIONS = {

@@ -1,7 +1,7 @@
 /**
  * The DRA status controller (kubevirt watch/dra/dra.go DRAStatusController), keyed by VMI: for a VMI with DRA
- * GPUs or host devices that is not final or being deleted, it writes status.deviceStatus as its launcher Pod,
- * the Pod's ResourceClaims and the ResourceSlices imply (device-status.ts), as a merge patch with the
+ * GPUs or host devices that is not final or being deleted, it writes status.deviceStatus as its launcher Pod
+ * and the attachment Pods of hotplugged claims, their ResourceClaims and the ResourceSlices imply (device-status.ts), as a merge patch with the
  * resourceVersion precondition, only when it changed. An allocated device without an attribute to attach it by
  * gets a Warning event, which names the attributes looked for, with the write that records it.
  */
@@ -16,7 +16,8 @@ import type { ResourceClaim, ResourceSlice } from '../../kubevirt/core/dra.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
 import { isFinal } from '../../kubevirt/vmi-state.ts';
 import { currentPod } from '../vmi/controller.ts';
-import { podsOfVmi } from '../vmi/indexers.ts';
+import { HOTPLUG_DEVICE } from '../vmi/device-attachment.ts';
+import { attachmentPodsOfLauncher, podsOfVmi } from '../vmi/indexers.ts';
 import {
   computeDeviceStatus,
   type DeviceStatus,
@@ -58,7 +59,8 @@ export class DraStatusController {
     if (!hasDraDevices(vmi)) return;
     const pod = currentPod(vmi, podsOfVmi(this.o.pods, vmi));
     if (pod === undefined) return;
-    const status = computeDeviceStatus(vmi, pod, this.lookups);
+    const devicePods = attachmentPodsOfLauncher(this.o.pods, pod, HOTPLUG_DEVICE);
+    const status = computeDeviceStatus(vmi, { launcher: pod, devicePods }, this.lookups);
     if (status === undefined || deepEqual(status, vmi.status?.deviceStatus ?? {})) return;
     await mergePatch(this.o.client, VIRTUAL_MACHINE_INSTANCES, {
       obj: vmi,

@@ -2,7 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import { draDevicesPending } from '../../kubevirt/index.ts';
 import type { ResourceClaim, ResourceSlice } from '../../kubevirt/core/dra.ts';
 import { computeDeviceStatus, deviceAttributes, type DraLookups } from './device-status.ts';
-import { claim, draPod, draVmi, slice } from './testing.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
+import { claim, devicePod, draPod, draVmi, slice } from './testing.ts';
+
+/** The launcher Pod alone, with no hotplugged claims. */
+const only = (claims: Record<string, string | null>): { launcher: Pod; devicePods: Pod[] } => ({
+  launcher: draPod(claims),
+  devicePods: [],
+});
 
 function lookups(claims: ResourceClaim[], slices: ResourceSlice[]): DraLookups {
   return {
@@ -42,11 +49,11 @@ describe('deviceAttributes', () => {
 
 describe('computeDeviceStatus', () => {
   it('waits until the Pod reports a ResourceClaim for each of its claims', () => {
-    expect(computeDeviceStatus(usbVmi, draPod({ usb: null }), lookups([], []))).toBeUndefined();
+    expect(computeDeviceStatus(usbVmi, only({ usb: null }), lookups([], []))).toBeUndefined();
   });
 
   it('claim reported, not allocated: the claim name only', () => {
-    const s = computeDeviceStatus(usbVmi, draPod({ usb: 'pod-usb-x' }), lookups([claim('pod-usb-x')], []));
+    const s = computeDeviceStatus(usbVmi, only({ usb: 'pod-usb-x' }), lookups([claim('pod-usb-x')], []));
     expect(s).toEqual({
       hostDeviceStatuses: [{ name: 'usb1', deviceResourceClaimStatus: { resourceClaimName: 'pod-usb-x' } }],
     });
@@ -58,7 +65,7 @@ describe('computeDeviceStatus', () => {
   it('allocated device with its slice attributes: attachable', () => {
     const s = computeDeviceStatus(
       usbVmi,
-      draPod({ usb: 'pod-usb-x' }),
+      only({ usb: 'pod-usb-x' }),
       lookups(
         [claim('pod-usb-x', ['other', 'dev-0'], ['req', 'dev-1'])],
         [slice({ 'dev-0': {}, 'dev-1': { bus: { string: '002' }, deviceNumber: { string: '005' } } })],
@@ -82,7 +89,7 @@ describe('computeDeviceStatus', () => {
   it('allocated device without known attributes: named, not attachable', () => {
     const s = computeDeviceStatus(
       usbVmi,
-      draPod({ usb: 'c' }),
+      only({ usb: 'c' }),
       lookups([claim('c', ['req', 'device-00'])], [slice({ 'device-00': {} })]),
     );
     expect(s?.hostDeviceStatuses?.[0]?.deviceResourceClaimStatus).toEqual({
@@ -103,7 +110,7 @@ describe('computeDeviceStatus', () => {
     });
     const s = computeDeviceStatus(
       v,
-      draPod({ 'gpu-0': 'g', nic: 'n' }),
+      only({ 'gpu-0': 'g', nic: 'n' }),
       lookups(
         [claim('g', ['gpu-0', 'gpu-a']), claim('n', ['vf', 'vf-3'])],
         [
@@ -127,9 +134,57 @@ describe('computeDeviceStatus', () => {
     other.spec.pool.name = 'n2';
     const s = computeDeviceStatus(
       usbVmi,
-      draPod({ usb: 'c' }),
+      only({ usb: 'c' }),
       lookups([claim('c', ['req', 'dev-1'])], [other]),
     );
     expect(s?.hostDeviceStatuses?.[0]?.deviceResourceClaimStatus?.attributes).toEqual({});
+  });
+
+  describe('a claim hotplugged into the running VMI', () => {
+    // usb is the launcher's own claim; hot is added later and held by an attachment Pod.
+    const hotVmi = draVmi({
+      hostDevices: [
+        { name: 'usb1', claimName: 'usb', requestName: 'req' },
+        { name: 'hot1', claimName: 'hot', requestName: 'req' },
+      ],
+    });
+    const lookupsBoth = lookups(
+      [claim('c', ['req', 'dev-1']), claim('h', ['req', 'dev-2'])],
+      [slice({ 'dev-1': {}, 'dev-2': { bus: { int: 1 }, deviceNumber: { int: 2 } } })],
+    );
+
+    it('no attachment Pod yet: an entry with no claim, and the VMI waits for it', () => {
+      const s = computeDeviceStatus(hotVmi, only({ usb: 'c' }), lookupsBoth);
+      expect(s?.hostDeviceStatuses?.[1]).toEqual({ name: 'hot1', deviceResourceClaimStatus: {} });
+    });
+
+    it("read from the attachment Pod holding it, which the entry's hotplug names", () => {
+      const s = computeDeviceStatus(
+        hotVmi,
+        { launcher: draPod({ usb: 'c' }), devicePods: [devicePod('hp-device-a', 'hot', 'h')] },
+        lookupsBoth,
+      );
+      expect(s?.hostDeviceStatuses?.[1]).toEqual({
+        name: 'hot1',
+        deviceResourceClaimStatus: {
+          resourceClaimName: 'h',
+          name: 'dev-2',
+          attributes: { usbAddress: { bus: 1, deviceNumber: 2 } },
+        },
+        hotplug: { attachPodName: 'hp-device-a', attachPodUID: 'uid-hp-device-a' },
+      });
+      expect(s?.hostDeviceStatuses?.[0]?.hotplug).toBeUndefined();
+    });
+
+    it('a Pod being deleted, or one holding another claim, is not the holder', () => {
+      const leaving = devicePod('hp-device-a', 'hot', 'h');
+      leaving.metadata.deletionTimestamp = '2026-12-07T00:00:00Z';
+      const s = computeDeviceStatus(
+        hotVmi,
+        { launcher: draPod({ usb: 'c' }), devicePods: [leaving, devicePod('hp-device-b', 'other', 'o')] },
+        lookupsBoth,
+      );
+      expect(s?.hostDeviceStatuses?.[1]).toEqual({ name: 'hot1', deviceResourceClaimStatus: {} });
+    });
   });
 });

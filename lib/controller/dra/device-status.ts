@@ -5,6 +5,9 @@
  * that device in its ResourceSlice that the launcher attaches it by.
  *
  * - Nothing is computed until the Pod reports a claim for each of its resourceClaims, as KubeVirt waits.
+ * - A claim hotplugged into the running VMI (not one of the launcher Pod's) is read from the attachment Pod
+ *   holding it (vmi/device-attachment.ts), which the fork's `hotplug` field names; until that Pod exists and
+ *   reports its claim, the device's entry has no claim.
  * - PCI address: `resource.kubernetes.io/pciBusID` (the Kubernetes standard attribute), or
  *   `resource.kubernetes.io/pcieRoot`, the key v1.6.2 reads.
  * - Mediated device: `resource.kubernetes.io/mDevUUID`.
@@ -17,6 +20,7 @@ import type { DeviceStatusInfo, Gpu, HostDevice, VirtualMachineInstance } from '
 import { isDraDevice } from '../../kubevirt/index.ts';
 import type { DeviceAttribute, ResourceClaim, ResourceSlice } from '../../kubevirt/core/dra.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
+import { heldClaim } from '../vmi/device-attachment.ts';
 
 export const PCI_BUS_ID_ATTRIBUTE = 'resource.kubernetes.io/pciBusID';
 const PCIE_ROOT_ATTRIBUTE = 'resource.kubernetes.io/pcieRoot';
@@ -77,39 +81,73 @@ function sliceAttributes(slices: readonly ResourceSlice[], device: string): Reco
   return {};
 }
 
-function deviceStatusOf(
+/** The Pod that holds claim: the launcher when it has it, else the live attachment Pod holding it. */
+function holderOf(claim: string | undefined, pods: DraPods): Pod | undefined {
+  const inLauncher = (pods.launcher.spec['resourceClaims'] as { name: string }[] | undefined) ?? [];
+  if (inLauncher.some((c) => c.name === claim)) return pods.launcher;
+  return pods.devicePods.find((p) => p.metadata.deletionTimestamp === undefined && heldClaim(p) === claim);
+}
+
+/** The fork's `hotplug` of a device whose claim an attachment Pod holds. */
+function hotplugOf(holder: Pod | undefined, pods: DraPods): Pick<DeviceStatusInfo, 'hotplug'> {
+  if (holder === undefined || holder === pods.launcher) return {};
+  return { hotplug: { attachPodName: holder.metadata.name ?? '', attachPodUID: holder.metadata.uid ?? '' } };
+}
+
+/** What the claim (reported by its holder) and its allocation say of the device. */
+function claimStatusOf(
   d: Gpu | HostDevice,
-  pod: Pod,
+  holder: Pod | undefined,
   namespace: string,
   lookups: DraLookups,
-): DeviceStatusInfo {
-  const claimName = pod.status?.resourceClaimStatuses?.find((s) => s.name === d.claimName)?.resourceClaimName;
-  if (claimName === undefined) return { name: d.name, deviceResourceClaimStatus: {} };
+): NonNullable<DeviceStatusInfo['deviceResourceClaimStatus']> {
+  const claimName = holder?.status?.resourceClaimStatuses?.find(
+    (s) => s.name === d.claimName,
+  )?.resourceClaimName;
+  if (claimName === undefined) return {};
   const res = { resourceClaimName: claimName };
   const results = lookups.claim(namespace, claimName)?.status?.allocation?.devices?.results ?? [];
   const alloc = results.find((r) => r.request === d.requestName);
-  if (alloc === undefined) return { name: d.name, deviceResourceClaimStatus: res };
+  if (alloc === undefined) return res;
   const attrs = sliceAttributes(lookups.slices(alloc.driver, alloc.pool), alloc.device);
+  return { ...res, name: alloc.device, attributes: deviceAttributes(attrs) };
+}
+
+function deviceStatusOf(
+  d: Gpu | HostDevice,
+  pods: DraPods,
+  namespace: string,
+  lookups: DraLookups,
+): DeviceStatusInfo {
+  const holder = holderOf(d.claimName, pods);
   return {
     name: d.name,
-    deviceResourceClaimStatus: { ...res, name: alloc.device, attributes: deviceAttributes(attrs) },
+    deviceResourceClaimStatus: claimStatusOf(d, holder, namespace, lookups),
+    ...hotplugOf(holder, pods),
   };
 }
 
+export interface DraPods {
+  /** The current launcher Pod. */
+  launcher: Pod;
+  /** Its attachment Pods of hotplugged DRA claims. */
+  devicePods: readonly Pod[];
+}
+
 /**
- * The device status the Pod and the DRA objects imply; undefined while the Pod has not reported its claims
- * (the status then stays as it is).
+ * The device status the Pods and the DRA objects imply; undefined while the launcher Pod has not reported its
+ * claims (the status then stays as it is).
  */
 export function computeDeviceStatus(
   vmi: VirtualMachineInstance,
-  pod: Pod,
+  pods: DraPods,
   lookups: DraLookups,
 ): DeviceStatus | undefined {
-  if (!claimsReported(pod)) return undefined;
+  if (!claimsReported(pods.launcher)) return undefined;
   const ns = vmi.metadata.namespace ?? '';
   const of = (list: readonly (Gpu | HostDevice)[] | undefined): DeviceStatusInfo[] | undefined => {
     const dra = (list ?? []).filter(isDraDevice);
-    return dra.length === 0 ? undefined : dra.map((d) => deviceStatusOf(d, pod, ns, lookups));
+    return dra.length === 0 ? undefined : dra.map((d) => deviceStatusOf(d, pods, ns, lookups));
   };
   const out: DeviceStatus = {};
   const gpus = of(vmi.spec.domain.devices.gpus);

@@ -23,6 +23,16 @@ export const draPod = (claims: Record<string, string | null>): Pod =>
     );
   });
 
+/** A device attachment Pod named name holding Pod claim podClaim, reported as ResourceClaim rc. */
+export const devicePod = (name: string, podClaim: string, rc: string): Pod =>
+  pod((p) => {
+    p.metadata.name = name;
+    p.metadata.uid = `uid-${name}`;
+    p.metadata.labels = { 'kubevirt.io': 'hotplug-device' };
+    p.spec['resourceClaims'] = [{ name: podClaim, resourceClaimName: rc }];
+    (p.status ??= {}).resourceClaimStatuses = [{ name: podClaim, resourceClaimName: rc }];
+  });
+
 export const claim = (name: string, ...results: [request: string, device: string][]): ResourceClaim => ({
   apiVersion: 'resource.k8s.io/v1',
   kind: 'ResourceClaim',

@@ -31,7 +31,7 @@ import type { LauncherPodConfig } from './launcher-pod.ts';
 
 const ATTACHMENT_POD_PREFIX = 'hp-volume-';
 /** Value of the kubevirt.io label, and the container name, of attachment Pods. */
-const HOTPLUG_DISK = LABEL_VALUES.HOTPLUG_DISK;
+export const HOTPLUG_DISK = LABEL_VALUES.HOTPLUG_DISK;
 /** Where the attachment Pod's container sees the hotplug-disks emptyDir. */
 const ATTACHMENT_ROOT = '/path';
 const HOLD_COMMAND: readonly string[] = ['sleep', 'infinity'];
@@ -49,11 +49,11 @@ export interface AttachmentPodInput {
   cfg: LauncherPodConfig;
 }
 
-function container(input: AttachmentPodInput): Container {
-  const { launcher, cfg } = input;
+/** The holding container of an attachment Pod, named name, in the launcher Pod's image, with no mounts yet. */
+export function holdingContainer(name: string, launcher: Pod, cfg: LauncherPodConfig): Container {
   const image = launcher.spec.containers.find((c) => c.name === COMPUTE_CONTAINER)?.image ?? cfg.image;
   return {
-    name: HOTPLUG_DISK,
+    name,
     image,
     imagePullPolicy: cfg.imagePullPolicy ?? 'IfNotPresent',
     command: [...HOLD_COMMAND],
@@ -65,10 +65,15 @@ function container(input: AttachmentPodInput): Container {
       seccompProfile: { type: 'RuntimeDefault' },
       capabilities: { drop: ['ALL'] },
     },
-    volumeMounts: [
-      { name: HOTPLUG_DISKS_VOLUME, mountPath: ATTACHMENT_ROOT, mountPropagation: 'HostToContainer' },
-    ],
   };
+}
+
+function container(input: AttachmentPodInput): Container {
+  const c = holdingContainer(HOTPLUG_DISK, input.launcher, input.cfg);
+  c.volumeMounts = [
+    { name: HOTPLUG_DISKS_VOLUME, mountPath: ATTACHMENT_ROOT, mountPropagation: 'HostToContainer' },
+  ];
+  return c;
 }
 
 /** Adds a containerDisk's image as a Pod volume mounted read-only, its pull secret to secrets. */
@@ -111,25 +116,35 @@ function addVolumes(
   return volumes;
 }
 
-export function newAttachmentPod(input: AttachmentPodInput): Pod {
-  const { launcher, cfg } = input;
-  const c = container(input);
-  const secrets: string[] = [];
-  const volumes = addVolumes(input, c, secrets);
-  if (cfg.imagePullSecret !== undefined && !secrets.includes(cfg.imagePullSecret))
-    secrets.push(cfg.imagePullSecret);
+export interface AttachmentPodShell {
+  /** generateName of the Pod. */
+  prefix: string;
+  /** Value of its kubevirt.io label. */
+  label: string;
+  container: Container;
+  /** Pod spec fields of this kind of attachment Pod (volumes, resourceClaims). */
+  fields: Record<string, unknown>;
+  /** Names of the image pull secrets. */
+  secrets: readonly string[];
+}
+
+/**
+ * An attachment Pod of the launcher's node: the container given, the launcher Pod as controller (so it goes
+ * with it), required affinity to the launcher's node, its tolerations, a grace period of 0.
+ */
+export function attachmentPod(launcher: Pod, shell: AttachmentPodShell): Pod {
   const tolerations = launcher.spec['tolerations'];
   return {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
-      generateName: ATTACHMENT_POD_PREFIX,
+      generateName: shell.prefix,
       namespace: launcher.metadata.namespace ?? '',
-      labels: { [APP_LABEL]: HOTPLUG_DISK },
+      labels: { [APP_LABEL]: shell.label },
       ownerReferences: [newControllerRef(launcher, POD_GVK)],
     },
     spec: {
-      containers: [c],
+      containers: [shell.container],
       affinity: {
         nodeAffinity: {
           requiredDuringSchedulingIgnoredDuringExecution: {
@@ -144,10 +159,26 @@ export function newAttachmentPod(input: AttachmentPodInput): Pod {
         },
       },
       ...(Array.isArray(tolerations) && { tolerations: structuredClone(tolerations) as unknown[] }),
-      volumes,
+      ...shell.fields,
       terminationGracePeriodSeconds: 0,
       automountServiceAccountToken: false,
-      ...(secrets.length > 0 && { imagePullSecrets: secrets.map((name) => ({ name })) }),
+      ...(shell.secrets.length > 0 && { imagePullSecrets: shell.secrets.map((name) => ({ name })) }),
     },
   };
+}
+
+export function newAttachmentPod(input: AttachmentPodInput): Pod {
+  const { launcher, cfg } = input;
+  const c = container(input);
+  const secrets: string[] = [];
+  const volumes = addVolumes(input, c, secrets);
+  if (cfg.imagePullSecret !== undefined && !secrets.includes(cfg.imagePullSecret))
+    secrets.push(cfg.imagePullSecret);
+  return attachmentPod(launcher, {
+    prefix: ATTACHMENT_POD_PREFIX,
+    label: HOTPLUG_DISK,
+    container: c,
+    fields: { volumes },
+    secrets,
+  });
 }

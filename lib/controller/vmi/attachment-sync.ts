@@ -2,7 +2,8 @@
  * The attachment Pod writes of a VMI sync (kubevirt vmi/lifecycle.go sync and volume-hotplug.go, tag v1.6.2):
  * a final VMI loses every attachment Pod; otherwise the attachment Pods of launcher Pods that are down go
  * (orphans), and once the current launcher Pod is ready (and not being deleted) planAttachment decides which
- * attachment Pod to create and which to delete. Expectations are raised before the writes and lowered when
+ * volume attachment Pod to create and which to delete, planDeviceAttachment the same for hotplugged DRA claims
+ * (device-attachment.ts). Expectations are raised before the writes and lowered when
  * the API refuses one, so a slow cache never leads to a second Pod. Deletes use a grace period of 0.
  */
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
@@ -17,13 +18,9 @@ import { isPodDown, isPodReady, type Pod } from '../../kubevirt/core/pod.ts';
 import type { ClaimLookup } from '../../kubevirt/core/pvc.ts';
 import { isFinal } from '../../kubevirt/vmi-state.ts';
 import type { SyncFailure } from '../../kubevirt/conditions.ts';
-import { newAttachmentPod } from './attachment-pod.ts';
-import {
-  hotplugVolumes,
-  planAttachment,
-  volumeReadyToAttach,
-  type AttachmentPlan,
-} from './hotplug-volumes.ts';
+import { HOTPLUG_DISK, newAttachmentPod } from './attachment-pod.ts';
+import { HOTPLUG_DEVICE, planDeviceAttachment } from './device-attachment.ts';
+import { hotplugVolumes, planAttachment, volumeReadyToAttach } from './hotplug-volumes.ts';
 import { attachmentPodsOfLauncher } from './indexers.ts';
 import type { LauncherPodConfig } from './launcher-pod.ts';
 
@@ -54,37 +51,56 @@ export interface AttachmentSyncResult {
 export class AttachmentPodSync {
   constructor(private readonly o: AttachmentSyncOptions) {}
 
-  /** The attachment Pods of a launcher Pod, from the cache. */
+  /** The volume attachment Pods of a launcher Pod, from the cache. */
   attachmentPods(launcher: Pod | undefined): Pod[] {
-    return attachmentPodsOfLauncher(this.o.pods, launcher);
+    return this.ownedPods(launcher, HOTPLUG_DISK);
   }
 
-  private plan(input: AttachmentSyncInput): AttachmentPlan {
+  /** The DRA device attachment Pods of a launcher Pod, from the cache. */
+  devicePods(launcher: Pod | undefined): Pod[] {
+    return this.ownedPods(launcher, HOTPLUG_DEVICE);
+  }
+
+  private ownedPods(launcher: Pod | undefined, label?: string): Pod[] {
+    return attachmentPodsOfLauncher(this.o.pods, launcher, label);
+  }
+
+  private plan(input: AttachmentSyncInput): { create: Pod[]; remove: Pod[] } {
     const { vmi, pod } = input;
     const live = (ps: Pod[]): Pod[] => ps.filter((p) => p.metadata.deletionTimestamp === undefined);
-    if (isFinal(vmi)) return { remove: live(input.pods.flatMap((p) => this.attachmentPods(p))) };
-    const orphans = live(input.pods.filter(isPodDown).flatMap((p) => this.attachmentPods(p)));
+    const all = (ps: readonly Pod[]): Pod[] => live(ps.flatMap((p) => this.ownedPods(p)));
+    if (isFinal(vmi)) return { create: [], remove: all(input.pods) };
+    const orphans = all(input.pods.filter(isPodDown));
     if (pod === undefined || !isPodReady(pod) || pod.metadata.deletionTimestamp !== undefined) {
-      return { remove: orphans };
+      return { create: [], remove: orphans };
     }
     const hotplug = hotplugVolumes(vmi, pod);
     const ready = hotplug.filter((v) => volumeReadyToAttach(v, input.claim));
-    const plan = planAttachment({ vmi, hotplug, ready, pods: this.attachmentPods(pod) });
-    return { ...plan, remove: [...orphans, ...plan.remove] };
+    const volumes = planAttachment({ vmi, hotplug, ready, pods: this.attachmentPods(pod) });
+    const devices = planDeviceAttachment(vmi, pod, this.devicePods(pod), this.o.launcher);
+    const cfg = { vmi, launcher: pod, claim: input.claim, cfg: this.o.launcher };
+    return {
+      create: [
+        ...(volumes.create === undefined ? [] : [newAttachmentPod({ ...cfg, volumes: volumes.create })]),
+        ...devices.create,
+      ],
+      remove: [...orphans, ...volumes.remove, ...devices.remove],
+    };
   }
 
   async sync(input: AttachmentSyncInput, ctx: ReconcileContext): Promise<AttachmentSyncResult> {
     const plan = this.plan(input);
-    if (plan.create === undefined && plan.remove.length === 0) return {};
+    if (plan.create.length === 0 && plan.remove.length === 0) return {};
     const { key } = input;
     this.o.expectations.expectDeletions(
       key,
       plan.remove.map((p) => p.metadata.uid ?? ''),
     );
-    if (plan.create !== undefined && input.pod !== undefined) {
-      this.o.expectations.raiseExpectations(key, 1, 0);
-      const failed = await this.create(input, input.pod, plan.create, ctx);
+    this.o.expectations.raiseExpectations(key, plan.create.length, 0);
+    for (const [i, manifest] of plan.create.entries()) {
+      const failed = await this.create(input, manifest, ctx);
       if (failed !== undefined) {
+        this.o.expectations.lowerExpectations(key, plan.create.length - i - 1, 0);
         for (const p of plan.remove) this.o.expectations.deletionObserved(key, p.metadata.uid ?? '');
         return failed;
       }
@@ -94,13 +110,11 @@ export class AttachmentPodSync {
 
   private async create(
     input: AttachmentSyncInput,
-    launcher: Pod,
-    volumes: NonNullable<AttachmentPlan['create']>,
+    manifest: Pod,
     ctx: ReconcileContext,
   ): Promise<AttachmentSyncResult | undefined> {
     const { vmi } = input;
     try {
-      const manifest = newAttachmentPod({ vmi, launcher, volumes, claim: input.claim, cfg: this.o.launcher });
       const created = await this.o.client.create(PODS, manifest, {
         namespace: manifest.metadata.namespace ?? '',
       });

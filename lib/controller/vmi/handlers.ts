@@ -19,12 +19,13 @@ import { BY_CLAIM, vmiClaimIndex, vmiIndexers } from './indexers.ts';
 
 export type Enqueue = (key: string) => void;
 
-interface PodCaches {
+export interface PodCaches {
   vmis: StoreReader<VirtualMachineInstance>;
   pods: StoreReader<Pod>;
 }
 
-function owningVmi(pod: Pod, caches: PodCaches): string | undefined {
+/** The key of the VMI that controls the Pod, or the launcher Pod controlling it; checked by uid in the caches. */
+export function owningVmi(pod: Pod, caches: PodCaches): string | undefined {
   let ref = controllerRefOf(pod);
   let owned = pod;
   const podKey = ownerKey(pod, ref, 'Pod');

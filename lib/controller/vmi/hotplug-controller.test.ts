@@ -13,6 +13,7 @@ import {
   withVolume,
   withVolumeStatus,
 } from '../testing/storage-fixtures.ts';
+import type { Pod } from '../../kubevirt/core/pod.ts';
 import type { VmiController } from './controller.ts';
 import { podHandler, pvcHandler } from './handlers.ts';
 import { launcherPodName } from './launcher-pod.ts';
@@ -263,5 +264,54 @@ describe('VMI controller handlers: claims and attachment Pods', () => {
     });
     handler(enqueued).onAdd?.(stranger);
     expect(enqueued).toEqual([KEY]);
+  });
+});
+
+describe('VmiController: attachment Pods of hotplugged DRA claims', () => {
+  /** A host device on claim `hot`, which the launcher Pod (created without claims) does not have. */
+  const withHotClaim = (x: VirtualMachineInstance): void => {
+    x.spec.domain.devices = { hostDevices: [{ name: 'usb1', claimName: 'hot', requestName: 'req' }] };
+    x.spec.resourceClaims = [{ name: 'hot', resourceClaimTemplateName: 'hot-template' }];
+  };
+  const devicePod = (name: string, claim: string): Pod => {
+    const p = attachmentPod(name, []);
+    p.metadata.labels = { 'kubevirt.io': 'hotplug-device' };
+    p.spec['resourceClaims'] = [{ name: claim }];
+    return p;
+  };
+
+  it('a claim added to a running VMI: one Pod holding it on the node, the volume attachment Pods untouched', async () => {
+    runningVmi(withHotClaim, withHotplugVolume('hp', 'hp'));
+    h.pvcs.add(pvc('hp', bound));
+    h.pods.add(attachmentPod('hp-volume-a', ['hp'], attachReady));
+    await run();
+    expect(creates()).toEqual(['create pods default/hp-device-gen1']);
+    expect(h.client.log.filter((a) => a.startsWith('delete'))).toEqual([]);
+    expect(body(0)).toMatchObject({
+      metadata: { generateName: 'hp-device-', labels: { 'kubevirt.io': 'hotplug-device' } },
+      spec: {
+        resourceClaims: [{ name: 'hot', resourceClaimTemplateName: 'hot-template' }],
+        containers: [{ name: 'hotplug-device', resources: { claims: [{ name: 'hot', request: 'req' }] } }],
+      },
+    });
+    expect(events()).toContain('Normal SuccessfulCreate Created attachment pod hp-device-gen1');
+  });
+
+  it('the claim removed: its Pod deleted, while a volume attachment Pod stays', async () => {
+    runningVmi(withHotplugVolume('hp', 'hp'));
+    h.pvcs.add(pvc('hp', bound));
+    h.pods.add(attachmentPod('hp-volume-a', ['hp'], attachReady));
+    h.pods.add(devicePod('hp-device-a', 'hot'));
+    await run();
+    expect(creates()).toEqual([]);
+    expect(h.client.log.filter((a) => a.startsWith('delete'))).toEqual(['delete pods default/hp-device-a']);
+  });
+
+  it('a final VMI: its device attachment Pods go too', async () => {
+    h.vmis.add(vmi(withPhase('Failed'), withHotClaim));
+    h.pods.add(pod(podReady('node1')));
+    h.pods.add(devicePod('hp-device-a', 'hot'));
+    await run();
+    expect(h.client.log.filter((a) => a.startsWith('delete'))).toContain('delete pods default/hp-device-a');
   });
 });

@@ -4,7 +4,7 @@
  * namespace, so a Pod elsewhere that names a VMI's uid is never that VMI's (kubevirt controller.go
  * CurrentVMIPod and AttachmentPods list the owner's namespace, then compare uids).
  */
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { APP_LABEL, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { controllerRefOf } from '../../kernel/controller/owner.ts';
 import type { Indexer } from '../../kernel/informer/index-funcs.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
@@ -43,9 +43,15 @@ export function podsOfVmi(pods: StoreReader<Pod>, vmi: VirtualMachineInstance): 
   return vmi.metadata.uid === undefined ? [] : pods.byIndex(BY_VMI_UID, ownerIndexKey(vmi));
 }
 
-/** The attachment Pods of the launcher Pod's namespace that it controls. */
-export function attachmentPodsOfLauncher(pods: StoreReader<Pod>, launcher: Pod | undefined): Pod[] {
-  return launcher?.metadata.uid === undefined ? [] : pods.byIndex(BY_OWNER_POD_UID, ownerIndexKey(launcher));
+/** The attachment Pods of the launcher Pod's namespace that it controls; with label, those of that kubevirt.io label. */
+export function attachmentPodsOfLauncher(
+  pods: StoreReader<Pod>,
+  launcher: Pod | undefined,
+  label?: string,
+): Pod[] {
+  if (launcher?.metadata.uid === undefined) return [];
+  const owned = pods.byIndex(BY_OWNER_POD_UID, ownerIndexKey(launcher));
+  return label === undefined ? owned : owned.filter((p) => p.metadata.labels?.[APP_LABEL] === label);
 }
 
 /** VMIs by `namespace/claim` of each PVC and DataVolume volume (a DataVolume's claim has its name). */

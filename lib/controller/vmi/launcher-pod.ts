@@ -23,7 +23,7 @@ import {
   NON_ROOT_UID,
   terminationGracePeriodSeconds,
 } from '../../kubevirt/index.ts';
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { PodResourceClaim, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { newControllerRef } from '../../kernel/controller/owner.ts';
 import { COMPUTE_CONTAINER, type Container, type Pod } from '../../kubevirt/core/pod.ts';
 import type { OverheadOptions } from './overhead.ts';
@@ -254,14 +254,17 @@ function virtiofsdContainers(vmi: VirtualMachineInstance, cfg: LauncherPodConfig
  * any other, as hotplug-declared volumes attach at start.
  */
 function podResourceClaims(vmi: VirtualMachineInstance): { resourceClaims?: Record<string, string>[] } {
-  const claims = (vmi.spec.resourceClaims ?? []).map((c) => {
-    const claim: Record<string, string> = { name: c.name };
-    if (c.resourceClaimName !== undefined) claim['resourceClaimName'] = c.resourceClaimName;
-    if (c.resourceClaimTemplateName !== undefined)
-      claim['resourceClaimTemplateName'] = c.resourceClaimTemplateName;
-    return claim;
-  });
+  const claims = (vmi.spec.resourceClaims ?? []).map(podResourceClaim);
   return claims.length > 0 ? { resourceClaims: claims } : {};
+}
+
+/** One VMI resource claim as a Pod's (the same fields, without `hotpluggable`). */
+export function podResourceClaim(c: PodResourceClaim): Record<string, string> {
+  const claim: Record<string, string> = { name: c.name };
+  if (c.resourceClaimName !== undefined) claim['resourceClaimName'] = c.resourceClaimName;
+  if (c.resourceClaimTemplateName !== undefined)
+    claim['resourceClaimTemplateName'] = c.resourceClaimTemplateName;
+  return claim;
 }
 
 /** The launcher Pod of the VMI; `backendStorageClaim` names its VM's backend-storage claim when it needs one. */

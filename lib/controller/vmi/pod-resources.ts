@@ -212,7 +212,7 @@ function withDevicePlugins(spec: Spec, limits: Record<string, string>): void {
  * each. KubeVirt keeps one entry per claim name, so a second request of the same claim would not reach the
  * container; one entry per claim and request keeps both.
  */
-function draClaims(spec: Spec): { name: string; request: string }[] {
+export function draClaims(spec: Spec): { name: string; request: string }[] {
   const out: { name: string; request: string }[] = [];
   for (const dev of [...(spec.domain.devices.gpus ?? []), ...(spec.domain.devices.hostDevices ?? [])]) {
     if (!isDraDevice(dev) || dev.claimName === undefined || dev.requestName === undefined) continue;

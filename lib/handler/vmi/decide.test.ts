@@ -155,6 +155,16 @@ describe('decideAction (KubeVirt handler sync)', () => {
       'sync',
     ],
     [
+      'a running domain with a DRA device hotplugged and no address yet: wait',
+      [withDra(vmi('Running'), false), domain('Running', 'Booted'), ok],
+      'wait',
+    ],
+    [
+      'a running domain with a DRA device hotplugged and its address: sync (the launcher attaches it)',
+      [withDra(vmi('Running'), true), domain('Running', 'Booted'), ok],
+      'sync',
+    ],
+    [
       'a failed start whose hotplug volume went: wait for it again',
       [failedSync(withHotplug(vmi('Scheduled'), 'Bound')), domain('Shutoff', 'Unknown'), ok],
       'wait',

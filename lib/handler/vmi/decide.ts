@@ -9,7 +9,10 @@
  *   only once the handler wrote what the domain says);
  * - wait, instead of the first start, while a hotplug volume of the spec is not mounted into the launcher Pod
  *   yet (the domain would start without that disk: Deckhouse's boot disks are hotpluggable), or while a DRA
- *   device has no status to attach it by (KubeVirt's handler waits for IsAllDRA…Reconciled the same way).
+ *   device has no status to attach it by (KubeVirt's handler waits for IsAllDRA…Reconciled the same way);
+ * - wait, instead of a sync of the running domain, while a DRA device hotplugged into it has no status to attach
+ *   it by yet: the launcher's converter refuses a DRA device it cannot attach, so the sync would fail until the
+ *   controller writes the address; a claim that is never allocated holds the domain's other changes back.
  */
 import { draDevicesPending, hotplugVolumesReady, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { DomainJson } from '../../rpc/index.ts';
@@ -49,6 +52,10 @@ const lastSyncFailed = (vmi: VirtualMachineInstance): boolean =>
 const start = (vmi: VirtualMachineInstance): HandlerAction =>
   hotplugVolumesReady(vmi) && draDevicesPending(vmi) === undefined ? 'sync' : 'wait';
 
+/** The sync of a running domain, once a DRA device hotplugged into it can be attached. */
+const keepInLine = (vmi: VirtualMachineInstance): HandlerAction =>
+  draDevicesPending(vmi) === undefined ? 'sync' : 'wait';
+
 /** A domain of a live VMI that is not alive: deleted, unless it was defined and not started yet. */
 function deadDomainAction(vmi: VirtualMachineInstance, domain: DomainJson): HandlerAction {
   if (!notStartedYet(vmi, domain)) return 'delete';
@@ -62,5 +69,5 @@ export function decideAction({ vmi, domain, launcher }: DecideInput): HandlerAct
   if (isFinal(vmi)) return domain !== undefined ? 'delete' : 'none';
   if (domain !== undefined && !alive) return deadDomainAction(vmi, domain);
   if (domainPhase(vmi, domain, launcher) !== vmi.status?.phase) return 'none';
-  return domain === undefined ? start(vmi) : 'sync';
+  return domain === undefined ? start(vmi) : keepInLine(vmi);
 }
