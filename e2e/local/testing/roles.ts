@@ -91,7 +91,11 @@ export function spawnHandler(
     ...['--kubeconfig', kubeconfig, ...handlerArgs(L)],
     ...extra,
   ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', fd, fd], cwd: REPO });
+  // Its scratch dirs go under the stack's dir, so a handler a test kills leaves nothing in the host's /tmp.
+  const tmp = join(L.dir, 'handler-tmp');
+  mkdirSync(tmp, { recursive: true });
+  const env = { ...process.env, TMPDIR: tmp };
+  const child = spawn(process.execPath, args, { stdio: ['ignore', fd, fd], cwd: REPO, env });
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {
       resolve(code);
