@@ -7,6 +7,10 @@ import type { Gpu, HostDevice } from './v1/devices.ts';
 import type { VirtualMachineInstance } from './v1/objects.ts';
 import type { DeviceStatusInfo } from './v1/vmi-status.ts';
 
+/** KubeVirt's domain alias prefixes of DRA host devices and GPUs (written with the user-defined `ua-` before). */
+export const DRA_HOST_DEVICE_ALIAS_PREFIX = 'dra-hostdevice-';
+export const DRA_GPU_ALIAS_PREFIX = 'dra-gpu-';
+
 type DeviceRequest = Pick<HostDevice, 'deviceName' | 'claimName' | 'requestName'>;
 
 /** The device names a claim request: the fork inlines ClaimRequest, so it is there when either field is. */

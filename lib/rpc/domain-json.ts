@@ -31,6 +31,16 @@ export interface DiskJson {
   Model?: string;
 }
 
+/**
+ * A host device of the live domain (KubeVirt's api.HostDevice, the fields the handler reads): its alias and the
+ * address libvirt gave it in the guest (a USB hostdev: Type usb, Bus, Port).
+ */
+export interface HostDeviceJson {
+  Type: string;
+  Alias?: AliasJson;
+  Address?: { Type: string; Bus?: string; Port?: string; Domain?: string; Slot?: string; Function?: string };
+}
+
 export interface InterfaceJson {
   Type: string;
   Source: Record<string, unknown>;
@@ -75,6 +85,7 @@ export interface DomainSpecJson {
     Channels?: ChannelJson[];
     Disks?: DiskJson[];
     Serials?: SerialJson[];
+    HostDevices?: HostDeviceJson[];
   };
   Metadata?: { KubeVirt: { UID: string; GracePeriod: { DeletionGracePeriodSeconds: number } } };
   CPU?: {

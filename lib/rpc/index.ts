@@ -37,6 +37,7 @@ export {
   EMPTY_GUEST_OS_INFO,
   type AliasJson,
   type DiskJson,
+  type HostDeviceJson,
   type DomainJson,
   type DomainSpecJson,
   type GuestOsInfoJson,

@@ -187,4 +187,22 @@ describe('computeDeviceStatus', () => {
       expect(s?.hostDeviceStatuses?.[1]).toEqual({ name: 'hot1', deviceResourceClaimStatus: {} });
     });
   });
+
+  it("keeps the handler's phase and address of an entry while rewriting the rest", () => {
+    const vmi = {
+      ...usbVmi,
+      status: {
+        deviceStatus: {
+          hostDeviceStatuses: [
+            { name: 'usb1', deviceResourceClaimStatus: {}, phase: 'Ready', address: '0:1' },
+            { name: 'gone', deviceResourceClaimStatus: {}, phase: 'Ready' },
+          ],
+        },
+      },
+    };
+    const s = computeDeviceStatus(vmi, only({ usb: 'c' }), lookups([claim('c')], []));
+    expect(s?.hostDeviceStatuses).toEqual([
+      { name: 'usb1', deviceResourceClaimStatus: { resourceClaimName: 'c' }, phase: 'Ready', address: '0:1' },
+    ]);
+  });
 });

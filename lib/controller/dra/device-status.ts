@@ -13,6 +13,8 @@
  * - Mediated device: `resource.kubernetes.io/mDevUUID`.
  * - USB (fork): the `bus` and `deviceNumber` attributes Deckhouse's USB driver publishes. The fork's reader is
  *   not public; this follows the driver's attribute names and the status shape in the fork's CRD.
+ * - The fork's phase, address, reason and message of an entry are the handler's (handler/vmi/device-phase.ts):
+ *   kept as they are.
  * - The slice is matched by driver, pool and device name; KubeVirt matches driver and device on the Pod's node,
  *   which misses devices published without a node.
  */
@@ -127,6 +129,20 @@ function deviceStatusOf(
   };
 }
 
+/** The handler's fields of the device's entry (the fork's phase, address, reason, message) kept as they were. */
+function withHandlerFields(s: DeviceStatusInfo, had: readonly DeviceStatusInfo[] | undefined): DeviceStatusInfo {
+  const old = had?.find((h) => h.name === s.name);
+  if (old === undefined) return s;
+  const { phase, address, reason, message } = old;
+  return {
+    ...s,
+    ...(phase !== undefined && { phase }),
+    ...(address !== undefined && { address }),
+    ...(reason !== undefined && { reason }),
+    ...(message !== undefined && { message }),
+  };
+}
+
 export interface DraPods {
   /** The current launcher Pod. */
   launcher: Pod;
@@ -145,13 +161,18 @@ export function computeDeviceStatus(
 ): DeviceStatus | undefined {
   if (!claimsReported(pods.launcher)) return undefined;
   const ns = vmi.metadata.namespace ?? '';
-  const of = (list: readonly (Gpu | HostDevice)[] | undefined): DeviceStatusInfo[] | undefined => {
+  const of = (
+    list: readonly (Gpu | HostDevice)[] | undefined,
+    had: readonly DeviceStatusInfo[] | undefined,
+  ): DeviceStatusInfo[] | undefined => {
     const dra = (list ?? []).filter(isDraDevice);
-    return dra.length === 0 ? undefined : dra.map((d) => deviceStatusOf(d, pods, ns, lookups));
+    if (dra.length === 0) return undefined;
+    return dra.map((d) => withHandlerFields(deviceStatusOf(d, pods, ns, lookups), had));
   };
   const out: DeviceStatus = {};
-  const gpus = of(vmi.spec.domain.devices.gpus);
-  const hostDevices = of(vmi.spec.domain.devices.hostDevices);
+  const had = vmi.status?.deviceStatus;
+  const gpus = of(vmi.spec.domain.devices.gpus, had?.gpuStatuses);
+  const hostDevices = of(vmi.spec.domain.devices.hostDevices, had?.hostDeviceStatuses);
   if (gpus !== undefined) out.gpuStatuses = gpus;
   if (hostDevices !== undefined) out.hostDeviceStatuses = hostDevices;
   return out;

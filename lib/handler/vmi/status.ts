@@ -7,6 +7,7 @@
  * - volume targets from the domain's disks, and hotplug volumes MountedToPod → Ready (or UnMountedFromPod once
  *   gone from the spec), with KubeVirt's reasons and messages; a volume the node refused to mount says why
  *   (reason HotplugFailed, KubeVirt's event reason) and is AttachedToNode at most, never mounted;
+ * - the Deckhouse fork's phase and address of each DRA device (device-phase.ts);
  * - the phase of phase.ts, with its transition timestamp;
  * - conditions AgentConnected (the agent channel connected), Paused (with KubeVirt's reasons), Synchronized
  *   (False with this sync's failure);
@@ -31,6 +32,7 @@ import {
 import type { VirtualMachineInstanceCondition } from '../../kubevirt/v1/vmi-status.ts';
 import { rfc3339 } from '../../kernel/controller/time.ts';
 import { AGENT_CHANNEL, type DomainJson } from '../../rpc/index.ts';
+import { withDevicePhases } from './device-phase.ts';
 import { interfacesStatus } from './interfaces-status.ts';
 import { withMemoryHotplug, type MemoryHotplugOutcome } from './memory-hotplug.ts';
 import { domainPhase, type LauncherReach } from './phase.ts';
@@ -204,6 +206,7 @@ export function computeHandlerStatus(i: HandlerStatusInput): VirtualMachineInsta
   const interfaces = interfacesStatus(i.vmi, i.domain, i.podIps ?? new Map());
   if (interfaces !== undefined) status.interfaces = interfaces;
   volumes(status, i);
+  withDevicePhases(status, i.domain);
   const phase = domainPhase(i.vmi, i.domain, i.launcher);
   if (phase !== undefined) status.phase = phase;
   conditions(status, i.domain, now);

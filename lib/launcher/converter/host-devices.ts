@@ -7,6 +7,8 @@
  * unsupported.ts's refusal, not this file's.
  */
 import {
+  DRA_GPU_ALIAS_PREFIX,
+  DRA_HOST_DEVICE_ALIAS_PREFIX,
   isDraDevice,
   type DeviceStatusInfo,
   type Gpu,
@@ -39,7 +41,7 @@ const HOST_DEVICES: DraList = {
   spec: 'hostDevices',
   status: 'hostDeviceStatuses',
   noun: 'host device',
-  aliasPrefix: 'dra-hostdevice-',
+  aliasPrefix: DRA_HOST_DEVICE_ALIAS_PREFIX,
   usb: true,
 };
 
@@ -47,7 +49,7 @@ const GPUS: DraList = {
   spec: 'gpus',
   status: 'gpuStatuses',
   noun: 'GPU',
-  aliasPrefix: 'dra-gpu-',
+  aliasPrefix: DRA_GPU_ALIAS_PREFIX,
   usb: false,
 };
 
