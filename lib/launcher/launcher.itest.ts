@@ -273,6 +273,55 @@ describe('launcher end to end', () => {
     await stopAndCheck(l);
   }, 180_000);
 
+  it.each<[string, boolean, string]>([
+    // The converter gives a domain no USB controller (model none) unless a device of its start needs one.
+    ['without a USB bus', false, 'Domain has no USB bus support'],
+    // With one (a USB tablet asks for qemu-xhci), libvirt looks for the device on this host, which has no USB.
+    ['with a USB bus', true, "cannot open directory '/sys/bus/usb/devices'"],
+  ])(
+    "asks libvirt to attach a DRA USB device to the running domain %s, and passes on libvirt's refusal",
+    async (_what, usbBus, refusal) => {
+      const name = usbBus ? 'drausb' : 'drausb-nobus';
+      const l = await launch({ name });
+      const vmi = kernelBootVmi({ name, uid: UID, initrd: 'initramfs.cpio.gz', cmdline: GUEST_CMDLINE });
+      if (usbBus) vmi.spec.domain.devices.inputs = [{ name: 'tablet', type: 'tablet', bus: 'usb' }];
+      expect((await l.client.syncVirtualMachine(vmi)).success).toBe(true);
+      await l.waitEvent(is('Running'), 10_000);
+      // What the controller's hotplug leaves: the device in the spec, its allocation in the status.
+      const plugged = structuredClone(vmi);
+      plugged.spec.domain.devices.hostDevices = [{ name: 'token', claimName: 'usb', requestName: 'token' }];
+      plugged.status = {
+        phase: 'Running',
+        deviceStatus: {
+          hostDeviceStatuses: [
+            {
+              name: 'token',
+              deviceResourceClaimStatus: {
+                name: 'usb-1-2',
+                resourceClaimName: `${name}-usb-x1y2z`,
+                attributes: { usbAddress: { bus: 1, deviceNumber: 2 } },
+              },
+            },
+          ],
+        },
+      };
+      const pid = qemuPid(l.root);
+      const refused = await l.client.syncVirtualMachine(plugged);
+      expect(refused).toEqual({ success: false, message: expect.stringContaining(refusal) });
+      expect(qemuPid(l.root)).toBe(pid);
+      const domain = (await l.client.getDomain()).payload as { Status: { Status: string } };
+      expect(domain.Status.Status).toBe('Running');
+      // The device taken away again: nothing was attached, so there is nothing to detach.
+      expect(await l.client.syncVirtualMachine({ ...vmi, status: { phase: 'Running' } })).toEqual({
+        success: true,
+        message: '',
+      });
+      expect(qemuPid(l.root)).toBe(pid);
+      await stopAndCheck(l);
+    },
+    180_000,
+  );
+
   it('resizes the virtio-mem device of the running domain (memory hotplug), refusing more than maxGuest', async () => {
     const l = await launch({ name: 'memhp' });
     const vmi = kernelBootVmi({

@@ -1,7 +1,8 @@
 /**
  * The domain of the launcher's one VMI (kubevirt virtwrap/manager.go LibvirtDomainManager): sync (convert,
- * prepare, define, start paused, attach the console relay, resume, hotplug), the lifecycle commands and the
- * domain as the handler sees it. Failures throw; the Cmd handlers turn them into `{success:false}`.
+ * prepare, define, start paused, attach the console relay, resume, hotplug disks and DRA host devices), the
+ * lifecycle commands and the domain as the handler sees it. Failures throw; the Cmd handlers turn them into
+ * `{success:false}`.
  */
 import type { VirtualMachineInstance } from '../kubevirt/index.ts';
 import { realClock, type Clock } from '../kernel/clock.ts';
@@ -32,14 +33,12 @@ import {
 import { vmiSpecChecksum, type DomainJson, type VirtualMachineOptions } from '../rpc/index.ts';
 import {
   claimImages,
-  devicesXml,
   domainXml,
-  renderXml,
   toDomain,
   type ConverterContext,
-  type Disk,
   type PodLink,
   type DomainSpec,
+  type HostDevice,
 } from './converter/index.ts';
 import type { GuestFacts } from './agent-poller.ts';
 import type { Identity } from '../libvirt/daemon/identity.ts';
@@ -56,6 +55,7 @@ import { kubevirtState, NON_EXISTENT, type KubevirtState } from './report/state.
 import type { SerialRelay } from './serial/relay.ts';
 import { claimDiskFormats, formatsInUse } from './sync/claim-formats.ts';
 import { findContainerDiskImages } from './sync/container-disks.ts';
+import { diskDeviceXml, hostDeviceXml } from './sync/device-xml.ts';
 import { containerDiskFormats } from './sync/image-format.ts';
 import { syncContext, type HostFacts } from './sync/context.ts';
 import { podLinkCandidates, readPodLinks } from './sync/pod-links.ts';
@@ -80,28 +80,6 @@ interface Applied {
   readonly domain: DomainSpec;
   readonly xml: string;
   readonly checksum: string;
-}
-
-/** sha256 of the VMI spec as JSON: what the Deckhouse fork's GetAppliedVMIChecksum reports. */
-
-/** `<disk>` alone, as attach/detach take it. */
-function diskDeviceXml(d: Disk): string {
-  const devices = devicesXml({
-    interfaces: [],
-    channels: [],
-    hostDevices: [],
-    controllers: [],
-    video: [],
-    graphics: [],
-    disks: [d],
-    inputs: [],
-    serials: [],
-    consoles: [],
-    watchdogs: [],
-  });
-  const disk = devices.children[0];
-  if (disk === undefined) throw new KvError('KV_ERR_INTERNAL', 'no disk element rendered');
-  return renderXml(disk);
 }
 
 const LIVE_AND_CONFIG = { live: true, config: true };
@@ -175,10 +153,18 @@ export class DomainManager {
       wantedXml: xml,
       appliedDisks: applied?.domain.devices.disks ?? [],
       wantedDisks: domain.devices.disks,
+      appliedHostDevices: applied?.domain.devices.hostDevices ?? [],
+      wantedHostDevices: domain.devices.hostDevices,
       vmiPhase: vmi.status?.phase,
       pausedByUser: this.pausedByUser,
     });
-    const summary = { ...plan, attach: plan.attach.length, detach: plan.detach.length };
+    const summary = {
+      ...plan,
+      attach: plan.attach.length,
+      detach: plan.detach.length,
+      detachHostDevices: plan.detachHostDevices.length,
+      attachHostDevices: plan.attachHostDevices.length,
+    };
     this.log.v(2).info('sync planned', { state: state ?? 'absent', ...summary });
     return { ref, plan };
   }
@@ -258,7 +244,21 @@ export class DomainManager {
     for (const d of plan.detach) {
       await detachDeviceByAlias(this.o.conn, ref, `ua-${d.alias.name}`, LIVE_AND_CONFIG);
     }
+    await this.hotplugHostDevices(ref, plan);
     this.applied = { vmi, domain: defined, xml, checksum: vmiSpecChecksum(vmi) };
+  }
+
+  /**
+   * Detaches the DRA host devices the VMI lost (or that changed), then attaches the ones it gained. A live
+   * detach is only asked for: the guest may release a PCI device later (libvirt's device-removed event).
+   */
+  private async hotplugHostDevices(ref: DomainRef, plan: SyncPlan): Promise<void> {
+    const { detachHostDevices: detach, attachHostDevices: attach } = plan;
+    if (detach.length === 0 && attach.length === 0) return;
+    const aliases = (hs: readonly HostDevice[]): string[] => hs.map((h) => `ua-${h.alias.name}`);
+    for (const alias of aliases(detach)) await detachDeviceByAlias(this.o.conn, ref, alias, LIVE_AND_CONFIG);
+    for (const h of attach) await attachDevice(this.o.conn, ref, hostDeviceXml(h), LIVE_AND_CONFIG);
+    this.log.info('host devices hotplugged', { detached: aliases(detach), attached: aliases(attach) });
   }
 
   /** The guest agent connected or went away (libvirt's agent-lifecycle event). */

@@ -5,10 +5,13 @@
  * - a domain that is down: start it again (redefined when its XML changed) unless the VMI already ran
  *   (phase Running) or is final: a guest that stopped by itself stays stopped, the handler reports it;
  * - a paused domain that no one paused on purpose: resume it;
- * - a running or paused domain: attach the disks the VMI gained and detach those it lost (hotplug).
+ * - a running or paused domain: attach the disks the VMI gained and detach those it lost (hotplug), and the
+ *   same for its DRA host devices (the Deckhouse fork's addresourceclaim); a DRA host device whose XML changed
+ *   is detached and attached again. Other host devices are never hotplugged.
  */
 import type { DomainStateName } from '../../libvirt/index.ts';
-import type { Disk } from '../converter/index.ts';
+import type { Disk, HostDevice } from '../converter/index.ts';
+import { hostDeviceXml } from './device-xml.ts';
 
 export interface SyncInput {
   /** libvirt's state of the domain, undefined when it is not defined. */
@@ -18,6 +21,8 @@ export interface SyncInput {
   readonly wantedXml: string;
   readonly appliedDisks: readonly Disk[];
   readonly wantedDisks: readonly Disk[];
+  readonly appliedHostDevices: readonly HostDevice[];
+  readonly wantedHostDevices: readonly HostDevice[];
   /** status.phase of the VMI. */
   readonly vmiPhase: string | undefined;
   /** Paused through PauseVirtualMachine (and not unpaused since). */
@@ -30,11 +35,22 @@ export interface SyncPlan {
   readonly resume: boolean;
   readonly attach: readonly Disk[];
   readonly detach: readonly Disk[];
+  /** Detached before any is attached: a changed one leaves under its alias and comes back under it. */
+  readonly detachHostDevices: readonly HostDevice[];
+  readonly attachHostDevices: readonly HostDevice[];
 }
 
 const DOWN: ReadonlySet<string> = new Set(['shutoff', 'crashed', 'nostate', 'unknown']);
 const FINAL_PHASES: ReadonlySet<string> = new Set(['Succeeded', 'Failed']);
-const NOTHING: SyncPlan = { define: false, start: false, resume: false, attach: [], detach: [] };
+const NOTHING: SyncPlan = {
+  define: false,
+  start: false,
+  resume: false,
+  attach: [],
+  detach: [],
+  detachHostDevices: [],
+  attachHostDevices: [],
+};
 
 export function isDown(state: DomainStateName | 'unknown'): boolean {
   return DOWN.has(state);
@@ -54,6 +70,27 @@ export function diskDiff(
   };
 }
 
+/** A host device allocated through DRA: its alias is KubeVirt's `ua-dra-hostdevice-…` or `ua-dra-gpu-…`. */
+function isDra(h: HostDevice): boolean {
+  return h.alias.userDefined && h.alias.name.startsWith('dra-');
+}
+
+/**
+ * DRA host devices keyed by alias: the ones to detach (aliases gone, or whose XML changed) and to attach (new
+ * aliases, or whose XML changed).
+ */
+function hostDeviceDiff(
+  applied: readonly HostDevice[],
+  wanted: readonly HostDevice[],
+): { detach: HostDevice[]; attach: HostDevice[] } {
+  const had = new Map(applied.filter(isDra).map((h) => [h.alias.name, hostDeviceXml(h)]));
+  const want = new Map(wanted.filter(isDra).map((h) => [h.alias.name, hostDeviceXml(h)]));
+  return {
+    detach: applied.filter((h) => isDra(h) && want.get(h.alias.name) !== had.get(h.alias.name)),
+    attach: wanted.filter((h) => isDra(h) && had.get(h.alias.name) !== want.get(h.alias.name)),
+  };
+}
+
 export function planSync(syncInput: SyncInput): SyncPlan {
   if (syncInput.state === undefined) return { ...NOTHING, define: true, start: true };
   if (isDown(syncInput.state)) {
@@ -64,6 +101,15 @@ export function planSync(syncInput: SyncInput): SyncPlan {
     return { ...NOTHING, define: syncInput.appliedXml !== syncInput.wantedXml, start: true };
   }
   const { attach, detach } = diskDiff(syncInput.appliedDisks, syncInput.wantedDisks);
+  const hostDevices = hostDeviceDiff(syncInput.appliedHostDevices, syncInput.wantedHostDevices);
   const resume = syncInput.state === 'paused' && !syncInput.pausedByUser;
-  return { define: false, start: false, resume, attach, detach };
+  return {
+    define: false,
+    start: false,
+    resume,
+    attach,
+    detach,
+    detachHostDevices: hostDevices.detach,
+    attachHostDevices: hostDevices.attach,
+  };
 }
