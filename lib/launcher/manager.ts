@@ -6,7 +6,7 @@
  */
 import type { VirtualMachineInstance } from '../kubevirt/index.ts';
 import { realClock, type Clock } from '../kernel/clock.ts';
-import { KvError } from '../kernel/errors/errors.ts';
+import { errorMessage, KvError } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import { existsSync } from 'node:fs';
 import {
@@ -30,7 +30,12 @@ import {
   type DomainState,
   type LibvirtConnection,
 } from '../libvirt/index.ts';
-import { vmiSpecChecksum, type DomainJson, type VirtualMachineOptions } from '../rpc/index.ts';
+import {
+  vmiSpecChecksum,
+  type DomainJson,
+  type HostDeviceJson,
+  type VirtualMachineOptions,
+} from '../rpc/index.ts';
 import {
   claimImages,
   domainXml,
@@ -50,6 +55,7 @@ import {
   type DomainStatusExtras,
 } from './report/domain-json.ts';
 import { definedMacs, withDefinedMacs } from './network/defined-macs.ts';
+import { liveHostDevices } from './report/live-host-devices.ts';
 import type { GuestDhcp } from './network/guest-dhcp.ts';
 import { kubevirtState, NON_EXISTENT, type KubevirtState } from './report/state.ts';
 import type { SerialRelay } from './serial/relay.ts';
@@ -89,6 +95,8 @@ export class DomainManager {
   private applied: Applied | undefined;
   /** The MACs of the defined domain's interfaces, by alias. */
   private macs: ReadonlyMap<string, string> = new Map();
+  /** The live domain's host devices, read after each sync that has or had any. */
+  private hostDevices: HostDeviceJson[] = [];
   private pausedByUser = false;
   /** From the agent-lifecycle events (noteAgentState); a new domain starts without its agent. */
   private agentConnected = false;
@@ -244,8 +252,22 @@ export class DomainManager {
     for (const d of plan.detach) {
       await detachDeviceByAlias(this.o.conn, ref, `ua-${d.alias.name}`, LIVE_AND_CONFIG);
     }
-    await this.hotplugHostDevices(ref, plan);
+    try {
+      await this.hotplugHostDevices(ref, plan);
+    } finally {
+      await this.readHostDevices(ref, defined);
+    }
     this.applied = { vmi, domain: defined, xml, checksum: vmiSpecChecksum(vmi) };
+  }
+
+  /** The live domain's host devices with their guest addresses, when the domain has or had any. */
+  private async readHostDevices(ref: DomainRef, domain: DomainSpec): Promise<void> {
+    if (domain.devices.hostDevices.length === 0 && this.hostDevices.length === 0) return;
+    try {
+      this.hostDevices = liveHostDevices(await getDomainXml(this.o.conn, ref));
+    } catch (err) {
+      this.log.warning('could not read the domain host devices', { error: errorMessage(err) });
+    }
   }
 
   /**
@@ -310,6 +332,7 @@ export class DomainManager {
       state: st,
       extras: {
         agentConnected: this.agentConnected,
+        hostDevices: this.hostDevices,
         ...(this.guestFacts !== undefined && {
           osInfo: this.guestFacts.osInfo,
           fsFreezeStatus: this.guestFacts.fsFreezeStatus,

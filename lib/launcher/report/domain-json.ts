@@ -13,6 +13,7 @@ import {
   type DomainSpecJson,
   EMPTY_GUEST_OS_INFO,
   type GuestOsInfoJson,
+  type HostDeviceJson,
   type InterfaceStatusJson,
   type InterfaceJson,
 } from '../../rpc/index.ts';
@@ -32,6 +33,8 @@ export interface DomainStatusExtras {
   readonly interfaces?: readonly InterfaceStatusJson[];
   /** The guest agent's channel: connected once the agent in the guest answers libvirt. */
   readonly agentConnected?: boolean;
+  /** The live domain's host devices (live-host-devices.ts). */
+  readonly hostDevices?: readonly HostDeviceJson[];
 }
 
 const aliasJson = (a: Alias): AliasJson => ({ Name: a.name, UserDefined: a.userDefined });
@@ -150,6 +153,17 @@ export function withMachine(spec: DomainSpec, machine: string | undefined): Doma
 }
 
 /** The whole api.Domain; spec may be absent (a domain we know only by name, e.g. once deleted). */
+function specJson(
+  id: DomainIdentity,
+  spec: DomainSpec | undefined,
+  extras: DomainStatusExtras,
+): DomainSpecJson {
+  if (spec === undefined) return { Name: `${id.namespace}_${id.name}`, Devices: {} };
+  const out = domainSpecJson(spec, extras.agentConnected);
+  if ((extras.hostDevices?.length ?? 0) > 0) out.Devices.HostDevices = [...(extras.hostDevices ?? [])];
+  return out;
+}
+
 export function domainJson(o: {
   id: DomainIdentity;
   spec: DomainSpec | undefined;
@@ -161,10 +175,7 @@ export function domainJson(o: {
     kind: 'Domain',
     apiVersion: DOMAIN_API_VERSION,
     ObjectMeta: { name: id.name, namespace: id.namespace, uid: id.uid, creationTimestamp: null },
-    Spec:
-      spec === undefined
-        ? { Name: `${id.namespace}_${id.name}`, Devices: {} }
-        : domainSpecJson(spec, extras.agentConnected),
+    Spec: specJson(id, spec, extras),
     Status: {
       Status: state.status,
       Reason: state.reason,
