@@ -5,7 +5,7 @@
  * certificate refused with 401, a user without RBAC for virtualmachines/addvolume refused with 403 by the
  * SubjectAccessReview and let through once a Role allows it, addvolume and removevolume written to the VM's
  * status.volumeRequests, the Deckhouse fork's addresourceclaim and removeresourceclaim written to the VM's
- * status.resourceClaimRequests, the Deckhouse mode (a certificate from --client-ca-file with the allowed name
+ * status.resourceClaimRequests and patched into a running VMI's spec, the Deckhouse mode (a certificate from --client-ca-file with the allowed name
  * and X-Remote-User; another name from that CA refused with 401 whatever group it claims), discovery, and a
  * validating webhook answering its caller's certificate with KubeVirt's message and field (a caller without
  * one refused with 401).
@@ -15,9 +15,14 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { certPaths } from '../../testenv/certs.ts';
 import { testCluster, type TestCluster } from '../../testenv/cluster.ts';
-import { VIRTUAL_MACHINES, type VirtualMachine } from '../kubevirt/index.ts';
-import { INTERNAL_VIRTUAL_MACHINES } from '../kubevirt/internal-gvr.ts';
-import { onSpec, vm as vmFixture } from '../kubevirt/testing/objects.ts';
+import {
+  VIRTUAL_MACHINE_INSTANCES,
+  VIRTUAL_MACHINES,
+  type VirtualMachine,
+  type VirtualMachineInstance,
+} from '../kubevirt/index.ts';
+import { INTERNAL_VIRTUAL_MACHINE_INSTANCES, INTERNAL_VIRTUAL_MACHINES } from '../kubevirt/internal-gvr.ts';
+import { onSpec, vm as vmFixture, vmi as vmiFixture } from '../kubevirt/testing/objects.ts';
 import {
   addClaim,
   draDevice,
@@ -83,8 +88,9 @@ const asUser = (user: string): Record<string, string> => ({
   'X-Remote-User': user,
   'X-Remote-Group': 'testers',
 });
-const vmPath = (name: string, sub: string): string =>
-  `/apis/subresources.kubevirt.io/v1/namespaces/${cluster.ns}/virtualmachines/${name}/${sub}`;
+const subresourcePath = (resource: string, name: string, sub: string): string =>
+  `/apis/subresources.kubevirt.io/v1/namespaces/${cluster.ns}/${resource}/${name}/${sub}`;
+const vmPath = (name: string, sub: string): string => subresourcePath('virtualmachines', name, sub);
 const addVolume = JSON.stringify({
   name: 'hp',
   disk: { disk: { bus: 'scsi' } },
@@ -297,6 +303,76 @@ describe('the api role with the real kube-apiserver', () => {
     const dry = await put('addresourceclaim', { ...add, name: 'gpu2', dryRun: ['All'] });
     expect(dry).toEqual({ status: 202, text: '' });
     expect(await requests()).toEqual([addClaim('gpu1'), removeClaim('gpu0')]);
+  }, 60_000);
+
+  it('patches addresourceclaim and removeresourceclaim into a running VMI’s spec (Deckhouse fork)', async () => {
+    await grant('dave', [
+      'virtualmachineinstances/addresourceclaim',
+      'virtualmachineinstances/removeresourceclaim',
+    ]);
+    // A running VMI with a hotplugged claim, as the VMI controller and the handler would have left it.
+    const kv = rewritingClient(cluster.direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
+    const vmi1 = vmiFixture(
+      onSpec(withResourceClaim(templateClaim('gpu0')), withHostDevice(draDevice('gpu0'))),
+    );
+    await kv.create(VIRTUAL_MACHINE_INSTANCES, {
+      ...vmi1,
+      metadata: { name: 'vmi1', namespace: cluster.ns },
+    });
+    // The VMI's status is no subresource (as in KubeVirt): it is written with the object.
+    await kv.patch(
+      VIRTUAL_MACHINE_INSTANCES,
+      'vmi1',
+      { status: { phase: 'Running' } },
+      { namespace: cluster.ns, type: 'merge' },
+    );
+    const put = (sub: string, body: unknown): Promise<Answer> =>
+      call('PUT', subresourcePath('virtualmachineinstances', 'vmi1', sub), {
+        client: frontProxy,
+        headers: asUser('dave'),
+        body: JSON.stringify(body),
+      });
+    const devices = async (): Promise<[unknown, unknown]> => {
+      const { spec } = await cluster.direct.get<VirtualMachineInstance>(
+        INTERNAL_VIRTUAL_MACHINE_INSTANCES,
+        'vmi1',
+        { namespace: cluster.ns },
+      );
+      return [spec.resourceClaims, spec.domain.devices.hostDevices];
+    };
+    const add = {
+      name: 'gpu1',
+      hostDevice: { name: 'gpu1', claimName: 'gpu1', requestName: 'gpu' },
+      resourceClaim: { name: 'gpu1', resourceClaimTemplateName: 'gpu1-template' },
+    };
+    const added = await waitFor(
+      async () => {
+        const a = await put('addresourceclaim', add);
+        return a.status !== 403 && a;
+      },
+      'dave allowed',
+      { timeoutMs: 30_000, intervalMs: 1000 },
+    );
+    expect(added).toEqual({ status: 202, text: '' });
+    expect(await devices()).toEqual([
+      [templateClaim('gpu0'), templateClaim('gpu1')],
+      [draDevice('gpu0'), draDevice('gpu1')],
+    ]);
+    const gpu2 = {
+      name: 'gpu2',
+      hostDevice: { name: 'gpu2', claimName: 'gpu2', requestName: 'gpu' },
+      resourceClaim: { name: 'gpu2', resourceClaimTemplateName: 'gpu2-template' },
+      dryRun: ['All'],
+    };
+    expect(await put('addresourceclaim', gpu2)).toEqual({ status: 202, text: '' });
+    expect(await put('removeresourceclaim', { name: 'gpu0' })).toEqual({ status: 202, text: '' });
+    expect(await devices()).toEqual([[templateClaim('gpu1')], [draDevice('gpu1')]]);
+    const again = await put('removeresourceclaim', { name: 'gpu0' });
+    expect(again.status).toBe(409);
+    expect(JSON.parse(again.text)).toMatchObject({
+      message:
+        'Operation cannot be fulfilled on virtualmachineinstance.kubevirt.io "vmi1": Unable to remove ResourceClaim [gpu0] because it does not exist',
+    });
   }, 60_000);
 
   it('takes a Deckhouse virtualization-api certificate from --client-ca-file with X-Remote-User', async () => {

@@ -80,11 +80,6 @@ export function internalError(text: string): Refusal {
   };
 }
 
-/** What this build does not do yet (501), saying what to do instead. */
-export function notImplemented(text: string): Refusal {
-  return { status: 501, reason: 'NotImplemented', message: text };
-}
-
 /** The same refusal answered as go-restful's `WriteError(500, err)` does: status 500, the message as text. */
 export function asPlainText500(r: Refusal): Refusal {
   return { status: 500, reason: 'InternalError', message: r.message, plainText: true };

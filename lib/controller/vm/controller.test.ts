@@ -24,7 +24,6 @@ import {
   withResourceClaim,
 } from '../../kubevirt/testing/resource-claims.ts';
 import { VmController } from './controller.ts';
-import { DRA_HOTPLUG_RESTART } from './hotplug-requests.ts';
 import { vmiHandlerForVms } from './handlers.ts';
 
 const KEY = 'default/testvm';
@@ -296,7 +295,7 @@ describe('VmController', () => {
     expect(body(2)).toMatchObject({ status: { volumeRequests: null } });
   });
 
-  it('resource claim requests (Deckhouse fork) go into the template of a running VM, which must restart', async () => {
+  it('resource claim requests (Deckhouse fork) go into the template and the running VMI, no restart', async () => {
     load(
       vm((v) => (v.status = { resourceClaimRequests: [addClaim('gpu1')] })),
       vmi(withPhase('Running')),
@@ -304,6 +303,7 @@ describe('VmController', () => {
     await run();
     expect(h.client.log).toEqual([
       'patch virtualmachines default/testvm',
+      'patch virtualmachineinstances default/testvm',
       'patch virtualmachines default/testvm status',
     ]);
     const claims = [{ name: 'gpu1', resourceClaimTemplateName: 'gpu1-template', hotpluggable: true }];
@@ -311,10 +311,42 @@ describe('VmController', () => {
     expect(body(0)).toMatchObject({
       spec: { template: { spec: { resourceClaims: claims, domain: { devices: { hostDevices } } } } },
     });
-    expect(body(1)).toMatchObject({ status: { resourceClaimRequests: null } });
-    const conditions = (body(1) as { status: { conditions: { type: string; message?: string }[] } }).status
-      .conditions;
-    expect(conditions.find((c) => c.type === 'RestartRequired')?.message).toBe(DRA_HOTPLUG_RESTART);
+    expect(body(1)).toMatchObject({ spec: { resourceClaims: claims, domain: { devices: { hostDevices } } } });
+    expect(body(2)).toMatchObject({ status: { resourceClaimRequests: null } });
+    const conditions = (body(2) as { status: { conditions: { type: string }[] } }).status.conditions;
+    expect(conditions.map((c) => c.type)).not.toContain('RestartRequired');
+  });
+
+  it('a resource claim remove drops the device from the template and the running VMI', async () => {
+    const hot = onSpec(withResourceClaim(templateClaim('gpu1')), withHostDevice(draDevice('gpu1')));
+    load(
+      vm(hot, (v) => (v.status = { resourceClaimRequests: [removeClaim('gpu1')] })),
+      vmi(withPhase('Running'), hot),
+    );
+    await run();
+    expect(h.client.log).toEqual([
+      'patch virtualmachines default/testvm',
+      'patch virtualmachineinstances default/testvm',
+      'patch virtualmachines default/testvm status',
+    ]);
+    const none = { resourceClaims: [], domain: { devices: { hostDevices: [] } } };
+    expect(body(0)).toMatchObject({ spec: { template: { spec: none } } });
+    expect(body(1)).toMatchObject({ spec: none });
+  });
+
+  it('a running VMI that already has the requested device is not patched again', async () => {
+    load(
+      vm((v) => (v.status = { resourceClaimRequests: [addClaim('gpu1')] })),
+      vmi(
+        withPhase('Running'),
+        onSpec(withResourceClaim(templateClaim('gpu1')), withHostDevice(draDevice('gpu1'))),
+      ),
+    );
+    await run();
+    expect(h.client.log).toEqual([
+      'patch virtualmachines default/testvm',
+      'patch virtualmachines default/testvm status',
+    ]);
   });
 
   it('a resource claim remove leaves a stopped VM only in the template, and the request once done', async () => {

@@ -31,13 +31,7 @@ import type { SyncFailure } from '../../kubevirt/conditions.ts';
 import { decideRun, type RunDecision } from './run-strategy.ts';
 import { hasStartRequest } from './state-change.ts';
 import { computeVmStatus } from './vm-status.ts';
-import {
-  applyHotplugRequests,
-  claimsChanged,
-  DRA_HOTPLUG_RESTART,
-  hasHotplugRequests,
-} from './hotplug-requests.ts';
-import { applyVolumeRequests } from './volume-requests.ts';
+import { applyHotplugRequests, hasHotplugRequests } from './hotplug-requests.ts';
 import { newVmiFromVm, VM_GVK } from './vmi-from-vm.ts';
 import { clusterKubeVirt } from '../cluster-config.ts';
 import { decideLiveUpdate, type JsonPatchOp, type LiveUpdateInput } from './live-update.ts';
@@ -261,9 +255,8 @@ export class VmController {
   }
 
   /**
-   * status.volumeRequests and status.resourceClaimRequests go into the template (once expectations are met);
-   * volume requests into a live VMI too. A DRA device is not attached to a running domain yet, so a claim
-   * request that changes the template of a VM with a live VMI makes it RestartRequired instead.
+   * status.volumeRequests and status.resourceClaimRequests go into the template (once expectations are met)
+   * and into a live VMI, whose controller and launcher hotplug the volumes and DRA host devices.
    */
   private async syncHotplugRequests(st: SyncState): Promise<void> {
     const status = st.vm.status;
@@ -274,7 +267,6 @@ export class VmController {
     const diff = mergeDiff(template, wanted);
     const vmi = st.vmi;
     const live = vmi !== undefined && vmi.metadata.deletionTimestamp === undefined && !isFinal(vmi);
-    if (live && claimsChanged(template, wanted)) st.restartRequired = DRA_HOTPLUG_RESTART;
     if (diff !== undefined) {
       st.vm = await mergePatch(this.o.client, VIRTUAL_MACHINES, {
         obj: st.vm,
@@ -284,7 +276,7 @@ export class VmController {
       });
     }
     if (!live) return;
-    const vmiDiff = mergeDiff(vmi.spec, applyVolumeRequests(vmi.spec, status?.volumeRequests));
+    const vmiDiff = mergeDiff(vmi.spec, applyHotplugRequests(vmi.spec, status));
     if (vmiDiff !== undefined) {
       st.vmi = await mergePatch(this.o.client, VIRTUAL_MACHINE_INSTANCES, {
         obj: vmi,

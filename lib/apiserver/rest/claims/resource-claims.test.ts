@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import type {
+  HostDevice,
   PodResourceClaim,
   VirtualMachine,
   VirtualMachineInstance,
@@ -17,7 +18,7 @@ import {
 } from '../../../kubevirt/testing/resource-claims.ts';
 import { VMI_NOT_RUNNING } from '../messages.ts';
 import type { JsonPatchOp, VmPlan } from '../patch-plan.ts';
-import { conflict, notFound, notImplemented, type Refusal } from '../refusal.ts';
+import { conflict, notFound, type Refusal } from '../refusal.ts';
 import { planVmiResourceClaim, planVmResourceClaim } from './resource-claims.ts';
 import { plan } from '../testing/volumes.ts';
 
@@ -33,17 +34,54 @@ const byClaimName: PodResourceClaim = {
   resourceClaimName: 'rc',
   resourceClaimTemplateName: 'gpu1-template',
 };
-const NOT_BUILT = notImplemented(
-  'hotplugging a DRA host device into a running VMI is not built yet: ' +
-    'ask the VirtualMachine (addresourceclaim on virtualmachines) and restart it',
-);
+/** test of the claims and host devices as read, then each set to its new value (add when it was empty). */
+const specPatch = (
+  before: [PodResourceClaim[] | null, HostDevice[] | null],
+  after: [PodResourceClaim[], HostDevice[]],
+): JsonPatchOp[] => {
+  const op = (old: unknown[] | null): 'add' | 'replace' =>
+    old !== null && old.length > 0 ? 'replace' : 'add';
+  return [
+    { op: 'test', path: '/spec/resourceClaims', value: before[0] },
+    { op: 'test', path: '/spec/domain/devices/hostDevices', value: before[1] },
+    { op: op(before[0]), path: '/spec/resourceClaims', value: after[0] },
+    { op: op(before[1]), path: '/spec/domain/devices/hostDevices', value: after[1] },
+  ];
+};
+const vmiPlan = (patch: JsonPatchOp[], dryRun?: string[]): VmPlan =>
+  plan('vmi', 'unable to patch vmi', patch, dryRun);
 
 describe('planVmiResourceClaim', () => {
   it.each<[string, VirtualMachineInstance | undefined, VirtualMachineResourceClaimRequest, VmPlan | Refusal]>(
     [
       ['no VMI', undefined, removeClaim('gpu1'), notFound('virtualmachineinstance', 'testvm')],
       ['not running', vmi(withPhase('Scheduled')), addClaim('gpu1'), vmiConflict(VMI_NOT_RUNNING)],
-      ['an add that fits: not built', running(...hot('gpu0')), addClaim('gpu1'), NOT_BUILT],
+      [
+        'an add that fits: appended to the claims and host devices',
+        running(...hot('gpu0')),
+        addClaim('gpu1'),
+        vmiPlan(
+          specPatch(
+            [[templateClaim('gpu0')], [draDevice('gpu0')]],
+            [
+              [templateClaim('gpu0'), templateClaim('gpu1')],
+              [draDevice('gpu0'), draDevice('gpu1')],
+            ],
+          ),
+        ),
+      ],
+      [
+        'an add to a VMI without claims or host devices: the lists are added, dryRun kept',
+        running(),
+        addClaim('gpu1', { dryRun: ['All'] }),
+        vmiPlan(specPatch([null, null], [[templateClaim('gpu1')], [draDevice('gpu1')]]), ['All']),
+      ],
+      [
+        'a dryRun not starting with All is not passed on',
+        running(),
+        addClaim('gpu1', { dryRun: ['None'] }),
+        vmiPlan(specPatch([null, null], [[templateClaim('gpu1')], [draDevice('gpu1')]])),
+      ],
       [
         'a claim of that name',
         running(...hot('gpu1')),
@@ -66,7 +104,9 @@ describe('planVmiResourceClaim', () => {
         'a claim naming a ResourceClaim is not compared by its template',
         running(withResourceClaim(byClaimName)),
         addClaim('gpu1'),
-        NOT_BUILT,
+        vmiPlan(
+          specPatch([[byClaimName], null], [[byClaimName, templateClaim('gpu1')], [draDevice('gpu1')]]),
+        ),
       ],
       [
         'remove: not there',
@@ -81,10 +121,25 @@ describe('planVmiResourceClaim', () => {
         vmiConflict('Unable to remove ResourceClaim [gpu1] because it is not hotpluggable'),
       ],
       [
-        'remove a hotplugged claim: not built',
+        'remove a hotplugged claim: its claim and host device dropped, dryRun kept',
         running(...hot('gpu0'), ...hot('gpu1')),
+        removeClaim('gpu1', ['All']),
+        vmiPlan(
+          specPatch(
+            [
+              [templateClaim('gpu0'), templateClaim('gpu1')],
+              [draDevice('gpu0'), draDevice('gpu1')],
+            ],
+            [[templateClaim('gpu0')], [draDevice('gpu0')]],
+          ),
+          ['All'],
+        ),
+      ],
+      [
+        'remove the last claim: both lists replaced by empty ones',
+        running(...hot('gpu1')),
         removeClaim('gpu1'),
-        NOT_BUILT,
+        vmiPlan(specPatch([[templateClaim('gpu1')], [draDevice('gpu1')]], [[], []])),
       ],
     ],
   )('%s', (_name, v, request, want) => {

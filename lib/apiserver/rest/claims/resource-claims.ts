@@ -5,12 +5,11 @@
  * answers 202 once its one patch is applied; the patch request carries the body's dryRun when it starts with
  * "All".
  * - On a VMI: 409 unless Running; 409 when the request does not fit its claims (resource-claim-verify.ts); then
- *   501: a DRA device is not attached to (or detached from) a running domain yet, so the request is refused
- *   rather than written into a spec the domain would not follow (the fork patches spec.resourceClaims and
- *   spec.domain.devices.hostDevices with the request applied).
+ *   a patch of its resourceClaims and hostDevices with the request applied (resource-claim-patch.ts), which the
+ *   VMI controller and the launcher follow to attach or detach the device.
  * - On a VM: 409 when the request does not fit the template's claims; then a patch of
- *   status.resourceClaimRequests (status-requests.ts: 409 for a request of that name already pending), which
- *   the VM controller applies to the template and the running VMI.
+ *   status.resourceClaimRequests (409 for a request of that name already pending), which the VM controller
+ *   applies to the template and the running VMI.
  * Without the object: 404. A failed patch: the API server's 422 as it answered, else 500 (patch-plan.ts). Pure.
  */
 import type {
@@ -21,10 +20,10 @@ import type {
 import { isRunning } from '../../../kubevirt/vmi-state.ts';
 import { VMI_NOT_RUNNING } from '../messages.ts';
 import { ACCEPTED, patchPlan, type VmPlan } from '../patch-plan.ts';
-import { conflict, notFound, notImplemented, type Refusal } from '../refusal.ts';
+import { conflict, notFound, type Refusal } from '../refusal.ts';
 import { resourceClaimDryRun } from './resource-claim-options.ts';
+import { resourceClaimRequestsPatch, vmiResourceClaimPatch } from './resource-claim-patch.ts';
 import { verifyResourceClaimRequest } from './resource-claim-verify.ts';
-import { statusRequestsPatch, type RequestKind } from '../status-requests.ts';
 
 export interface ResourceClaimChange<T> {
   /** The name in the request path. */
@@ -35,13 +34,6 @@ export interface ResourceClaimChange<T> {
   readonly request: VirtualMachineResourceClaimRequest;
 }
 
-const RESOURCE_CLAIM_REQUESTS: RequestKind<VirtualMachineResourceClaimRequest> = {
-  path: '/status/resourceClaimRequests',
-  noun: 'resource claim',
-  addName: (r) => r.addResourceClaimOptions?.name,
-  removeName: (r) => r.removeResourceClaimOptions?.name,
-};
-
 export function planVmiResourceClaim(change: ResourceClaimChange<VirtualMachineInstance>): VmPlan | Refusal {
   const { object: vmi, request: req } = change;
   if (vmi === undefined) return notFound('virtualmachineinstance', change.name);
@@ -49,10 +41,11 @@ export function planVmiResourceClaim(change: ResourceClaimChange<VirtualMachineI
   if (!isRunning(vmi)) return conflict('virtualmachineinstance', name, VMI_NOT_RUNNING);
   const refused = verifyResourceClaimRequest(vmi.spec.resourceClaims, req);
   if (refused !== undefined) return conflict('virtualmachineinstance', name, refused);
-  return notImplemented(
-    'hotplugging a DRA host device into a running VMI is not built yet: ' +
-      'ask the VirtualMachine (addresourceclaim on virtualmachines) and restart it',
-  );
+  const onError = { kind: 'invalid-or-internal', prefix: 'unable to patch vmi' } as const;
+  return {
+    patches: [patchPlan('vmi', vmiResourceClaimPatch(vmi.spec, req), onError, resourceClaimDryRun(req))],
+    then: ACCEPTED,
+  };
 }
 
 export function planVmResourceClaim(change: ResourceClaimChange<VirtualMachine>): VmPlan | Refusal {
@@ -61,7 +54,7 @@ export function planVmResourceClaim(change: ResourceClaimChange<VirtualMachine>)
   const name = vm.metadata.name ?? '';
   const refused = verifyResourceClaimRequest(vm.spec.template.spec.resourceClaims, req);
   if (refused !== undefined) return conflict('virtualmachine', name, refused);
-  const ops = statusRequestsPatch(RESOURCE_CLAIM_REQUESTS, vm.status?.resourceClaimRequests, req);
+  const ops = resourceClaimRequestsPatch(vm, req);
   if (typeof ops === 'string') return conflict('virtualmachine', name, ops);
   const onError = { kind: 'invalid-or-internal', prefix: 'unable to patch vm status' } as const;
   return { patches: [patchPlan('vm/status', ops, onError, resourceClaimDryRun(req))], then: ACCEPTED };
