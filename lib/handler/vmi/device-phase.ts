@@ -21,7 +21,7 @@ import type { DomainJson, HostDeviceJson } from '../../rpc/index.ts';
 
 type Status = NonNullable<VirtualMachineInstance['status']>;
 
-export const DEVICE_PHASES = { pending: 'Pending', attachedToPod: 'AttachedToPod', ready: 'Ready' } as const;
+const DEVICE_PHASES = { pending: 'Pending', attachedToPod: 'AttachedToPod', ready: 'Ready' } as const;
 
 /** `<bus>:<port>` of a USB hostdev in the guest, or undefined for another kind or no address yet. */
 function usbAddress(d: HostDeviceJson): string | undefined {
