@@ -92,6 +92,9 @@ const OWNED = [
   'volumeStatus',
   'interfaces',
   'currentCPUTopology',
+  // The fork's phase and address of each DRA device (device-phase.ts); the rest of each entry is the DRA status
+  // controller's, written back as the handler read it (the resourceVersion precondition refuses a stale copy).
+  'deviceStatus',
 ] as const;
 
 const PHASE_EVENTS: Readonly<Record<string, [type: 'Normal' | 'Warning', message: string]>> = {
