@@ -13,12 +13,17 @@
  * - a USB device as Deckhouse's USB driver publishes it (a slice of the test driver with `bus` and
  *   `deviceNumber`, prepared by the same plugin) reaches the VMI as the fork's usbAddress, the handler starts
  *   the domain with it as a USB hostdev, and libvirt refuses the start: this host has no USB subsystem at all
- *   (`/sys/bus/usb` is absent), so no USB device can be passed through here.
+ *   (`/sys/bus/usb` is absent), so no USB device can be passed through here;
+ * - the same USB device hotplugged into a running VM (the fork's addresourceclaim, as Deckhouse's USB attach
+ *   handler asks it): the claim goes into the VMI, an attachment Pod on the node holds it, the scheduler
+ *   allocates it and the kubelet prepares it for that Pod, the status names the Pod and the address, and the
+ *   launcher's live attach meets the same refusal while the guest runs on; removing it takes the Pod and the
+ *   claim away.
  */
 import { existsSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { VIRTUAL_MACHINES, VIRTUAL_MACHINE_INSTANCES } from '../../lib/kubevirt/index.ts';
-import type { VirtualMachineInstance } from '../../lib/kubevirt/index.ts';
+import type { VirtualMachineInstance, VirtualMachineResourceClaimRequest } from '../../lib/kubevirt/index.ts';
 import type { Pod } from '../../lib/kubevirt/core/pod.ts';
 import { EVENTS, PODS, type KubeObject } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
@@ -29,7 +34,7 @@ import { NODE_NAME } from './layout.ts';
 import { claimPath, claimPod, createClaimTemplate, podClaimName, type ClaimDoc } from './testing/dra.ts';
 import { createPod, logs, podPath, waitReady } from './testing/pods.ts';
 import { virtSuite } from './testing/suite.ts';
-import { agentVm } from './virt.ts';
+import { agentVm, vmiRunning } from './virt.ts';
 
 let driver: RunningDraDriver | undefined;
 
@@ -189,6 +194,101 @@ async function deleteVm(name: string): Promise<void> {
   });
 }
 
+/**
+ * USB device 001:002 as Deckhouse's USB driver publishes it, in a slice of the test driver (allNodes, so that
+ * the test driver's own slice controller, which owns the node's slices, leaves it alone).
+ */
+async function createUsbSlice(): Promise<void> {
+  const driverName = the().driverName;
+  await s.c.api.create(`${RESOURCE_API}/resourceslices`, {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceSlice',
+    metadata: { name: `kvts-${s.ns}-usb` },
+    spec: {
+      driver: driverName,
+      pool: { name: `kvts-${s.ns}-usb`, generation: 1, resourceSliceCount: 1 },
+      allNodes: true,
+      devices: [
+        {
+          name: 'usb-001-002',
+          attributes: {
+            bus: { string: '001' },
+            deviceNumber: { string: '002' },
+            vendorID: { string: '1d6b' },
+            productID: { string: '0104' },
+          },
+        },
+      ],
+    },
+  });
+}
+
+const removeUsbSlice = (): Promise<unknown> =>
+  s.c.api.remove(`${RESOURCE_API}/resourceslices/kvts-${s.ns}-usb`).catch(() => undefined);
+
+/** A claim template selecting the USB device of bus 001, with one request. */
+const usbTemplate = (name: string, request: string): Promise<unknown> =>
+  createClaimTemplate(s.c.api, s.ns, name, {
+    deviceClassName: the().deviceClassName,
+    driverName: the().driverName,
+    request,
+    selector: `device.attributes[${JSON.stringify(the().driverName)}].bus == "001"`,
+  });
+
+/** What addresourceclaim or removeresourceclaim on the VM writes: one request in its status. */
+async function requestClaim(vm: string, request: VirtualMachineResourceClaimRequest): Promise<void> {
+  await s.clients.kv.patch(
+    VIRTUAL_MACHINES,
+    vm,
+    { status: { resourceClaimRequests: [request] } },
+    { type: 'merge', namespace: s.ns, subresource: 'status' },
+  );
+}
+
+/**
+ * The USB device hotplugged into the VMI as `device`: allocated for an attachment Pod on the node that holds
+ * its claim, which the launcher Pod does not have, and reported with that Pod and the device's address.
+ */
+async function hotpluggedUsb(vm: string, device: string): Promise<{ holderName: string; claimName: string }> {
+  const vmi = await deviceStatusOf(vm, device);
+  const [entry] = vmi.status?.deviceStatus?.hostDeviceStatuses ?? [];
+  if (entry?.hotplug?.attachPodName === undefined) throw new Error(`no attachment Pod named for ${device}`);
+  expect(entry.deviceResourceClaimStatus).toMatchObject({
+    name: 'usb-001-002',
+    attributes: { usbAddress: { bus: 1, deviceNumber: 2 } },
+  });
+  const holderName = entry.hotplug.attachPodName;
+  expect(holderName).toMatch(/^hp-device-/);
+  // Read through the rewriting client, which shows the Pod's labels as the roles speak them.
+  const holder = await s.clients.kv.get<Pod>(PODS, holderName, { namespace: s.ns });
+  expect(holder.metadata.labels).toEqual({ 'kubevirt.io': 'hotplug-device' });
+  expect(holder.metadata.uid).toBe(entry.hotplug.attachPodUID);
+  expect(holder.spec.nodeName).toBe(NODE_NAME);
+  const claimName = await podClaimName(s.c.api, s.ns, holderName, device);
+  expect(entry.deviceResourceClaimStatus?.resourceClaimName).toBe(claimName);
+  const claim = await s.c.api.get<ClaimDoc>(claimPath(s.ns, claimName));
+  expect(claim.status?.reservedFor).toEqual([
+    { resource: 'pods', name: holderName, uid: holder.metadata.uid },
+  ]);
+  expect((await launcherPod(vm)).spec['resourceClaims']).toBeUndefined();
+  return { holderName, claimName };
+}
+
+/** The claim out of the VMI, and its attachment Pod and ResourceClaim gone. */
+function unplugged(vm: string, holderName: string, claimName: string): Promise<boolean> {
+  return waitFor(
+    async () => {
+      const gone = ((await getVmi(vm))?.spec.resourceClaims ?? []).length === 0;
+      const pod = await s.clients.direct
+        .get<Pod>(PODS, holderName, { namespace: s.ns })
+        .catch(() => undefined);
+      return gone && pod === undefined && (await s.c.api.find(claimPath(s.ns, claimName))) === undefined;
+    },
+    'the claim out of the VMI, its attachment Pod and its ResourceClaim gone',
+    { timeoutMs: 120_000, intervalMs: 500 },
+  );
+}
+
 describe('a VM with a DRA host device', () => {
   it('gets its claim with the launcher Pod and its device in status.deviceStatus; without an address it waits', async () => {
     await createClaimTemplate(s.c.api, s.ns, 'test-device', {
@@ -224,36 +324,9 @@ describe('a VM with a DRA host device', () => {
   }, 400_000);
 
   it('a USB device as Deckhouse publishes it reaches the domain, which libvirt cannot start without USB', async () => {
-    const driverName = the().driverName;
-    // allNodes, so that the test driver's own slice controller (which owns the node's slices) leaves it alone.
-    await s.c.api.create(`${RESOURCE_API}/resourceslices`, {
-      apiVersion: 'resource.k8s.io/v1',
-      kind: 'ResourceSlice',
-      metadata: { name: `kvts-${s.ns}-usb` },
-      spec: {
-        driver: driverName,
-        pool: { name: `kvts-${s.ns}-usb`, generation: 1, resourceSliceCount: 1 },
-        allNodes: true,
-        devices: [
-          {
-            name: 'usb-001-002',
-            attributes: {
-              bus: { string: '001' },
-              deviceNumber: { string: '002' },
-              vendorID: { string: '1d6b' },
-              productID: { string: '0104' },
-            },
-          },
-        ],
-      },
-    });
+    await createUsbSlice();
     try {
-      await createClaimTemplate(s.c.api, s.ns, 'usb-device', {
-        deviceClassName: the().deviceClassName,
-        driverName,
-        request: 'usb',
-        selector: `device.attributes[${JSON.stringify(driverName)}].bus == "001"`,
-      });
+      await usbTemplate('usb-device', 'usb');
       await createDraVm('dra-usb', 'usb', 'usb-device');
       const vmi = await deviceStatusOf('dra-usb', 'usb');
       expect(vmi.status?.deviceStatus?.hostDeviceStatuses?.[0]?.deviceResourceClaimStatus).toMatchObject({
@@ -264,7 +337,59 @@ describe('a VM with a DRA host device', () => {
       expect(await warning('dra-usb', 'SyncFailed', /\/sys\/bus\/usb/)).toMatch(/cannot open directory/);
       await deleteVm('dra-usb');
     } finally {
-      await s.c.api.remove(`${RESOURCE_API}/resourceslices/kvts-${s.ns}-usb`).catch(() => undefined);
+      await removeUsbSlice();
     }
   }, 400_000);
+
+  it('a USB device hotplugged into the running VM is held by an attachment Pod and handed to the domain', async () => {
+    // What Deckhouse's USB attach handler asks of a running VM: addresourceclaim with the claim from
+    // template <device>-template and request req-<device>, which the API writes into status.resourceClaimRequests.
+    await createUsbSlice();
+    try {
+      await usbTemplate('usb-hot-template', 'req-usb-hot');
+      const vm = await agentVm(s.ns, 'dra-hot');
+      vm.spec.runStrategy = 'Always';
+      // kvbuilder gives every VM this USB tablet, and with it the USB controller a USB device is plugged into:
+      // libvirt refuses a USB hostdev outright on a domain started without one.
+      vm.spec.template.spec.domain.devices.inputs = [{ name: 'default-0', bus: 'usb', type: 'tablet' }];
+      await s.clients.kv.create(VIRTUAL_MACHINES, vm);
+      await vmiRunning(s.clients, s.ns, 'dra-hot');
+      await requestClaim('dra-hot', {
+        addResourceClaimOptions: {
+          name: 'usb-hot',
+          hostDevice: { name: 'usb-hot', claimName: 'usb-hot', requestName: 'req-usb-hot' },
+          resourceClaim: {
+            name: 'usb-hot',
+            resourceClaimTemplateName: 'usb-hot-template',
+            hotpluggable: true,
+          },
+        },
+      });
+      const { holderName, claimName } = await hotpluggedUsb('dra-hot', 'usb-hot');
+      // The handler has the launcher attach it to the running domain; libvirt refuses (no USB here), the guest
+      // runs on.
+      expect(await warning('dra-hot', 'SyncFailed', /\/sys\/bus\/usb/)).toMatch(/cannot open directory/);
+      expect((await getVmi('dra-hot'))?.status?.phase).toBe('Running');
+      // Allocated with an address but not in the domain: the fork's AttachedToPod, not Ready (which Deckhouse
+      // counts as attached), and no guest address.
+      const entry = await waitFor(
+        async () => {
+          const e = (await getVmi('dra-hot'))?.status?.deviceStatus?.hostDeviceStatuses?.[0];
+          return e?.phase !== undefined && e;
+        },
+        'a phase on the hotplugged device',
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
+      expect(entry).toMatchObject({ name: 'usb-hot', phase: 'AttachedToPod' });
+      expect(entry.address).toBeUndefined();
+
+      // removeresourceclaim: the device leaves the VMI and the attachment Pod goes with its claim.
+      await requestClaim('dra-hot', { removeResourceClaimOptions: { name: 'usb-hot' } });
+      await unplugged('dra-hot', holderName, claimName);
+      expect((await getVmi('dra-hot'))?.status?.phase).toBe('Running');
+      await deleteVm('dra-hot');
+    } finally {
+      await removeUsbSlice();
+    }
+  }, 500_000);
 });
