@@ -2,6 +2,7 @@
 // its own libvirt under a temp --root; a Notify server here records domain events; a Cmd client drives it.
 // Guests are the e2e test guests (kernel boot, busybox initramfs) under whatever accelerator the launcher
 // finds (TCG on these machines: /dev/kvm is there but KVM cannot run a Linux guest).
+import { parseAttachFailure } from '../rpc/index.ts';
 import { describe, expect, it } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import {
@@ -307,7 +308,13 @@ describe('launcher end to end', () => {
       };
       const pid = qemuPid(l.root);
       const refused = await l.client.syncVirtualMachine(plugged);
-      expect(refused).toEqual({ success: false, message: expect.stringContaining(refusal) });
+      expect(refused.success).toBe(false);
+      // The message names the device in the form the handler reads (lib/rpc attach-failure.ts).
+      expect(parseAttachFailure(refused.message)).toEqual({
+        kind: 'host device',
+        name: 'dra-hostdevice-token',
+        cause: expect.stringContaining(refusal),
+      });
       expect(qemuPid(l.root)).toBe(pid);
       const domain = (await l.client.getDomain()).payload as { Status: { Status: string } };
       expect(domain.Status.Status).toBe('Running');

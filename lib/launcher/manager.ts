@@ -31,7 +31,9 @@ import {
   type LibvirtConnection,
 } from '../libvirt/index.ts';
 import {
+  attachFailureMessage,
   vmiSpecChecksum,
+  type AttachFailure,
   type DomainJson,
   type HostDeviceJson,
   type VirtualMachineOptions,
@@ -248,7 +250,8 @@ export class DomainManager {
     await this.o.dhcp?.serve(vmi, defined);
     if (plan.start) await this.start(ref, vmi, ctx.layout.serialSocket(vmi.metadata.uid ?? ''));
     if (plan.resume) await resumeDomain(this.o.conn, ref);
-    for (const d of plan.attach) await attachDevice(this.o.conn, ref, diskDeviceXml(d), LIVE_AND_CONFIG);
+    for (const d of plan.attach)
+      await this.attach(ref, { kind: 'volume', name: d.alias.name }, diskDeviceXml(d));
     for (const d of plan.detach) {
       await detachDeviceByAlias(this.o.conn, ref, `ua-${d.alias.name}`, LIVE_AND_CONFIG);
     }
@@ -258,6 +261,16 @@ export class DomainManager {
       await this.readHostDevices(ref, defined);
     }
     this.applied = { vmi, domain: defined, xml, checksum: vmiSpecChecksum(vmi) };
+  }
+
+  /** Attaches one device live; libvirt's refusal names the device (lib/rpc attach-failure.ts). */
+  private async attach(ref: DomainRef, device: Omit<AttachFailure, 'cause'>, xml: string): Promise<void> {
+    try {
+      await attachDevice(this.o.conn, ref, xml, LIVE_AND_CONFIG);
+    } catch (err) {
+      const code = err instanceof KvError ? err.code : 'KV_ERR_LIBVIRT';
+      throw new KvError(code, attachFailureMessage({ ...device, cause: errorMessage(err) }), { cause: err });
+    }
   }
 
   /** The live domain's host devices with their guest addresses, when the domain has or had any. */
@@ -279,7 +292,8 @@ export class DomainManager {
     if (detach.length === 0 && attach.length === 0) return;
     const aliases = (hs: readonly HostDevice[]): string[] => hs.map((h) => `ua-${h.alias.name}`);
     for (const alias of aliases(detach)) await detachDeviceByAlias(this.o.conn, ref, alias, LIVE_AND_CONFIG);
-    for (const h of attach) await attachDevice(this.o.conn, ref, hostDeviceXml(h), LIVE_AND_CONFIG);
+    for (const h of attach)
+      await this.attach(ref, { kind: 'host device', name: h.alias.name }, hostDeviceXml(h));
     this.log.info('host devices hotplugged', { detached: aliases(detach), attached: aliases(attach) });
   }
 

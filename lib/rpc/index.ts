@@ -51,3 +51,4 @@ export type * as CmdMessages from './gen/kubevirt/cmd/v1/cmd.ts';
 export { NODE_LABEL_PREFIXES, NODE_LABELLER_FILES, type HostModel, type NodeFacts } from './node-facts.ts';
 export { vmiSpecChecksum } from './checksum.ts';
 export { containerDiskFile } from './container-disk-file.ts';
+export { attachFailureMessage, parseAttachFailure, type AttachFailure } from './attach-failure.ts';

@@ -7,7 +7,7 @@
  *   with the guest address libvirt gave a USB device;
  * - AttachedToPod while the device is allocated with an address to attach it by, not in the domain yet;
  * - Pending otherwise.
- * Without a domain report the entries stay as they are. The DRA status controller keeps these fields when it
+ * A reason and message (a failed attach, status.ts) are dropped: the sync that failed puts them back. Without a domain report the entries stay as they are. The DRA status controller keeps these fields when it
  * rewrites the rest of an entry. Pure.
  */
 import {
@@ -34,6 +34,8 @@ function withPhase(s: DeviceStatusInfo, inDomain: HostDeviceJson | undefined): D
   const rest = { ...s };
   delete rest.phase;
   delete rest.address;
+  delete rest.reason;
+  delete rest.message;
   if (inDomain !== undefined) {
     const address = usbAddress(inDomain);
     return { ...rest, phase: DEVICE_PHASES.ready, ...(address !== undefined && { address }) };

@@ -293,4 +293,77 @@ describe('computeHandlerStatus: CPU hotplug', () => {
     const out = compute({ vmi: hotVmi(1), domain: running });
     expect(out.status?.conditions?.map((c) => c.type)).not.toContain('HotVCPUChange');
   });
+
+  describe('a device the launcher failed to attach in this sync', () => {
+    const cause = "cannot open directory '/sys/bus/usb/devices': No such file or directory";
+    const failure = (kind: string, name: string): NonNullable<HandlerStatusInput['failure']> => ({
+      reason: 'SyncFailed',
+      message: `SyncVMI: attaching ${kind} ${name} failed: ${cause}`,
+    });
+
+    it('a mounted hotplug volume keeps MountedToPod and says why', () => {
+      const v = vmi(
+        {
+          phase: 'Running',
+          volumeStatus: [
+            { name: 'hp', target: '', phase: 'MountedToPod', hotplugVolume: { attachPodUID: 'a' } },
+            { name: 'other', target: '', phase: 'MountedToPod', hotplugVolume: { attachPodUID: 'a' } },
+          ],
+        },
+        ['hp', 'other'],
+      );
+      const out = compute({
+        vmi: v,
+        domain: domain('Running', 'Booted'),
+        mountedHotplug: new Set(['hp', 'other']),
+        failure: failure('volume', 'hp'),
+      });
+      expect(out.status?.volumeStatus?.[0]).toMatchObject({
+        name: 'hp',
+        phase: 'MountedToPod',
+        reason: 'HotplugFailed',
+        message: `failed to attach volume hp to the domain: ${cause}`,
+      });
+      expect(out.status?.volumeStatus?.[1]?.reason).toBeUndefined();
+    });
+
+    it("a DRA host device's entry says why, and loses it once a sync does not fail", () => {
+      const v = vmi({
+        phase: 'Running',
+        deviceStatus: { hostDeviceStatuses: [{ name: 'usb1', deviceResourceClaimStatus: {} }] },
+      });
+      const failed = compute({
+        vmi: v,
+        domain: domain('Running', 'Booted'),
+        failure: failure('host device', 'dra-hostdevice-usb1'),
+      });
+      expect(failed.status?.deviceStatus?.hostDeviceStatuses?.[0]).toMatchObject({
+        phase: 'Pending',
+        reason: 'HotplugFailed',
+        message: `failed to attach host device dra-hostdevice-usb1 to the domain: ${cause}`,
+      });
+      const next = compute({ vmi: failed, domain: domain('Running', 'Booted') });
+      expect(next.status?.deviceStatus?.hostDeviceStatuses?.[0]).toEqual({
+        name: 'usb1',
+        deviceResourceClaimStatus: {},
+        phase: 'Pending',
+      });
+    });
+
+    it('a failure that names no device touches no status', () => {
+      const v = vmi(
+        {
+          phase: 'Running',
+          volumeStatus: [{ name: 'hp', target: '', phase: 'MountedToPod', hotplugVolume: {} }],
+        },
+        ['hp'],
+      );
+      const out = compute({
+        vmi: v,
+        mountedHotplug: new Set(['hp']),
+        failure: { reason: 'SyncFailed', message: 'SyncVMI: something else' },
+      });
+      expect(out.status?.volumeStatus?.[0]?.reason).toBeUndefined();
+    });
+  });
 });

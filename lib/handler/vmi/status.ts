@@ -8,6 +8,7 @@
  *   gone from the spec), with KubeVirt's reasons and messages; a volume the node refused to mount says why
  *   (reason HotplugFailed, KubeVirt's event reason) and is AttachedToNode at most, never mounted;
  * - the Deckhouse fork's phase and address of each DRA device (device-phase.ts);
+ * - the device the launcher failed to attach in this sync, why, on its volume or device status;
  * - the phase of phase.ts, with its transition timestamp;
  * - conditions AgentConnected (the agent channel connected), Paused (with KubeVirt's reasons), Synchronized
  *   (False with this sync's failure);
@@ -22,7 +23,10 @@ import {
 } from '../../kubevirt/conditions.ts';
 import type { SyncFailure } from '../../kubevirt/conditions.ts';
 import {
+  DRA_GPU_ALIAS_PREFIX,
+  DRA_HOST_DEVICE_ALIAS_PREFIX,
   formatBinaryQuantity,
+  type DeviceStatusInfo,
   HOTPLUG_ATTACHED_PHASES,
   HOTPLUG_MOUNTED_PHASES,
   HOT_VCPU_CHANGE,
@@ -31,7 +35,7 @@ import {
 } from '../../kubevirt/index.ts';
 import type { VirtualMachineInstanceCondition } from '../../kubevirt/v1/vmi-status.ts';
 import { rfc3339 } from '../../kernel/controller/time.ts';
-import { AGENT_CHANNEL, type DomainJson } from '../../rpc/index.ts';
+import { AGENT_CHANNEL, parseAttachFailure, type AttachFailure, type DomainJson } from '../../rpc/index.ts';
 import { withDevicePhases } from './device-phase.ts';
 import { interfacesStatus } from './interfaces-status.ts';
 import { withMemoryHotplug, type MemoryHotplugOutcome } from './memory-hotplug.ts';
@@ -162,6 +166,33 @@ function volumes(status: Status, i: HandlerStatusInput): void {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/**
+ * The device this sync's launcher failed to attach (lib/rpc attach-failure.ts) says why on its status: a
+ * mounted hotplug volume keeps MountedToPod with reason HotplugFailed and libvirt's words (until it attaches,
+ * or the next refusal says something else); a DRA device's entry gets the same reason and message, which the
+ * next device phases drop.
+ */
+function attachFailed(status: Status, f: AttachFailure | undefined): void {
+  if (f === undefined) return;
+  const failed = {
+    reason: VOLUME_REASONS.failed,
+    message: `failed to attach ${f.kind} ${f.name} to the domain: ${f.cause}`,
+  };
+  if (f.kind === 'volume') {
+    const failing = (v: VolumeStatus): boolean =>
+      v.name === f.name && v.hotplugVolume !== undefined && v.phase === 'MountedToPod';
+    if (status.volumeStatus !== undefined)
+      status.volumeStatus = status.volumeStatus.map((v) => (failing(v) ? { ...v, ...failed } : v));
+    return;
+  }
+  const ds = status.deviceStatus;
+  const mark = (list: DeviceStatusInfo[], prefix: string): DeviceStatusInfo[] =>
+    list.map((d) => (`${prefix}${d.name}` === f.name ? { ...d, ...failed } : d));
+  if (ds?.hostDeviceStatuses !== undefined)
+    ds.hostDeviceStatuses = mark(ds.hostDeviceStatuses, DRA_HOST_DEVICE_ALIAS_PREFIX);
+  if (ds?.gpuStatuses !== undefined) ds.gpuStatuses = mark(ds.gpuStatuses, DRA_GPU_ALIAS_PREFIX);
+}
+
 const PAUSED: Readonly<Record<string, { reason: string; message: string }>> = {
   User: { reason: 'PausedByUser', message: 'VMI was paused by user' },
   IOError: { reason: 'PausedIOError', message: 'VMI was paused, low-level IO error detected' },
@@ -207,6 +238,7 @@ export function computeHandlerStatus(i: HandlerStatusInput): VirtualMachineInsta
   if (interfaces !== undefined) status.interfaces = interfaces;
   volumes(status, i);
   withDevicePhases(status, i.domain);
+  attachFailed(status, parseAttachFailure(i.failure?.message));
   const phase = domainPhase(i.vmi, i.domain, i.launcher);
   if (phase !== undefined) status.phase = phase;
   conditions(status, i.domain, now);
