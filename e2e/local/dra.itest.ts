@@ -375,12 +375,15 @@ describe('a VM with a DRA host device', () => {
       const entry = await waitFor(
         async () => {
           const e = (await getVmi('dra-hot'))?.status?.deviceStatus?.hostDeviceStatuses?.[0];
-          return e?.phase !== undefined && e;
+          return e?.phase === 'AttachedToPod' && e.reason !== undefined && e;
         },
-        'a phase on the hotplugged device',
+        'the hotplugged device AttachedToPod, with the reason its attach failed',
         { timeoutMs: 60_000, intervalMs: 500 },
       );
-      expect(entry).toMatchObject({ name: 'usb-hot', phase: 'AttachedToPod' });
+      expect(entry).toMatchObject({ name: 'usb-hot', phase: 'AttachedToPod', reason: 'HotplugFailed' });
+      expect(entry.message).toMatch(
+        /^failed to attach host device dra-hostdevice-usb-hot to the domain: .*\/sys\/bus\/usb/,
+      );
       expect(entry.address).toBeUndefined();
 
       // removeresourceclaim: the device leaves the VMI and the attachment Pod goes with its claim.
