@@ -9,6 +9,7 @@
  *   same for its DRA host devices (the Deckhouse fork's addresourceclaim); a DRA host device whose XML changed
  *   is detached and attached again. Other host devices are never hotplugged.
  */
+import { DRA_GPU_ALIAS_PREFIX, DRA_HOST_DEVICE_ALIAS_PREFIX } from '../../kubevirt/index.ts';
 import type { DomainStateName } from '../../libvirt/index.ts';
 import type { Disk, HostDevice } from '../converter/index.ts';
 import { hostDeviceXml } from './device-xml.ts';
@@ -72,7 +73,8 @@ export function diskDiff(
 
 /** A host device allocated through DRA: its alias is KubeVirt's `ua-dra-hostdevice-…` or `ua-dra-gpu-…`. */
 function isDra(h: HostDevice): boolean {
-  return h.alias.userDefined && h.alias.name.startsWith('dra-');
+  const prefixes = [DRA_HOST_DEVICE_ALIAS_PREFIX, DRA_GPU_ALIAS_PREFIX];
+  return h.alias.userDefined && prefixes.some((p) => h.alias.name.startsWith(p));
 }
 
 /**
