@@ -6,7 +6,7 @@ import type { VirtualMachineInstance, VirtualMachineInstanceMigration } from '..
 import type { MigrationConditionType, MigrationPhase } from '../../kubevirt/v1/migration.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
 
-export interface MigrationLimits {
+interface MigrationLimits {
   /** Default 5 (KubeVirt's migrationConfiguration default). */
   parallelMigrationsPerCluster?: number;
   /** Default 2. */

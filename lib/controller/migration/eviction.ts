@@ -16,7 +16,7 @@ import type { Pod } from '../../kubevirt/core/pod.ts';
 import { hasConditionStatus } from '../../kubevirt/conditions.ts';
 
 /** The outcome of a read: the object, undefined when it was not found, or the error's text. */
-export type Read<T> = T | undefined | { error: string };
+type Read<T> = T | undefined | { error: string };
 
 export interface EvictionInput {
   /** The Pod named by the eviction. */

@@ -10,6 +10,8 @@
  * has two active Pods" gates in front of createTargetPod, the hand-off map that covers cache lag after a
  * hand-off, and the backoff of evacuation migrations. Not modelled: decentralized (cross-cluster) migrations
  * (WaitingForSync, Synchronizing), hotplug attachment Pods of the target, backend-storage PVC hand-over.
+ * A VMI that is final, not LiveMigratable or already migrating is refused when the migration is created
+ * (KubeVirt's migration-create admitter), so here it only waits (not Running) or fails by the rules below.
  */
 import type { VirtualMachineInstance, VirtualMachineInstanceMigration } from '../../kubevirt/index.ts';
 import type { MigrationConditionType, MigrationPhase } from '../../kubevirt/v1/migration.ts';
@@ -142,8 +144,10 @@ function fail(d: MigrationDecision, message: string): void {
   d.failure = message;
 }
 
-/** updateStatus: the failure rules first (a cancel before the hand-off also asks for the abort), then a cancel's
- * condition, then one phase step. */
+/**
+ * updateStatus: the failure rules first (a cancel before the hand-off also asks for the abort), then a cancel's
+ * condition, then one phase step.
+ */
 function status(input: MigrationInput, vmi: VirtualMachineInstance, d: MigrationDecision): void {
   const m = input.migration;
   if (isMigrationFinal(m)) {

@@ -7,7 +7,7 @@ import type { MigrationConditionType, MigrationPhase } from '../../../kubevirt/v
 import type { Option } from '../../../kubevirt/testing/objects.ts';
 import { NS } from '../../../kubevirt/testing/objects.ts';
 
-export const MIGRATION_UID = 'mig-uid-1';
+const MIGRATION_UID = 'mig-uid-1';
 type MigrationState = NonNullable<NonNullable<VirtualMachineInstance['status']>['migrationState']>;
 
 export function migration(
