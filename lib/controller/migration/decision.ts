@@ -58,6 +58,8 @@ export interface MigrationDecision {
   failure?: string;
   /** A Normal event (success). */
   event?: string;
+  /** A Warning event that fails nothing (the target Pod cannot be scheduled yet). */
+  warning?: string;
   requeueAfterMs?: number;
   /** Why this pass could not act (KubeVirt's sync error). */
   syncError?: string;

@@ -13,7 +13,7 @@ const DEFAULT_UNSCHEDULABLE_TIMEOUT_SECONDS = 5 * 60;
 const DEFAULT_PENDING_TIMEOUT_SECONDS = 15 * 60;
 
 export type PendingTimeout =
-  | { kind: 'delete'; message: string }
+  | { kind: 'delete'; message: string; unschedulable: boolean }
   | { kind: 'wait'; afterMs: number; unschedulable: boolean }
   | { kind: 'none' };
 
@@ -46,10 +46,11 @@ export function pendingTimeout(m: VirtualMachineInstanceMigration, pod: Pod, now
   if (unschedulable) {
     const limit = timeoutSeconds(m, UNSCHEDULABLE_TIMEOUT_ANNOTATION, DEFAULT_UNSCHEDULABLE_TIMEOUT_SECONDS);
     if (waited >= limit)
-      return { kind: 'delete', message: `unschedulable pod ${ref} timeout period exceeded` };
+      return { kind: 'delete', message: `unschedulable pod ${ref} timeout period exceeded`, unschedulable };
     next = limit - waited;
   }
   const limit = timeoutSeconds(m, PENDING_TIMEOUT_ANNOTATION, DEFAULT_PENDING_TIMEOUT_SECONDS);
-  if (waited >= limit) return { kind: 'delete', message: `pending pod ${ref} timeout period exceeded` };
+  if (waited >= limit)
+    return { kind: 'delete', message: `pending pod ${ref} timeout period exceeded`, unschedulable };
   return { kind: 'wait', afterMs: Math.min(next, limit - waited) * 1000, unschedulable };
 }

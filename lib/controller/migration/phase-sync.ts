@@ -29,11 +29,16 @@ function cancelTarget(input: MigrationInput, d: MigrationDecision): void {
   d.actions.push({ kind: 'deleteTargetPod', message: `migration canceled and pod ${ref} is deleted` });
 }
 
-function checkTimeout(input: MigrationInput, d: MigrationDecision): void {
+function checkTimeout(input: MigrationInput, vmi: VirtualMachineInstance, d: MigrationDecision): void {
   if (input.targetPod === undefined) return;
   const t = pendingTimeout(input.migration, input.targetPod, input.nowMs);
+  if (t.kind === 'none') return;
+  if (t.unschedulable) {
+    const { namespace = '', name = '' } = vmi.metadata;
+    d.warning = `Migration target pod for VMI [${namespace}/${name}] is currently unschedulable.`;
+  }
   if (t.kind === 'delete') d.actions.push({ kind: 'deleteTargetPod', message: t.message });
-  else if (t.kind === 'wait') requeue(d, t.afterMs);
+  else requeue(d, t.afterMs);
 }
 
 /** No target Pod yet: create one when the source Pod exists, the limits allow and the VMI runs. */
@@ -58,7 +63,7 @@ function pending(input: MigrationInput, vmi: VirtualMachineInstance, d: Migratio
   const pod = input.targetPod;
   if (input.migration.metadata.deletionTimestamp !== undefined) cancelTarget(input, d);
   else if (pod === undefined) createTarget(input, vmi, d);
-  else if (!isPodReady(pod)) checkTimeout(input, d);
+  else if (!isPodReady(pod)) checkTimeout(input, vmi, d);
 }
 
 /** The target went (or never came) before the source started: the VMI's migration ends failed. */
@@ -85,9 +90,9 @@ const failIfTargetLost: Act = (input, vmi, d) => {
 /** What sync does in each phase. */
 const ACTS: Partial<Record<MigrationPhase, Act>> = {
   Pending: pending,
-  Scheduling: (input, _vmi, d) => {
+  Scheduling: (input, vmi, d) => {
     if (cancelled(input)) cancelTarget(input, d);
-    else checkTimeout(input, d);
+    else checkTimeout(input, vmi, d);
   },
   Scheduled: (input, vmi, d) => {
     const handedOff = ownsState(vmi, input.migration);

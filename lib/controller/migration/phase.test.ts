@@ -23,6 +23,8 @@ import {
   withMigrationCondition,
 } from './testing/migrations.ts';
 
+const UNSCHEDULABLE = 'Migration target pod for VMI [default/testvm] is currently unschedulable.';
+
 const rows: Row[] = [
   // a new migration
   ['new: Pending', {}, { phase: 'Pending', actions: [], failure: undefined }],
@@ -157,12 +159,13 @@ const rows: Row[] = [
       actions: [
         { kind: 'deleteTargetPod', message: `unschedulable pod default/${TARGET} timeout period exceeded` },
       ],
+      warning: UNSCHEDULABLE,
     },
   ],
   [
     'Scheduling, unschedulable 100 s: look again at 5 min',
     { migration: at('Scheduling'), targetPod: unschedulable, nowMs: CREATED + 100_000 },
-    { actions: [], requeueAfterMs: 200_000 },
+    { actions: [], requeueAfterMs: 200_000, warning: UNSCHEDULABLE },
   ],
   [
     'Scheduling, pending 15 min: delete the target Pod',
@@ -171,6 +174,7 @@ const rows: Row[] = [
       actions: [
         { kind: 'deleteTargetPod', message: `pending pod default/${TARGET} timeout period exceeded` },
       ],
+      warning: undefined,
     },
   ],
   [
