@@ -4,7 +4,7 @@
  * only a message, so the device is named in it in one fixed form, `attaching <kind> <name> failed: <cause>`.
  * The name is a volume's name, or a host device's alias without `ua-`. Pure.
  */
-export type AttachedKind = 'volume' | 'host device';
+type AttachedKind = 'volume' | 'host device';
 
 export interface AttachFailure {
   kind: AttachedKind;
