@@ -372,6 +372,23 @@ export interface DomainSpec {
   ioThreads?: number;
 }
 
+/** No device of any kind. */
+export function emptyDevices(): Devices {
+  return {
+    interfaces: [],
+    channels: [],
+    hostDevices: [],
+    controllers: [],
+    video: [],
+    graphics: [],
+    disks: [],
+    inputs: [],
+    serials: [],
+    consoles: [],
+    watchdogs: [],
+  };
+}
+
 /** A domain with nothing set yet; configurators fill it in. */
 export function emptyDomain(): DomainSpec {
   return {
@@ -380,19 +397,7 @@ export function emptyDomain(): DomainSpec {
     memory: 0,
     os: { type: { arch: '', machine: '' } },
     sysinfo: { system: [], chassis: [] },
-    devices: {
-      interfaces: [],
-      channels: [],
-      hostDevices: [],
-      controllers: [],
-      video: [],
-      graphics: [],
-      disks: [],
-      inputs: [],
-      serials: [],
-      consoles: [],
-      watchdogs: [],
-    },
+    devices: emptyDevices(),
     metadata: { uid: '', gracePeriodSeconds: 0 },
     cpu: { mode: 'host-model', features: [], topology: { sockets: 1, cores: 1, threads: 1 } },
     vcpu: 1,

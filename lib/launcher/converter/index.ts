@@ -10,6 +10,7 @@ export {
   type Smbios,
 } from './context.ts';
 export type * from './domain-spec.ts';
+export { emptyDevices } from './domain-spec.ts';
 export { domainXml } from './domain-xml.ts';
 export { devicesXml } from './devices-xml.ts';
 export { claimImages, type ClaimImage } from './disks.ts';

@@ -4,25 +4,18 @@
  * `<devices>` code.
  */
 import { KvError } from '../../kernel/errors/errors.ts';
-import { devicesXml, renderXml, type Devices, type Disk, type HostDevice } from '../converter/index.ts';
-
-const NO_DEVICES: Devices = {
-  interfaces: [],
-  channels: [],
-  hostDevices: [],
-  controllers: [],
-  video: [],
-  graphics: [],
-  disks: [],
-  inputs: [],
-  serials: [],
-  consoles: [],
-  watchdogs: [],
-};
+import {
+  devicesXml,
+  emptyDevices,
+  renderXml,
+  type Devices,
+  type Disk,
+  type HostDevice,
+} from '../converter/index.ts';
 
 /** The only element `<devices>` renders for these devices. */
 function onlyDeviceXml(devices: Partial<Devices>, what: string): string {
-  const rendered = devicesXml({ ...NO_DEVICES, ...devices }).children;
+  const rendered = devicesXml({ ...emptyDevices(), ...devices }).children;
   const [element] = rendered;
   if (element === undefined || rendered.length !== 1) {
     throw new KvError('KV_ERR_INTERNAL', `${String(rendered.length)} elements rendered for one ${what}`);
