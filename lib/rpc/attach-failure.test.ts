@@ -19,4 +19,11 @@ describe('attach failure messages', () => {
       expect(parseAttachFailure(m)).toBeUndefined();
     },
   );
+
+  it('a cause longer than 1 KiB is cut there', () => {
+    const f = parseAttachFailure(
+      attachFailureMessage({ kind: 'volume', name: 'v', cause: 'x'.repeat(5000) }),
+    );
+    expect(f?.cause).toBe(`${'x'.repeat(1024)}…`);
+  });
 });
