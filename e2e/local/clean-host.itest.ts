@@ -1,5 +1,5 @@
 /**
- * `up` then `down` leaves the host exactly as it was: no process, mount, link, iptables chain or table,
+ * `up --nodes 2` then `down` leaves the host exactly as it was (the second node's namespaces included): no process, mount, link, iptables chain or table,
  * nft table, nfacct counter, cgroup dir or outside path of ours remains, and no watched sysctl changed,
  * neither while the cluster runs (the kubelet and kube-proxy would write several) nor after. While it is
  * up, forwarding is off and our drop/reject chains are in place. Needs the local cluster to be down at
@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '../../lib/kernel/log/log.ts';
 import { down, status, up } from './cluster.ts';
 import { CHAINS, defaultStackDir, NETWORK } from './layout.ts';
+import { HOST_VETH } from './second-node.ts';
 import { CLUSTER_DIR_ENV } from './testing/cluster.ts';
 import { hostSnapshot } from './testing/host-snapshot.ts';
 
@@ -28,13 +29,15 @@ describe('local cluster on a clean host', () => {
     }
     const before = await hostSnapshot(dir);
     brought = true;
-    const r = await up({ dir, log });
+    const r = await up({ dir, log, nodes: 2 });
     expect(r.alreadyUp).toBe(false);
     expect(r.status.ready).toBe(true);
+    expect(r.status.secondNode?.ready).toBe(true);
     const during = await hostSnapshot(dir);
     expect(during.sysctls).toEqual(before.sysctls);
     expect(during.sysctls['net/ipv4/ip_forward']).toBe('0');
     expect(during.links).toContain(NETWORK.bridge);
+    expect(during.links).toContain(`${HOST_VETH}@if2`);
     expect(during.iptables).toEqual(
       expect.arrayContaining([
         `ip -A FORWARD -j ${CHAINS.forward}`,
@@ -44,7 +47,7 @@ describe('local cluster on a clean host', () => {
       ]),
     );
     expect(during.processes.length).toBeGreaterThanOrEqual(7);
-    const again = await up({ dir, log });
+    const again = await up({ dir, log, nodes: 2 });
     expect(again.alreadyUp).toBe(true);
     await down({ dir, log });
     brought = false;

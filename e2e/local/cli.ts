@@ -13,6 +13,7 @@ const log = createLogger({ component: 'local-cluster' });
 interface Opts {
   dir: string;
   image?: boolean;
+  nodes?: string;
 }
 
 function printStatus(st: ClusterStatus): void {
@@ -22,11 +23,20 @@ function printStatus(st: ClusterStatus): void {
   line('etcd', st.etcd.pid, st.etcd.running);
   line('kube-apiserver', st.kubeApiServer.pid, st.kubeApiServer.running);
   for (const [name, p] of Object.entries(st.processes)) line(name, p.pid, p.running);
-  console.log(`  node local Ready: ${st.nodeReady}; bridge: ${st.bridge}; all ready: ${st.ready}`);
+  for (const [name, p] of Object.entries(st.secondNode?.processes ?? {}))
+    line(`node2 ${name}`, p.pid, p.running);
+  const second = st.secondNode === undefined ? '' : `; node local-2 Ready: ${st.secondNode.ready}`;
+  console.log(`  node local Ready: ${st.nodeReady}${second}; bridge: ${st.bridge}; all ready: ${st.ready}`);
 }
 
 async function upCmd(o: Opts): Promise<void> {
-  const r = await up({ dir: o.dir, log, image: o.image !== false });
+  if (o.nodes !== undefined && o.nodes !== '1' && o.nodes !== '2') {
+    console.error(`--nodes ${o.nodes}: the local cluster has 1 or 2 nodes`);
+    process.exitCode = 2;
+    return;
+  }
+  const nodes = o.nodes === '2' ? 2 : 1;
+  const r = await up({ dir: o.dir, log, image: o.image !== false, nodes });
   console.log(r.alreadyUp ? 'already up:' : 'started:');
   printStatus(r.status);
   for (const [part, ms] of Object.entries(r.timings))
@@ -71,6 +81,7 @@ program
   .description('start (idempotent)')
   .option(...dir)
   .option('--no-image', 'skip the project image')
+  .option('--nodes <n>', '2 adds a second node (local-2) in namespaces of its own')
   .action(upCmd);
 program
   .command('status')

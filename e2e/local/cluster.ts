@@ -4,8 +4,11 @@
  * nothing leaving the machine and nothing left behind by `down`. State lives in `<dir>/state.json`
  * (default dir `${KV_CACHE_DIR:-~/.cache/kubevirt-ts}/local`), so any process can ask or stop it.
  */
+import type { Logger } from '../../lib/kernel/log/log.ts';
+import { Api } from './kube.ts';
 import { layout } from './layout.ts';
-import { readLocalState } from './state.ts';
+import { removeSecondNode as removeNode } from './second-node-down.ts';
+import { readLocalState, writeLocalState } from './state.ts';
 import { statusOf, type ClusterStatus } from './status.ts';
 
 export { up } from './up.ts';
@@ -24,3 +27,16 @@ export async function kubeconfig(dir?: string): Promise<string | undefined> {
   return (await readLocalState(layout(dir).state))?.kubeconfig;
 }
 export { restartKubelet } from './restart.ts';
+
+/** Takes the second node away (`up --nodes 2`), leaving node `local` and the rest running; what it removed. */
+export async function removeSecondNode(dir: string | undefined, log: Logger): Promise<string[]> {
+  const L = layout(dir);
+  const s = await readLocalState(L.state);
+  if (s === undefined) return [];
+  const api = await Api.fromKubeconfig(s.kubeconfig).catch(() => undefined);
+  const ctr =
+    s.processes.containerd === undefined ? 'ctr' : `${s.processes.containerd.bin.replace(/[^/]*$/, '')}ctr`;
+  const removed = await removeNode(s, api, log, ctr);
+  await writeLocalState(L.state, s);
+  return removed;
+}

@@ -9,7 +9,7 @@
  *   bridge address.
  */
 import { stringify } from 'yaml';
-import { NETWORK, NODE_NAME } from './layout.ts';
+import { FIRST_NODE, NETWORK, type NodeSpec } from './layout.ts';
 
 export interface KcmOptions {
   kubeconfig: string;
@@ -67,20 +67,22 @@ export interface KubeProxyOptions {
   kubeconfig: string;
   healthzPort: number;
   metricsPort: number;
+  node?: NodeSpec;
 }
 
 export function kubeProxyConfig(o: KubeProxyOptions): string {
+  const node = o.node ?? FIRST_NODE;
   return stringify({
     apiVersion: 'kubeproxy.config.k8s.io/v1alpha1',
     kind: 'KubeProxyConfiguration',
     clientConnection: { kubeconfig: o.kubeconfig },
-    hostnameOverride: NODE_NAME,
-    bindAddress: NETWORK.nodeIp,
-    healthzBindAddress: `127.0.0.1:${o.healthzPort}`,
-    metricsBindAddress: `127.0.0.1:${o.metricsPort}`,
+    hostnameOverride: node.name,
+    bindAddress: node.ip,
+    healthzBindAddress: `${node.healthzAddress}:${o.healthzPort}`,
+    metricsBindAddress: `${node.healthzAddress}:${o.metricsPort}`,
     mode: 'iptables',
-    clusterCIDR: NETWORK.podCidr,
-    nodePortAddresses: [`${NETWORK.nodeIp}/32`],
+    clusterCIDR: node.podCidr,
+    nodePortAddresses: [`${node.ip}/32`],
     oomScoreAdj: 0,
     iptables: { localhostNodePorts: false, masqueradeAll: false, minSyncPeriod: '1s', syncPeriod: '30s' },
     conntrack: {

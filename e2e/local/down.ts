@@ -17,7 +17,8 @@ import { deleteBridge, removeNodeCgroups, removeOutsideLeftovers, unmountUnder }
 import { removeEmptyTables, removeNodeChains } from './iptables.ts';
 import { Api, type List } from './kube.ts';
 import { layout } from './layout.ts';
-import { running, stopLocal } from './procs.ts';
+import { removeTasks, running, stopLocal } from './procs.ts';
+import { removeSecondNode } from './second-node-down.ts';
 import { readLocalState, writeLocalState, type LocalState } from './state.ts';
 
 export interface DownOptions {
@@ -53,17 +54,6 @@ async function forgetPods(api: Api): Promise<void> {
   }
 }
 
-async function removeTasks(ctr: string, socket: string): Promise<void> {
-  const c = (args: string[]) => attempt(ctr, ['--address', socket, '--namespace', 'k8s.io', ...args]);
-  const tasks = (await c(['tasks', 'ls', '-q'])).stdout.split('\n').filter((t) => t !== '');
-  for (const t of tasks) {
-    await c(['tasks', 'kill', '--signal', 'SIGKILL', t]);
-    await c(['tasks', 'delete', '--force', t]);
-  }
-  const containers = (await c(['containers', 'ls', '-q'])).stdout.split('\n').filter((t) => t !== '');
-  for (const id of containers) await c(['containers', 'delete', id]);
-}
-
 /** PIDs whose executable is our containerd shim (a shim outlives containerd when its task was not deleted). */
 async function shimPids(shim: string): Promise<number[]> {
   const out: number[] = [];
@@ -93,7 +83,7 @@ async function stopNode(
   if (p.kubeProxy !== undefined) await attempt(p.kubeProxy.bin, ['--cleanup']);
   await stopLocal(p.kubelet);
   const sock = join(s.dir, 'containerd', 'containerd.sock');
-  if (running(p.containerd)) await removeTasks(bins.ctr, sock);
+  if (running(p.containerd)) await removeTasks([bins.ctr, '--address', sock]);
   await stopLocal(p.containerd);
   for (const pid of await shimPids(bins.shim)) await stopProcess(pid, bins.shim, { signal: 'SIGKILL' });
 }
@@ -124,6 +114,9 @@ export async function down(o: DownOptions = {}): Promise<DownResult> {
   const api = apiReady ? await Api.fromKubeconfig(s.kubeconfig) : undefined;
   const ctrdDir = s.processes.containerd === undefined ? '' : join(s.processes.containerd.bin, '..');
   const bins = { ctr: join(ctrdDir, 'ctr'), shim: join(ctrdDir, 'containerd-shim-runc-v2') };
+  await step(timings, 'second node', async () => {
+    removed.push(...(await removeSecondNode(s, api, log, bins.ctr)));
+  });
   await step(timings, 'pods and node processes', () => stopNode(s, api, log, bins));
   await step(timings, 'control plane', async () => {
     await cp?.stop();

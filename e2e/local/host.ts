@@ -74,7 +74,8 @@ export async function sharedBindMount(dir: string): Promise<void> {
 }
 
 const CGROUP_ROOT = '/sys/fs/cgroup';
-const NODE_CGROUPS = /^(kubepods.*|k8s\.io)$/;
+/** The kubelet's and containerd's, and the second node's cgroupRoot (kvts-local-2). */
+const NODE_CGROUPS = /^(kubepods.*|k8s\.io|kvts-.*)$/;
 
 async function rmTree(dir: string): Promise<number> {
   let n = 0;

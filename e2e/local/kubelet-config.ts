@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { NETWORK, NODE_NAME } from './layout.ts';
+import { FIRST_NODE, type NodeSpec } from './layout.ts';
 
 export interface KubeletConfigOptions {
   caFile: string;
@@ -19,19 +19,22 @@ export interface KubeletConfigOptions {
   volumePluginDir: string;
   healthzPort: number;
   port: number;
+  node?: NodeSpec;
 }
 
 export function kubeletConfig(o: KubeletConfigOptions): string {
+  const node = o.node ?? FIRST_NODE;
   return stringify({
     apiVersion: 'kubelet.config.k8s.io/v1beta1',
     kind: 'KubeletConfiguration',
     failCgroupV1: false,
     cgroupDriver: 'cgroupfs',
     containerRuntimeEndpoint: `unix://${o.containerdSocket}`,
-    address: NETWORK.nodeIp,
+    address: node.ip,
     port: o.port,
     readOnlyPort: 0,
-    healthzBindAddress: '127.0.0.1',
+    healthzBindAddress: node.healthzAddress,
+    ...(node.cgroupRoot !== undefined && { cgroupRoot: node.cgroupRoot }),
     healthzPort: o.healthzPort,
     authentication: {
       anonymous: { enabled: false },
@@ -64,13 +67,18 @@ export function kubeletConfig(o: KubeletConfigOptions): string {
   });
 }
 
-export function kubeletArgs(config: string, kubeconfig: string, rootDir: string): string[] {
+export function kubeletArgs(
+  config: string,
+  kubeconfig: string,
+  rootDir: string,
+  node: NodeSpec = FIRST_NODE,
+): string[] {
   return [
     `--config=${config}`,
     `--kubeconfig=${kubeconfig}`,
     `--root-dir=${rootDir}`,
-    `--node-ip=${NETWORK.nodeIp}`,
-    `--hostname-override=${NODE_NAME}`,
+    `--node-ip=${node.ip}`,
+    `--hostname-override=${node.name}`,
     '--v=1',
   ];
 }

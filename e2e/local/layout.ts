@@ -24,6 +24,56 @@ export const NETWORK = {
   serviceCidr: '10.96.0.0/16',
 } as const;
 
+/**
+ * What differs between the nodes of the stack. Node `local` is the host itself; a second node (`up --nodes 2`)
+ * runs its containerd, kubelet and kube-proxy in network and mount namespaces of ours (second-node.ts), with its
+ * own address on the bridge and its own Pod range behind it, reached through that address.
+ */
+export interface NodeSpec {
+  name: string;
+  ip: string;
+  podCidr: string;
+  rangeStart: string;
+  rangeEnd: string;
+  podCidr6: string;
+  /** The address a Pod sends Service traffic to: the node IP, or the second node's own Pod bridge address. */
+  gateway: string;
+  /** Where the kubelet's healthz listens (loopback of the second node is not the host's). */
+  healthzAddress: string;
+  /** The kubelet's cgroupRoot: two kubelets cannot both own /kubepods. */
+  cgroupRoot?: string;
+}
+
+export const FIRST_NODE: NodeSpec = {
+  name: NODE_NAME,
+  ip: NETWORK.nodeIp,
+  podCidr: NETWORK.podCidr,
+  rangeStart: NETWORK.rangeStart,
+  rangeEnd: NETWORK.rangeEnd,
+  podCidr6: NETWORK.podCidr6,
+  gateway: NETWORK.nodeIp,
+  healthzAddress: '127.0.0.1',
+};
+
+export const SECOND_NODE: NodeSpec = {
+  name: 'local-2',
+  ip: '10.247.0.2',
+  podCidr: '10.247.1.0/24',
+  rangeStart: '10.247.1.10',
+  rangeEnd: '10.247.1.250',
+  podCidr6: 'fd00:10:247:1::/64',
+  gateway: '10.247.1.1',
+  healthzAddress: '10.247.0.2',
+  cgroupRoot: '/kvts-local-2',
+};
+
+/** The other node's Pod range and the hop to it, for a node's Pod routes. */
+export function peerRoute(node: NodeSpec): { dst: string; gw: string } {
+  return node.name === FIRST_NODE.name
+    ? { dst: SECOND_NODE.podCidr, gw: SECOND_NODE.ip }
+    : { dst: FIRST_NODE.podCidr, gw: SECOND_NODE.gateway };
+}
+
 /** Our iptables chains (filter table): forwarding off the bridge dropped, untranslated Service IPs rejected. */
 export const CHAINS = { forward: 'KVTS-FORWARD', output: 'KVTS-OUTPUT' } as const;
 

@@ -8,7 +8,7 @@
 import { access, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { issue, type CertSpec, type KeyPair } from '../../testenv/pki.ts';
-import { NETWORK, NODE_NAME } from './layout.ts';
+import { FIRST_NODE, type NodeSpec } from './layout.ts';
 
 export interface NodeCerts {
   kubeletClient: KeyPair;
@@ -19,13 +19,19 @@ export interface NodeCerts {
   kubeProxy: KeyPair;
 }
 
-const LEAVES: Record<keyof NodeCerts, CertSpec> = {
-  kubeletClient: { o: 'system:nodes', cn: `system:node:${NODE_NAME}`, usage: 'clientAuth' },
+type KubeletCerts = Pick<NodeCerts, 'kubeletClient' | 'kubeletServing'>;
+
+const kubeletLeaves = (node: NodeSpec): Record<keyof KubeletCerts, CertSpec> => ({
+  kubeletClient: { o: 'system:nodes', cn: `system:node:${node.name}`, usage: 'clientAuth' },
   kubeletServing: {
-    cn: NODE_NAME,
+    cn: node.name,
     usage: 'serverAuth',
-    sans: `IP:${NETWORK.nodeIp},IP:127.0.0.1,DNS:${NODE_NAME},DNS:localhost`,
+    sans: `IP:${node.ip},IP:127.0.0.1,DNS:${node.name},DNS:localhost`,
   },
+});
+
+const LEAVES: Record<keyof NodeCerts, CertSpec> = {
+  ...kubeletLeaves(FIRST_NODE),
   apiserverKubeletClient: { o: 'system:masters', cn: 'kube-apiserver-kubelet-client', usage: 'clientAuth' },
   controllerManager: { cn: 'system:kube-controller-manager', usage: 'clientAuth' },
   scheduler: { cn: 'system:kube-scheduler', usage: 'clientAuth' },
@@ -63,16 +69,29 @@ async function exists(p: string): Promise<boolean> {
   );
 }
 
-/** Signs every missing certificate of the set with the cluster CA. */
-export async function ensureNodeCerts(pki: string, ca: KeyPair): Promise<NodeCerts> {
+async function ensureSet<K extends keyof NodeCerts>(
+  pki: string,
+  ca: KeyPair,
+  leaves: Record<K, CertSpec>,
+): Promise<Record<K, KeyPair>> {
   await mkdir(pki, { recursive: true, mode: 0o700 });
-  const certs = nodeCertPaths(pki);
-  const keys = Object.keys(LEAVES) as (keyof NodeCerts)[];
+  const all = nodeCertPaths(pki);
+  const keys = Object.keys(leaves) as K[];
   await Promise.all(
     keys.map(async (k) => {
-      if ((await exists(certs[k].cert)) && (await exists(certs[k].key))) return;
-      await issue(certs[k], LEAVES[k], ca);
+      if ((await exists(all[k].cert)) && (await exists(all[k].key))) return;
+      await issue(all[k], leaves[k], ca);
     }),
   );
-  return certs;
+  return Object.fromEntries(keys.map((k) => [k, all[k]])) as Record<K, KeyPair>;
+}
+
+/** Signs every missing certificate of the set with the cluster CA. */
+export function ensureNodeCerts(pki: string, ca: KeyPair): Promise<NodeCerts> {
+  return ensureSet(pki, ca, LEAVES);
+}
+
+/** The kubelet's client and serving certificates of another node, in that node's own pki dir. */
+export function ensureKubeletCerts(pki: string, ca: KeyPair, node: NodeSpec): Promise<KubeletCerts> {
+  return ensureSet(pki, ca, kubeletLeaves(node));
 }

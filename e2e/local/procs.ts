@@ -14,6 +14,7 @@ import {
 import { spawnProcess } from '../../lib/kernel/process/spawn.ts';
 import { stopProcess } from '../../lib/kernel/process/stop.ts';
 import { waitUntilReady } from '../../testenv/ready.ts';
+import { attempt } from './exec.ts';
 import type { LocalProcess } from './state.ts';
 
 export async function startLocal(p: LocalProcess): Promise<number> {
@@ -81,4 +82,17 @@ export async function stopLocal(p: LocalProcess | undefined, graceMs = 10_000): 
   if (wrapper !== undefined) await stopProcess(p.pid, wrapper, { signal: 'SIGKILL' });
   await stopProcess(p.pid, p.bin, { graceMs });
   p.pid = 0;
+}
+
+/** Kills and deletes every task and container in containerd's k8s.io namespace; ctr is the argv up to its flags. */
+export async function removeTasks(ctr: readonly string[]): Promise<void> {
+  const [cmd = '', ...pre] = ctr;
+  const c = (args: string[]) => attempt(cmd, [...pre, '--namespace', 'k8s.io', ...args]);
+  const tasks = (await c(['tasks', 'ls', '-q'])).stdout.split('\n').filter((t) => t !== '');
+  for (const t of tasks) {
+    await c(['tasks', 'kill', '--signal', 'SIGKILL', t]);
+    await c(['tasks', 'delete', '--force', t]);
+  }
+  const containers = (await c(['containers', 'ls', '-q'])).stdout.split('\n').filter((t) => t !== '');
+  for (const id of containers) await c(['containers', 'delete', id]);
 }

@@ -28,6 +28,14 @@ export interface HostBaseline {
   nfacct: string[];
 }
 
+/** The second node (`up --nodes 2`, second-node.ts): its processes and ports, and whether its namespaces exist. */
+export interface SecondNodeState {
+  processes: Partial<Record<'containerd' | 'kubelet' | 'kubeProxy', LocalProcess>>;
+  ports: { kubeletHealthz: number; proxyHealthz: number; proxyMetrics: number };
+  /** Its namespaces, veth, overlays, host route and cgroup root are in place. */
+  namespaces: boolean;
+}
+
 export interface LocalState {
   version: 1;
   dir: string;
@@ -52,6 +60,7 @@ export interface LocalState {
   /** The kubelet root is a shared bind mount. */
   kubeletRootMounted: boolean;
   images: string[];
+  secondNode?: SecondNodeState;
 }
 
 export async function writeLocalState(path: string, s: LocalState): Promise<void> {

@@ -10,6 +10,7 @@ import { Api } from './kube.ts';
 import { running } from './procs.ts';
 import { COMPONENTS, type LocalState } from './state.ts';
 import { nodeReady } from './up-node.ts';
+import { SECOND_NODE } from './layout.ts';
 
 interface ProcessStatus {
   pid: number;
@@ -24,6 +25,8 @@ export interface ClusterStatus {
   processes: Record<string, ProcessStatus>;
   nodeReady: boolean;
   bridge: boolean;
+  /** When the stack has a second node: its processes and whether node local-2 is Ready. */
+  secondNode?: { processes: Record<string, ProcessStatus>; ready: boolean };
 }
 
 function processStatuses(s: LocalState): Record<string, ProcessStatus> {
@@ -46,20 +49,40 @@ async function isNodeReady(s: LocalState, apiReady: boolean): Promise<boolean> {
   return api === undefined ? false : nodeReady(api).catch(() => false);
 }
 
-export async function statusOf(s: LocalState): Promise<ClusterStatus> {
+async function secondNodeStatus(s: LocalState, apiReady: boolean): Promise<ClusterStatus['secondNode']> {
+  const st = s.secondNode;
+  if (st?.namespaces !== true) return undefined;
+  const processes: Record<string, ProcessStatus> = {};
+  for (const [name, p] of Object.entries(st.processes)) processes[name] = { pid: p.pid, running: running(p) };
+  const api = apiReady ? await Api.fromKubeconfig(s.kubeconfig).catch(() => undefined) : undefined;
+  const node =
+    api === undefined ? false : await nodeReady(api, undefined, SECOND_NODE.name).catch(() => false);
+  return { processes, ready: node && Object.values(processes).every((p) => p.running) };
+}
+
+async function controlPlaneProcesses(s: LocalState): Promise<Pick<ClusterStatus, 'etcd' | 'kubeApiServer'>> {
   const cps = await controlPlaneStatus(s);
+  return {
+    etcd: { pid: cps?.etcd.pid ?? 0, running: cps?.etcd.running ?? false },
+    kubeApiServer: cps?.apiserver ?? { pid: 0, running: false, ready: false },
+  };
+}
+
+export async function statusOf(s: LocalState): Promise<ClusterStatus> {
+  const { etcd, kubeApiServer: apiserver } = await controlPlaneProcesses(s);
   const processes = processStatuses(s);
-  const etcd = { pid: cps?.etcd.pid ?? 0, running: cps?.etcd.running ?? false };
-  const apiserver = cps?.apiserver ?? { pid: 0, running: false, ready: false };
   const node = await isNodeReady(s, apiserver.ready);
   const bridge = await bridgeExists();
   const allRunning = Object.values(processes).every((p) => p.running) && etcd.running;
+  const secondNode = await secondNodeStatus(s, apiserver.ready);
+  const firstNode = allRunning && apiserver.ready && node && bridge;
   return {
-    ready: allRunning && apiserver.ready && node && bridge,
+    ready: firstNode && secondNode?.ready !== false,
     etcd,
     kubeApiServer: apiserver,
     processes,
     nodeReady: node,
     bridge,
+    ...(secondNode !== undefined && { secondNode }),
   };
 }

@@ -121,10 +121,15 @@ export function virtContentTag(images: readonly string[]): string | undefined {
  * its id reference;
  * returns the image names containerd then lists.
  */
-export async function importImages(c: StepContext, images: ImageArchives): Promise<string[]> {
+export async function importImages(
+  c: StepContext,
+  images: ImageArchives,
+  /** argv run before ctr: the second node's nsenter. */
+  via: readonly string[] = [],
+): Promise<string[]> {
   const t = realClock.now();
-  const ctr = (args: string[]): Promise<string> =>
-    run(c.bins.ctr, ['--address', c.L.containerd.socket, '--namespace', 'k8s.io', ...args]);
+  const argv = [...via, c.bins.ctr, '--address', c.L.containerd.socket, '--namespace', 'k8s.io'];
+  const ctr = (args: string[]): Promise<string> => run(argv[0] ?? '', [...argv.slice(1), ...args]);
   const archives = [images.pause, images.guestDisk, images.guestIso, images.guestKernel, images.virt].filter(
     (a): a is string => a !== undefined,
   );
@@ -188,11 +193,11 @@ const notReadyTaint = (node: NodeDoc | undefined): boolean =>
   (node?.spec?.taints ?? []).some((x) => x.key === 'node.kubernetes.io/not-ready');
 
 /**
- * Node `local` is Ready and untainted; with `since` (ms since the epoch) its Ready heartbeat must also be
- * that recent, so a status left in etcd by an earlier run does not count (times have 1 s resolution).
+ * The node (default `local`) is Ready and untainted; with `since` (ms since the epoch) its Ready heartbeat must
+ * also be that recent, so a status left in etcd by an earlier run does not count (times have 1 s resolution).
  */
-export async function nodeReady(api: Api, since?: number): Promise<boolean> {
-  const node = await api.find<NodeDoc>(`/api/v1/nodes/${NODE_NAME}`);
+export async function nodeReady(api: Api, since?: number, name: string = NODE_NAME): Promise<boolean> {
+  const node = await api.find<NodeDoc>(`/api/v1/nodes/${name}`);
   const cond = node?.status?.conditions?.find((x) => x.type === 'Ready');
   const fresh = since === undefined || Date.parse(cond?.lastHeartbeatTime ?? '') >= since - 1_000;
   return cond?.status === 'True' && fresh && !notReadyTaint(node);

@@ -19,6 +19,7 @@ import { IMAGES, layout, type Layout } from './layout.ts';
 import { runDirFor } from './rundir.ts';
 import { readLocalState, type HostBaseline, type LocalState } from './state.ts';
 import { statusOf, type ClusterStatus } from './status.ts';
+import { ensureSecondNode } from './second-node-up.ts';
 import { ensureStorage } from './storage.ts';
 import { ensureApiServer, ensureControllers } from './up-control.ts';
 import { assertImages, ensureContainerd, ensureKubelet, ensureKubeProxy, importImages } from './up-node.ts';
@@ -30,6 +31,8 @@ export interface UpOptions {
   /** Build and import the project's image too (default true). */
   image?: boolean;
   readyTimeoutMs?: number;
+  /** 2 adds the second node (second-node.ts), also to a cluster that is up; 1 (default) leaves it as it is. */
+  nodes?: 1 | 2;
 }
 
 export interface UpResult {
@@ -84,27 +87,28 @@ async function timed<T>(c: StepContext, name: string, f: () => Promise<T>): Prom
   return r;
 }
 
+/** A cluster that is up: only the images brought up to date (a rebuilt image is imported), and the second node. */
+async function upToDate(c0: Omit<StepContext, 'bins' | 'readyTimeoutMs'> & { o: UpOptions }) {
+  const { o, ...rest } = c0;
+  const c: StepContext = {
+    ...rest,
+    bins: await buildBinaries(rest.timings),
+    readyTimeoutMs: o.readyTimeoutMs ?? 120_000,
+  };
+  const images = await buildImages(c.timings, o.image ?? true);
+  await importImages(c, images);
+  if (o.nodes === 2) await ensureSecondNode(c, await Api.fromKubeconfig(c.s.kubeconfig), images);
+  return summary(c.s, c.timings, await statusOf(c.s));
+}
+
 export async function up(o: UpOptions = {}): Promise<UpResult> {
   const L = layout(o.dir);
   const log = o.log ?? createLogger({ component: 'local-cluster' });
   await Promise.all([L.dir, L.logs].map((d) => mkdir(d, { recursive: true })));
   const prev = await readLocalState(L.state);
   const timings: Record<string, number> = {};
-  if (prev !== undefined) {
-    const st = await statusOf(prev);
-    if (st.ready) {
-      // Already up: only bring the images up to date (a rebuilt image is imported, an unchanged one is not).
-      const c: StepContext = {
-        L,
-        s: prev,
-        bins: await buildBinaries(timings),
-        log,
-        timings,
-        readyTimeoutMs: 0,
-      };
-      await importImages(c, await buildImages(timings, o.image ?? true));
-      return { alreadyUp: true, ...summary(prev, timings, st) };
-    }
+  if (prev !== undefined && (await statusOf(prev)).ready) {
+    return { alreadyUp: true, ...(await upToDate({ L, s: prev, log, timings, o })) };
   }
   const started = realClock.now();
   const bins = await buildBinaries(timings);
@@ -132,6 +136,7 @@ export async function up(o: UpOptions = {}): Promise<UpResult> {
   await ensureControllers(c, parts);
   await ensureKubelet(c, parts, api);
   await ensureKubeProxy(c, parts);
+  if (o.nodes === 2 || s.secondNode?.namespaces === true) await ensureSecondNode(c, api, images);
   await timed(c, 'storage class and PVs', () => ensureStorage(api, L.pv));
   timings['total'] = realClock.now() - started;
   await save(c);

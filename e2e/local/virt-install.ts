@@ -19,7 +19,7 @@ import {
   operatorInstall,
   storedForm,
 } from '../../lib/operator/generate/operator-install.ts';
-import { IMAGES, imageVolumesDir, layout, type Layout } from './layout.ts';
+import { IMAGES, imageVolumesDir, layout, NODE_NAME, type Layout } from './layout.ts';
 import { dirname, join } from 'node:path';
 import { run } from './exec.ts';
 import { readLocalState } from './state.ts';
@@ -56,12 +56,17 @@ function handlerPatch(L: Layout): string {
   });
 }
 
+const ON_FIRST_NODE = { 'kubernetes.io/hostname': NODE_NAME };
+
 /** The KubeVirt resource of the local cluster. */
 export function localKubeVirt(dir?: string): KubeVirt {
   const L = layout(dir);
   return kubevirtResource(VIRT_NAMESPACE, {
     imagePullPolicy: 'Never',
     configuration: { developerConfiguration: { useEmulation: true } },
+    // The control plane's Pods stay on node `local` (Deckhouse keeps them on its system nodes): Pods of `local`
+    // reach a Service's endpoints on the second node only through the host, which forwards nothing.
+    infra: { nodePlacement: { nodeSelector: ON_FIRST_NODE } },
     customizeComponents: {
       patches: [
         {
@@ -85,6 +90,15 @@ async function apply(c: VirtClients, gvr: GroupVersionResource, obj: KubeObject)
   });
 }
 
+/** The operator's Deployment kept on node `local`, as the KubeVirt resource keeps the roles' (infra). */
+function onFirstNode<T extends KubeObject>(d: T): T {
+  const spec = (d as { spec?: { template?: { spec?: Record<string, unknown> } } }).spec;
+  const pod = spec?.template?.spec;
+  if (pod !== undefined)
+    pod['nodeSelector'] = { ...(pod['nodeSelector'] as object | undefined), ...ON_FIRST_NODE };
+  return d;
+}
+
 function operatorObjects(image: string = IMAGES.virt): { gvr: GroupVersionResource; obj: KubeObject }[] {
   return operatorInstall({
     namespace: VIRT_NAMESPACE,
@@ -94,7 +108,7 @@ function operatorObjects(image: string = IMAGES.virt): { gvr: GroupVersionResour
     replicas: 1,
   }).map((o) => ({
     gvr: o.kind === 'Namespace' ? NAMESPACES : installedKind(o.apiVersion, o.kind),
-    obj: storedForm(o),
+    obj: storedForm(o.kind === 'Deployment' ? onFirstNode(o) : o),
   }));
 }
 

@@ -44,7 +44,7 @@ async function qemuCommandLines(): Promise<string[]> {
   return out;
 }
 
-export function scenario(prefix: string): Scenario {
+export function scenario(prefix: string, o: { nodes?: 1 | 2 } = {}): Scenario {
   let c: TestCluster | undefined;
   let clients: VirtClients | undefined;
   const ns = newNamespaceName(prefix);
@@ -98,7 +98,7 @@ export function scenario(prefix: string): Scenario {
     },
   };
   beforeAll(async () => {
-    c = await useLocalCluster({ virt: 'installed' });
+    c = await useLocalCluster({ virt: 'installed', ...(o.nodes === 2 && { nodes: 2 as const }) });
     clients = virtClients(c.kubeconfig, `kubevirt-ts/e2e-${prefix}`);
     await ensureNamespace(clients, ns);
   }, 1_200_000);

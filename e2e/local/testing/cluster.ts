@@ -6,7 +6,7 @@
  * fails the file when it left a cluster-scoped test object behind (cluster-leftovers.ts).
  */
 import { createLogger } from '../../../lib/kernel/log/log.ts';
-import { down, status, up } from '../cluster.ts';
+import { down, removeSecondNode, status, up } from '../cluster.ts';
 import { installVirt, uninstallVirt, virtInstalled } from '../virt-install.ts';
 import { virtClients } from '../virt.ts';
 import { Api } from '../kube.ts';
@@ -29,15 +29,19 @@ export interface TestCluster {
 export interface UseLocalClusterOptions {
   /** With the operator's install (the scenarios), or without it (default: files that run their own roles). */
   readonly virt?: 'installed' | 'absent';
+  /** 2: the second node too (second-node.ts), added here and removed by release() unless it was there. */
+  readonly nodes?: 1 | 2;
 }
 
 export async function useLocalCluster(o: UseLocalClusterOptions = {}): Promise<TestCluster> {
   const given = process.env[CLUSTER_DIR_ENV];
   const dir = given !== undefined && given !== '' ? given : defaultStackDir();
   const log = createLogger({ component: 'local-cluster-test' });
-  const ours = (await status(dir))?.ready !== true;
+  const was = await status(dir);
+  const ours = was?.ready !== true;
+  const ourSecondNode = o.nodes === 2 && was?.secondNode === undefined;
   // An up that fails half-way is taken down again when this file began it, so the next file starts clean.
-  const r = await up({ dir, log }).catch(async (err: unknown) => {
+  const r = await up({ dir, log, nodes: o.nodes ?? 1 }).catch(async (err: unknown) => {
     if (ours) {
       await down({ dir, log }).catch((e: unknown) => {
         log.error('down after a failed up', { err: String(e) });
@@ -83,6 +87,7 @@ export async function useLocalCluster(o: UseLocalClusterOptions = {}): Promise<T
         (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
       );
       if (ours) await down({ dir, log });
+      else if (ourSecondNode) await removeSecondNode(dir, log);
       if (left !== undefined) throw left;
     },
   };
