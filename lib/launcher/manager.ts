@@ -123,11 +123,13 @@ export class DomainManager {
     this.clock = o.clock ?? realClock;
     this.migration = new MigrationSource({
       conn: o.conn,
-      domain: () => this.require(),
+      domain: (): Promise<DomainRef> => this.require(),
       domainName: this.domainName,
       layout: podLayout(o.host.root),
-      prepareProxyDir: () => this.prepareProxyDir(),
-      changed: () => o.migrationChanged?.(),
+      prepareProxyDir: (): Promise<void> => this.prepareProxyDir(),
+      changed: (): void => {
+        o.migrationChanged?.();
+      },
       clock: this.clock,
       log: this.log,
     });

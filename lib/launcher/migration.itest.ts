@@ -5,9 +5,9 @@
 // goes through `<uid>-49152-source.sock`: libvirt hands the target the source's path, and on one host the
 // target's QEMU listens at that very path, so no relay stands between the two QEMUs here.
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { chmodSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { basename } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../../testenv/guests/guests.ts';
 import { realClock } from '../kernel/clock.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
@@ -15,7 +15,12 @@ import { ensureKvmDeviceAccess } from '../libvirt/daemon/kvm-device.ts';
 import { libvirtLayout } from '../libvirt/daemon/layout.ts';
 import { nopLogger } from '../kernel/log/log.ts';
 import type { MigrationMetadataJson } from '../rpc/index.ts';
-import { kernelBootVmi, processesUnder, startMigrationPair, type LauncherProcess } from './testing/harness.ts';
+import {
+  kernelBootVmi,
+  processesUnder,
+  startMigrationPair,
+  type LauncherProcess,
+} from './testing/harness.ts';
 
 const UID = 'c0ffee00-1b2c-4d3e-8f40-5a6b7c8d9e01';
 const NAME = 'mig';
@@ -36,6 +41,7 @@ afterEach(async () => {
 
 /** Serves `listen` and pipes every connection to `to` (the handlers' proxies, in one process). */
 async function relay(listen: string, to: string): Promise<Server> {
+  mkdirSync(dirname(listen), { recursive: true });
   rmSync(listen, { force: true });
   const server = createServer((client: Socket) => {
     const upstream = createConnection({ path: to });
@@ -49,10 +55,20 @@ async function relay(listen: string, to: string): Promise<Server> {
     client.on('close', close);
     upstream.on('close', close);
   });
-  await new Promise<void>((resolve) => server.listen(listen, resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen, resolve);
+  });
   // The daemons' user connects to it (KubeVirt's proxy hands its sockets to QEMU's user).
   chmodSync(listen, 0o666);
-  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+  cleanups.push(
+    () =>
+      new Promise((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
+  );
   return server;
 }
 
@@ -70,7 +86,9 @@ async function bootedPair(): Promise<{ source: LauncherProcess; target: Launcher
   expect(await pair.source.client.syncVirtualMachine(vmi)).toEqual({ success: true, message: '' });
   await pair.source.readSerial(MARKER, BOOT_MS);
   // Guest state the migration must keep: a shell variable, and a counter that goes on ticking.
-  await pair.source.typeSerial('\nKEPT=k$((6*7)); i=0; while :; do echo TICK $i; i=$((i+1)); sleep 1; done &\n');
+  await pair.source.typeSerial(
+    '\nKEPT=k$((6*7)); i=0; while :; do echo TICK $i; i=$((i+1)); sleep 1; done &\n',
+  );
   await pair.source.readSerial('TICK 2', 60_000);
   return { ...pair, vmi };
 }
@@ -79,15 +97,18 @@ function migratingVmi(vmi: object, migrationUid: string): object {
   return {
     ...vmi,
     status: {
-      migrationState: { migrationUid, sourcePod: 'virt-launcher-mig-src', targetPod: 'virt-launcher-mig-dst' },
+      migrationState: {
+        migrationUid,
+        sourcePod: 'virt-launcher-mig-src',
+        targetPod: 'virt-launcher-mig-dst',
+      },
     },
   };
 }
 
 async function migrationOf(l: LauncherProcess): Promise<MigrationMetadataJson | undefined> {
   const d = (await l.client.getDomain()).payload as
-    | { Spec: { Metadata?: { KubeVirt: { Migration?: MigrationMetadataJson } } } }
-    | undefined;
+    { Spec: { Metadata?: { KubeVirt: { Migration?: MigrationMetadataJson } } } } | undefined;
   return d?.Spec.Metadata?.KubeVirt.Migration;
 }
 
@@ -108,7 +129,10 @@ async function prepareAndMigrate(
   options: object,
 ): Promise<void> {
   const vmi = migratingVmi(p.vmi, migrationUid);
-  expect(await p.target.client.vmiCommand('syncMigrationTarget', vmi)).toEqual({ success: true, message: '' });
+  expect(await p.target.client.vmiCommand('syncMigrationTarget', vmi)).toEqual({
+    success: true,
+    message: '',
+  });
   await relay(p.source.paths.migrationSocket(UID), libvirtLayout(p.target.root).socketPath);
   const request = {
     vmi: { vmiJson: Buffer.from(JSON.stringify(vmi)) },
@@ -119,7 +143,8 @@ async function prepareAndMigrate(
 }
 
 const status = async (l: LauncherProcess): Promise<unknown> =>
-  ((await l.client.getDomain()).payload as { Status?: { Status: string; Reason: string } } | undefined)?.Status;
+  ((await l.client.getDomain()).payload as { Status?: { Status: string; Reason: string } } | undefined)
+    ?.Status;
 
 const qemuUnder = (root: string): number[] =>
   processesUnder(root).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('qemu-system'));
@@ -128,7 +153,11 @@ describe('live migration between two launchers', () => {
   it('moves the running guest to the target: same guest state, source domain gone, metadata completed', async () => {
     const p = await bootedPair();
     const before = Date.now();
-    await prepareAndMigrate(p, 'mig-ok', { Bandwidth: '0', ProgressTimeout: 150, CompletionTimeoutPerGiB: 800 });
+    await prepareAndMigrate(p, 'mig-ok', {
+      Bandwidth: '0',
+      ProgressTimeout: 150,
+      CompletionTimeoutPerGiB: 800,
+    });
     const m = await ended(p.source, 'mig-ok');
     expect(m).toEqual(
       expect.objectContaining({ UID: 'mig-ok', Mode: 'PreCopy', StartTimestamp: expect.any(String) }),
@@ -137,8 +166,12 @@ describe('live migration between two launchers', () => {
     expect(Date.parse(m.StartTimestamp ?? '')).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(m.EndTimestamp ?? '')).toBeGreaterThanOrEqual(Date.parse(m.StartTimestamp ?? ''));
 
-    expect(await status(p.target)).toEqual({ Status: 'Running', Reason: 'Migrated' });
-    expect(await status(p.source)).toEqual(expect.objectContaining({ Status: 'Shutoff', Reason: 'Migrated' }));
+    expect(await status(p.target)).toEqual(
+      expect.objectContaining({ Status: 'Running', Reason: 'Migrated' }),
+    );
+    expect(await status(p.source)).toEqual(
+      expect.objectContaining({ Status: 'Shutoff', Reason: 'Migrated' }),
+    );
     await waitFor(() => qemuUnder(p.source.root).length === 0 || undefined, 'the source QEMU to exit', {
       timeoutMs: 30_000,
     });
@@ -160,19 +193,31 @@ describe('live migration between two launchers', () => {
 
   it('fails a migration that cannot finish in time and cancels another: the guest stays on the source', async () => {
     const p = await bootedPair();
-    await prepareAndMigrate(p, 'mig-slow', { Bandwidth: '1Mi', ProgressTimeout: 5, CompletionTimeoutPerGiB: 6 });
+    await prepareAndMigrate(p, 'mig-slow', {
+      Bandwidth: '1Mi',
+      ProgressTimeout: 5,
+      CompletionTimeoutPerGiB: 6,
+    });
     const failed = await ended(p.source, 'mig-slow');
     expect(failed).toEqual(
-      expect.objectContaining({ Failed: true, AbortStatus: 'Succeeded', FailureReason: expect.stringMatching(/has been aborted/) }),
+      expect.objectContaining({
+        Failed: true,
+        AbortStatus: 'Succeeded',
+        FailureReason: expect.stringMatching(/has been aborted/),
+      }),
     );
     expect(await status(p.source)).toEqual(expect.objectContaining({ Status: 'Running' }));
     await p.source.typeSerial('echo "STILL $KEPT"\n');
     await p.source.readSerial('STILL k42', 60_000);
 
     await prepareAndMigrate(p, 'mig-cancel', { Bandwidth: '1Mi' });
-    await waitFor(async () => (await migrationOf(p.source))?.UID === 'mig-cancel' || undefined, 'the second migration', {
-      timeoutMs: 30_000,
-    });
+    await waitFor(
+      async () => (await migrationOf(p.source))?.UID === 'mig-cancel' || undefined,
+      'the second migration',
+      {
+        timeoutMs: 30_000,
+      },
+    );
     await realClock.sleep(3000);
     const vmi = migratingVmi(p.vmi, 'mig-cancel');
     expect((await p.source.client.vmiCommand('cancelVirtualMachineMigration', vmi)).success).toBe(true);

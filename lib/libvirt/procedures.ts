@@ -132,7 +132,13 @@ export const PROC = {
   domainMigratePerform3Params: remote(
     'DOMAIN_MIGRATE_PERFORM3_PARAMS',
     305,
-    x.struct({ dom, dconnuri: optStr, params: x.array(typedParamCodec, 64), cookieIn: cookie, flags: x.uint }),
+    x.struct({
+      dom,
+      dconnuri: optStr,
+      params: x.array(typedParamCodec, 64),
+      cookieIn: cookie,
+      flags: x.uint,
+    }),
     x.struct({ cookieOut: cookie }),
   ),
   domainFsFreeze: remote('DOMAIN_FSFREEZE', 335, mountpoints, x.struct({ filesystems: x.int })),

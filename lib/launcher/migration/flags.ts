@@ -10,7 +10,10 @@ import type { MigrationOptions } from './options.ts';
 export interface FlagInputs {
   readonly blockMigration: boolean;
   readonly paused: boolean;
-  readonly options: Pick<MigrationOptions, 'unsafe' | 'allowAutoConverge' | 'allowPostCopy' | 'parallelThreads'>;
+  readonly options: Pick<
+    MigrationOptions,
+    'unsafe' | 'allowAutoConverge' | 'allowPostCopy' | 'parallelThreads'
+  >;
 }
 
 /** KubeVirt's shouldConfigureParallelMigration: the thread count, unless post-copy is allowed. */

@@ -25,7 +25,12 @@ describe('startMetadata', () => {
 
 describe('withResult', () => {
   const aborting: MigrationMetadataJson = { ...running, AbortStatus: 'Aborting' };
-  it.each<{ name: string; m: MigrationMetadataJson | undefined; r: Omit<MigrationResult, 'now'>; want: unknown }>([
+  it.each<{
+    name: string;
+    m: MigrationMetadataJson | undefined;
+    r: Omit<MigrationResult, 'now'>;
+    want: unknown;
+  }>([
     { name: 'no migration: nothing', m: undefined, r: { failed: true }, want: undefined },
     { name: 'success ends it', m: running, r: { failed: false }, want: { ...running, EndTimestamp: T1 } },
     {
@@ -35,16 +40,42 @@ describe('withResult', () => {
       want: { ...running, Failed: true, FailureReason: 'stuck', EndTimestamp: T1 },
     },
     { name: 'an ended record is kept', m: ended, r: { failed: true, reason: 'late' }, want: ended },
-    { name: 'abort requested: not ended', m: running, r: { failed: false, abortStatus: 'Aborting' }, want: aborting },
-    { name: 'a second abort request waits', m: aborting, r: { failed: false, abortStatus: 'Aborting' }, want: 'abort-in-progress' },
-    { name: 'a plain result waits for the abort', m: aborting, r: { failed: true, reason: 'x' }, want: 'abort-in-progress' },
+    {
+      name: 'abort requested: not ended',
+      m: running,
+      r: { failed: false, abortStatus: 'Aborting' },
+      want: aborting,
+    },
+    {
+      name: 'a second abort request waits',
+      m: aborting,
+      r: { failed: false, abortStatus: 'Aborting' },
+      want: 'abort-in-progress',
+    },
+    {
+      name: 'a plain result waits for the abort',
+      m: aborting,
+      r: { failed: true, reason: 'x' },
+      want: 'abort-in-progress',
+    },
     {
       name: 'the abort succeeded: failed and ended',
       m: aborting,
       r: { failed: true, reason: 'Live migration aborted ', abortStatus: 'Succeeded' },
-      want: { ...running, Failed: true, FailureReason: 'Live migration aborted ', AbortStatus: 'Succeeded', EndTimestamp: T1 },
+      want: {
+        ...running,
+        Failed: true,
+        FailureReason: 'Live migration aborted ',
+        AbortStatus: 'Succeeded',
+        EndTimestamp: T1,
+      },
     },
-    { name: 'the abort failed: still running', m: aborting, r: { failed: false, abortStatus: 'Failed' }, want: { ...running, AbortStatus: 'Failed' } },
+    {
+      name: 'the abort failed: still running',
+      m: aborting,
+      r: { failed: false, abortStatus: 'Failed' },
+      want: { ...running, AbortStatus: 'Failed' },
+    },
   ])('$name', (c) => {
     expect(withResult(c.m, { ...c.r, now: T1 })).toEqual(c.want);
   });

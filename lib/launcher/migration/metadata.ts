@@ -45,16 +45,19 @@ export function withResult(
   const current = m.AbortStatus ?? '';
   if (current === 'Aborting' && abort !== 'Failed' && abort !== 'Succeeded') return 'abort-in-progress';
   if (m.EndTimestamp !== undefined) return m;
+  return recorded(m, r, abort);
+}
+
+function recorded(m: MigrationMetadataJson, r: MigrationResult, abort: AbortStatus): MigrationMetadataJson {
   const out: MigrationMetadataJson = { ...m };
+  delete out.AbortStatus;
   if (r.failed) {
     out.Failed = true;
     out.FailureReason = r.reason ?? '';
   }
-  if (abort === '') delete out.AbortStatus;
-  else out.AbortStatus = abort;
   // Only a migration that ended, or whose abort did, is complete; a failed abort leaves it running.
-  if (abort === '' || abort === 'Succeeded') out.EndTimestamp = r.now;
-  return out;
+  const ends = abort === '' || abort === 'Succeeded';
+  return { ...out, ...(abort !== '' && { AbortStatus: abort }), ...(ends && { EndTimestamp: r.now }) };
 }
 
 /** cancelMigration's precondition: a migration started here and still running. */

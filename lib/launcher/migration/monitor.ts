@@ -34,7 +34,11 @@ export function migrationDataGiB(memoryBytes: number): number {
   return Math.ceil(memoryBytes / GIB);
 }
 
-export function initialMonitor(o: { nowMs: number; perGiBSeconds: number; memoryBytes: number }): MonitorState {
+export function initialMonitor(o: {
+  nowMs: number;
+  perGiBSeconds: number;
+  memoryBytes: number;
+}): MonitorState {
   return {
     startMs: o.nowMs,
     lastProgressMs: o.nowMs,

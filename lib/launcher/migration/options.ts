@@ -82,7 +82,9 @@ export function parseMigrationOptions(bytes: Uint8Array | undefined): MigrationO
   try {
     raw = JSON.parse(Buffer.from(bytes).toString('utf8'));
   } catch (err) {
-    throw new KvError('KV_ERR_DECODE', `migration options are not JSON: ${errorMessage(err)}`, { cause: err });
+    throw new KvError('KV_ERR_DECODE', `migration options are not JSON: ${errorMessage(err)}`, {
+      cause: err,
+    });
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad('', 'must be a JSON object');
   const o = raw as Record<string, unknown>;

@@ -53,6 +53,8 @@ function guestMemoryBytes(vmi: VirtualMachineInstance): number {
 
 export class MigrationSource {
   private meta: MigrationMetadataJson | undefined;
+  /** The last migration's libvirt call and monitor: its job may outlive the metadata's end (an abort). */
+  private running: Promise<void> | undefined;
 
   constructor(private readonly d: SourceDeps) {}
 
@@ -76,16 +78,18 @@ export class MigrationSource {
   /** Starts the migration and returns; one already running with this uid is left alone. */
   async migrate(vmi: VirtualMachineInstance, options: MigrationOptions): Promise<void> {
     const state = vmi.status?.migrationState;
-    if (state === undefined) throw new KvError('KV_ERR_INVALID', 'cannot migrate VMI until migrationState is ready');
+    if (state === undefined)
+      throw new KvError('KV_ERR_INVALID', 'cannot migrate VMI until migrationState is ready');
     const started = startMetadata(this.meta, { uid: state.migrationUid ?? '', now: this.now() });
     if (started === 'running') return;
+    // A job the monitor aborted ends in libvirt a moment after its result: the next one waits for it.
+    await this.running;
     const ref = await this.d.domain();
     this.meta = started;
     this.d.changed();
-    void this.run(vmi, ref, options).catch((err: unknown) => {
+    this.running = this.run(vmi, ref, options).catch((err: unknown) => {
       this.setResult({ failed: true, reason: `Live migration failed ${errorMessage(err)}` });
     });
-    await Promise.resolve();
   }
 
   private async run(vmi: VirtualMachineInstance, ref: DomainRef, options: MigrationOptions): Promise<void> {
@@ -108,9 +112,18 @@ export class MigrationSource {
       bandwidthMiB: options.bandwidthMiB,
       ...(threads !== undefined && { parallelConnections: threads }),
     };
-    this.d.log.info('live migration starting', { dconnuri: uris.dconnuri, migrateUri: uris.migrateUri, flags });
+    this.d.log.info('live migration starting', {
+      dconnuri: uris.dconnuri,
+      migrateUri: uris.migrateUri,
+      flags,
+    });
     let outcome: { error?: unknown } | undefined;
-    const call = migratePeerToPeer(conn, ref, { dconnuri: uris.dconnuri, params, flags, timeoutMs: MIGRATE_CALL_MS })
+    const call = migratePeerToPeer(conn, ref, {
+      dconnuri: uris.dconnuri,
+      params,
+      flags,
+      timeoutMs: MIGRATE_CALL_MS,
+    })
       .then(() => (outcome = {}))
       .catch((error: unknown) => (outcome = { error }));
     await this.monitor(ref, vmi, options, () => outcome !== undefined);
@@ -177,7 +190,8 @@ export class MigrationSource {
 
   /** cancelMigration: marks the abort, then aborts the running job; the outcome lands in the metadata. */
   cancel(): void {
-    if (!isCancellable(this.meta)) throw new KvError('KV_ERR_INVALID', 'failed to cancel migration - vmi is not migrating');
+    if (!isCancellable(this.meta))
+      throw new KvError('KV_ERR_INVALID', 'failed to cancel migration - vmi is not migrating');
     if (!this.setResult({ failed: false, abortStatus: 'Aborting' })) return;
     void this.abortRunning();
   }

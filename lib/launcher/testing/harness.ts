@@ -273,7 +273,7 @@ export async function startMigrationPair(
   return {
     source,
     target,
-    cleanup: async () => {
+    cleanup: async (): Promise<void> => {
       await target.cleanup();
       await source.cleanup();
     },
