@@ -43,7 +43,7 @@ export type DomainCommands = Pick<
 >;
 
 /** What the migration RPCs use of the DomainManager (tests give a fake). */
-export type MigrationCommands = Pick<
+type MigrationCommands = Pick<
   DomainManager,
   'migrate' | 'cancelMigration' | 'prepareMigrationTarget' | 'finalizeMigrationTarget'
 >;

@@ -1,6 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { MIGRATE } from './constants.ts';
-import { migrateParams } from './migration.ts';
+import type { LibvirtConnection } from './connection.ts';
+import {
+  abortJob,
+  getJobStats,
+  migrateParams,
+  setMigrateMaxDowntime,
+  setMigrateMaxSpeed,
+  startPostCopy,
+} from './migration.ts';
 import { PROC } from './procedures.ts';
 import { toWireParam } from './typed-params.ts';
 import * as x from './xdr.ts';
@@ -88,5 +96,52 @@ describe('migrateParams', () => {
     },
   ])('$name', (c) => {
     expect(migrateParams(c.in).map((p) => [p.field, p.type])).toEqual(c.fields);
+  });
+});
+
+describe('migration calls', () => {
+  const ref = { name: 'vm', uuid: 'abababab-abab-abab-abab-abababababab', id: 3 };
+  const recording = (): { conn: LibvirtConnection; calls: [string, unknown][] } => {
+    const calls: [string, unknown][] = [];
+    const conn = {
+      call: (proc: { name: string }, args: unknown): Promise<unknown> => {
+        calls.push([proc.name, args]);
+        return Promise.resolve(proc.name.endsWith('GET_JOB_STATS') ? { type: 2, params: [] } : undefined);
+      },
+    } as unknown as LibvirtConnection;
+    return { conn, calls };
+  };
+
+  it.each<[string, (c: LibvirtConnection) => Promise<unknown>, string, Record<string, unknown>]>([
+    ['abortJob', (c) => abortJob(c, ref), 'REMOTE_PROC_DOMAIN_ABORT_JOB', {}],
+    [
+      'setMigrateMaxSpeed',
+      (c) => setMigrateMaxSpeed(c, ref, 8),
+      'REMOTE_PROC_DOMAIN_MIGRATE_SET_MAX_SPEED',
+      { bandwidth: 8n, flags: 0 },
+    ],
+    [
+      'setMigrateMaxDowntime',
+      (c) => setMigrateMaxDowntime(c, ref, 300),
+      'REMOTE_PROC_DOMAIN_MIGRATE_SET_MAX_DOWNTIME',
+      { downtime: 300n, flags: 0 },
+    ],
+    [
+      'startPostCopy',
+      (c) => startPostCopy(c, ref),
+      'REMOTE_PROC_DOMAIN_MIGRATE_START_POST_COPY',
+      { flags: 0 },
+    ],
+  ])('%s calls its procedure with the domain', async (_n, fn, proc, rest) => {
+    const { conn, calls } = recording();
+    await fn(conn);
+    expect(calls).toEqual([
+      [proc, { dom: { name: 'vm', uuid: new Uint8Array(16).fill(0xab), id: 3 }, ...rest }],
+    ]);
+  });
+
+  it('names the job type getJobStats reads', async () => {
+    const { conn } = recording();
+    expect(await getJobStats(conn, ref)).toEqual({ type: 'unbounded', params: {} });
   });
 });

@@ -78,8 +78,7 @@ export interface PodLayout {
 
 /** KubeVirt's LibvirtDirectMigrationPort and LibvirtBlockMigrationPort: the keys of the stream sockets. */
 export const DIRECT_MIGRATION_PORT = 49152;
-export const BLOCK_MIGRATION_PORT = 49153;
-export type MigrationProxyPort = typeof DIRECT_MIGRATION_PORT | typeof BLOCK_MIGRATION_PORT;
+type MigrationProxyPort = typeof DIRECT_MIGRATION_PORT | 49153;
 
 const UID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 

@@ -8,7 +8,7 @@ import { KvError } from '../../kernel/errors/errors.ts';
 import type { MigrationMetadataJson } from '../../rpc/index.ts';
 
 export type MigrationMode = 'PreCopy' | 'PostCopy' | 'Paused';
-export type AbortStatus = '' | 'Aborting' | 'Succeeded' | 'Failed';
+type AbortStatus = '' | 'Aborting' | 'Succeeded' | 'Failed';
 
 /** initializeMigrationMetadata: a fresh record, or 'running' when this very migration already runs. */
 export function startMetadata(

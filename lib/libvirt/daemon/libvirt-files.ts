@@ -39,7 +39,7 @@ async function seedCaps(run: SafeHandle, rel: string, from: string): Promise<num
 }
 
 /** The daemon's config: its socket directory, its log, its host UUID. Pure. */
-export function libvirtdConf(layout: Pick<LibvirtLayout, 'sock' | 'log'>, hostUuid: string): string {
+function libvirtdConf(layout: Pick<LibvirtLayout, 'sock' | 'log'>, hostUuid: string): string {
   return [
     `unix_sock_dir = "${layout.sock}"`,
     `log_outputs = "3:file:${layout.log}/libvirtd.log"`,
