@@ -5,7 +5,9 @@ import {
   decodeVmi,
   exclusive,
   guestListHandlers,
+  isMigrationTargetPod,
   probeHandlers,
+  type HandlerDeps,
   type DomainCommands,
   type GuestCommands,
 } from './cmd-handlers.ts';
@@ -208,5 +210,92 @@ describe('GuestPing and Exec', () => {
     await expect(h.exec({ ...req, Command: 'missing' }, signal)).rejects.toThrow(
       'Failed to execute child process',
     );
+  });
+});
+
+describe('migration RPCs', () => {
+  const signal = new AbortController().signal;
+  const vmi = {
+    metadata: { name: 'a', namespace: 'default', uid: 'u1' },
+    spec: { domain: { devices: {} } },
+    status: { migrationState: { migrationUid: 'm1', targetPod: 'virt-launcher-a-dst' } },
+  };
+  const vmiJson = Buffer.from(JSON.stringify(vmi));
+
+  function handlers(o: { podName?: string } = {}): { h: ReturnType<typeof cmdHandlers>; calls: unknown[][] } {
+    const calls: unknown[][] = [];
+    const record =
+      (name: string) =>
+      (...args: unknown[]): Promise<void> => {
+        calls.push([name, ...args]);
+        return Promise.resolve();
+      };
+    const deps: HandlerDeps = {
+      manager: {} as DomainCommands,
+      guest: {} as GuestCommands,
+      log: nopLogger,
+      migration: {
+        migrate: record('migrate'),
+        cancelMigration: (...args: unknown[]): void => {
+          calls.push(['cancel', ...args]);
+        },
+        prepareMigrationTarget: record('prepare'),
+        finalizeMigrationTarget: record('finalize'),
+      },
+      podName: o.podName,
+      requestExit: (): void => {
+        calls.push(['exit']);
+      },
+    };
+    return { h: cmdHandlers(deps), calls };
+  }
+
+  it('starts a migration with the parsed options', async () => {
+    const { h, calls } = handlers();
+    const options = Buffer.from(JSON.stringify({ Bandwidth: '64Mi', ProgressTimeout: 150 }));
+    const r = await h.migrateVirtualMachine?.({ vmi: { vmiJson }, options }, signal);
+    expect(r).toEqual({ success: true, message: '' });
+    expect(calls).toEqual([
+      [
+        'migrate',
+        vmi,
+        expect.objectContaining({
+          bandwidthMiB: 64,
+          progressTimeoutSeconds: 150,
+          completionTimeoutPerGiBSeconds: 0,
+        }),
+      ],
+    ]);
+  });
+
+  it('refuses bad options in-band, naming the field, and never migrates', async () => {
+    const { h, calls } = handlers();
+    const options = Buffer.from(JSON.stringify({ AllowPostCopy: 'yes' }));
+    const r = await h.migrateVirtualMachine?.({ vmi: { vmiJson }, options }, signal);
+    expect(r).toEqual({
+      success: false,
+      message: 'MigrateVirtualMachine failed: migration options: AllowPostCopy must be true or false',
+    });
+    expect(calls).toEqual([]);
+  });
+
+  it.each<[string, string | undefined, boolean]>([
+    ['the target Pod', 'virt-launcher-a-dst', true],
+    ['another Pod', 'virt-launcher-a-src', false],
+    ['no Pod name', undefined, false],
+  ])('SignalTargetPodCleanup in %s ends the launcher: %s', async (_n, podName, exits) => {
+    const { h, calls } = handlers(podName === undefined ? {} : { podName });
+    const r = await h.signalTargetPodCleanup?.({ vmi: { vmiJson }, options: undefined }, signal);
+    expect(r?.success).toBe(true);
+    expect(calls).toEqual(exits ? [['exit']] : []);
+    expect(isMigrationTargetPod(decodeVmi(vmiJson), podName)).toBe(exits);
+  });
+
+  it('routes target preparation, finalization and cancel to the manager', async () => {
+    const { h, calls } = handlers();
+    await h.syncMigrationTarget?.({ vmi: { vmiJson }, options: undefined }, signal);
+    await h.finalizeVirtualMachineMigration?.({ vmi: { vmiJson }, options: undefined }, signal);
+    await h.cancelVirtualMachineMigration?.({ vmi: { vmiJson }, options: undefined }, signal);
+    expect(calls.map((c) => c[0])).toEqual(['prepare', 'finalize', 'cancel']);
   });
 });

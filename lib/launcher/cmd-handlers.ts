@@ -3,8 +3,8 @@
  * VMI, runs one manager call and answers in-band. A domain failure becomes `{success:false, message}` naming
  * the command and the cause (a conversion error names the VMI field); the server keeps serving.
  * SyncVirtualMachineCPUs sets the running domain's vCPU count (vcpu-hotplug.ts), SyncVirtualMachineMemory
- * resizes its virtio-mem device (memory-hotplug.ts). RPCs not
- * listed here answer UNIMPLEMENTED. GetUsers and GetFilesystems answer a JSON list, empty without an agent.
+ * resizes its virtio-mem device (memory-hotplug.ts). The migration RPCs drive the manager's source and
+ * target sides (migration/). RPCs not listed here answer UNIMPLEMENTED. GetUsers and GetFilesystems answer a JSON list, empty without an agent.
  * The probes' GuestPing and Exec fail as gRPC errors instead (KubeVirt's client reads only those for them).
  */
 import { asVirtualMachineInstance, type VirtualMachineInstance } from '../kubevirt/index.ts';
@@ -16,6 +16,7 @@ import type { GuestOps } from './guest-ops.ts';
 import type { DomainManager } from './manager.ts';
 import { updateGuestMemory } from './memory-hotplug.ts';
 import { updateVcpus } from './vcpu-hotplug.ts';
+import { parseMigrationOptions } from './migration/options.ts';
 
 /** What the handlers use of GuestOps (tests give a fake). */
 export type GuestCommands = Pick<
@@ -41,8 +42,19 @@ export type DomainCommands = Pick<
   | 'checkIdentity'
 >;
 
+/** What the migration RPCs use of the DomainManager (tests give a fake). */
+type MigrationCommands = Pick<
+  DomainManager,
+  'migrate' | 'cancelMigration' | 'prepareMigrationTarget' | 'finalizeMigrationTarget'
+>;
+
 export interface HandlerDeps {
   readonly manager: DomainCommands;
+  readonly migration?: MigrationCommands;
+  /** This launcher's Pod (POD_NAME): SignalTargetPodCleanup acts only in the migration's target Pod. */
+  readonly podName?: string | undefined;
+  /** Ends the launcher (a target Pod told to clean up). */
+  readonly requestExit?: () => void;
   readonly guest: GuestCommands;
   readonly log: Logger;
   /** Called after a successful sync (the notifier sends the domain). */
@@ -150,6 +162,52 @@ export function exclusive(): <T>(fn: () => Promise<T>) => Promise<T> {
   };
 }
 
+/** KubeVirt's SignalTargetPodCleanup condition: this Pod is the VMI's migration target. */
+export function isMigrationTargetPod(vmi: VirtualMachineInstance, podName: string | undefined): boolean {
+  return podName !== undefined && podName !== '' && vmi.status?.migrationState?.targetPod === podName;
+}
+
+type VmiCommand = (
+  what: string,
+  fn: (vmi: VirtualMachineInstance, req: M.VMIRequest) => Promise<void>,
+) => (req: M.VMIRequest) => Promise<M.Response>;
+
+/** The migration RPCs (kubevirt cmd-server/server.go): answered in-band, run one at a time with the rest. */
+function migrationHandlers(
+  d: HandlerDeps,
+  vmiCommand: VmiCommand,
+  oneAtATime: ReturnType<typeof exclusive>,
+): Partial<CmdHandlers> {
+  const mig = d.migration;
+  if (mig === undefined) return {};
+  return {
+    migrateVirtualMachine: (req: M.MigrationRequest) =>
+      oneAtATime(() =>
+        inBand('MigrateVirtualMachine', d.log, async () => {
+          const vmi = decodeVmi(req.vmi?.vmiJson);
+          await mig.migrate(vmi, parseMigrationOptions(req.options));
+        }),
+      ),
+    cancelVirtualMachineMigration: vmiCommand('CancelVirtualMachineMigration', (vmi) => {
+      mig.cancelMigration(vmi);
+      return Promise.resolve();
+    }),
+    syncMigrationTarget: vmiCommand('SyncMigrationTarget', (vmi, req) =>
+      mig.prepareMigrationTarget(vmi, req.options),
+    ),
+    finalizeVirtualMachineMigration: vmiCommand('FinalizeVirtualMachineMigration', (vmi) =>
+      mig.finalizeMigrationTarget(vmi),
+    ),
+    signalTargetPodCleanup: vmiCommand('SignalTargetPodCleanup', (vmi) => {
+      if (isMigrationTargetPod(vmi, d.podName)) {
+        d.log.info('signalled to clean up the migration target pod', { pod: d.podName });
+        d.requestExit?.();
+      }
+      return Promise.resolve();
+    }),
+  };
+}
+
 export function cmdHandlers(handlerDeps: HandlerDeps): CmdHandlers {
   const { manager: m, guest: g, log } = handlerDeps;
   const oneAtATime = exclusive();
@@ -216,5 +274,6 @@ export function cmdHandlers(handlerDeps: HandlerDeps): CmdHandlers {
       return { response: r.response, version: r.value ?? '' };
     },
     getAppliedVmiChecksum: () => Promise.resolve({ response: ok(), checksum: m.appliedChecksum }),
+    ...migrationHandlers(handlerDeps, vmiCommand, oneAtATime),
   };
 }

@@ -9,6 +9,7 @@ import { realClock, type Clock } from '../kernel/clock.ts';
 import { errorMessage, KvError } from '../kernel/errors/errors.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
 import {
   DOMAIN_SHUTDOWN,
   attachDevice,
@@ -32,6 +33,7 @@ import {
 } from '../libvirt/index.ts';
 import {
   attachFailureMessage,
+  podLayout,
   vmiSpecChecksum,
   type AttachFailure,
   type DomainJson,
@@ -48,7 +50,9 @@ import {
   type HostDevice,
 } from './converter/index.ts';
 import type { GuestFacts } from './agent-poller.ts';
-import type { Identity } from '../libvirt/daemon/identity.ts';
+import { ownedDir, type Identity } from '../libvirt/daemon/identity.ts';
+import { MigrationSource } from './migration/source.ts';
+import type { MigrationOptions } from './migration/options.ts';
 import {
   definedMachine,
   domainJson,
@@ -81,7 +85,12 @@ export interface ManagerOptions {
   readonly dhcp?: Pick<GuestDhcp, 'serve'>;
   readonly log: Logger;
   readonly clock?: Clock;
+  /** The migration metadata changed (the notifier sends the domain). */
+  readonly migrationChanged?: () => void;
 }
+
+/** How long a prepared migration target waits for the incoming domain's console. */
+const INCOMING_CONSOLE_WAIT_MS = 30 * 60 * 1000;
 
 interface Applied {
   readonly vmi: VirtualMachineInstance;
@@ -105,11 +114,75 @@ export class DomainManager {
   private guestFacts: GuestFacts | undefined;
   private readonly log: Logger;
   readonly clock: Clock;
+  /** The source side of this domain's migrations. */
+  readonly migration: MigrationSource;
 
   constructor(private readonly o: ManagerOptions) {
     this.domainName = `${o.id.namespace}_${o.id.name}`;
     this.log = o.log.with({ domain: this.domainName });
     this.clock = o.clock ?? realClock;
+    this.migration = new MigrationSource({
+      conn: o.conn,
+      domain: (): Promise<DomainRef> => this.require(),
+      domainName: this.domainName,
+      layout: podLayout(o.host.root),
+      prepareProxyDir: (): Promise<void> => this.prepareProxyDir(),
+      changed: (): void => {
+        o.migrationChanged?.();
+      },
+      clock: this.clock,
+      log: this.log,
+    });
+  }
+
+  /** The migration proxy's socket directory, where the daemons' QEMU listens or connects. */
+  private async prepareProxyDir(): Promise<void> {
+    const layout = podLayout(this.o.host.root);
+    const rel = relative(layout.shareDir, layout.migrationProxyDir);
+    await (await ownedDir({ root: layout.shareDir, rel, id: this.o.identity, mode: 0o755 })).close();
+  }
+
+  /**
+   * SyncMigrationTarget (kubevirt live-migration-target.go prepareMigrationTarget): what the incoming domain
+   * needs before it arrives (the converted domain's files and directories, the proxy's socket directory), and
+   * the console relay attached once QEMU binds the serial port.
+   */
+  async prepareMigrationTarget(
+    vmi: VirtualMachineInstance,
+    options: VirtualMachineOptions | undefined,
+  ): Promise<void> {
+    this.checkIdentity(vmi);
+    const ctx = await this.context(vmi, options);
+    const domain = toDomain(vmi, ctx);
+    const xml = domainXml(domain);
+    await prepareDomain({ vmi, domain, ctx, identity: this.o.identity, log: this.log });
+    await this.prepareProxyDir();
+    this.applied = { vmi, domain, xml, checksum: vmiSpecChecksum(vmi) };
+    if (vmi.spec.domain.devices.autoattachSerialConsole === false) return;
+    const serial = ctx.layout.serialSocket(vmi.metadata.uid ?? '');
+    void this.o.serial.attach(serial, INCOMING_CONSOLE_WAIT_MS).catch((err: unknown) => {
+      this.log.warning('the incoming domain console did not appear', { reason: err });
+    });
+    this.log.info('migration target prepared');
+  }
+
+  /** FinalizeVirtualMachineMigration: the guest must run here now (no NIC to reconnect, no agent clock). */
+  async finalizeMigrationTarget(vmi: VirtualMachineInstance): Promise<void> {
+    this.checkIdentity(vmi);
+    const state = await getDomainState(this.o.conn, await this.require());
+    if (state.state !== 'running' && state.state !== 'paused')
+      throw new KvError('KV_ERR_INVALID', `the migrated domain is ${state.state} (${state.reason})`);
+  }
+
+  /** Starts the migration of the running domain (source side); returns once it runs. */
+  async migrate(vmi: VirtualMachineInstance, options: MigrationOptions): Promise<void> {
+    this.checkIdentity(vmi);
+    await this.migration.migrate(vmi, options);
+  }
+
+  cancelMigration(vmi: VirtualMachineInstance): void {
+    this.checkIdentity(vmi);
+    this.migration.cancel();
   }
 
   get conn(): LibvirtConnection {
@@ -347,6 +420,7 @@ export class DomainManager {
       extras: {
         agentConnected: this.agentConnected,
         hostDevices: this.hostDevices,
+        migration: this.migration.metadata,
         ...(this.guestFacts !== undefined && {
           osInfo: this.guestFacts.osInfo,
           fsFreezeStatus: this.guestFacts.fsFreezeStatus,

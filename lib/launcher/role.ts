@@ -146,7 +146,13 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
   ctx.defer(() => portForward.close());
   const dhcp = new GuestDhcp({ root, log, podInterfaces: await podInterfaces });
   ctx.defer(() => dhcp.close());
-  const manager = new DomainManager({ conn, id, host, identity: lv.identity, serial, dhcp, log, clock });
+  let migrationChanged = (): void => undefined;
+  const manager = new DomainManager({
+    ...{ conn, id, host, identity: lv.identity, serial, dhcp, log, clock },
+    migrationChanged: (): void => {
+      migrationChanged();
+    },
+  });
   const guest = new GuestOps(manager, log);
   const notifier = new DomainNotifier({
     socketPath: layout.notifySocket,
@@ -156,6 +162,9 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
     fsFreezeStatus: (): Promise<string> => guest.freezeStatus(),
   });
   await notifier.start();
+  migrationChanged = (): void => {
+    notifier.notifyCurrent();
+  };
   const poller = new AgentPoller({
     agentConnected: (): boolean => manager.isAgentConnected,
     read: async (): Promise<GuestFacts> => ({
@@ -176,12 +185,18 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
   ctx.defer(() => {
     poller.stop();
   });
-  const server = newCmdServer(cmdHandlers({ manager, guest, log }));
+  let requestExit = (): void => undefined;
+  const exitRequested = new Promise<void>((resolve) => {
+    requestExit = resolve;
+  });
+  const server = newCmdServer(
+    cmdHandlers({ manager, guest, log, migration: manager, requestExit, podName: process.env['POD_NAME'] }),
+  );
   // Only the launcher's user (and root: the handler) may reach the Cmd socket.
   await listenUnix(server, layout.launcherSocket, { mode: 0o600 });
   log.info('launcher ready', { socket: layout.launcherSocket, emulation: host.emulation });
   const run = async (signal: AbortSignal): Promise<void> => {
-    await Promise.race([untilAborted(signal), lost]);
+    await Promise.race([untilAborted(signal), lost, exitRequested]);
     const outcome = await manager.stopGuest(opts.gracePeriodSeconds * 1000);
     log.info('guest stopped', { outcome, gracePeriodSeconds: opts.gracePeriodSeconds });
     await clock.sleep(200);

@@ -287,3 +287,29 @@ export const DRV_FEATURE = {
   PROGRAM_KEEPALIVE: 10,
   REMOTE_EVENT_CALLBACK: 14,
 } as const;
+
+/** virDomainMigrateFlags. */
+export const MIGRATE = {
+  LIVE: 1,
+  PEER2PEER: 2,
+  TUNNELLED: 4,
+  PERSIST_DEST: 8,
+  UNDEFINE_SOURCE: 16,
+  PAUSED: 32,
+  NON_SHARED_DISK: 64,
+  NON_SHARED_INC: 128,
+  CHANGE_PROTECTION: 256,
+  UNSAFE: 512,
+  OFFLINE: 1024,
+  COMPRESSED: 2048,
+  ABORT_ON_ERROR: 4096,
+  AUTO_CONVERGE: 8192,
+  RDMA_PIN_ALL: 16384,
+  POSTCOPY: 32768,
+  TLS: 65536,
+  PARALLEL: 131072,
+} as const;
+
+/** virDomainJobType: what DOMAIN_GET_JOB_STATS says of the domain's job. */
+export const DOMAIN_JOB_TYPES = ['none', 'bounded', 'unbounded', 'completed', 'failed', 'cancelled'] as const;
+export type DomainJobType = (typeof DOMAIN_JOB_TYPES)[number];

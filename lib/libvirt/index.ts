@@ -15,3 +15,4 @@ export { isLibvirtError, isNoDomain, LibvirtError } from './protocol.ts';
 export * from './stats.ts';
 export { getVcpus, setVcpus } from './vcpus.ts';
 export type { TypedValue } from './typed-params.ts';
+export * from './migration.ts';

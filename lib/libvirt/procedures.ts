@@ -53,6 +53,8 @@ const domFlags = x.struct({ dom, flags: x.uint });
 const domXmlFlags = x.struct({ dom, xml: str, flags: x.uint });
 const domRet = x.struct({ dom });
 const mountpoints = x.struct({ dom, mountpoints: x.array(str, 256), flags: x.uint });
+/** REMOTE_MIGRATE_COOKIE_MAX */
+const cookie = x.opaque(4 * 1024 * 1024);
 
 export const PROC = {
   connectOpen: remote('CONNECT_OPEN', 1, x.struct({ name: optStr, flags: x.uint }), x.empty),
@@ -61,6 +63,13 @@ export const PROC = {
   connectGetCapabilities: remote('CONNECT_GET_CAPABILITIES', 7, x.empty, x.struct({ capabilities: str })),
   domainDestroy: remote('DOMAIN_DESTROY', 12, domOnly, x.empty),
   domainGetXmlDesc: remote('DOMAIN_GET_XML_DESC', 14, domFlags, x.struct({ xml: str })),
+  domainAbortJob: remote('DOMAIN_ABORT_JOB', 164, domOnly, x.empty),
+  domainMigrateSetMaxDowntime: remote(
+    'DOMAIN_MIGRATE_SET_MAX_DOWNTIME',
+    166,
+    x.struct({ dom, downtime: x.uhyper, flags: x.uint }),
+    x.empty,
+  ),
   domainLookupByName: remote('DOMAIN_LOOKUP_BY_NAME', 23, x.struct({ name: str }), domRet),
   domainLookupByUuid: remote('DOMAIN_LOOKUP_BY_UUID', 24, x.struct({ uuid: x.fixedOpaque(16) }), domRet),
   domainReboot: remote('DOMAIN_REBOOT', 27, domFlags, x.empty),
@@ -85,6 +94,12 @@ export const PROC = {
     x.empty,
   ),
   domainGetVcpusFlags: remote('DOMAIN_GET_VCPUS_FLAGS', 200, domFlags, x.struct({ num: x.int })),
+  domainMigrateSetMaxSpeed: remote(
+    'DOMAIN_MIGRATE_SET_MAX_SPEED',
+    207,
+    x.struct({ dom, bandwidth: x.uhyper, flags: x.uint }),
+    x.empty,
+  ),
   domainGetState: remote('DOMAIN_GET_STATE', 212, domFlags, x.struct({ state: x.int, reason: x.int })),
   domainUndefineFlags: remote('DOMAIN_UNDEFINE_FLAGS', 231, domFlags, x.empty),
   domainDestroyFlags: remote('DOMAIN_DESTROY_FLAGS', 234, domFlags, x.empty),
@@ -108,6 +123,24 @@ export const PROC = {
     x.struct({ callbackID: x.int }),
     x.empty,
   ),
+  domainGetJobStats: remote(
+    'DOMAIN_GET_JOB_STATS',
+    298,
+    domFlags,
+    x.struct({ type: x.int, params: x.array(typedParamCodec, 64) }),
+  ),
+  domainMigratePerform3Params: remote(
+    'DOMAIN_MIGRATE_PERFORM3_PARAMS',
+    305,
+    x.struct({
+      dom,
+      dconnuri: optStr,
+      params: x.array(typedParamCodec, 64),
+      cookieIn: cookie,
+      flags: x.uint,
+    }),
+    x.struct({ cookieOut: cookie }),
+  ),
   domainFsFreeze: remote('DOMAIN_FSFREEZE', 335, mountpoints, x.struct({ filesystems: x.int })),
   domainFsThaw: remote('DOMAIN_FSTHAW', 336, mountpoints, x.struct({ filesystems: x.int })),
   connectGetDomainCapabilities: remote(
@@ -129,6 +162,7 @@ export const PROC = {
     x.struct({ dom, alias: str, flags: x.uint }),
     x.empty,
   ),
+  domainMigrateStartPostCopy: remote('DOMAIN_MIGRATE_START_POST_COPY', 364, domFlags, x.empty),
   domainGetGuestInfo: remote(
     'DOMAIN_GET_GUEST_INFO',
     418,

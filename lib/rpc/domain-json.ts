@@ -87,7 +87,14 @@ export interface DomainSpecJson {
     Serials?: SerialJson[];
     HostDevices?: HostDeviceJson[];
   };
-  Metadata?: { KubeVirt: { UID: string; GracePeriod: { DeletionGracePeriodSeconds: number } } };
+  Metadata?: {
+    KubeVirt: {
+      UID: string;
+      GracePeriod: { DeletionGracePeriodSeconds: number };
+      /** The source launcher's record of the running or last migration. */
+      Migration?: MigrationMetadataJson;
+    };
+  };
   CPU?: {
     Mode: string;
     Model?: string;
@@ -95,6 +102,21 @@ export interface DomainSpecJson {
     Topology: { Sockets: number; Cores: number; Threads: number };
   };
   VCPU?: { Placement: 'static'; CPUs: number };
+}
+
+/**
+ * api.MigrationMetadata (schema.go), Go's field names: the migration's uid (the VMIM's), when it started and
+ * ended (RFC 3339), whether it failed and why, the abort's state ('Aborting', 'Succeeded', 'Failed': KubeVirt's
+ * MigrationAbortStatus) and its mode ('PreCopy', 'PostCopy', 'Paused': MigrationMode).
+ */
+export interface MigrationMetadataJson {
+  UID: string;
+  StartTimestamp?: string;
+  EndTimestamp?: string;
+  Failed?: boolean;
+  FailureReason?: string;
+  AbortStatus?: 'Aborting' | 'Succeeded' | 'Failed';
+  Mode?: 'PreCopy' | 'PostCopy' | 'Paused';
 }
 
 export interface GuestOsInfoJson {

@@ -16,6 +16,7 @@ export {
   type LauncherOnNode,
   type PodPath,
   podLayout,
+  DIRECT_MIGRATION_PORT,
   type ConfigVolumeKind,
   type PodLayout,
 } from './pod-layout.ts';
@@ -44,6 +45,7 @@ export {
   type InterfaceJson,
   type InterfaceStatusJson,
   type LifeCycle,
+  type MigrationMetadataJson,
 } from './domain-json.ts';
 export { VirtualMachineOptions } from './gen/kubevirt/cmd/v1/cmd.ts';
 /** The Cmd service's request and response messages (kubevirt.cmd.v1). */

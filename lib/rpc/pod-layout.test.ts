@@ -30,7 +30,19 @@ describe('podLayout', () => {
     expect(p.vncSocket(uid)).toBe(`/r/var/run/kubevirt-private/${uid}/virt-vnc`);
   });
 
+  it.each([
+    [undefined, '/var/run/kubevirt/migrationproxy/u1-source.sock'],
+    [49152 as const, '/var/run/kubevirt/migrationproxy/u1-49152-source.sock'],
+    [49153 as const, '/var/run/kubevirt/migrationproxy/u1-49153-source.sock'],
+  ])('names the migration proxy socket of port %s as KubeVirt does', (port, want) => {
+    expect(POD_LAYOUT.migrationSocket('u1', port)).toBe(want);
+    expect(podLayout('/r').migrationSocket('u1', port)).toBe(`/r${want}`);
+  });
+
   it.each(['', '..', '../etc', 'a/b', '.hidden', 'a..b'])('rejects the uid %j', (uid) => {
+    expect(() => podLayout('/r').migrationSocket(uid)).toThrow(
+      expect.objectContaining({ code: 'KV_ERR_CONFIG' }),
+    );
     expect(() => podLayout('/r').serialSocket(uid)).toThrow(
       expect.objectContaining({ code: 'KV_ERR_CONFIG' }),
     );

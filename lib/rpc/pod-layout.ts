@@ -58,6 +58,14 @@ export interface PodLayout {
   readonly downwardMetricsSocket: string;
   /** emptyDir `virtiofs-containers`: each virtiofs filesystem's vhost-user socket, `<name>.sock`. */
   readonly virtiofsDir: string;
+  /** Where the handler's migration proxy puts its unix sockets in the Pod (kubevirt migrationproxy). */
+  readonly migrationProxyDir: string;
+  /**
+   * A migration proxy socket (kubevirt SourceUnixFile(ConstructProxyKey(uid, port))):
+   * `<migrationProxyDir>/<uid>-source.sock` without a port reaches the target's libvirt (the dconnuri),
+   * `<uid>-49152-source.sock` carries QEMU's migration stream, `<uid>-49153-source.sock` the block migration's.
+   */
+  migrationSocket(vmiUid: string, port?: MigrationProxyPort): string;
   /** The image volume of spec.volumes[index] when it is a containerDisk. */
   containerDiskDir(index: number): string;
   configVolumeDir(kind: ConfigVolumeKind, volume: string): string;
@@ -67,6 +75,10 @@ export interface PodLayout {
   serialLog(vmiUid: string): string;
   vncSocket(vmiUid: string): string;
 }
+
+/** KubeVirt's LibvirtDirectMigrationPort and LibvirtBlockMigrationPort: the keys of the stream sockets. */
+export const DIRECT_MIGRATION_PORT = 49152;
+type MigrationProxyPort = typeof DIRECT_MIGRATION_PORT | 49153;
 
 const UID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -88,6 +100,7 @@ export function podLayout(root: string): PodLayout {
   const shareDir = under('var/run/kubevirt');
   const socketsDir = path.join(shareDir, 'sockets');
   const imageVolumeDir = under('var/run/kubevirt-image-volume');
+  const migrationProxyDir = path.join(shareDir, 'migrationproxy');
   return {
     root: base,
     privateDir,
@@ -112,6 +125,12 @@ export function podLayout(root: string): PodLayout {
     prHelperSocket: path.join(shareDir, 'daemons/pr/pr-helper.sock'),
     downwardMetricsSocket: path.join(privateDir, 'downwardmetrics-channel/downwardmetrics.sock'),
     virtiofsDir: path.join(shareDir, 'virtiofs-containers'),
+    migrationProxyDir,
+    migrationSocket: (uid, port) =>
+      path.join(
+        migrationProxyDir,
+        `${path.basename(vmiDir(privateDir, uid))}${port === undefined ? '' : `-${String(port)}`}-source.sock`,
+      ),
     containerDiskDir: (index) => path.join(imageVolumeDir, `disk_${index}`),
     configVolumeDir: (kind, volume) => path.join(privateDir, kind, volume),
     vmiPrivateDir: (uid) => vmiDir(privateDir, uid),

@@ -16,6 +16,7 @@ import {
   type HostDeviceJson,
   type InterfaceStatusJson,
   type InterfaceJson,
+  type MigrationMetadataJson,
 } from '../../rpc/index.ts';
 import type { KubevirtState } from './state.ts';
 
@@ -35,6 +36,8 @@ export interface DomainStatusExtras {
   readonly agentConnected?: boolean;
   /** The live domain's host devices (live-host-devices.ts). */
   readonly hostDevices?: readonly HostDeviceJson[];
+  /** The running or last migration of this domain (migration/metadata.ts). */
+  readonly migration?: MigrationMetadataJson | undefined;
 }
 
 const aliasJson = (a: Alias): AliasJson => ({ Name: a.name, UserDefined: a.userDefined });
@@ -161,6 +164,8 @@ function specJson(
   if (spec === undefined) return { Name: `${id.namespace}_${id.name}`, Devices: {} };
   const out = domainSpecJson(spec, extras.agentConnected);
   if ((extras.hostDevices?.length ?? 0) > 0) out.Devices.HostDevices = [...(extras.hostDevices ?? [])];
+  if (extras.migration !== undefined && out.Metadata !== undefined)
+    out.Metadata.KubeVirt.Migration = { ...extras.migration };
   return out;
 }
 

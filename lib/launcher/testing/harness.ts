@@ -136,6 +136,8 @@ export interface LauncherProcess {
   waitEvent(match: (e: DomainEvent) => boolean, timeoutMs: number, from?: number): Promise<DomainEvent>;
   /** Reads the serial console socket until a whole line with `text` shows up. */
   readSerial(text: string, timeoutMs: number): Promise<string>;
+  /** Types text on the serial console. */
+  typeSerial(text: string): Promise<void>;
   /** SIGTERM and the exit code. */
   terminate(timeoutMs: number): Promise<number | null>;
   cleanup(): Promise<void>;
@@ -226,6 +228,7 @@ export async function startLauncher(opts: StartOptions): Promise<LauncherProcess
     waitEvent: (match, timeoutMs, from = 0) =>
       waitFor(() => events.slice(from).find(match), 'a matching domain event', { timeoutMs }),
     readSerial: (text, timeoutMs) => readSerial(paths.serialSocket(opts.uid), text, timeoutMs),
+    typeSerial: (text) => typeSerial(paths.serialSocket(opts.uid), text),
     terminate: async (timeoutMs) => {
       child.kill('SIGTERM');
       const stop = new AbortController();
@@ -250,6 +253,43 @@ export async function startLauncher(opts: StartOptions): Promise<LauncherProcess
     },
   };
   return p;
+}
+
+/**
+ * Two launchers of one VMI, each under its own root as two Pods on two nodes: the source first, then the
+ * migration target (started with the same name and uid, no domain yet).
+ */
+export async function startMigrationPair(
+  opts: StartOptions,
+): Promise<{ source: LauncherProcess; target: LauncherProcess; cleanup: () => Promise<void> }> {
+  const source = await startLauncher(opts);
+  let target: LauncherProcess;
+  try {
+    target = await startLauncher(opts);
+  } catch (err) {
+    await source.cleanup();
+    throw err;
+  }
+  return {
+    source,
+    target,
+    cleanup: async (): Promise<void> => {
+      await target.cleanup();
+      await source.cleanup();
+    },
+  };
+}
+
+function typeSerial(socket: string, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const s = createConnection({ path: socket }, () => {
+      s.end(text, () => {
+        resolve();
+      });
+    });
+    s.on('data', () => undefined);
+    s.on('error', reject);
+  });
 }
 
 function readSerial(socket: string, text: string, timeoutMs: number): Promise<string> {

@@ -31,6 +31,8 @@ async function host(): Promise<unknown[]> {
   return [await readFile(precious, 'utf8'), st.uid, st.gid, st.mode, o.uid, o.mode, await readdir(outside)];
 }
 
+const HOST_UUID = '6f1d1c52-95a4-4d5e-9c1e-2b3f4a5b6c7d';
+
 describe('giveTree', () => {
   it('hands every directory and file below the root to the user, and nothing a link points to', async () => {
     const want = await host();
@@ -75,13 +77,14 @@ describe("the launcher libvirt's files", () => {
     await writeFile(join(caps, 'real.xml'), '<qemuCaps/>');
     const want = await host();
     const shared = join(dir, 'shared-cache');
-    await prepareLibvirtFiles(layout, { root: dir, hugetlbfs: '/dev/hugepages' });
+    await prepareLibvirtFiles(layout, { root: dir, hostUuid: HOST_UUID, hugetlbfs: '/dev/hugepages' });
     const log = await openDaemonLog(layout, 'libvirtd');
     await log.write('daemon output\n');
     await log.close();
     expect(await saveCaps(layout, shared)).toBe(1);
     expect(await host()).toEqual(want);
     expect(await readFile(layout.libvirtdConf, 'utf8')).toContain('unix_sock_dir');
+    expect(await readFile(layout.libvirtdConf, 'utf8')).toContain(`host_uuid = "${HOST_UUID}"`);
     expect(await readFile(join(layout.config, 'libvirt/qemu.conf'), 'utf8')).toContain(
       'hugetlbfs_mount = "/dev/hugepages"',
     );

@@ -6,6 +6,7 @@
  * seeded cache is never wrong, only faster). When we are root, /dev/kvm is first made usable by the daemon
  * user (kvm-device.ts). Stopping also stops the QEMU processes it left: domains and capability probes.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { realClock, type Clock } from '../../kernel/clock.ts';
@@ -85,6 +86,7 @@ export async function startLauncherLibvirt(opts: LauncherLibvirtOptions): Promis
   const hugetlbfs = await findHugetlbfs(opts.root);
   const seeded = await prepareLibvirtFiles(layout, {
     root: opts.root,
+    hostUuid: randomUUID(),
     hugetlbfs,
     ...(opts.capsCache !== undefined && { capsCache: opts.capsCache }),
   });

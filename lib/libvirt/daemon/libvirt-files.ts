@@ -4,6 +4,11 @@
  * From the first start on those directories belong to the daemons' user, who may have left symlinks there:
  * below the two trusted roots `<root>/lv` and `<root>/var/run/libvirt` (their parents are ours) every file is
  * made, replaced and read by descriptor, as kubevirt pkg/safepath does for virt-handler.
+ *
+ * libvirtd.conf names the daemon's host UUID. libvirt refuses a migration whose two ends report the same one
+ * ("Attempt to migrate guest to the same host"). KubeVirt writes none: libvirt then takes the node's SMBIOS
+ * UUID, which differs between nodes; launchers that share a host here would share it, so each daemon start
+ * is given a UUID of its own.
  */
 import { constants as fsConstants, existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
@@ -33,17 +38,27 @@ async function seedCaps(run: SafeHandle, rel: string, from: string): Promise<num
   return files.length;
 }
 
+/** The daemon's config: its socket directory, its log, its host UUID. Pure. */
+function libvirtdConf(layout: Pick<LibvirtLayout, 'sock' | 'log'>, hostUuid: string): string {
+  return [
+    `unix_sock_dir = "${layout.sock}"`,
+    `log_outputs = "3:file:${layout.log}/libvirtd.log"`,
+    `host_uuid = "${hostUuid}"`,
+    '',
+  ].join('\n');
+}
+
 /** Makes the directories and config files; returns how many cached capabilities were seeded. */
 export async function prepareLibvirtFiles(
   layout: LibvirtLayout,
-  o: { root: string; capsCache?: string; hugetlbfs?: string | undefined },
+  o: { root: string; hostUuid: string; capsCache?: string; hugetlbfs?: string | undefined },
 ): Promise<number> {
   // The daemons' user must be able to walk into the root (mkdtemp makes it 0700).
   if (resolve(o.root) !== '/') await chmod(o.root, 0o755);
   await mkdir(layout.config, { recursive: true });
   await mkdir(layout.run, { recursive: true });
   await withHandle(SafeHandle.root(layout.config), async (config) => {
-    const libvirtd = `unix_sock_dir = "${layout.sock}"\nlog_outputs = "3:file:${layout.log}/libvirtd.log"\n`;
+    const libvirtd = libvirtdConf(layout, o.hostUuid);
     await replaceFileIn(config, basename(layout.libvirtdConf), libvirtd, 0o644);
     const virtlogd = `log_outputs = "3:file:${layout.log}/virtlogd.log"\n`;
     await replaceFileIn(config, basename(layout.virtlogdConf), virtlogd, 0o644);
