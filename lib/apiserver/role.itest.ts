@@ -6,7 +6,8 @@
  * SubjectAccessReview and let through once a Role allows it, addvolume and removevolume written to the VM's
  * status.volumeRequests, the Deckhouse fork's addresourceclaim and removeresourceclaim written to the VM's
  * status.resourceClaimRequests and patched into a running VMI's spec, migrate creating a stored migration of
- * the VM's VMI, the fork's evacuatecancel clearing the VMI's evacuation mark, the Deckhouse mode (a certificate from --client-ca-file with the allowed name
+ * the VM's VMI, the fork's evacuatecancel clearing the VMI's evacuation mark, the pod eviction webhook marking
+ * a LiveMigrate VMI for evacuation (not on a dry run), the Deckhouse mode (a certificate from --client-ca-file with the allowed name
  * and X-Remote-User; another name from that CA refused with 401 whatever group it claims), discovery, and a
  * validating webhook answering its caller's certificate with KubeVirt's message and field (a caller without
  * one refused with 401).
@@ -38,7 +39,7 @@ import {
   withResourceClaim,
 } from '../kubevirt/testing/resource-claims.ts';
 import { WEBHOOKS } from '../kubevirt/webhooks.ts';
-import type { GroupVersionResource } from '../kernel/kube/index.ts';
+import { PODS, type GroupVersionResource } from '../kernel/kube/index.ts';
 import { memoryLogger } from '../kernel/log/log.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
 import { httpsCall } from '../kernel/tls/testing/https.ts';
@@ -512,5 +513,82 @@ describe('the api role with the real kube-apiserver', () => {
     const response = (JSON.parse(review.text) as { response: Record<string, unknown> }).response;
     expect(response).toMatchObject({ uid: 'r1', allowed: false, status: { code: 422 } });
     expect(JSON.stringify(response)).toContain('"field":"spec.running"');
+  }, 30_000);
+
+  it('refuses to evict a LiveMigrate VMI’s launcher Pod and marks the VMI for evacuation from its node', async () => {
+    const kv = rewritingClient(cluster.direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
+    await kv.create(VIRTUAL_MACHINE_INSTANCES, {
+      ...vmiFixture((i) => (i.spec.evictionStrategy = 'LiveMigrate')),
+      metadata: { name: 'vmi4', namespace: cluster.ns },
+    });
+    await kv.patch(
+      VIRTUAL_MACHINE_INSTANCES,
+      'vmi4',
+      {
+        status: {
+          phase: 'Running',
+          nodeName: 'node1',
+          conditions: [{ type: 'LiveMigratable', status: 'True' }],
+        },
+      },
+      { namespace: cluster.ns, type: 'merge' },
+    );
+    const podName = 'virt-launcher-vmi4-abcde';
+    await kv.create(PODS, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: podName,
+        namespace: cluster.ns,
+        labels: { 'kubevirt.io': 'virt-launcher' },
+        annotations: { 'kubevirt.io/domain': 'vmi4' },
+      },
+      spec: { nodeName: 'node1', containers: [{ name: 'compute', image: 'virt:test' }] },
+    });
+    const review = (uid: string, dryRun: boolean): string =>
+      JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid,
+          kind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+          resource: { group: '', version: 'v1', resource: 'pods' },
+          subResource: 'eviction',
+          name: podName,
+          namespace: cluster.ns,
+          operation: 'CREATE',
+          userInfo: { username: 'drainer' },
+          object: {
+            apiVersion: 'policy/v1',
+            kind: 'Eviction',
+            metadata: { name: podName, namespace: cluster.ns },
+          },
+          dryRun,
+        },
+      });
+    const answer = async (body: string): Promise<unknown> => {
+      const a = await call('POST', '/pod-eviction-validate', { client: webhookCaller(), body });
+      expect(a.status).toBe(200);
+      return (JSON.parse(a.text) as { response: unknown }).response;
+    };
+    const mark = async (): Promise<unknown> =>
+      (
+        await cluster.direct.get<VirtualMachineInstance>(INTERNAL_VIRTUAL_MACHINE_INSTANCES, 'vmi4', {
+          namespace: cluster.ns,
+        })
+      ).status?.evacuationNodeName;
+    const triggered = `Eviction triggered evacuation of VMI "${cluster.ns}/vmi4"`;
+    expect(await answer(review('e1', true))).toEqual({
+      uid: 'e1',
+      allowed: false,
+      status: { code: 429, message: triggered },
+    });
+    expect(await mark()).toBeUndefined();
+    expect(await answer(review('e2', false))).toMatchObject({ status: { code: 429, message: triggered } });
+    expect(await mark()).toBe('node1');
+    // The webhook reads the VMI live, as KubeVirt does: the next review sees the mark.
+    expect(await answer(review('e3', false))).toMatchObject({
+      status: { code: 429, message: `Evacuation in progress: ${triggered}` },
+    });
   }, 30_000);
 });
