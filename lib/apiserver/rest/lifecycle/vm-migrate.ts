@@ -18,7 +18,7 @@ import { decodeOptions } from '../body/decode-body.ts';
 import { VM_NOT_RUNNING } from '../messages.ts';
 import { conflict, internalError, isRefusal, notFound, type Refusal } from '../refusal.ts';
 
-export const MIGRATION_GENERATE_NAME = 'kubevirt-migrate-vm-';
+const MIGRATION_GENERATE_NAME = 'kubevirt-migrate-vm-';
 
 export interface MigrateRequest {
   /** The name in the request path. */
