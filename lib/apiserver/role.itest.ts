@@ -5,7 +5,9 @@
  * certificate refused with 401, a user without RBAC for virtualmachines/addvolume refused with 403 by the
  * SubjectAccessReview and let through once a Role allows it, addvolume and removevolume written to the VM's
  * status.volumeRequests, the Deckhouse fork's addresourceclaim and removeresourceclaim written to the VM's
- * status.resourceClaimRequests and patched into a running VMI's spec, the Deckhouse mode (a certificate from --client-ca-file with the allowed name
+ * status.resourceClaimRequests and patched into a running VMI's spec, migrate creating a stored migration of
+ * the VM's VMI, the fork's evacuatecancel clearing the VMI's evacuation mark, the pod eviction webhook marking
+ * a LiveMigrate VMI for evacuation (not on a dry run), the Deckhouse mode (a certificate from --client-ca-file with the allowed name
  * and X-Remote-User; another name from that CA refused with 401 whatever group it claims), discovery, and a
  * validating webhook answering its caller's certificate with KubeVirt's message and field (a caller without
  * one refused with 401).
@@ -20,8 +22,13 @@ import {
   VIRTUAL_MACHINES,
   type VirtualMachine,
   type VirtualMachineInstance,
+  type VirtualMachineInstanceMigration,
 } from '../kubevirt/index.ts';
-import { INTERNAL_VIRTUAL_MACHINE_INSTANCES, INTERNAL_VIRTUAL_MACHINES } from '../kubevirt/internal-gvr.ts';
+import {
+  INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+  INTERNAL_VIRTUAL_MACHINE_INSTANCES,
+  INTERNAL_VIRTUAL_MACHINES,
+} from '../kubevirt/internal-gvr.ts';
 import { onSpec, vm as vmFixture, vmi as vmiFixture } from '../kubevirt/testing/objects.ts';
 import {
   addClaim,
@@ -32,7 +39,7 @@ import {
   withResourceClaim,
 } from '../kubevirt/testing/resource-claims.ts';
 import { WEBHOOKS } from '../kubevirt/webhooks.ts';
-import type { GroupVersionResource } from '../kernel/kube/index.ts';
+import { PODS, type GroupVersionResource } from '../kernel/kube/index.ts';
 import { memoryLogger } from '../kernel/log/log.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
 import { httpsCall } from '../kernel/tls/testing/https.ts';
@@ -375,6 +382,77 @@ describe('the api role with the real kube-apiserver', () => {
     });
   }, 60_000);
 
+  it('creates a migration of a running VM’s VMI, and cancels its evacuation (Deckhouse fork)', async () => {
+    await grant('erin', ['virtualmachines/migrate', 'virtualmachines/evacuatecancel']);
+    const kv = rewritingClient(cluster.direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
+    const vm3 = await kv.create<VirtualMachine>(VIRTUAL_MACHINES, {
+      ...vmFixture(),
+      metadata: { name: 'vm3', namespace: cluster.ns },
+    });
+    await kv.patch(
+      VIRTUAL_MACHINES,
+      'vm3',
+      { status: { created: true, printableStatus: 'Running' } },
+      { namespace: cluster.ns, type: 'merge', subresource: 'status' },
+    );
+    const owner = {
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachine',
+      name: 'vm3',
+      uid: vm3.metadata.uid ?? '',
+    };
+    await kv.create(VIRTUAL_MACHINE_INSTANCES, {
+      ...vmiFixture(),
+      metadata: { name: 'vm3', namespace: cluster.ns, ownerReferences: [{ ...owner, controller: true }] },
+    });
+    const put = (sub: string, body: unknown): Promise<Answer> =>
+      call('PUT', vmPath('vm3', sub), {
+        client: frontProxy,
+        headers: asUser('erin'),
+        body: JSON.stringify(body),
+      });
+    const notRunning = await waitFor(
+      async () => {
+        const a = await put('migrate', {});
+        return a.status !== 403 && a;
+      },
+      'erin allowed',
+      { timeoutMs: 30_000, intervalMs: 1000 },
+    );
+    expect(notRunning.status).toBe(409);
+    expect(JSON.parse(notRunning.text)).toMatchObject({
+      message: 'Operation cannot be fulfilled on virtualmachine.kubevirt.io "vm3": VM is not running',
+    });
+    await kv.patch(
+      VIRTUAL_MACHINE_INSTANCES,
+      'vm3',
+      { status: { phase: 'Running', nodeName: 'node1', evacuationNodeName: 'node1' } },
+      { namespace: cluster.ns, type: 'merge' },
+    );
+    expect(await put('migrate', { addedNodeSelector: { zone: 'a' } })).toEqual({ status: 202, text: '' });
+    expect(await put('migrate', { dryRun: ['All'] })).toEqual({ status: 202, text: '' });
+    const stored = await cluster.direct.list<VirtualMachineInstanceMigration>(
+      INTERNAL_VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+      { namespace: cluster.ns },
+    );
+    expect(stored.items).toHaveLength(1);
+    expect(stored.items[0]?.metadata.name).toMatch(/^kubevirt-migrate-vm-[a-z0-9]{5}$/);
+    expect(stored.items[0]?.spec).toEqual({ vmiName: 'vm3', addedNodeSelector: { zone: 'a' } });
+    const mark = async (): Promise<unknown> =>
+      (
+        await cluster.direct.get<VirtualMachineInstance>(INTERNAL_VIRTUAL_MACHINE_INSTANCES, 'vm3', {
+          namespace: cluster.ns,
+        })
+      ).status?.evacuationNodeName;
+    expect(await put('evacuatecancel', { dryRun: ['All'] })).toEqual({ status: 200, text: '' });
+    expect(await mark()).toBe('node1');
+    expect(await put('evacuatecancel', {})).toEqual({ status: 200, text: '' });
+    expect(await mark()).toBe('');
+    const again = await put('evacuatecancel', {});
+    expect(again.status).toBe(400);
+    expect(JSON.parse(again.text)).toMatchObject({ message: `vmi ${cluster.ns}/vm3 is not evacuated` });
+  }, 60_000);
+
   it('takes a Deckhouse virtualization-api certificate from --client-ca-file with X-Remote-User', async () => {
     const second = addVolume.replaceAll('"hp"', '"hp2"');
     const a = await call('PUT', vmPath('vm1', 'addvolume'), {
@@ -435,5 +513,82 @@ describe('the api role with the real kube-apiserver', () => {
     const response = (JSON.parse(review.text) as { response: Record<string, unknown> }).response;
     expect(response).toMatchObject({ uid: 'r1', allowed: false, status: { code: 422 } });
     expect(JSON.stringify(response)).toContain('"field":"spec.running"');
+  }, 30_000);
+
+  it('refuses to evict a LiveMigrate VMI’s launcher Pod and marks the VMI for evacuation from its node', async () => {
+    const kv = rewritingClient(cluster.direct, buildRuleIndex(KUBEVIRT_REWRITE_RULES));
+    await kv.create(VIRTUAL_MACHINE_INSTANCES, {
+      ...vmiFixture((i) => (i.spec.evictionStrategy = 'LiveMigrate')),
+      metadata: { name: 'vmi4', namespace: cluster.ns },
+    });
+    await kv.patch(
+      VIRTUAL_MACHINE_INSTANCES,
+      'vmi4',
+      {
+        status: {
+          phase: 'Running',
+          nodeName: 'node1',
+          conditions: [{ type: 'LiveMigratable', status: 'True' }],
+        },
+      },
+      { namespace: cluster.ns, type: 'merge' },
+    );
+    const podName = 'virt-launcher-vmi4-abcde';
+    await kv.create(PODS, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: podName,
+        namespace: cluster.ns,
+        labels: { 'kubevirt.io': 'virt-launcher' },
+        annotations: { 'kubevirt.io/domain': 'vmi4' },
+      },
+      spec: { nodeName: 'node1', containers: [{ name: 'compute', image: 'virt:test' }] },
+    });
+    const review = (uid: string, dryRun: boolean): string =>
+      JSON.stringify({
+        apiVersion: 'admission.k8s.io/v1',
+        kind: 'AdmissionReview',
+        request: {
+          uid,
+          kind: { group: 'policy', version: 'v1', kind: 'Eviction' },
+          resource: { group: '', version: 'v1', resource: 'pods' },
+          subResource: 'eviction',
+          name: podName,
+          namespace: cluster.ns,
+          operation: 'CREATE',
+          userInfo: { username: 'drainer' },
+          object: {
+            apiVersion: 'policy/v1',
+            kind: 'Eviction',
+            metadata: { name: podName, namespace: cluster.ns },
+          },
+          dryRun,
+        },
+      });
+    const answer = async (body: string): Promise<unknown> => {
+      const a = await call('POST', '/pod-eviction-validate', { client: webhookCaller(), body });
+      expect(a.status).toBe(200);
+      return (JSON.parse(a.text) as { response: unknown }).response;
+    };
+    const mark = async (): Promise<unknown> =>
+      (
+        await cluster.direct.get<VirtualMachineInstance>(INTERNAL_VIRTUAL_MACHINE_INSTANCES, 'vmi4', {
+          namespace: cluster.ns,
+        })
+      ).status?.evacuationNodeName;
+    const triggered = `Eviction triggered evacuation of VMI "${cluster.ns}/vmi4"`;
+    expect(await answer(review('e1', true))).toEqual({
+      uid: 'e1',
+      allowed: false,
+      status: { code: 429, message: triggered },
+    });
+    expect(await mark()).toBeUndefined();
+    expect(await answer(review('e2', false))).toMatchObject({ status: { code: 429, message: triggered } });
+    expect(await mark()).toBe('node1');
+    // The webhook reads the VMI live, as KubeVirt does: the next review sees the mark.
+    expect(await answer(review('e3', false))).toMatchObject({
+      status: { code: 429, message: `Evacuation in progress: ${triggered}` },
+    });
   }, 30_000);
 });

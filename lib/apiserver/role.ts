@@ -12,11 +12,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { realClock } from '../kernel/clock.ts';
-import { errorMessage } from '../kernel/errors/errors.ts';
+import { errorMessage, isNotFound } from '../kernel/errors/errors.ts';
 import { SharedInformer } from '../kernel/informer/informer.ts';
 import {
   CONFIG_MAPS,
   HttpKubeClient,
+  PODS,
   type KubeClient,
   type KubeObject,
   type RestConfig,
@@ -41,6 +42,7 @@ import {
   type VirtualMachineInstance,
   type VirtualMachineInstanceMigration,
 } from '../kubevirt/index.ts';
+import type { Pod } from '../kubevirt/core/pod.ts';
 import {
   namedTrust,
   parseRequestHeaderConfig,
@@ -53,6 +55,7 @@ import { restApi } from './rest/api.ts';
 import { startApiServer } from './server.ts';
 import { ReloadableHandlerTls, type HandlerTls } from './stream/dial.ts';
 import { admitters, type AdmissionLookup } from './webhooks/admitters.ts';
+import type { EvictionIo, EvictionRead } from './webhooks/pod-eviction.ts';
 import { watchApiTls, type ApiTlsFiles } from './tls-reload.ts';
 
 const AUTH_CONFIGMAP = { namespace: 'kube-system', name: 'extension-apiserver-authentication' };
@@ -106,6 +109,28 @@ async function readAuth(client: KubeClient, virtualization: NamedTrust | undefin
   };
 }
 
+/** A read of one object: undefined when it is not there, the error's text when the read fails. */
+async function readOne<T extends KubeObject>(read: () => Promise<T>): Promise<EvictionRead<T>> {
+  try {
+    return await read();
+  } catch (err) {
+    return isNotFound(err) ? undefined : { error: errorMessage(err) };
+  }
+}
+
+/** The eviction interceptors' live reads of Pods and VMIs, and the VMI's evacuation mark. */
+function evictionIo(client: KubeClient): EvictionIo {
+  return {
+    pod: (namespace, name) => readOne(() => client.get<Pod>(PODS, name, { namespace })),
+    vmi: (namespace, name) =>
+      readOne(() => client.get<VirtualMachineInstance>(VIRTUAL_MACHINE_INSTANCES, name, { namespace })),
+    markEvacuation: async ({ namespace, name }, node, dryRun): Promise<void> => {
+      const patch = [{ op: 'add', path: '/status/evacuationNodeName', value: node }];
+      await client.patch(VIRTUAL_MACHINE_INSTANCES, name, patch, { namespace, type: 'json', dryRun });
+    },
+  };
+}
+
 /**
  * The VMIs and migrations the VM and migration rules read, from informers over the whole cluster, and the
  * KubeVirt CRs of the install namespace (KubeVirt's virt-api keeps the same caches), so a review never waits on
@@ -136,6 +161,7 @@ function cachedLookup(client: KubeClient, ctx: RoleContext, log: Logger, namespa
     migrations: (namespace): Promise<VirtualMachineInstanceMigration[]> =>
       Promise.resolve(migrations.store.byIndex('namespace', namespace)),
     installKubeVirts: () => kubevirts.store.list(),
+    eviction: evictionIo(client),
   };
 }
 

@@ -36,6 +36,8 @@ export type { VirtualMachineStatus } from './v1/vm-status.ts';
 export type {
   AddResourceClaimOptions,
   AddVolumeOptions,
+  EvacuateCancelOptions,
+  MigrateOptions,
   PauseOptions,
   RemoveResourceClaimOptions,
   RemoveVolumeOptions,

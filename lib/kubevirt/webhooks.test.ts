@@ -5,13 +5,19 @@ import { registeredWebhooks, WEBHOOKS, webhooksServedBy, type Webhook } from './
 const all: readonly Webhook[] = Object.values(WEBHOOKS);
 
 describe('the webhook table', () => {
-  it('names every path and every webhook once', () => {
-    expect(new Set(all.map((w) => w.path)).size).toBe(all.length);
+  it('names every webhook once, and every path once but the eviction interceptors’ shared one', () => {
+    expect(new Set(all.map((w) => w.path)).size).toBe(all.length - 1);
     expect(new Set(all.map((w) => w.name)).size).toBe(all.length);
+    expect(all.filter((w) => w.path === '/pod-eviction-validate').map((w) => w.name)).toEqual([
+      'virt-launcher-eviction-interceptor.kubevirt.io',
+      'hotplug-pod-eviction-interceptor.kubevirt.io',
+    ]);
   });
 
   it('registers each kind in the order of its configuration', () => {
     expect(registeredWebhooks('validating').map((w) => w.path)).toEqual([
+      '/pod-eviction-validate',
+      '/pod-eviction-validate',
       '/virtualmachines-validate',
       '/virtualmachineinstances-validate-create',
       '/virtualmachineinstances-validate-update',
@@ -43,10 +49,11 @@ describe('the webhook table', () => {
       .concat(registeredWebhooks('mutating'))
       .filter((w) => w.server === 'api'),
   )('$path is proxied by the rewriter for the resource it admits', (w) => {
+    const { group, resource } = w.resource;
     expect(KUBEVIRT_REWRITE_RULES.webhooks[w.path]).toEqual({
       path: w.path,
-      group: w.resource.group,
-      resource: w.resource.resource,
+      group,
+      resource: w.subresource === undefined ? resource : `${resource}/${w.subresource}`,
     });
   });
 });

@@ -1,11 +1,13 @@
 /**
  * The admission webhooks KubeVirt registers for the kubevirt.io resources this project serves, by path
  * (kubevirt pkg/virt-operator/resource/generate/components/webhooks.go): what each admits, who serves it and
- * how it is registered. The api serves the VM, VMI and migration webhooks, the operator the KubeVirt CR's (as
- * virt-api and virt-operator do); the operator's webhook configurations
+ * how it is registered. The api serves the VM, VMI and migration webhooks and the pod eviction interceptors, the
+ * operator the KubeVirt CR's (as virt-api and virt-operator do); the operator's webhook configurations
  * (lib/operator/generate/webhooks) read the rest from here. The resources are
  * the kubevirt.io names; a cluster that stores them renamed registers their internal twins (internal-gvr.ts).
+ * Pods keep their names.
  */
+import { PODS } from '../kernel/kube/resources.ts';
 import type { GroupVersionResource } from '../kernel/kube/types.ts';
 import {
   KUBEVIRTS,
@@ -17,7 +19,14 @@ import {
 export type AdmissionKind = 'validating' | 'mutating';
 /** The role whose webhook server answers a path. */
 type WebhookServer = 'api' | 'operator';
-type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
+/** '*': every operation. */
+type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | '*';
+
+/** A CEL condition the API server checks before it calls the webhook. */
+interface MatchCondition {
+  readonly name: string;
+  readonly expression: string;
+}
 
 export interface Webhook {
   /** The webhook's name in its configuration. */
@@ -25,7 +34,13 @@ export interface Webhook {
   readonly path: string;
   readonly admission: AdmissionKind;
   readonly resource: GroupVersionResource;
+  /** The subresource the rule names with the resource ('eviction': pods/eviction). */
+  readonly subresource?: string;
   readonly operations: readonly AdmissionOperation[];
+  /** Absent: the API server calls for every object of the rule. */
+  readonly matchConditions?: readonly MatchCondition[];
+  /** NoneOnDryRun: the admitter writes to the cluster except for a dry run; absent: None. */
+  readonly sideEffects?: 'NoneOnDryRun';
   readonly server: WebhookServer;
   /** False for a path that is served but that no configuration names. */
   readonly registered: boolean;
@@ -38,6 +53,7 @@ export interface Webhook {
 export const APISERVER_WEBHOOK_CLIENT_CN = 'kube-apiserver-webhook-client';
 
 const CREATE_UPDATE: readonly AdmissionOperation[] = ['CREATE', 'UPDATE'];
+const POD_EVICTION_PATH = '/pod-eviction-validate';
 
 /**
  * Each webhook by the name the code uses; within a kind, in the order of its configuration. The KubeVirt CR's
@@ -60,6 +76,36 @@ export const WEBHOOKS = {
     admission: 'mutating',
     resource: VIRTUAL_MACHINE_INSTANCES,
     operations: CREATE_UPDATE,
+    server: 'api',
+    registered: true,
+  },
+  /**
+   * KubeVirt's two eviction interceptors: one path, one for launcher Pods and one for hotplug-disk Pods, each
+   * called only for its Pods' names (kube-apiserver 1.30 and later honour matchConditions).
+   */
+  podEvictionLauncher: {
+    name: 'virt-launcher-eviction-interceptor.kubevirt.io',
+    path: POD_EVICTION_PATH,
+    admission: 'validating',
+    resource: PODS,
+    subresource: 'eviction',
+    operations: ['*'],
+    matchConditions: [{ name: 'only-vms', expression: 'object.metadata.name.startsWith("virt-launcher")' }],
+    sideEffects: 'NoneOnDryRun',
+    server: 'api',
+    registered: true,
+  },
+  podEvictionHotplug: {
+    name: 'hotplug-pod-eviction-interceptor.kubevirt.io',
+    path: POD_EVICTION_PATH,
+    admission: 'validating',
+    resource: PODS,
+    subresource: 'eviction',
+    operations: ['*'],
+    matchConditions: [
+      { name: 'only-hotplug-pods', expression: 'object.metadata.name.startsWith("hp-volume-")' },
+    ],
+    sideEffects: 'NoneOnDryRun',
     server: 'api',
     registered: true,
   },

@@ -1,9 +1,11 @@
-/** The VM commands: start, stop, restart, addvolume, removevolume (virtctl's flag names). */
+/** The VM commands: start, stop, restart, migrate, migrate-cancel, addvolume, removevolume (virtctl's flag names). */
 import { Option, type Command } from 'commander';
 import type { Session } from './session.ts';
 import { runLifecycle } from './lifecycle/run-lifecycle.ts';
 import { runAddVolume, runRemoveVolume } from './volumes/run-volumes.ts';
 import { DRY_RUN_HELP, wholeNumber } from './flag-parsers.ts';
+import { nodeSelectorFlag } from './migrate/migrate.ts';
+import { runMigrate, runMigrateCancel } from './migrate/run-migrate.ts';
 
 const WAIT_TIMEOUT = 'how long --wait waits, a Go duration (90s, 5m)';
 
@@ -28,6 +30,25 @@ export function addLifecycleCommands(root: Command, s: Session): void {
       );
   forced(add('stop', 'Stop a virtual machine.'));
   forced(add('restart', 'Restart a virtual machine.'));
+}
+
+export function addMigrateCommands(root: Command, s: Session): void {
+  root
+    .command('migrate')
+    .description('Migrate a virtual machine.')
+    .argument('<vm>', 'the VirtualMachine')
+    .option(
+      '--addedNodeSelector <key=value,...>',
+      'an additional node selector for this migration; it can only restrict the constraints the VM sets',
+      nodeSelectorFlag,
+    )
+    .option('--dry-run', DRY_RUN_HELP)
+    .action((vm: string, _o: unknown, cmd: Command) => runMigrate(s, cmd, vm));
+  root
+    .command('migrate-cancel')
+    .description('Cancel migration of a virtual machine.')
+    .argument('<vm>', 'the VirtualMachine')
+    .action((vm: string, _o: unknown, cmd: Command) => runMigrateCancel(s, cmd, vm));
 }
 
 export function addVolumeCommands(root: Command, s: Session): void {

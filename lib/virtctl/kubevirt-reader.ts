@@ -2,10 +2,19 @@
  * Reads kubevirt.io/v1 VMs and VMIs from the API server. A cluster that stores them under the Deckhouse names
  * (internal.virtualization.deckhouse.io, as this project's) serves no kubevirt.io group: the first read asks
  * for /apis/kubevirt.io/v1 and, when the group is not there, goes through the rewriter rules in process
- * instead, so the caller sees kubevirt.io objects either way. A missing object reads as undefined.
+ * instead, so the caller sees kubevirt.io objects either way. A missing object reads as undefined. The VMI's
+ * migrations are listed, and one deleted, the same way (migrate-cancel).
  */
-import { VIRTUAL_MACHINES, VIRTUAL_MACHINE_INSTANCES } from '../kubevirt/gvr.ts';
-import type { VirtualMachine, VirtualMachineInstance } from '../kubevirt/v1/objects.ts';
+import {
+  VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+  VIRTUAL_MACHINES,
+  VIRTUAL_MACHINE_INSTANCES,
+} from '../kubevirt/gvr.ts';
+import type {
+  VirtualMachine,
+  VirtualMachineInstance,
+  VirtualMachineInstanceMigration,
+} from '../kubevirt/v1/objects.ts';
 import { isNotFound } from '../kernel/errors/errors.ts';
 import type { GroupVersionResource, KubeClient, KubeObject } from '../kernel/kube/index.ts';
 import { rewritingClient } from '../rename/client/index.ts';
@@ -26,6 +35,39 @@ export class KubevirtReader {
     return this.get<VirtualMachine>(VIRTUAL_MACHINES, name);
   }
 
+  /** The namespace's migrations that match the label selector. */
+  async migrations(labelSelector: string): Promise<VirtualMachineInstanceMigration[]> {
+    const kube = await this.kube();
+    const { namespace } = this.client;
+    try {
+      const list = await kube.list<VirtualMachineInstanceMigration>(VIRTUAL_MACHINE_INSTANCE_MIGRATIONS, {
+        namespace,
+        labelSelector,
+      });
+      return list.items;
+    } catch (err) {
+      throw new RequestFailed(
+        { method: 'GET', path: this.pathOf(VIRTUAL_MACHINE_INSTANCE_MIGRATIONS) },
+        this.client.server,
+        err,
+      );
+    }
+  }
+
+  async deleteMigration(name: string): Promise<void> {
+    const kube = await this.kube();
+    try {
+      await kube.delete(VIRTUAL_MACHINE_INSTANCE_MIGRATIONS, name, { namespace: this.client.namespace });
+    } catch (err) {
+      const path = `${this.pathOf(VIRTUAL_MACHINE_INSTANCE_MIGRATIONS)}/${name}`;
+      throw new RequestFailed({ method: 'DELETE', path }, this.client.server, err);
+    }
+  }
+
+  private pathOf(gvr: GroupVersionResource): string {
+    return `/apis/${gvr.group}/${gvr.version}/namespaces/${this.client.namespace}/${gvr.resource}`;
+  }
+
   private async get<T extends KubeObject>(gvr: GroupVersionResource, name: string): Promise<T | undefined> {
     const kube = await this.kube();
     const { namespace } = this.client;
@@ -33,8 +75,11 @@ export class KubevirtReader {
       return await kube.get<T>(gvr, name, { namespace });
     } catch (err) {
       if (isNotFound(err)) return undefined;
-      const path = `/apis/${gvr.group}/${gvr.version}/namespaces/${namespace}/${gvr.resource}/${name}`;
-      throw new RequestFailed({ method: 'GET', path }, this.client.server, err);
+      throw new RequestFailed(
+        { method: 'GET', path: `${this.pathOf(gvr)}/${name}` },
+        this.client.server,
+        err,
+      );
     }
   }
 

@@ -4,7 +4,7 @@
  */
 import { Argument, Command, CommanderError } from 'commander';
 import { realClock, type Clock } from '../kernel/clock.ts';
-import { addLifecycleCommands, addVolumeCommands } from './commands-vm.ts';
+import { addLifecycleCommands, addMigrateCommands, addVolumeCommands } from './commands-vm.ts';
 import { addForwardCommands } from './commands-forward.ts';
 import { addStreamCommands, addVmiCommands } from './commands-vmi.ts';
 import { bashCompletion, commandTree, zshCompletion } from './completion.ts';
@@ -31,6 +31,7 @@ export function virtctlProgram(s: Session): Command {
     .showHelpAfterError(`(run \`${PROGRAM} --help\` for the commands)`)
     .addHelpText('after', `\n${exitCodeHelp()}`);
   addLifecycleCommands(root, s);
+  addMigrateCommands(root, s);
   addStreamCommands(root, s);
   addForwardCommands(root, s);
   addVolumeCommands(root, s);

@@ -17,6 +17,8 @@ export { matchRequest, type Route } from './routes.ts';
 export { addResourceClaimRequest, removeResourceClaimRequest } from './claims/resource-claim-options.ts';
 export { planVmiResourceClaim, planVmResourceClaim } from './claims/resource-claims.ts';
 export { statusOf } from './status.ts';
+export { planEvacuateCancel } from './lifecycle/evacuate-cancel.ts';
+export { migrationCreateFailure, planMigrate } from './lifecycle/vm-migrate.ts';
 export { planRestart } from './lifecycle/vm-restart.ts';
 export { planStart } from './lifecycle/vm-start.ts';
 export { planStop } from './lifecycle/vm-stop.ts';

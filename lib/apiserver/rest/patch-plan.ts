@@ -38,10 +38,12 @@ export interface PatchPlan {
   readonly onError: PatchErrorRule;
 }
 
+/** 202 with no body, as virt-api answers most changes; 200 with none, as the fork answers evacuatecancel. */
 export interface Accepted {
-  readonly status: 202;
+  readonly status: 202 | 200;
 }
 export const ACCEPTED: Accepted = { status: 202 };
+export const OK: Accepted = { status: 200 };
 
 /** The patches of one call, sent in order; the first that fails ends the call with patchFailure. */
 export interface VmPlan {

@@ -7,6 +7,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import {
+  VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
   VIRTUAL_MACHINE_INSTANCES,
   VIRTUAL_MACHINES,
   type VirtualMachine,
@@ -26,8 +27,11 @@ import {
   handlerFailure,
   isRefusal,
   launcherPodSelectors,
+  migrationCreateFailure,
   patchFailure,
   pickLauncherPod,
+  planEvacuateCancel,
+  planMigrate,
   planRestart,
   planStart,
   planStop,
@@ -58,6 +62,8 @@ const VM_LIFECYCLE = { start: planStart, stop: planStop, restart: planRestart } 
 export const reply = (code: number, body: unknown): SubresourceReply => ({ code, body });
 /** 202 Accepted with an empty body, as virt-api answers a change it took. */
 const ACCEPTED_REPLY: SubresourceReply = { code: 202, body: '', contentType: 'text/plain; charset=utf-8' };
+/** 200 with an empty body (the fork's evacuatecancel). */
+const OK_REPLY: SubresourceReply = { ...ACCEPTED_REPLY, code: 200 };
 
 function refusalReply(r: Refusal): SubresourceReply {
   if (r.plainText === true)
@@ -83,7 +89,8 @@ function unserved(sub: string): SubresourceReply {
     return refusalReply(badRequest('a websocket upgrade is required'));
   return notBuilt(
     sub,
-    'this build serves console, vnc, lifecycle, volume, resource claim and guest agent subresources',
+    'this build serves console, vnc, lifecycle, migrate, evacuatecancel, volume, resource claim and guest agent ' +
+      'subresources',
   );
 }
 
@@ -133,14 +140,24 @@ export class RestShell {
     const body = parseBody(raw);
     if (isRefusal(body)) return refusalReply(body);
     const sub = r.subresource;
-    const vmSide = r.resource === 'virtualmachines';
-    if (vmSide && Object.hasOwn(VM_LIFECYCLE, sub))
-      return this.lifecycle(r, sub as keyof typeof VM_LIFECYCLE, body);
+    if (r.resource === 'virtualmachines') return this.vmSubresource(r, sub, body);
+    if (isHandlerSubresourceOf(sub, 'command')) return this.command(r, sub, body, raw);
+    if (isHandlerSubresourceOf(sub, 'query')) return this.query(r, sub);
+    return this.shared(r, sub, body);
+  }
+
+  private vmSubresource(r: SubresourceTarget, sub: string, body: unknown): Promise<SubresourceReply> {
+    if (Object.hasOwn(VM_LIFECYCLE, sub)) return this.lifecycle(r, sub as keyof typeof VM_LIFECYCLE, body);
+    if (sub === 'migrate') return this.migrate(r, body);
+    return this.shared(r, sub, body);
+  }
+
+  /** The subresources of VMs and VMIs alike. */
+  private async shared(r: SubresourceTarget, sub: string, body: unknown): Promise<SubresourceReply> {
     if (sub === 'addvolume' || sub === 'removevolume') return this.volume(r, sub, body);
     if (sub === 'addresourceclaim' || sub === 'removeresourceclaim') return this.resourceClaim(r, sub, body);
-    if (!vmSide && isHandlerSubresourceOf(sub, 'command')) return this.command(r, sub, body, raw);
-    if (!vmSide && isHandlerSubresourceOf(sub, 'query')) return this.query(r, sub);
-    return unserved(sub);
+    if (sub === 'evacuatecancel') return this.evacuateCancel(r, body);
+    return Promise.resolve(unserved(sub));
   }
 
   private async lifecycle(
@@ -151,6 +168,32 @@ export class RestShell {
     const [vm, vmi] = await Promise.all([this.vm(r.namespace, r.name), this.vmi(r.namespace, r.name)]);
     const plan = VM_LIFECYCLE[sub]({ name: r.name, vm, vmi, body });
     return isRefusal(plan) ? refusalReply(plan) : this.carryOut(r, plan, vmi);
+  }
+
+  /** A VirtualMachineInstanceMigration of the VM's VMI, written through the rename rules like every object. */
+  private async migrate(r: SubresourceTarget, body: unknown): Promise<SubresourceReply> {
+    const [vm, vmi] = await Promise.all([this.vm(r.namespace, r.name), this.vmi(r.namespace, r.name)]);
+    const plan = planMigrate({ name: r.name, vm, vmi, body });
+    if (isRefusal(plan)) return refusalReply(plan);
+    try {
+      await this.client.create(VIRTUAL_MACHINE_INSTANCE_MIGRATIONS, plan.migration, {
+        namespace: r.namespace,
+        ...(plan.dryRun !== undefined && { dryRun: true }),
+      });
+    } catch (err) {
+      return refusalReply(migrationCreateFailure(errorMessage(err)));
+    }
+    return ACCEPTED_REPLY;
+  }
+
+  private async evacuateCancel(r: SubresourceTarget, body: unknown): Promise<SubresourceReply> {
+    const { resource, namespace, name } = r;
+    const [vm, vmi] = await Promise.all([
+      resource === 'virtualmachines' ? this.vm(namespace, name) : undefined,
+      this.vmi(namespace, name),
+    ]);
+    const plan = planEvacuateCancel({ resource, namespace, name, vm, vmi, body });
+    return isRefusal(plan) ? refusalReply(plan) : this.carryOut(r, plan, undefined);
   }
 
   private async volume(
@@ -198,7 +241,7 @@ export class RestShell {
     ]);
     const plan = planVmiCommand(sub, { name: r.name, vmi, vm, body, rawBody: raw });
     if (isRefusal(plan)) return refusalReply(plan);
-    return 'dryRun' in plan ? { ...ACCEPTED_REPLY, code: 200 } : this.forward(plan.call, raw);
+    return 'dryRun' in plan ? OK_REPLY : this.forward(plan.call, raw);
   }
 
   private async query(r: SubresourceTarget, sub: VmiQuery): Promise<SubresourceReply> {
@@ -256,7 +299,8 @@ export class RestShell {
     }
     if (plan.deleteLauncherPod !== undefined && vmi !== undefined)
       await this.deleteLauncherPod(r.namespace, vmi);
-    return isRefusal(plan.then) ? refusalReply(plan.then) : ACCEPTED_REPLY;
+    if (isRefusal(plan.then)) return refusalReply(plan.then);
+    return plan.then.status === 200 ? OK_REPLY : ACCEPTED_REPLY;
   }
 
   private async deleteLauncherPod(ns: string, vmi: VirtualMachineInstance): Promise<void> {

@@ -4,8 +4,9 @@
  * The objects arrive with kubevirt.io names (the rewriter's webhook proxy restores them). The VM and migration
  * rules need the VMI (and the namespace's migrations): `lookup` reads them. A VMI update from virt-handler's
  * service account carries the node its token is bound to (the `authentication.kubernetes.io/node-name` user
- * extra), which the NodeRestriction rules check (vmi-update-admitter.go). The KubeVirt CR's webhooks are the
- * operator's, as in KubeVirt.
+ * extra), which the NodeRestriction rules check (vmi-update-admitter.go). The pod eviction interceptors read
+ * and mark through `lookup.eviction` (pod-eviction.ts). The KubeVirt CR's webhooks are the operator's, as in
+ * KubeVirt.
  */
 import {
   asMigration,
@@ -34,6 +35,7 @@ import type { Logger } from '../../kernel/log/log.ts';
 import type { Admitter } from '../../kubevirt/admission/admit.ts';
 import { clusterConfigSource } from './cluster-config.ts';
 import { mutateVm, mutateVmi, type MutateContext } from './mutate.ts';
+import { admitPodEviction, type EvictionIo } from './pod-eviction.ts';
 import { deniedWith, type AdmissionRequest, type Verdict } from '../../kubevirt/admission/review.ts';
 
 export interface AdmissionLookup {
@@ -41,6 +43,8 @@ export interface AdmissionLookup {
   migrations(namespace: string): Promise<VirtualMachineInstanceMigration[]>;
   /** The KubeVirt CRs of the api's namespace (one of them configures the cluster). */
   installKubeVirts(): readonly KubeVirt[];
+  /** The pod eviction interceptors' reads and writes, live. */
+  readonly eviction: EvictionIo;
 }
 
 export interface AdmittersOptions {
@@ -123,6 +127,11 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
     return deniedWith(validateMigrationCreate(m, { ...config(), vmi: target, migrations }));
   };
   return {
+    [WEBHOOKS.podEvictionLauncher.path]: {
+      kind: 'Eviction',
+      specless: true,
+      admit: (req) => admitPodEviction(o.lookup.eviction, req, clusterOf(config()).evictionStrategy),
+    },
     [WEBHOOKS.vmMutate.path]: { kind: 'VirtualMachine', admit: (req) => mutateVm(req, mutation(req)) },
     [WEBHOOKS.vmiMutate.path]: {
       kind: 'VirtualMachineInstance',

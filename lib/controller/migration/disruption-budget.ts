@@ -1,7 +1,7 @@
 /**
  * The disruption-budget decision of KubeVirt v1.6.2 (kubevirt drain/disruptionbudget/disruptionbudget.go execute
  * with pkg/util/pdbs PDBsForVMI): KubeVirt no longer keeps a PodDisruptionBudget per VMI (v1.6.0 dropped the
- * minAvailable 1, 2-during-migration budgets); the pod-eviction admitter (eviction.ts) protects launcher Pods
+ * minAvailable 1, 2-during-migration budgets); the pod-eviction admitter (lib/kubevirt/admission/pod-eviction.ts) protects launcher Pods
  * instead. What is left removes the budgets an older version made: every PDB in the VMI's namespace whose
  * controller is a VirtualMachineInstance of the VMI's name goes, whatever the VMI's eviction strategy or phase,
  * and whether or not the VMI still exists; one already being deleted is left to finish.

@@ -17,6 +17,8 @@ import {
 export interface Admitter {
   /** The kind the object must be (kubevirt.io names: the review arrives restored). */
   readonly kind: string;
+  /** The object has no spec to check for (an Eviction). */
+  readonly specless?: true;
   admit(req: AdmissionRequest): Verdict | Promise<Verdict>;
 }
 
@@ -27,14 +29,15 @@ export type AdmissionAnswer =
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function shapeProblem(req: AdmissionRequest, kind: string): string | undefined {
+function shapeProblem(req: AdmissionRequest, { kind, specless }: Admitter): string | undefined {
   for (const key of ['object', 'oldObject'] as const) {
     const o = req[key];
     if (o === undefined || o === null) continue;
     if (!isObject(o['metadata'])) return `request.${key}.metadata must be an object`;
     if (o['kind'] !== undefined && o['kind'] !== kind)
       return `request.${key} is a ${JSON.stringify(o['kind'])}, not a ${kind}`;
-    if (req.operation !== 'DELETE' && !isObject(o['spec'])) return `request.${key}.spec must be an object`;
+    if (req.operation !== 'DELETE' && specless !== true && !isObject(o['spec']))
+      return `request.${key}.spec must be an object`;
   }
   return undefined;
 }
@@ -49,7 +52,7 @@ export async function handleAdmission(
   const parsed = parseReview(body);
   if (!parsed.ok) return { code: 400, body: parsed.status };
   const review = parsed.review;
-  const problem = shapeProblem(review.request, admitter.kind);
+  const problem = shapeProblem(review.request, admitter);
   let verdict: Verdict;
   if (problem !== undefined) verdict = { allowed: false, code: 400, message: problem };
   else {

@@ -50,6 +50,8 @@ export type Verdict =
   | {
       readonly allowed: false;
       readonly code?: number;
+      /** The Status reason; absent: the code's (Invalid when it has none); '': none, as KubeVirt's 429s. */
+      readonly reason?: string;
       readonly message: string;
       readonly causes?: readonly StatusCause[];
     };
@@ -60,7 +62,7 @@ export interface AdmissionReviewResponse {
   readonly response: {
     readonly uid: string;
     readonly allowed: boolean;
-    readonly status?: { code: number; message: string; reason: string; details?: { causes: StatusCause[] } };
+    readonly status?: { code: number; message: string; reason?: string; details?: { causes: StatusCause[] } };
     readonly patch?: string;
     readonly patchType?: 'JSONPatch';
     readonly warnings?: string[];
@@ -209,6 +211,7 @@ export function reviewResponse(review: ParsedReview, verdict: Verdict): Admissio
   const base = { apiVersion: review.apiVersion, kind: 'AdmissionReview' as const };
   if (!verdict.allowed) {
     const code = verdict.code ?? 422;
+    const reason = verdict.reason ?? REASONS[code] ?? 'Invalid';
     const causes = verdict.causes ?? [];
     return {
       ...base,
@@ -218,7 +221,7 @@ export function reviewResponse(review: ParsedReview, verdict: Verdict): Admissio
         status: {
           code,
           message: verdict.message,
-          reason: REASONS[code] ?? 'Invalid',
+          ...(reason !== '' && { reason }),
           ...(causes.length > 0 && { details: { causes: [...causes] } }),
         },
       },

@@ -53,3 +53,14 @@ export type RestartOptions = {
 };
 
 export type PauseOptions = { apiVersion?: string; kind?: string; dryRun?: DryRun };
+
+/** addedNodeSelector narrows the target nodes of the migration the call creates. */
+export type MigrateOptions = {
+  apiVersion?: string;
+  kind?: string;
+  dryRun?: DryRun;
+  addedNodeSelector?: Record<string, string>;
+};
+
+/** Deckhouse fork: the body of evacuatecancel. */
+export type EvacuateCancelOptions = { apiVersion?: string; kind?: string; dryRun?: DryRun };

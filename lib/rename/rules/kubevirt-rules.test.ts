@@ -215,11 +215,17 @@ describe('KubeVirt rule set', () => {
     expect(KUBEVIRT.resourceByOriginal.size).toBe(17);
   });
 
-  it('lists every webhook path with a group and resources that have rules', () => {
+  it('lists every webhook path with a group and resources that have rules (pods keep their names)', () => {
     const paths = Object.keys(KUBEVIRT_REWRITE_RULES.webhooks);
-    expect(paths).toHaveLength(24);
+    expect(paths).toHaveLength(25);
+    expect(KUBEVIRT_REWRITE_RULES.webhooks['/pod-eviction-validate']).toEqual({
+      path: '/pod-eviction-validate',
+      group: '',
+      resource: 'pods/eviction',
+    });
     for (const [path, rule] of Object.entries(KUBEVIRT_REWRITE_RULES.webhooks)) {
       expect(rule.path).toBe(path);
+      if (rule.group === '') continue;
       for (const resource of rule.resource.split(',')) {
         expect(
           KUBEVIRT.resourceByOriginal.get(`${rule.group}/${resource.split('/')[0] ?? ''}`),

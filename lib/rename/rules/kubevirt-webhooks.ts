@@ -1,6 +1,8 @@
 /**
  * The KubeVirt admission webhook paths (24; the reference notes say 23) served behind the webhook proxy
- * (deckhouse/virtualization src/kubevirt-rules/kubevirt_rules.go, KubevirtWebhooks). Path → what it admits.
+ * (deckhouse/virtualization src/kubevirt-rules/kubevirt_rules.go, KubevirtWebhooks), and KubeVirt's pod
+ * eviction path, which Deckhouse's list leaves out: its reviews have nothing to restore, but only the paths
+ * listed here reach the api with the proxy's client certificate. Path → what it admits.
  */
 import type { WebhookRule } from './types.ts';
 
@@ -43,6 +45,7 @@ const ENTRIES: readonly (readonly [path: string, group: string, resource: string
   ['/virtualmachineinstances-mutate', KV, 'virtualmachineinstances'],
   ['/migration-mutate-create', KV, 'virtualmachineinstancemigrations'],
   ['/vm-clone-mutate-create', 'clone.kubevirt.io', 'virtualmachineclones'],
+  ['/pod-eviction-validate', '', 'pods/eviction'],
 ];
 
 export const KUBEVIRT_WEBHOOKS: Readonly<Record<string, WebhookRule>> = Object.fromEntries(

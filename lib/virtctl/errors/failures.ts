@@ -6,7 +6,7 @@
 import { KvError, errorMessage } from '../../kernel/errors/errors.ts';
 
 export interface ApiRequest {
-  readonly method: 'GET' | 'PUT';
+  readonly method: 'GET' | 'PUT' | 'DELETE';
   readonly path: string;
 }
 

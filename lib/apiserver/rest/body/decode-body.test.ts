@@ -54,6 +54,14 @@ describe('decodeOptions: what Go decodes', () => {
     ['enum values are not checked', 'addvolume', { disk: { cache: 'bogus' } }, { disk: { cache: 'bogus' } }],
     ['a null disk is no disk', 'addvolume', { name: 'v', disk: null }, { name: 'v' }],
     [
+      'a map decoded twice adds to the first; a null value is the empty string',
+      'migrate',
+      { addedNodeSelector: { a: '1' }, AddedNodeSelector: { b: null } },
+      { addedNodeSelector: { a: '1', b: '' } },
+    ],
+    ['null clears a map', 'migrate', { addedNodeSelector: { a: '1' }, ADDEDNODESELECTOR: null }, {}],
+    ['evacuate cancel options (fork)', 'evacuatecancel', { dryRun: ['All'] }, { dryRun: ['All'] }],
+    [
       'add resource claim options: the inline claim request and pod claim (fork)',
       'addresourceclaim',
       {
@@ -197,5 +205,6 @@ describe('decodeOptions: what Go decodes', () => {
     expect(goTypeName(STOP_OPTIONS)).toBe('v1.StopOptions');
     expect(goTypeName({ kind: 'slice', of: { kind: 'slice', of: { kind: 'uint' } } })).toBe('[][]uint');
     expect(goTypeName(ADD_VOLUME_OPTIONS)).toBe('v1.AddVolumeOptions');
+    expect(goTypeName({ kind: 'map', of: { kind: 'string' } })).toBe('map[string]string');
   });
 });

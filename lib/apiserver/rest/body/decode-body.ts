@@ -7,7 +7,9 @@
 import type {
   AddResourceClaimOptions,
   Disk,
+  EvacuateCancelOptions,
   HotplugVolumeSource,
+  MigrateOptions,
   PauseOptions,
   RemoveResourceClaimOptions,
   RemoveVolumeOptions,
@@ -19,6 +21,8 @@ import { goDecode, type GoType } from './go-json.ts';
 import {
   ADD_RESOURCE_CLAIM_OPTIONS,
   ADD_VOLUME_OPTIONS,
+  EVACUATE_CANCEL_OPTIONS,
+  MIGRATE_OPTIONS,
   PAUSE_OPTIONS,
   REMOVE_RESOURCE_CLAIM_OPTIONS,
   REMOVE_VOLUME_OPTIONS,
@@ -56,6 +60,8 @@ interface Decoded {
   restart: RestartOptions;
   pause: PauseOptions;
   unpause: PauseOptions;
+  migrate: MigrateOptions;
+  evacuatecancel: EvacuateCancelOptions;
   addvolume: DecodedAddVolumeOptions;
   removevolume: DecodedRemoveVolumeOptions;
   addresourceclaim: DecodedAddResourceClaimOptions;
@@ -68,6 +74,8 @@ const TYPES: { readonly [K in keyof Decoded]: Extract<GoType, { kind: 'struct' }
   restart: RESTART_OPTIONS,
   pause: PAUSE_OPTIONS,
   unpause: UNPAUSE_OPTIONS,
+  migrate: MIGRATE_OPTIONS,
+  evacuatecancel: EVACUATE_CANCEL_OPTIONS,
   addvolume: ADD_VOLUME_OPTIONS,
   removevolume: REMOVE_VOLUME_OPTIONS,
   addresourceclaim: ADD_RESOURCE_CLAIM_OPTIONS,

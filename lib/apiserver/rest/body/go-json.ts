@@ -1,8 +1,8 @@
 /**
  * Go's encoding/json decoding a request body into a KubeVirt options struct, over the JSON value already parsed:
  * a key names a field by its JSON name, exactly or else case-insensitively (the last key naming a field wins);
- * unknown keys are ignored; null leaves a plain field as it was and clears a pointer or a slice; a value of the
- * wrong kind fails with Go's text, `json: cannot unmarshal <kind> into Go struct field <Struct>.<path> of type
+ * unknown keys are ignored; null leaves a plain field as it was and clears a pointer, a slice or a map (a map
+ * decoded again adds to the one decoded before, as Go adds to a map it holds); a value of the wrong kind fails with Go's text, `json: cannot unmarshal <kind> into Go struct field <Struct>.<path> of type
  * <type>` (the first such problem is the one reported). Integers must be whole and in range ("number 1.5"); since
  * the number was parsed already, the literal is JavaScript's spelling of it (Go would quote "1e3" as sent, and
  * refuses "1.0", which JavaScript reads as 1). Pure.
@@ -13,6 +13,8 @@ type GoScalar = 'string' | 'bool' | 'int64' | 'uint';
 export type GoType =
   | { readonly kind: GoScalar; readonly name?: string; readonly ptr?: true }
   | { readonly kind: 'slice'; readonly of: GoType }
+  /** map[string]<of>. */
+  | { readonly kind: 'map'; readonly of: GoType }
   | {
       readonly kind: 'struct';
       /** Package-qualified, as Go prints it: "v1.Disk". */
@@ -35,6 +37,7 @@ class GoTypeMismatch extends Error {}
 
 export function goTypeName(t: GoType): string {
   if (t.kind === 'slice') return `[]${goTypeName(t.of)}`;
+  if (t.kind === 'map') return `map[string]${goTypeName(t.of)}`;
   return t.name ?? t.kind;
 }
 
@@ -77,7 +80,7 @@ function fieldFor(fields: Readonly<Record<string, GoType>>, key: string): string
   return Object.keys(fields).find((f) => f.toLowerCase() === folded);
 }
 
-const clears = (t: GoType): boolean => t.kind === 'slice' || t.ptr === true;
+const clears = (t: GoType): boolean => t.kind === 'slice' || t.kind === 'map' || t.ptr === true;
 
 function struct(
   value: unknown,
@@ -104,8 +107,23 @@ function struct(
   return Object.fromEntries(out);
 }
 
+/** A map decoded into the one the field holds already (Go adds to a map it has; a null value is the zero). */
+function map(
+  value: unknown,
+  t: Extract<GoType, { kind: 'map' }>,
+  ctx: Ctx | undefined,
+  into: unknown,
+): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail(value, t, ctx);
+  const out = new Map<string, unknown>(typeof into === 'object' && into !== null ? Object.entries(into) : []);
+  for (const [key, item] of Object.entries(value))
+    out.set(key, item === null ? zero(t.of) : decode(item, t.of, ctx));
+  return Object.fromEntries(out);
+}
+
 function decode(value: unknown, t: GoType, ctx: Ctx | undefined, into?: unknown): unknown {
   if (t.kind === 'struct') return struct(value, t, ctx, into);
+  if (t.kind === 'map') return map(value, t, ctx, into);
   if (t.kind !== 'slice') return scalar(value, t, ctx);
   if (!Array.isArray(value)) return fail(value, t, ctx);
   return value.map((item: unknown) => (item === null ? zero(t.of) : decode(item, t.of, ctx)));
@@ -113,7 +131,7 @@ function decode(value: unknown, t: GoType, ctx: Ctx | undefined, into?: unknown)
 
 /** What a null slice element becomes: the element type's zero value. */
 function zero(t: GoType): unknown {
-  if (t.kind === 'slice' || t.ptr === true) return null;
+  if (t.kind === 'slice' || t.kind === 'map' || t.ptr === true) return null;
   if (t.kind === 'struct') return {};
   return t.kind === 'string' ? '' : t.kind === 'bool' ? false : 0;
 }

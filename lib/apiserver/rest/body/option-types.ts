@@ -1,6 +1,7 @@
 /**
  * The Go shapes of the subresource bodies (kubevirt staging/src/kubevirt.io/api/core/v1 types.go StartOptions,
- * StopOptions, RestartOptions, PauseOptions, UnpauseOptions, AddVolumeOptions, RemoveVolumeOptions; schema.go Disk,
+ * StopOptions, RestartOptions, PauseOptions, UnpauseOptions, MigrateOptions, AddVolumeOptions, RemoveVolumeOptions;
+ * the fork's EvacuateCancelOptions; schema.go Disk,
  * HotplugVolumeSource and their members, with the Deckhouse fork's containerDisk source, tag v1.6.2; the fork's
  * AddResourceClaimOptions and RemoveResourceClaimOptions, as deckhouse/3p-kubevirt rest/resourceclaims.go reads
  * them: HostDevice with its inline ClaimRequest, ResourceClaim with its inline core v1 PodResourceClaim), as
@@ -90,6 +91,13 @@ export const RESTART_OPTIONS = struct('v1.RestartOptions', {
 });
 export const PAUSE_OPTIONS = struct('v1.PauseOptions', { ...typeMeta, dryRun });
 export const UNPAUSE_OPTIONS = struct('v1.UnpauseOptions', { ...typeMeta, dryRun });
+export const MIGRATE_OPTIONS = struct('v1.MigrateOptions', {
+  ...typeMeta,
+  dryRun,
+  addedNodeSelector: { kind: 'map', of: str },
+});
+/** Deckhouse fork. */
+export const EVACUATE_CANCEL_OPTIONS = struct('v1.EvacuateCancelOptions', { ...typeMeta, dryRun });
 export const ADD_VOLUME_OPTIONS = struct('v1.AddVolumeOptions', { name: str, disk, volumeSource, dryRun });
 export const REMOVE_VOLUME_OPTIONS = struct('v1.RemoveVolumeOptions', { name: str, dryRun });
 

@@ -11,6 +11,11 @@ export function fakeLookup(over: Partial<AdmissionLookup> = {}): AdmissionLookup
     vmi: () => Promise.resolve(undefined),
     migrations: () => Promise.resolve([]),
     installKubeVirts: () => [],
+    eviction: {
+      pod: () => Promise.resolve(undefined),
+      vmi: () => Promise.resolve(undefined),
+      markEvacuation: () => Promise.resolve(),
+    },
     ...over,
   };
 }

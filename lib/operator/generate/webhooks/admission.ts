@@ -6,7 +6,7 @@
  */
 import type { InstallConfig, Rendered } from '../../config/install-config.ts';
 import { internalGvr } from '../../../kubevirt/internal-gvr.ts';
-import { KUBEVIRTS } from '../../../kubevirt/gvr.ts';
+import { KUBEVIRT_GROUP, KUBEVIRTS } from '../../../kubevirt/gvr.ts';
 import { registeredWebhooks, type AdmissionKind, type Webhook } from '../../../kubevirt/webhooks.ts';
 import { PORTS } from '../layout.ts';
 import { metadataFor } from '../meta.ts';
@@ -28,8 +28,9 @@ interface AdmissionWebhook {
   }[];
   readonly failurePolicy: 'Fail' | 'Ignore';
   readonly matchPolicy: 'Exact' | 'Equivalent';
-  readonly sideEffects: 'None';
+  readonly sideEffects: 'None' | 'NoneOnDryRun';
   readonly timeoutSeconds: number;
+  readonly matchConditions?: readonly { readonly name: string; readonly expression: string }[];
 }
 
 export type WebhookConfiguration = Rendered & { readonly webhooks: readonly AdmissionWebhook[] };
@@ -61,11 +62,13 @@ const isKubeVirtCr = (w: Webhook): boolean =>
 /**
  * One webhook. KubeVirt gives every one of these failurePolicy Fail and a 10 s timeout and leaves matchPolicy
  * to its default, Equivalent; its rules name the kubevirt.io resource, ours the stored one that
- * kube-apiserver sees. Reviews are v1 only (KubeVirt also offers v1beta1, which kube-apiserver picks only
- * when v1 is missing).
+ * kube-apiserver sees (Pods keep their names; the eviction interceptors name pods/eviction and carry their
+ * match conditions and side effects). Reviews are v1 only (KubeVirt also offers v1beta1, which kube-apiserver
+ * picks only when v1 is missing).
  */
 function webhook(cfg: InstallConfig, w: Webhook, target: Target, caBundle: string): AdmissionWebhook {
-  const stored = internalGvr(w.resource);
+  const stored = w.resource.group === KUBEVIRT_GROUP ? internalGvr(w.resource) : w.resource;
+  const resource = w.subresource === undefined ? stored.resource : `${stored.resource}/${w.subresource}`;
   return {
     name: w.name,
     admissionReviewVersions: ['v1'],
@@ -78,13 +81,14 @@ function webhook(cfg: InstallConfig, w: Webhook, target: Target, caBundle: strin
         operations: [...w.operations],
         apiGroups: [stored.group],
         apiVersions: [stored.version],
-        resources: [stored.resource],
+        resources: [resource],
       },
     ],
     failurePolicy: 'Fail',
     matchPolicy: 'Equivalent',
-    sideEffects: 'None',
+    sideEffects: w.sideEffects ?? 'None',
     timeoutSeconds: 10,
+    ...(w.matchConditions !== undefined && { matchConditions: [...w.matchConditions] }),
   };
 }
 

@@ -47,22 +47,41 @@ describe('webhook configurations', () => {
     expect(rendered.map((w) => w.name).sort()).toEqual(registered.map((w) => w.name).sort());
   });
 
-  it.each(registered)('$name: its path, operations and stored resource', (w) => {
-    const found = rendered.filter((r) => r.name === w.name);
-    expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({
-      admission: w.admission,
-      clientConfig: { service: { path: w.path } },
-      rules: [
-        {
-          operations: w.operations,
-          apiGroups: ['internal.virtualization.deckhouse.io'],
-          apiVersions: ['v1'],
-          resources: [`internalvirtualization${w.resource.resource}`],
-        },
-      ],
-    });
-  });
+  it.each(registered.filter((w) => w.resource.group !== ''))(
+    '$name: its path, operations and stored resource',
+    (w) => {
+      const found = rendered.filter((r) => r.name === w.name);
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatchObject({
+        admission: w.admission,
+        clientConfig: { service: { path: w.path } },
+        rules: [
+          {
+            operations: w.operations,
+            apiGroups: ['internal.virtualization.deckhouse.io'],
+            apiVersions: ['v1'],
+            resources: [`internalvirtualization${w.resource.resource}`],
+          },
+        ],
+      });
+    },
+  );
+
+  it.each(['virt-launcher-eviction-interceptor.kubevirt.io', 'hotplug-pod-eviction-interceptor.kubevirt.io'])(
+    '%s: pods/eviction, any operation, its Pods’ names only, side effects but on a dry run',
+    (name) => {
+      const w = rendered.find((r) => r.name === name);
+      const prefix = name.startsWith('virt-launcher') ? 'virt-launcher' : 'hp-volume-';
+      expect(w).toMatchObject({
+        admission: 'validating',
+        clientConfig: { service: { path: '/pod-eviction-validate' } },
+        rules: [{ operations: ['*'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods/eviction'] }],
+        sideEffects: 'NoneOnDryRun',
+      });
+      expect(w?.matchConditions).toHaveLength(1);
+      expect(w?.matchConditions?.[0]?.expression).toBe(`object.metadata.name.startsWith("${prefix}")`);
+    },
+  );
 
   it.each(rendered)(
     '$name: the KubeVirt CR reviews go to the operator, others to the api Pod’s proxy',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Pod } from '../../kubevirt/core/pod.ts';
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Pod } from '../core/pod.ts';
+import type { VirtualMachineInstance } from '../index.ts';
 import {
   onSpec,
   pod,
@@ -10,9 +10,20 @@ import {
   withPodPhase,
   withVmiCondition,
   type Option,
-} from '../../kubevirt/testing/objects.ts';
-import { decideEviction, markFailedMessage, type EvictionDecision, type EvictionInput } from './eviction.ts';
-import { onVmiNode } from './testing/migrations.ts';
+} from '../testing/objects.ts';
+import {
+  decideEviction,
+  isDryRunEviction,
+  markFailedMessage,
+  type EvictionDecision,
+  type EvictionInput,
+} from './pod-eviction.ts';
+
+const onVmiNode =
+  (node: string): Option<VirtualMachineInstance> =>
+  (v) => {
+    (v.status ??= {}).nodeName = node;
+  };
 
 const withDomain: Option<Pod> = (p) => {
   p.metadata.annotations = { 'kubevirt.io/domain': 'testvm' };
@@ -170,6 +181,16 @@ const rows: [string, EvictionInput, EvictionDecision][] = [
 describe('decideEviction', () => {
   it.each(rows)('%s', (_name, input, want) => {
     expect(decideEviction(input)).toEqual(want);
+  });
+
+  it.each<[string, boolean | undefined, unknown, boolean]>([
+    ['the review’s dryRun', true, {}, true],
+    ['neither', false, { deleteOptions: {} }, false],
+    ['the Eviction’s deleteOptions.dryRun All', undefined, { deleteOptions: { dryRun: ['All'] } }, true],
+    ['another first dryRun value', false, { deleteOptions: { dryRun: ['None', 'All'] } }, false],
+    ['no Eviction', false, null, false],
+  ])('is a dry run by %s: %s', (_name, review, eviction, want) => {
+    expect(isDryRunEviction(review, eviction)).toBe(want);
   });
 
   it('answers a failed evacuation mark with KubeVirt’s message', () => {

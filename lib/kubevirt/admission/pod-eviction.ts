@@ -5,15 +5,16 @@
  * migration moves it; a hotplug-disk Pod of a live launcher is never evicted; anything else is allowed.
  * The messages are KubeVirt's (the descheduler reads the evacuation one).
  *
- * The caller reads what the table needs: the owner Pod of a hotplug-disk Pod (ownerReferences[0]) and the VMI
- * named by the launcher's kubevirt.io/domain annotation; it sends the evacuation mark (as a dry run when the
- * eviction is one) and answers markFailedMessage(err) when that write fails.
+ * The caller (the api's /pod-eviction-validate webhook) reads what the table needs: the owner Pod of a
+ * hotplug-disk Pod (ownerReferences[0]) and the VMI named by the launcher's kubevirt.io/domain annotation; it
+ * sends the evacuation mark (as a dry run when isDryRunEviction says the eviction is one) and answers
+ * markFailedMessage(err) when that write fails.
  */
-import { ANNOTATIONS, APP_LABEL, LABEL_VALUES } from '../../kubevirt/index.ts';
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
-import type { EvictionStrategy } from '../../kubevirt/v1/vmi-spec.ts';
-import type { Pod } from '../../kubevirt/core/pod.ts';
-import { hasConditionStatus } from '../../kubevirt/conditions.ts';
+import { ANNOTATIONS, APP_LABEL, LABEL_VALUES } from '../labels.ts';
+import type { VirtualMachineInstance } from '../v1/objects.ts';
+import type { EvictionStrategy } from '../v1/vmi-spec.ts';
+import type { Pod } from '../core/pod.ts';
+import { hasConditionStatus } from '../conditions.ts';
 
 /** The outcome of a read: the object, undefined when it was not found, or the error's text. */
 type Read<T> = T | undefined | { error: string };
@@ -119,4 +120,16 @@ export function decideEviction(input: EvictionInput): EvictionDecision {
   if (!isLauncher(pod) || isCompleted(pod)) return ALLOW;
   const vmiName = domainOf(pod);
   return vmiName === undefined ? ALLOW : launcherPod(input, vmiName);
+}
+
+/**
+ * The eviction is a dry run (isDryRun): the review says so, or the Eviction's deleteOptions.dryRun starts with
+ * All.
+ */
+export function isDryRunEviction(reviewDryRun: boolean | undefined, eviction: unknown): boolean {
+  if (reviewDryRun === true) return true;
+  if (typeof eviction !== 'object' || eviction === null) return false;
+  const options = (eviction as { deleteOptions?: { dryRun?: unknown } }).deleteOptions;
+  const dryRun = options?.dryRun;
+  return Array.isArray(dryRun) && dryRun[0] === 'All';
 }
