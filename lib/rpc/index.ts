@@ -9,6 +9,7 @@ export {
   PUBLIC_VOLUME,
   SOCKETS_VOLUME,
   HOTPLUG_DISKS_VOLUME,
+  LIBVIRT_RUNTIME_VOLUME,
   launcherOnNode,
   launcherSocketOnNode,
   podPathText,

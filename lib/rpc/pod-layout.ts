@@ -58,6 +58,8 @@ export interface PodLayout {
   readonly downwardMetricsSocket: string;
   /** emptyDir `virtiofs-containers`: each virtiofs filesystem's vhost-user socket, `<name>.sock`. */
   readonly virtiofsDir: string;
+  /** The migration proxies' unix sockets (kubevirt migrationproxy.SourceUnixFile under the share dir). */
+  readonly migrationProxyDir: string;
   /** The image volume of spec.volumes[index] when it is a containerDisk. */
   containerDiskDir(index: number): string;
   configVolumeDir(kind: ConfigVolumeKind, volume: string): string;
@@ -66,6 +68,11 @@ export interface PodLayout {
   serialSocket(vmiUid: string): string;
   serialLog(vmiUid: string): string;
   vncSocket(vmiUid: string): string;
+  /**
+   * A migration proxy's socket (kubevirt SourceUnixFile(shareDir, ConstructProxyKey(uid, port))): port 0 is the
+   * libvirt connection (`<uid>-source.sock`), a libvirt migration port the QEMU stream (`<uid>-<port>-source.sock`).
+   */
+  migrationSocket(vmiUid: string, port: number): string;
 }
 
 const UID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -75,6 +82,17 @@ function vmiDir(privateDir: string, vmiUid: string): string {
     throw new KvError('KV_ERR_CONFIG', `invalid VMI uid for a path: ${JSON.stringify(vmiUid)}`);
   }
   return path.join(privateDir, vmiUid);
+}
+
+/** KubeVirt's migration socket name: `<uid>[-<port>]-source.sock`, the port left out when it is 0. */
+function migrationSocketName(vmiUid: string, port: number): string {
+  if (!UID_RE.test(vmiUid) || vmiUid.includes('..')) {
+    throw new KvError('KV_ERR_CONFIG', `invalid VMI uid for a path: ${JSON.stringify(vmiUid)}`);
+  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new KvError('KV_ERR_CONFIG', `invalid migration port for a socket name: ${port}`);
+  }
+  return `${port === 0 ? vmiUid : `${vmiUid}-${port}`}-source.sock`;
 }
 
 /** The layout under `root`, which must be absolute ("/" for the paths a Pod sees). */
@@ -88,6 +106,7 @@ export function podLayout(root: string): PodLayout {
   const shareDir = under('var/run/kubevirt');
   const socketsDir = path.join(shareDir, 'sockets');
   const imageVolumeDir = under('var/run/kubevirt-image-volume');
+  const migrationProxyDir = path.join(shareDir, 'migrationproxy');
   return {
     root: base,
     privateDir,
@@ -112,12 +131,14 @@ export function podLayout(root: string): PodLayout {
     prHelperSocket: path.join(shareDir, 'daemons/pr/pr-helper.sock'),
     downwardMetricsSocket: path.join(privateDir, 'downwardmetrics-channel/downwardmetrics.sock'),
     virtiofsDir: path.join(shareDir, 'virtiofs-containers'),
+    migrationProxyDir,
     containerDiskDir: (index) => path.join(imageVolumeDir, `disk_${index}`),
     configVolumeDir: (kind, volume) => path.join(privateDir, kind, volume),
     vmiPrivateDir: (uid) => vmiDir(privateDir, uid),
     serialSocket: (uid) => path.join(vmiDir(privateDir, uid), 'virt-serial0'),
     serialLog: (uid) => path.join(vmiDir(privateDir, uid), 'virt-serial0-log'),
     vncSocket: (uid) => path.join(vmiDir(privateDir, uid), 'virt-vnc'),
+    migrationSocket: (uid, port) => path.join(migrationProxyDir, migrationSocketName(uid, port)),
   };
 }
 
@@ -131,6 +152,8 @@ export const PRIVATE_VOLUME = 'private';
 export const PUBLIC_VOLUME = 'public';
 /** The emptyDir at hotplugDiskDir (HostToContainer): the node mounts hotplugged disks into it. */
 export const HOTPLUG_DISKS_VOLUME = 'hotplug-disks';
+/** The emptyDir at libvirtRuntimeDir: the launcher's libvirt keeps its sockets there. */
+export const LIBVIRT_RUNTIME_VOLUME = 'libvirt-runtime';
 
 /** A launcher Pod's emptyDir as the node sees it, under the kubelet's pods directory. */
 export function podVolumeOnNode(kubeletPodsDir: string, podUid: string, volume: string): string {
@@ -172,6 +195,8 @@ export interface LauncherOnNode {
   readonly notifySocket: PodPath;
   serialSocket(vmiUid: string): PodPath;
   vncSocket(vmiUid: string): PodPath;
+  /** A migration proxy's socket (layout.migrationSocket), in the `public` emptyDir. */
+  migrationSocket(vmiUid: string, port: number): PodPath;
 }
 
 /** The components of `inPod` below the Pod directory `volumeInPod` where the emptyDir is mounted. */
@@ -195,6 +220,10 @@ export function launcherOnNode(kubeletPodsDir: string, podUid: string): Launcher
     notifySocket: { root: share, rel: below(POD_LAYOUT.shareDir, POD_LAYOUT.notifySocket) },
     serialSocket: (vmiUid) => inPrivate(POD_LAYOUT.serialSocket(vmiUid)),
     vncSocket: (vmiUid) => inPrivate(POD_LAYOUT.vncSocket(vmiUid)),
+    migrationSocket: (vmiUid, port) => ({
+      root: share,
+      rel: below(POD_LAYOUT.shareDir, POD_LAYOUT.migrationSocket(vmiUid, port)),
+    }),
   };
 }
 
