@@ -84,6 +84,10 @@ function vmiDir(privateDir: string, vmiUid: string): string {
   return path.join(privateDir, vmiUid);
 }
 
+/** libvirt's migration ports a migration tunnels (kubevirt migrationproxy LibvirtDirectMigrationPort, …BlockMigrationPort). */
+export const LIBVIRT_DIRECT_MIGRATION_PORT = 49152;
+export const LIBVIRT_BLOCK_MIGRATION_PORT = 49153;
+
 /** KubeVirt's migration socket name: `<uid>[-<port>]-source.sock`, the port left out when it is 0. */
 function migrationSocketName(vmiUid: string, port: number): string {
   if (!UID_RE.test(vmiUid) || vmiUid.includes('..')) {

@@ -58,7 +58,9 @@ describe('portMap and parsePortMap', () => {
   it('writes the map KubeVirt writes, and reads it back in tunnel order', () => {
     expect(portMap(three)).toEqual({ '4135': 0, '4136': 49152, '4137': 49153 });
     expect(parsePortMap({ '4137': 49153, '4135': 0, '4136': 49152 })).toEqual(three);
-    expect(parsePortMap(JSON.parse(JSON.stringify(portMap(three))) as Record<string, unknown>)).toEqual(three);
+    expect(parsePortMap(JSON.parse(JSON.stringify(portMap(three))) as Record<string, unknown>)).toEqual(
+      three,
+    );
   });
 
   it.each<[string, Record<string, unknown> | undefined]>([
@@ -92,7 +94,11 @@ describe('sourceSockets', () => {
     const source = launcherOnNode(PODS, 'sp');
     const sockets = sourceSockets(source, 'u1', parsePortMap({ '4140': 0, '4141': 49152 }));
     expect(sockets).toEqual([
-      { tunnelled: 0, nodePort: 4140, at: { root: volume('sp', 'public'), rel: ['migrationproxy', 'u1-source.sock'] } },
+      {
+        tunnelled: 0,
+        nodePort: 4140,
+        at: { root: volume('sp', 'public'), rel: ['migrationproxy', 'u1-source.sock'] },
+      },
       {
         tunnelled: 49152,
         nodePort: 4141,
@@ -111,6 +117,7 @@ describe('parseTargetAddress', () => {
     [undefined, false],
   ])('%j is an address to dial: %s', (address, ok) => {
     if (ok) expect(parseTargetAddress(address)).toBe(address);
-    else expect(() => parseTargetAddress(address)).toThrow(expect.objectContaining({ code: 'KV_ERR_INVALID' }));
+    else
+      expect(() => parseTargetAddress(address)).toThrow(expect.objectContaining({ code: 'KV_ERR_INVALID' }));
   });
 });

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { KvError } from '../../kernel/errors/errors.ts';
 import { libvirtLayout } from '../../libvirt/daemon/layout.ts';
 import {
+  LIBVIRT_BLOCK_MIGRATION_PORT,
+  LIBVIRT_DIRECT_MIGRATION_PORT,
   LIBVIRT_RUNTIME_VOLUME,
   POD_LAYOUT,
   podVolumeOnNode,
@@ -20,14 +22,10 @@ import {
 } from '../../rpc/index.ts';
 
 /** The libvirt connection's entry in the port map. */
-export const LIBVIRT_CONNECTION = 0;
-export const LIBVIRT_DIRECT_MIGRATION_PORT = 49152;
-export const LIBVIRT_BLOCK_MIGRATION_PORT = 49153;
+const LIBVIRT_CONNECTION = 0;
 
-export type TunnelledPort =
-  | typeof LIBVIRT_CONNECTION
-  | typeof LIBVIRT_DIRECT_MIGRATION_PORT
-  | typeof LIBVIRT_BLOCK_MIGRATION_PORT;
+type TunnelledPort =
+  typeof LIBVIRT_CONNECTION | typeof LIBVIRT_DIRECT_MIGRATION_PORT | typeof LIBVIRT_BLOCK_MIGRATION_PORT;
 
 const TUNNELLED: readonly TunnelledPort[] = [
   LIBVIRT_CONNECTION,
@@ -36,7 +34,7 @@ const TUNNELLED: readonly TunnelledPort[] = [
 ];
 
 /** The tunnels of one migration, in order: libvirt, direct, and block when the disks are copied. */
-export function tunnelledPorts(blockMigration: boolean): TunnelledPort[] {
+function tunnelledPorts(blockMigration: boolean): TunnelledPort[] {
   return blockMigration
     ? [LIBVIRT_CONNECTION, LIBVIRT_DIRECT_MIGRATION_PORT, LIBVIRT_BLOCK_MIGRATION_PORT]
     : [LIBVIRT_CONNECTION, LIBVIRT_DIRECT_MIGRATION_PORT];
