@@ -133,7 +133,7 @@ async function prepareAndMigrate(
     success: true,
     message: '',
   });
-  await relay(p.source.paths.migrationSocket(UID), libvirtLayout(p.target.root).socketPath);
+  await relay(p.source.paths.migrationSocket(UID, 0), libvirtLayout(p.target.root).socketPath);
   const request = {
     vmi: { vmiJson: Buffer.from(JSON.stringify(vmi)) },
     options: Buffer.from(JSON.stringify({ ...options, TargetPodRoot: p.target.root })),

@@ -9,6 +9,9 @@ export {
   PUBLIC_VOLUME,
   SOCKETS_VOLUME,
   HOTPLUG_DISKS_VOLUME,
+  LIBVIRT_RUNTIME_VOLUME,
+  LIBVIRT_BLOCK_MIGRATION_PORT,
+  LIBVIRT_DIRECT_MIGRATION_PORT,
   launcherOnNode,
   launcherSocketOnNode,
   podPathText,
@@ -16,7 +19,6 @@ export {
   type LauncherOnNode,
   type PodPath,
   podLayout,
-  DIRECT_MIGRATION_PORT,
   type ConfigVolumeKind,
   type PodLayout,
 } from './pod-layout.ts';

@@ -30,17 +30,8 @@ describe('podLayout', () => {
     expect(p.vncSocket(uid)).toBe(`/r/var/run/kubevirt-private/${uid}/virt-vnc`);
   });
 
-  it.each([
-    [undefined, '/var/run/kubevirt/migrationproxy/u1-source.sock'],
-    [49152 as const, '/var/run/kubevirt/migrationproxy/u1-49152-source.sock'],
-    [49153 as const, '/var/run/kubevirt/migrationproxy/u1-49153-source.sock'],
-  ])('names the migration proxy socket of port %s as KubeVirt does', (port, want) => {
-    expect(POD_LAYOUT.migrationSocket('u1', port)).toBe(want);
-    expect(podLayout('/r').migrationSocket('u1', port)).toBe(`/r${want}`);
-  });
-
   it.each(['', '..', '../etc', 'a/b', '.hidden', 'a..b'])('rejects the uid %j', (uid) => {
-    expect(() => podLayout('/r').migrationSocket(uid)).toThrow(
+    expect(() => podLayout('/r').migrationSocket(uid, 0)).toThrow(
       expect.objectContaining({ code: 'KV_ERR_CONFIG' }),
     );
     expect(() => podLayout('/r').serialSocket(uid)).toThrow(
@@ -100,5 +91,28 @@ describe('podLayout', () => {
     expect(n.notifySocket).toEqual({ root: volume('public'), rel: ['domain-notify.sock'] });
     expect(podPathText(n.serialSocket('u1'))).toBe(`${volume('private')}/u1/virt-serial0`);
     expect(() => n.serialSocket('../x')).toThrow(expect.objectContaining({ code: 'KV_ERR_CONFIG' }));
+  });
+
+  it.each<[string, number, string]>([
+    ['libvirt connection', 0, 'u1-source.sock'],
+    ['direct migration', 49152, 'u1-49152-source.sock'],
+    ['block migration', 49153, 'u1-49153-source.sock'],
+  ])("names the %s socket as KubeVirt's SourceUnixFile does", (_what, port, name) => {
+    expect(POD_LAYOUT.migrationSocket('u1', port)).toBe(`/var/run/kubevirt/migrationproxy/${name}`);
+    expect(launcherOnNode('/pods', 'p1').migrationSocket('u1', port)).toEqual({
+      root: '/pods/p1/volumes/kubernetes.io~empty-dir/public',
+      rel: ['migrationproxy', name],
+    });
+  });
+
+  it.each<[string, number]>([
+    ['../x', 0],
+    ['u1', -1],
+    ['u1', 1.5],
+    ['u1', 65536],
+  ])('refuses a migration socket for uid %j and port %j', (uid, port) => {
+    expect(() => POD_LAYOUT.migrationSocket(uid, port)).toThrow(
+      expect.objectContaining({ code: 'KV_ERR_CONFIG' }),
+    );
   });
 });

@@ -58,14 +58,8 @@ export interface PodLayout {
   readonly downwardMetricsSocket: string;
   /** emptyDir `virtiofs-containers`: each virtiofs filesystem's vhost-user socket, `<name>.sock`. */
   readonly virtiofsDir: string;
-  /** Where the handler's migration proxy puts its unix sockets in the Pod (kubevirt migrationproxy). */
+  /** The migration proxies' unix sockets (kubevirt migrationproxy.SourceUnixFile under the share dir). */
   readonly migrationProxyDir: string;
-  /**
-   * A migration proxy socket (kubevirt SourceUnixFile(ConstructProxyKey(uid, port))):
-   * `<migrationProxyDir>/<uid>-source.sock` without a port reaches the target's libvirt (the dconnuri),
-   * `<uid>-49152-source.sock` carries QEMU's migration stream, `<uid>-49153-source.sock` the block migration's.
-   */
-  migrationSocket(vmiUid: string, port?: MigrationProxyPort): string;
   /** The image volume of spec.volumes[index] when it is a containerDisk. */
   containerDiskDir(index: number): string;
   configVolumeDir(kind: ConfigVolumeKind, volume: string): string;
@@ -74,11 +68,12 @@ export interface PodLayout {
   serialSocket(vmiUid: string): string;
   serialLog(vmiUid: string): string;
   vncSocket(vmiUid: string): string;
+  /**
+   * A migration proxy's socket (kubevirt SourceUnixFile(shareDir, ConstructProxyKey(uid, port))): port 0 is the
+   * libvirt connection (`<uid>-source.sock`), a libvirt migration port the QEMU stream (`<uid>-<port>-source.sock`).
+   */
+  migrationSocket(vmiUid: string, port: number): string;
 }
-
-/** KubeVirt's LibvirtDirectMigrationPort and LibvirtBlockMigrationPort: the keys of the stream sockets. */
-export const DIRECT_MIGRATION_PORT = 49152;
-type MigrationProxyPort = typeof DIRECT_MIGRATION_PORT | 49153;
 
 const UID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -87,6 +82,21 @@ function vmiDir(privateDir: string, vmiUid: string): string {
     throw new KvError('KV_ERR_CONFIG', `invalid VMI uid for a path: ${JSON.stringify(vmiUid)}`);
   }
   return path.join(privateDir, vmiUid);
+}
+
+/** libvirt's migration ports a migration tunnels (kubevirt migrationproxy LibvirtDirectMigrationPort, …BlockMigrationPort). */
+export const LIBVIRT_DIRECT_MIGRATION_PORT = 49152;
+export const LIBVIRT_BLOCK_MIGRATION_PORT = 49153;
+
+/** KubeVirt's migration socket name: `<uid>[-<port>]-source.sock`, the port left out when it is 0. */
+function migrationSocketName(vmiUid: string, port: number): string {
+  if (!UID_RE.test(vmiUid) || vmiUid.includes('..')) {
+    throw new KvError('KV_ERR_CONFIG', `invalid VMI uid for a path: ${JSON.stringify(vmiUid)}`);
+  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new KvError('KV_ERR_CONFIG', `invalid migration port for a socket name: ${port}`);
+  }
+  return `${port === 0 ? vmiUid : `${vmiUid}-${port}`}-source.sock`;
 }
 
 /** The layout under `root`, which must be absolute ("/" for the paths a Pod sees). */
@@ -126,17 +136,13 @@ export function podLayout(root: string): PodLayout {
     downwardMetricsSocket: path.join(privateDir, 'downwardmetrics-channel/downwardmetrics.sock'),
     virtiofsDir: path.join(shareDir, 'virtiofs-containers'),
     migrationProxyDir,
-    migrationSocket: (uid, port) =>
-      path.join(
-        migrationProxyDir,
-        `${path.basename(vmiDir(privateDir, uid))}${port === undefined ? '' : `-${String(port)}`}-source.sock`,
-      ),
     containerDiskDir: (index) => path.join(imageVolumeDir, `disk_${index}`),
     configVolumeDir: (kind, volume) => path.join(privateDir, kind, volume),
     vmiPrivateDir: (uid) => vmiDir(privateDir, uid),
     serialSocket: (uid) => path.join(vmiDir(privateDir, uid), 'virt-serial0'),
     serialLog: (uid) => path.join(vmiDir(privateDir, uid), 'virt-serial0-log'),
     vncSocket: (uid) => path.join(vmiDir(privateDir, uid), 'virt-vnc'),
+    migrationSocket: (uid, port) => path.join(migrationProxyDir, migrationSocketName(uid, port)),
   };
 }
 
@@ -150,6 +156,8 @@ export const PRIVATE_VOLUME = 'private';
 export const PUBLIC_VOLUME = 'public';
 /** The emptyDir at hotplugDiskDir (HostToContainer): the node mounts hotplugged disks into it. */
 export const HOTPLUG_DISKS_VOLUME = 'hotplug-disks';
+/** The emptyDir at libvirtRuntimeDir: the launcher's libvirt keeps its sockets there. */
+export const LIBVIRT_RUNTIME_VOLUME = 'libvirt-runtime';
 
 /** A launcher Pod's emptyDir as the node sees it, under the kubelet's pods directory. */
 export function podVolumeOnNode(kubeletPodsDir: string, podUid: string, volume: string): string {
@@ -191,6 +199,8 @@ export interface LauncherOnNode {
   readonly notifySocket: PodPath;
   serialSocket(vmiUid: string): PodPath;
   vncSocket(vmiUid: string): PodPath;
+  /** A migration proxy's socket (layout.migrationSocket), in the `public` emptyDir. */
+  migrationSocket(vmiUid: string, port: number): PodPath;
 }
 
 /** The components of `inPod` below the Pod directory `volumeInPod` where the emptyDir is mounted. */
@@ -214,6 +224,10 @@ export function launcherOnNode(kubeletPodsDir: string, podUid: string): Launcher
     notifySocket: { root: share, rel: below(POD_LAYOUT.shareDir, POD_LAYOUT.notifySocket) },
     serialSocket: (vmiUid) => inPrivate(POD_LAYOUT.serialSocket(vmiUid)),
     vncSocket: (vmiUid) => inPrivate(POD_LAYOUT.vncSocket(vmiUid)),
+    migrationSocket: (vmiUid, port) => ({
+      root: share,
+      rel: below(POD_LAYOUT.shareDir, POD_LAYOUT.migrationSocket(vmiUid, port)),
+    }),
   };
 }
 

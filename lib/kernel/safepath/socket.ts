@@ -17,12 +17,12 @@ import { openBeneath } from './safepath.ts';
 export async function connectBeneath(
   root: string,
   rel: string | readonly string[],
-  o: { clock: Clock; timeoutMs: number },
+  o: { clock: Clock; timeoutMs: number; allowHalfOpen?: boolean },
 ): Promise<Socket> {
   const h = await openBeneath(root, rel, ['socket']);
   try {
     return await new Promise<Socket>((resolve, reject) => {
-      const s = createConnection({ path: h.procPath });
+      const s = createConnection({ path: h.procPath, allowHalfOpen: o.allowHalfOpen ?? false });
       const timer = o.clock.after(o.timeoutMs, () => {
         s.destroy(new KvError('KV_ERR_TIMEOUT', `timeout after ${o.timeoutMs} ms`));
       });

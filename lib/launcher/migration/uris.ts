@@ -4,12 +4,12 @@
  * QEMU's stream through `<uid>-49152-source.sock` (KubeVirt's unix transport); and the domain XML the target
  * defines, with the source Pod's root moved to the target Pod's where the two differ. Pure.
  */
-import { DIRECT_MIGRATION_PORT, type PodLayout } from '../../rpc/index.ts';
+import { LIBVIRT_DIRECT_MIGRATION_PORT, type PodLayout } from '../../rpc/index.ts';
 
 export function destinationUris(layout: PodLayout, vmiUid: string): { dconnuri: string; migrateUri: string } {
   return {
-    dconnuri: `qemu+unix:///session?socket=${layout.migrationSocket(vmiUid)}`,
-    migrateUri: `unix://${layout.migrationSocket(vmiUid, DIRECT_MIGRATION_PORT)}`,
+    dconnuri: `qemu+unix:///session?socket=${layout.migrationSocket(vmiUid, 0)}`,
+    migrateUri: `unix://${layout.migrationSocket(vmiUid, LIBVIRT_DIRECT_MIGRATION_PORT)}`,
   };
 }
 

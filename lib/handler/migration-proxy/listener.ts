@@ -1,0 +1,105 @@
+/**
+ * One migration proxy listener (kubevirt migration-proxy migrationProxy Start/Stop/handleConnection, tag v1.6.2):
+ * every accepted connection dials the far end and the two are relayed until both close. The target's listens
+ * with TLS on a node port and dials a unix socket in the target launcher Pod; the source's listens on a unix
+ * socket in the source launcher Pod and dials the target's port with TLS. Stop closes the listener and destroys
+ * the open tunnels.
+ */
+import type { Server, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { errorMessage } from '../../kernel/errors/errors.ts';
+import type { Logger } from '../../kernel/log/log.ts';
+import { relay } from './relay.ts';
+
+export interface ProxyListener {
+  /** Where it listens, for logs and messages. */
+  readonly address: string;
+  /** Tunnels open now. */
+  connections(): number;
+  /** Stops listening and destroys the open tunnels; resolves once the listener is closed. */
+  stop(): Promise<void>;
+}
+
+/** What serving the accepted connections needs. */
+export interface Forwarding {
+  /** Dials the far end for one accepted connection. */
+  readonly dial: () => Promise<Duplex>;
+  readonly log: Logger;
+}
+
+/** Tracks the accepted connections of `server` and relays each to a freshly dialled far end. */
+export class Tunnels {
+  /** Both legs of every tunnel. */
+  private readonly open = new Set<Duplex>();
+  /** Raw connections, from their accept on (a TLS one before its handshake ends). */
+  private readonly raw = new Set<Duplex>();
+  private stopped = false;
+
+  constructor(private readonly f: Forwarding) {}
+
+  /** Connections open now: both legs of each tunnel. */
+  count(): number {
+    return [...this.open].filter((s) => !s.destroyed).length;
+  }
+
+  /** Relays `inbound` (accepted and, for TLS, checked) to a new far end. */
+  accept(inbound: Socket): void {
+    inbound.on('error', () => undefined);
+    if (this.stopped) {
+      inbound.destroy();
+      return;
+    }
+    this.track(this.open, inbound);
+    this.f
+      .dial()
+      .then((outbound) => {
+        if (this.stopped || inbound.destroyed) {
+          outbound.destroy();
+          inbound.destroy();
+          return;
+        }
+        this.track(this.open, outbound);
+        return relay(inbound, outbound).then((err) => {
+          if (err !== undefined)
+            this.f.log.v(2).info('migration tunnel broke', { reason: errorMessage(err) });
+        });
+      })
+      .catch((err: unknown) => {
+        this.f.log.warning('migration tunnel cannot reach its far end', { reason: errorMessage(err) });
+        inbound.destroy();
+      });
+  }
+
+  /** Tracks a raw connection from its accept on, so stop cuts it too. */
+  acceptRaw(s: Duplex): void {
+    if (this.stopped) s.destroy();
+    else this.track(this.raw, s);
+  }
+
+  private track(set: Set<Duplex>, s: Duplex): void {
+    set.add(s);
+    s.once('close', () => set.delete(s));
+  }
+
+  destroyAll(): void {
+    this.stopped = true;
+    for (const s of [...this.open, ...this.raw]) s.destroy();
+    this.open.clear();
+    this.raw.clear();
+  }
+}
+
+/** Closes `server` (no new connections) and destroys the tunnels; resolves when the server is closed. */
+export function stopServer(server: Server, tunnels: Tunnels): Promise<void> {
+  const closed = new Promise<void>((resolve) => {
+    if (!server.listening) {
+      resolve();
+      return;
+    }
+    server.close(() => {
+      resolve();
+    });
+  });
+  tunnels.destroyAll();
+  return closed;
+}
