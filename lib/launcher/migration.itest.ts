@@ -5,9 +5,8 @@
 // goes through `<uid>-49152-source.sock`: libvirt hands the target the source's path, and on one host the
 // target's QEMU listens at that very path, so no relay stands between the two QEMUs here.
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { chmodSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { basename, dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { ensureGuests, GUEST_CMDLINE, MARKER, type Guests } from '../../testenv/guests/guests.ts';
 import { realClock } from '../kernel/clock.ts';
 import { waitFor } from '../kernel/testing/wait.ts';
@@ -19,6 +18,7 @@ import {
   kernelBootVmi,
   processesUnder,
   startMigrationPair,
+  startRelay,
   type LauncherProcess,
 } from './testing/harness.ts';
 
@@ -39,37 +39,10 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-/** Serves `listen` and pipes every connection to `to` (the handlers' proxies, in one process). */
-async function relay(listen: string, to: string): Promise<Server> {
-  mkdirSync(dirname(listen), { recursive: true });
-  rmSync(listen, { force: true });
-  const server = createServer((client: Socket) => {
-    const upstream = createConnection({ path: to });
-    client.pipe(upstream).pipe(client);
-    const close = (): void => {
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', close);
-    upstream.on('error', close);
-    client.on('close', close);
-    upstream.on('close', close);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listen, resolve);
-  });
-  // The daemons' user connects to it (KubeVirt's proxy hands its sockets to QEMU's user).
-  chmodSync(listen, 0o666);
-  cleanups.push(
-    () =>
-      new Promise((resolve) => {
-        server.close(() => {
-          resolve();
-        });
-      }),
-  );
-  return server;
+/** The handlers' proxies, in one process; stopped after the test. */
+async function relay(listen: string, to: string): Promise<void> {
+  const r = await startRelay(listen, to);
+  cleanups.push(r.close);
 }
 
 async function bootedPair(): Promise<{ source: LauncherProcess; target: LauncherProcess; vmi: object }> {

@@ -15,7 +15,7 @@ import {
   rmSync,
 } from 'node:fs';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { createConnection, createServer, type Socket } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -338,4 +338,39 @@ export function processesUnder(root: string): number[] {
     }
   }
   return out;
+}
+
+/**
+ * Serves `listen` and pipes every connection to `to`: the two handlers' migration proxies in one process
+ * (source Pod's `<uid>-source.sock` to the target's libvirt socket). `close()` stops it.
+ */
+export async function startRelay(listen: string, to: string): Promise<{ close: () => Promise<void> }> {
+  mkdirSync(dirname(listen), { recursive: true });
+  rmSync(listen, { force: true });
+  const server = createServer((client: Socket) => {
+    const upstream = createConnection({ path: to });
+    client.pipe(upstream).pipe(client);
+    const close = (): void => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', close);
+    upstream.on('error', close);
+    client.on('close', close);
+    upstream.on('close', close);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen, resolve);
+  });
+  // The daemons' user connects to it (KubeVirt's proxy hands its sockets to QEMU's user).
+  chmodSync(listen, 0o666);
+  return {
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => {
+          resolve();
+        });
+      }),
+  };
 }
