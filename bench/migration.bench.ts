@@ -141,7 +141,7 @@ async function oneRound(kind: Kind, guest: { kernel: string; initrd: string }, i
     const migrating = migratingVmi(vmi, migrationUid);
     const prepared = await target.client.vmiCommand('syncMigrationTarget', migrating);
     if (!prepared.success) throw new Error(`syncMigrationTarget: ${prepared.message}`);
-    relay = await startRelay(source.paths.migrationSocket(UID), libvirtLayout(target.root).socketPath);
+    relay = await startRelay(source.paths.migrationSocket(UID, 0), libvirtLayout(target.root).socketPath);
     const from = new TickReader(source.paths.serialSocket(UID));
     const to = new TickReader(target.paths.serialSocket(UID));
     readers.push(from, to);
