@@ -3,6 +3,7 @@
  * one more entry here.
  */
 import type { ControllerDefinition } from './definition.ts';
+import { disruptionBudgetController } from './disruption-budget/definition.ts';
 import { draStatusController } from './dra/definition.ts';
 import { migrationController } from './migration/definition.ts';
 import { nodeController } from './node/definition.ts';
@@ -15,4 +16,5 @@ export const CONTROLLERS: readonly ControllerDefinition[] = [
   nodeController,
   draStatusController,
   migrationController,
+  disruptionBudgetController,
 ];

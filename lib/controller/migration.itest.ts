@@ -13,6 +13,8 @@ import {
 import type { VirtualMachineInstance, VirtualMachineInstanceMigration } from '../kubevirt/index.ts';
 import { isNotFound } from '../kernel/errors/errors.ts';
 import { PODS } from '../kernel/kube/index.ts';
+import type { KubeObject } from '../kernel/kube/index.ts';
+import { POD_DISRUPTION_BUDGETS } from '../kernel/kube/resources.ts';
 import type { Pod } from '../kubevirt/core/pod.ts';
 import { sleep, waitFor } from '../kernel/testing/wait.ts';
 import { FakeKubelet, startControllerEnv, vmiWhere, type ControllerEnv } from './testing/cluster.ts';
@@ -318,4 +320,36 @@ describe('migration controller against kube-apiserver', () => {
     await inPhase('mig-p1', 'Failed');
     await inPhase('mig-p2', 'Scheduling');
   }, 60_000);
+
+  it('deletes the PodDisruptionBudgets an older KubeVirt made for a VMI, and no other', async () => {
+    const pdb = (name: string, kind: string): KubeObject & { spec: unknown } => ({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: {
+        name,
+        namespace: env.ns,
+        ownerReferences: [
+          {
+            apiVersion: 'kubevirt.io/v1',
+            kind,
+            name: 'vm-old',
+            uid: '0d6f4a3e-0000-4000-8000-000000000001',
+            controller: true,
+          },
+        ],
+      },
+      spec: { minAvailable: 1, selector: { matchLabels: { 'kubevirt.io/created-by': 'x' } } },
+    });
+    await env.kv.create(
+      POD_DISRUPTION_BUDGETS,
+      pdb('kubevirt-disruption-budget-old', 'VirtualMachineInstance'),
+    );
+    await env.kv.create(POD_DISRUPTION_BUDGETS, pdb('someone-elses', 'VirtualMachine'));
+    await waitFor(async () => {
+      const names = (await env.kv.list(POD_DISRUPTION_BUDGETS, { namespace: env.ns })).items.map(
+        (p) => p.metadata.name,
+      );
+      return names.length === 1 && names[0] === 'someone-elses';
+    }, 'only the PDB no VMI controls left');
+  });
 });

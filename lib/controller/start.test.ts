@@ -69,6 +69,11 @@ describe('the controllers on the informer registry', () => {
         indexes: ['migration-vmi', 'migration-own-uid'],
         by: ['virt-controller-migration'],
       },
+      {
+        informer: 'poddisruptionbudgets.policy/v1 in ns1',
+        indexes: ['pdb-vmi'],
+        by: ['virt-controller-disruption-budget'],
+      },
     ]);
   });
 
@@ -83,6 +88,7 @@ describe('the controllers on the informer registry', () => {
       'resourceclaims.resource.k8s.io/v1 in every namespace',
       'resourceslices.resource.k8s.io/v1',
       'virtualmachineinstancemigrations.kubevirt.io/v1 in every namespace',
+      'poddisruptionbudgets.policy/v1 in every namespace',
     ]);
     expect(declared({ namespace: 'ns1', podsInAllNamespaces: true }).map((d) => d.informer)).toEqual([
       'virtualmachines.kubevirt.io/v1 in ns1',
@@ -94,6 +100,7 @@ describe('the controllers on the informer registry', () => {
       'resourceclaims.resource.k8s.io/v1 in ns1',
       'resourceslices.resource.k8s.io/v1',
       'virtualmachineinstancemigrations.kubevirt.io/v1 in ns1',
+      'poddisruptionbudgets.policy/v1 in ns1',
     ]);
   });
 });
