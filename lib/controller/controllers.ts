@@ -3,9 +3,18 @@
  * one more entry here.
  */
 import type { ControllerDefinition } from './definition.ts';
+import { disruptionBudgetController } from './disruption-budget/definition.ts';
 import { draStatusController } from './dra/definition.ts';
+import { migrationController } from './migration/definition.ts';
 import { nodeController } from './node/definition.ts';
 import { vmController } from './vm/definition.ts';
 import { vmiController } from './vmi/definition.ts';
 
-export const CONTROLLERS: readonly ControllerDefinition[] = [vmController, vmiController, nodeController, draStatusController];
+export const CONTROLLERS: readonly ControllerDefinition[] = [
+  vmController,
+  vmiController,
+  nodeController,
+  draStatusController,
+  migrationController,
+  disruptionBudgetController,
+];

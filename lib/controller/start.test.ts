@@ -34,17 +34,23 @@ describe('the controllers on the informer registry', () => {
           'virt-controller-vmi',
           'virt-controller-node',
           'virt-controller-dra-status',
+          'virt-controller-migration',
         ],
       },
       {
         informer: 'kubevirts.kubevirt.io/v1 in kubevirt',
         indexes: [],
-        by: ['virt-controller-vm', 'virt-controller-vmi'],
+        by: ['virt-controller-vm', 'virt-controller-vmi', 'virt-controller-migration'],
       },
       {
         informer: 'pods/v1 in ns1 with selector "kubevirt.io"',
-        indexes: ['vmi-uid', 'owner-pod-uid', 'node'],
-        by: ['virt-controller-vmi', 'virt-controller-node', 'virt-controller-dra-status'],
+        indexes: ['vmi-uid', 'owner-pod-uid', 'node', 'migration-uid'],
+        by: [
+          'virt-controller-vmi',
+          'virt-controller-node',
+          'virt-controller-dra-status',
+          'virt-controller-migration',
+        ],
       },
       { informer: 'persistentvolumeclaims/v1 in ns1', indexes: [], by: ['virt-controller-vmi'] },
       { informer: 'nodes/v1', indexes: [], by: ['virt-controller-node'] },
@@ -57,6 +63,16 @@ describe('the controllers on the informer registry', () => {
         informer: 'resourceslices.resource.k8s.io/v1',
         indexes: ['driver-pool'],
         by: ['virt-controller-dra-status'],
+      },
+      {
+        informer: 'virtualmachineinstancemigrations.kubevirt.io/v1 in ns1',
+        indexes: ['migration-vmi', 'migration-own-uid'],
+        by: ['virt-controller-migration'],
+      },
+      {
+        informer: 'poddisruptionbudgets.policy/v1 in ns1',
+        indexes: ['pdb-vmi'],
+        by: ['virt-controller-disruption-budget'],
       },
     ]);
   });
@@ -71,6 +87,8 @@ describe('the controllers on the informer registry', () => {
       'nodes/v1',
       'resourceclaims.resource.k8s.io/v1 in every namespace',
       'resourceslices.resource.k8s.io/v1',
+      'virtualmachineinstancemigrations.kubevirt.io/v1 in every namespace',
+      'poddisruptionbudgets.policy/v1 in every namespace',
     ]);
     expect(declared({ namespace: 'ns1', podsInAllNamespaces: true }).map((d) => d.informer)).toEqual([
       'virtualmachines.kubevirt.io/v1 in ns1',
@@ -81,6 +99,8 @@ describe('the controllers on the informer registry', () => {
       'nodes/v1',
       'resourceclaims.resource.k8s.io/v1 in ns1',
       'resourceslices.resource.k8s.io/v1',
+      'virtualmachineinstancemigrations.kubevirt.io/v1 in ns1',
+      'poddisruptionbudgets.policy/v1 in ns1',
     ]);
   });
 });

@@ -13,6 +13,7 @@ import {
   vmi,
   vmiDeleting,
   withPhase,
+  withPodPhase,
 } from '../../kubevirt/testing/objects.ts';
 import { attachmentPod, attachReady, bound, pvc, withHotplugVolume } from '../testing/storage-fixtures.ts';
 import { memoryLogger } from '../../kernel/log/log.ts';
@@ -37,6 +38,17 @@ const run = (): Promise<unknown> => c.reconcile(KEY, h.ctx);
 const body = (n: number): Record<string, unknown> => h.client.actions[n]?.body as Record<string, unknown>;
 const launcherOf = (v: VirtualMachineInstance, ...opts: ((p: Pod) => void)[]): Pod =>
   pod((p) => (p.metadata.name = launcherPodName(v)), ...opts);
+/** A migration's target launcher Pod, created after the source. */
+const target = (...opts: ((p: Pod) => void)[]): Pod =>
+  pod(
+    (p) => {
+      p.metadata.name = 'virt-launcher-testvm-abcde';
+      p.metadata.uid = 'target-uid';
+      p.metadata.creationTimestamp = '2026-01-01T00:05:00Z';
+      p.metadata.labels = { ...p.metadata.labels, 'kubevirt.io/migrationJobUID': 'mig-uid-1' };
+    },
+    ...opts,
+  );
 
 describe('VmiController', () => {
   it('new VMI: creates its launcher Pod, then one write moves it to Scheduling', async () => {
@@ -353,7 +365,63 @@ describe('currentPod', () => {
     ['on the VMI node', vmi((v) => (v.status = { nodeName: 'a' })), [older, newer], older],
     ['none on the VMI node', vmi((v) => (v.status = { nodeName: 'c' })), [older, newer], undefined],
     ['a deleting Pod still counts', vmi(), [pod(podDeleting)], pod(podDeleting)],
+    ['a newer migration target without a node never counts', vmi(), [older, target()], older],
+    ['a migration target alone, VMI without a node: none', vmi(), [target()], undefined],
+    [
+      'the target on another node than the VMI',
+      vmi((v) => (v.status = { nodeName: 'a' })),
+      [older, target(onNode('b'))],
+      older,
+    ],
+    [
+      'the target on the VMI node: the guest moved there',
+      vmi((v) => (v.status = { nodeName: 'b' })),
+      [older, target(onNode('b'))],
+      target(onNode('b')),
+    ],
   ])('%s', (_n, v, pods, want) => {
     expect(currentPod(v, pods)).toEqual(want);
+  });
+});
+
+describe('a running VMI with a migration target Pod', () => {
+  const onVmiNode = (node: string) => (v: VirtualMachineInstance) => {
+    (v.status ??= {}).nodeName = node;
+  };
+  const source = (...opts: ((p: Pod) => void)[]): Pod =>
+    launcherOf(vmi(), (p) => (p.metadata.creationTimestamp = '2026-01-01T00:00:00Z'), ...opts);
+  it.each<[string, VirtualMachineInstance, Pod[], string | undefined]>([
+    [
+      'target pending without a node: stays Running',
+      vmi(withPhase('Running'), onVmiNode('n1')),
+      [source(podReady('n1')), target()],
+      undefined,
+    ],
+    [
+      'target ready on n2: stays Running',
+      vmi(withPhase('Running'), onVmiNode('n1')),
+      [source(podReady('n1')), target(podReady('n2'))],
+      undefined,
+    ],
+    [
+      'moved to n2, source done on n1: stays Running',
+      vmi(withPhase('Running'), onVmiNode('n2')),
+      [source(podReady('n1'), withPodPhase('Succeeded')), target(podReady('n2'))],
+      undefined,
+    ],
+    [
+      'source gone while still on n1: Failed (the target is no launcher yet)',
+      vmi(withPhase('Running'), onVmiNode('n1')),
+      [target(podReady('n2'))],
+      'Failed',
+    ],
+  ])('%s', async (_n, v, pods, want) => {
+    h.vmis.add(v);
+    for (const p of pods) h.pods.add(p);
+    await run();
+    const written = h.client.actions.map(
+      (a) => (a.body as { status?: { phase?: string } } | undefined)?.status?.phase,
+    );
+    expect(written.find((p) => p !== undefined)).toBe(want);
   });
 });

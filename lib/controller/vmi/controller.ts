@@ -9,7 +9,7 @@
  * changed.
  */
 import { PODS } from '../../kernel/kube/resources.ts';
-import { VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/index.ts';
+import { LABELS, VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/index.ts';
 import type { KubeVirt, VirtualMachine, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
 import { ControllerExpectations, UIDTrackingExpectations } from '../../kernel/controller/expectations.ts';
@@ -67,12 +67,22 @@ interface SyncResult {
   retry?: unknown;
 }
 
-/** kubevirt controller.CurrentVMIPod: the newest controlled Pod, on the VMI's node once it has one. */
+/** On the VMI's node once it has one; a migration target Pod only there. */
+function mayBeCurrent(p: Pod, node: string): boolean {
+  if (node !== '') return (p.spec.nodeName ?? '') === node;
+  return p.metadata.labels?.[LABELS.MIGRATION_JOB_UID] === undefined;
+}
+
+/**
+ * kubevirt controller.CurrentVMIPod: the newest controlled Pod, on the VMI's node once it has one. A migration
+ * target Pod (label kubevirt.io/migrationJobUID) counts only on the VMI's node, where the guest has moved to:
+ * never while the VMI has no node, nor while it still runs on the source.
+ */
 export function currentPod(vmi: VirtualMachineInstance, pods: readonly Pod[]): Pod | undefined {
   const node = vmi.status?.nodeName ?? '';
   let cur: Pod | undefined;
   for (const p of pods) {
-    if (node !== '' && (p.spec.nodeName ?? '') !== node) continue;
+    if (!mayBeCurrent(p, node)) continue;
     const t = parseTime(p.metadata.creationTimestamp) ?? 0;
     if (cur === undefined || (parseTime(cur.metadata.creationTimestamp) ?? 0) < t) cur = p;
   }

@@ -21,6 +21,7 @@ export const EVENTS = gvr('v1', 'events', 'Event', true);
 export const CONFIG_MAPS = gvr('v1', 'configmaps', 'ConfigMap', true);
 export const RESOURCE_CLAIMS = gvr('resource.k8s.io/v1', 'resourceclaims', 'ResourceClaim', true);
 export const RESOURCE_SLICES = gvr('resource.k8s.io/v1', 'resourceslices', 'ResourceSlice', false);
+export const POD_DISRUPTION_BUDGETS = gvr('policy/v1', 'poddisruptionbudgets', 'PodDisruptionBudget', true);
 export const LEASES = gvr('coordination.k8s.io/v1', 'leases', 'Lease', true);
 export const CUSTOM_RESOURCE_DEFINITIONS = gvr(
   'apiextensions.k8s.io/v1',
