@@ -21,7 +21,7 @@ export function migrationDone(state: State | undefined): boolean {
 }
 
 /** The domain left this node by migration (Shutoff, reason Migrated). */
-export const domainMigrated = (domain: DomainJson | undefined): boolean =>
+const domainMigrated = (domain: DomainJson | undefined): boolean =>
   domain !== undefined && domain.Status.Status === 'Shutoff' && domain.Status.Reason === 'Migrated';
 
 /**

@@ -3,7 +3,14 @@ import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { DomainJson, LifeCycle } from '../../rpc/index.ts';
 import { testDomain } from '../../rpc/testing/domain.ts';
 import type { LauncherReach } from '../vmi/phase.ts';
-import { targetAction, targetVmi, type TargetAction, type TargetStatusInput } from './target.ts';
+import { scopedMergePatch } from '../../kernel/controller/merge-patch.ts';
+import {
+  TARGET_PATCH_SCOPE,
+  targetAction,
+  targetVmi,
+  type TargetAction,
+  type TargetStatusInput,
+} from './target.ts';
 
 type State = NonNullable<NonNullable<VirtualMachineInstance['status']>['migrationState']>;
 const T0 = '2026-01-01T00:00:00Z';
@@ -95,7 +102,7 @@ describe('targetAction', () => {
       'cleanup',
       'Succeeded',
     ],
-  ])('%s', (_, state, domain, launcher, want, phase) => {
+  ])('%s', (...[, state, domain, launcher, want, phase]) => {
     expect(targetAction({ vmi: vmi(state, phase), node: 'b', domain, launcher, nowMs: NOW }).kind).toBe(want);
   });
 
@@ -206,5 +213,25 @@ describe('targetVmi', () => {
   it('reports nothing for a failed migration', () => {
     const v = vmi(st({ startTimestamp: T0, failed: true }));
     expect(targetVmi(input(v, { domain: dom('Running'), action: { kind: 'none' } }))).toEqual(v);
+  });
+});
+
+describe('TARGET_PATCH_SCOPE', () => {
+  it('patches the take-over: labels, nodeName and migrationState, nothing else', () => {
+    const v = vmi(st({ startTimestamp: T0, endTimestamp: T1, targetNodeAddress: '10.0.0.2' }));
+    v.status = { ...v.status, guestOSInfo: { name: 'old' } };
+    const out = targetVmi(input(v, { domain: dom('Running', 'Unknown', T1), action: { kind: 'finalize' } }));
+    out.status = { ...out.status, guestOSInfo: { name: 'not the target handler’s' } };
+    const patch = scopedMergePatch(v, out, TARGET_PATCH_SCOPE);
+    expect(patch).toMatchObject({
+      metadata: { labels: { 'kubevirt.io/nodeName': 'b' } },
+      status: {
+        nodeName: 'b',
+        migrationTransport: 'Unix',
+        launcherContainerImageVersion: null,
+        conditions: [],
+      },
+    });
+    expect((patch?.['status'] as Record<string, unknown>)['guestOSInfo']).toBeUndefined();
   });
 });

@@ -66,6 +66,10 @@ export const TARGET_PATCH_SCOPE: PatchScope = {
   },
 };
 
+/** The record without key (labels, annotations). */
+const without = (m: Readonly<Record<string, string>> | undefined, key: string): Record<string, string> =>
+  Object.fromEntries(Object.entries(m ?? {}).filter(([k]) => k !== key));
+
 type State = NonNullable<NonNullable<VirtualMachineInstance['status']>['migrationState']>;
 
 const set = (t: string | null | undefined): t is string => t !== undefined && t !== null && t !== '';
@@ -100,33 +104,51 @@ const activeHere = (d: DomainJson | undefined): boolean =>
 function ackCompletion(next: VirtualMachineInstance, state: State, end: string, node: string): void {
   const status = next.status ?? {};
   state.endTimestamp = end;
-  next.metadata.labels = { ...next.metadata.labels, [LABELS.NODE_NAME]: node };
-  delete next.metadata.labels[LABELS.OUTDATED_LAUNCHER_IMAGE];
+  next.metadata.labels = {
+    ...without(next.metadata.labels, LABELS.OUTDATED_LAUNCHER_IMAGE),
+    [LABELS.NODE_NAME]: node,
+  };
   status.nodeName = node;
   delete status.launcherContainerImageVersion;
   delete status.evacuationNodeName;
   status.migrationTransport = 'Unix';
 }
 
+/** The domain arrived here, and runs: MigrationRequired is met. */
+function detect(next: VirtualMachineInstance, state: State, i: TargetStatusInput): void {
+  if (i.domain !== undefined && state.targetNodeDomainDetected !== true)
+    state.targetNodeDomainDetected = true;
+  if (!activeHere(i.domain) || set(state.targetNodeDomainReadyTimestamp)) return;
+  state.targetNodeDomainReadyTimestamp = rfc3339(i.nowMs);
+  const conditions = next.status?.conditions?.filter((c) => c.type !== 'MigrationRequired');
+  if (conditions !== undefined && next.status !== undefined) next.status.conditions = conditions;
+}
+
+/** The target proxy's address and ports, once it listens and before the migration started. */
+function publish(next: VirtualMachineInstance, state: State, i: TargetStatusInput): void {
+  if (isMigrating(next, i.nowMs)) return;
+  if (i.proxyPorts === undefined || Object.keys(i.proxyPorts).length === 0) return;
+  if (state.targetNodeAddress === i.migrationAddress) return;
+  state.targetNodeAddress = i.migrationAddress;
+  state.targetDirectMigrationNodePorts = { ...i.proxyPorts };
+}
+
 /** What the target saw of the domain, the end of the migration, and its proxy's address. */
 function report(next: VirtualMachineInstance, state: State, i: TargetStatusInput): void {
   if (state.failed === true) return;
-  const status = next.status ?? {};
-  if (i.domain !== undefined && state.targetNodeDomainDetected !== true)
-    state.targetNodeDomainDetected = true;
-  if (activeHere(i.domain) && !set(state.targetNodeDomainReadyTimestamp)) {
-    state.targetNodeDomainReadyTimestamp = rfc3339(i.nowMs);
-    const conditions = status.conditions?.filter((c) => c.type !== 'MigrationRequired');
-    if (conditions !== undefined) status.conditions = conditions;
-  }
+  detect(next, state, i);
   const end = i.domain?.Spec.Metadata?.KubeVirt.Migration?.EndTimestamp;
   if (set(end)) ackCompletion(next, state, end, i.node);
-  if (isMigrating(next, i.nowMs)) return;
-  if (i.proxyPorts === undefined || Object.keys(i.proxyPorts).length === 0) return;
-  if (state.targetNodeAddress !== i.migrationAddress) {
-    state.targetNodeAddress = i.migrationAddress;
-    state.targetDirectMigrationNodePorts = { ...i.proxyPorts };
-  }
+  publish(next, state, i);
+}
+
+/** After the cleanup the VMI loses the target's label, which ends the target's part. */
+function cleanedUp(next: VirtualMachineInstance, i: TargetStatusInput): VirtualMachineInstance {
+  // A failed post-copy never makes the VMI succeed.
+  if (postCopyFailed(i.domain) && next.status?.phase === 'Succeeded') next.status.phase = 'Failed';
+  next.metadata.labels = without(next.metadata.labels, LABELS.MIGRATION_TARGET_NODE_NAME);
+  next.metadata.annotations = without(next.metadata.annotations, ANNOTATIONS.CREATE_MIGRATION_TARGET);
+  return next;
 }
 
 /** The VMI after the pass; equal to the input when there is nothing to write. */
@@ -135,15 +157,7 @@ export function targetVmi(i: TargetStatusInput): VirtualMachineInstance {
   const state = next.status?.migrationState;
   if (state === undefined || next.status === undefined) return next;
   if (i.action.kind === 'holdPostCopy') return next;
-  if (i.action.kind === 'cleanup') {
-    if (!i.actionDone) return next;
-    // A failed post-copy never makes the VMI succeed.
-    if (postCopyFailed(i.domain) && next.status.phase === 'Succeeded') next.status.phase = 'Failed';
-    if (next.metadata.labels !== undefined) delete next.metadata.labels[LABELS.MIGRATION_TARGET_NODE_NAME];
-    if (next.metadata.annotations !== undefined)
-      delete next.metadata.annotations[ANNOTATIONS.CREATE_MIGRATION_TARGET];
-    return next;
-  }
+  if (i.action.kind === 'cleanup') return i.actionDone ? cleanedUp(next, i) : next;
   if (i.action.kind === 'finalize' && i.actionDone) {
     state.completed = true;
     delete next.status.migratedVolumes;
