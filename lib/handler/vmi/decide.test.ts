@@ -63,6 +63,11 @@ const withDra = (v: VirtualMachineInstance, attachable: boolean): VirtualMachine
     },
   },
 });
+/** A migration of the VMI started and has not ended. */
+const migrating = (v: VirtualMachineInstance): VirtualMachineInstance => ({
+  ...v,
+  status: { ...v.status, migrationState: { migrationUid: 'm', startTimestamp: '2026-01-01T00:00:00Z' } },
+});
 const ok: LauncherReach = { initialized: true, unresponsive: false };
 const gone: LauncherReach = { initialized: true, unresponsive: true };
 
@@ -75,6 +80,26 @@ type Row = [
 describe('decideAction (KubeVirt handler sync)', () => {
   it.each<Row>([
     ['a Scheduled VMI without a domain: start it', [vmi('Scheduled'), undefined, ok], 'sync'],
+    [
+      'a migration under way (VMI): leave the domain to it',
+      [migrating(vmi('Running')), domain('Running', 'Booted'), ok],
+      'none',
+    ],
+    [
+      'a domain paused for a migration: leave it to the migration',
+      [vmi('Running'), domain('Paused', 'Migration'), ok],
+      'none',
+    ],
+    [
+      'a VMI deleted during its migration: shut the domain down',
+      [migrating(vmi('Running', true)), domain('Running', 'Booted'), ok],
+      'shutdown',
+    ],
+    [
+      "the domain migrated away: delete this node's copy",
+      [vmi('Running'), domain('Shutoff', 'Migrated'), ok],
+      'delete',
+    ],
     [
       'a Running VMI with its domain running: keep it in line',
       [vmi('Running'), domain('Running', 'Booted'), ok],

@@ -13,9 +13,12 @@
  * - wait, instead of a sync of the running domain, while a DRA device hotplugged into it has no status to attach
  *   it by yet: the launcher's converter refuses a DRA device it cannot attach, so the sync would fail until the
  *   controller writes the address; a claim that is never allocated holds the domain's other changes back.
+ * - none while a migration is under way (vm.go execute): the migration's own passes own the VMI and the domain
+ *   then; a domain that migrated away (Shutoff, Migrated) is deleted as any dead domain is, and keeps the phase.
  */
 import { draDevicesPending, hotplugVolumesReady, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { DomainJson } from '../../rpc/index.ts';
+import { migrationInProgress } from '../migration/role.ts';
 import { domainPhase, type LauncherReach } from './phase.ts';
 
 export type HandlerAction = 'shutdown' | 'delete' | 'sync' | 'wait' | 'none';
@@ -67,7 +70,17 @@ export function decideAction({ vmi, domain, launcher }: DecideInput): HandlerAct
   const leaving = vmi === undefined || vmi.metadata.deletionTimestamp !== undefined;
   if (leaving) return alive ? 'shutdown' : domain !== undefined ? 'delete' : 'none';
   if (isFinal(vmi)) return domain !== undefined ? 'delete' : 'none';
-  if (domain !== undefined && !alive) return deadDomainAction(vmi, domain);
+  if (migrationInProgress(vmi, domain)) return 'none';
+  return liveVmiAction(vmi, domain, launcher);
+}
+
+/** A VMI that is neither leaving, final nor migrating. */
+function liveVmiAction(
+  vmi: VirtualMachineInstance,
+  domain: DomainJson | undefined,
+  launcher: LauncherReach,
+): HandlerAction {
+  if (domain !== undefined && !domainAlive(domain)) return deadDomainAction(vmi, domain);
   if (domainPhase(vmi, domain, launcher) !== vmi.status?.phase) return 'none';
   return domain === undefined ? start(vmi) : keepInLine(vmi);
 }
