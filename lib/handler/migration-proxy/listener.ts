@@ -27,10 +27,19 @@ export interface Forwarding {
   readonly log: Logger;
 }
 
+/**
+ * Connections one tunnel holds at most, accepted or still in their TLS handshake. libvirt opens one to its peer and
+ * QEMU at most one per parallel migration thread (8); the source socket is reachable by anything in the tenant's
+ * Pod and the target port by anything on the node's network, so neither may grow the handler without bound.
+ */
+export const MAX_CONNECTIONS = 32;
+
 /** Tracks the accepted connections of `server` and relays each to a freshly dialled far end. */
 export class Tunnels {
   /** Both legs of every tunnel. */
   private readonly open = new Set<Duplex>();
+  /** The accepted ends of the tunnels. */
+  private readonly inbound = new Set<Duplex>();
   /** Raw connections, from their accept on (a TLS one before its handshake ends). */
   private readonly raw = new Set<Duplex>();
   private stopped = false;
@@ -45,10 +54,11 @@ export class Tunnels {
   /** Relays `inbound` (accepted and, for TLS, checked) to a new far end. */
   accept(inbound: Socket): void {
     inbound.on('error', () => undefined);
-    if (this.stopped) {
+    if (this.stopped || this.full(this.inbound)) {
       inbound.destroy();
       return;
     }
+    this.track(this.inbound, inbound);
     this.track(this.open, inbound);
     this.f
       .dial()
@@ -72,8 +82,15 @@ export class Tunnels {
 
   /** Tracks a raw connection from its accept on, so stop cuts it too. */
   acceptRaw(s: Duplex): void {
-    if (this.stopped) s.destroy();
+    if (this.stopped || this.full(this.raw)) s.destroy();
     else this.track(this.raw, s);
+  }
+
+  /** `held` is at the cap: the connection is refused, and said so. */
+  private full(held: Set<Duplex>): boolean {
+    if (held.size < MAX_CONNECTIONS) return false;
+    this.f.log.warning('migration tunnel refused a connection', { max: MAX_CONNECTIONS });
+    return true;
   }
 
   private track(set: Set<Duplex>, s: Duplex): void {
@@ -85,6 +102,7 @@ export class Tunnels {
     this.stopped = true;
     for (const s of [...this.open, ...this.raw]) s.destroy();
     this.open.clear();
+    this.inbound.clear();
     this.raw.clear();
   }
 }
