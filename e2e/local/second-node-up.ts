@@ -10,9 +10,7 @@ import { realClock } from '../../lib/kernel/clock.ts';
 import { certPaths } from '../../testenv/certs.ts';
 import { freePorts } from '../../testenv/ports.ts';
 import type { ImageArchives } from './builds.ts';
-import { CNI_BIN_DIR, cniConflist } from './cni.ts';
 import { kubeProxyArgs, kubeProxyConfig } from './components.ts';
-import { containerdConfig } from './containerd-config.ts';
 import { save, type StepContext } from './context.ts';
 import { run } from './exec.ts';
 import type { Api } from './kube.ts';
@@ -30,7 +28,7 @@ import { containerdUp, healthz } from './probes.ts';
 import { running, startLocal, waitHealthy } from './procs.ts';
 import { HOST_VETH, inNode, nodeCgroupDir, overlays, secondNodeLayout, setupScript } from './second-node.ts';
 import type { LocalProcess, SecondNodeState } from './state.ts';
-import { importImages, nodeReady } from './up-node.ts';
+import { containerdFiles, importImages, nodeReady } from './up-node.ts';
 
 /** The v1 hierarchies under /sys/fs/cgroup (not the unified one of this hybrid host). */
 async function v1Hierarchies(): Promise<string[]> {
@@ -94,23 +92,7 @@ async function ensureContainerd(c: StepContext, st: SecondNodeState): Promise<vo
   // Written where the node's namespace shows them at the host node's paths (second-node.ts overlays).
   const own = (p: string): string => join(n, 'stack', p.slice(c.L.dir.length + 1));
   await Promise.all([ctrd.root, ctrd.state, c.L.cni.confDir].map((d) => mkdir(own(d), { recursive: true })));
-  await writeFile(
-    own(ctrd.config),
-    containerdConfig({
-      root: ctrd.root,
-      state: ctrd.state,
-      socket: ctrd.socket,
-      runDir: c.s.runDir,
-      cniConfDir: c.L.cni.confDir,
-      cniBinDir: CNI_BIN_DIR,
-      varDir: ctrd.var,
-      cdiDir: ctrd.cdi,
-    }),
-  );
-  await writeFile(
-    own(join(c.L.cni.confDir, '10-kvts.conflist')),
-    cniConflist(join(c.L.dir, 'cni', 'ipam'), SECOND_NODE),
-  );
+  for (const f of containerdFiles(c.L, c.s.runDir, SECOND_NODE)) await writeFile(own(f.path), f.text);
   const path = `${c.bins.containerdBinDir}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`;
   const args = ['--config', ctrd.config];
   const bin = c.bins.containerd;

@@ -23,10 +23,33 @@ import {
   kubeletConfig,
   shieldFile,
 } from './kubelet-config.ts';
-import { IMAGES, imageVolumesDir, NODE_NAME } from './layout.ts';
+import { FIRST_NODE, IMAGES, imageVolumesDir, NODE_NAME, type Layout, type NodeSpec } from './layout.ts';
 import type { ControlPlaneParts } from './up-control.ts';
 import { containerdUp, healthz } from './probes.ts';
 import { running, startLocal, waitHealthy } from './procs.ts';
+
+/** containerd's config and the CNI config list of a node, at the paths that node sees them. */
+export function containerdFiles(
+  L: Layout,
+  runDir: string,
+  node: NodeSpec = FIRST_NODE,
+): { path: string; text: string }[] {
+  const ctrd = L.containerd;
+  const config = containerdConfig({
+    root: ctrd.root,
+    state: ctrd.state,
+    socket: ctrd.socket,
+    runDir,
+    cniConfDir: L.cni.confDir,
+    cniBinDir: CNI_BIN_DIR,
+    varDir: ctrd.var,
+    cdiDir: ctrd.cdi,
+  });
+  return [
+    { path: ctrd.config, text: config },
+    { path: join(L.cni.confDir, '10-kvts.conflist'), text: cniConflist(join(L.dir, 'cni', 'ipam'), node) },
+  ];
+}
 
 export async function ensureContainerd(c: StepContext): Promise<void> {
   if (running(c.s.processes.containerd)) return;
@@ -38,20 +61,7 @@ export async function ensureContainerd(c: StepContext): Promise<void> {
     ),
   );
   await sharedBindMount(imageVolumesDir(c.L));
-  await writeFile(
-    ctrd.config,
-    containerdConfig({
-      root: ctrd.root,
-      state: ctrd.state,
-      socket: ctrd.socket,
-      runDir: c.s.runDir,
-      cniConfDir: c.L.cni.confDir,
-      cniBinDir: CNI_BIN_DIR,
-      varDir: ctrd.var,
-      cdiDir: ctrd.cdi,
-    }),
-  );
-  await writeFile(join(c.L.cni.confDir, '10-kvts.conflist'), cniConflist(join(c.L.dir, 'cni', 'ipam')));
+  for (const f of containerdFiles(c.L, c.s.runDir)) await writeFile(f.path, f.text);
   const path = `${c.bins.containerdBinDir}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin`;
   const p = {
     bin: c.bins.containerd,
