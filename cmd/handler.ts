@@ -39,6 +39,9 @@ interface HandlerFlags extends KubeFlagValues, MetricsTlsFlags {
   tlsKeyFile?: string;
   clientCaFile?: string;
   clientCommonName: string;
+  clientCertFile?: string;
+  clientKeyFile?: string;
+  migrationAddress?: string;
   workers: number;
   namespace: string;
   port: number;
@@ -76,8 +79,42 @@ function restOptions(f: HandlerFlags): HandlerRoleOptions['rest'] {
   };
 }
 
+/**
+ * The migration proxies' address and mutual TLS: the console server's CA and pair, and the handler's client pair
+ * (both client files or neither: then no migration passes through this node).
+ */
+function migrationOptions(
+  f: HandlerFlags,
+  rest: HandlerRoleOptions['rest'],
+): HandlerRoleOptions['migration'] {
+  const given = [f.clientCertFile, f.clientKeyFile].filter((x) => x !== undefined).length;
+  if (given === 0) return undefined;
+  if (given < 2 || rest === undefined)
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      "migrations need --client-cert-file and --client-key-file together, with the console server's --tls-cert-file, --tls-key-file and --client-ca-file",
+    );
+  const fallback = rest.host === '0.0.0.0' || rest.host === '::' ? undefined : rest.host;
+  const address = f.migrationAddress ?? fallback;
+  if (address === undefined)
+    throw new KvError(
+      'KV_ERR_CONFIG',
+      "--migration-address must name this node's address when the console server listens on every address",
+    );
+  const client = pemPairFlags(
+    { flag: '--client-cert-file', file: f.clientCertFile ?? '' },
+    { flag: '--client-key-file', file: f.clientKeyFile ?? '' },
+  );
+  const { ca, cert, key } = rest.tls;
+  return {
+    address: ipAddress('--migration-address', address),
+    tls: { ca, cert, key, clientCert: Buffer.from(client.cert), clientKey: Buffer.from(client.key) },
+  };
+}
+
 function roleOptions(f: HandlerFlags, node: string): Omit<HandlerRoleOptions, 'log'> {
   const rest = restOptions(f);
+  const migration = migrationOptions(f, rest);
   return {
     config: loadRestConfig(kubeFlagsToConfigOptions(f, { userAgent: 'kubevirt-ts/handler' })),
     node,
@@ -87,6 +124,7 @@ function roleOptions(f: HandlerFlags, node: string): Omit<HandlerRoleOptions, 'l
     devicePluginsDir: f.devicePluginsDir,
     maxDevices: f.maxDevices,
     ...(rest !== undefined && { rest }),
+    ...(migration !== undefined && { migration }),
     workers: f.workers,
     namespace: f.namespace,
     healthPort: f.port,
@@ -136,6 +174,15 @@ export function handlerCommand(): Command {
       '--client-common-name <cn>',
       "the common name the api's client certificate must carry ('' accepts any the CA signed)",
       DEFAULT_CLIENT_COMMON_NAME,
+    )
+    .option(
+      '--client-cert-file <file>',
+      "the handler's client certificate (PEM), shown to the target node's migration proxy; without it no migration passes through this node",
+    )
+    .option('--client-key-file <file>', "the handler's client key (PEM)")
+    .option(
+      '--migration-address <ip>',
+      "where this node's migration proxies listen (default: --console-server-address when it names one)",
     )
     .addOption(parsed('--workers <n>', 'VMIs synced at once', intIn(1, 100), 3))
     .option(

@@ -23,7 +23,7 @@ import { buildRuleIndex, KUBEVIRT_REWRITE_RULES } from '../rename/index.ts';
 import { nodeResolver, startRestServer, type RestTls } from './rest/index.ts';
 import { startDevicePlugins } from './device-plugins/start.ts';
 import { runHeartbeat } from './node/heartbeat.ts';
-import { startHandler } from './start.ts';
+import { startHandler, type StartHandlerOptions } from './start.ts';
 
 export interface HandlerRoleOptions {
   readonly config: RestConfig;
@@ -47,6 +47,8 @@ export interface HandlerRoleOptions {
     /** The CN the api's client certificate must carry ('' any; default KubeVirt's). */
     readonly requiredClientCommonName?: string;
   };
+  /** The migration proxies' address and TLS; without them a migration through this node fails saying why. */
+  readonly migration?: StartHandlerOptions['migration'];
   /** The install namespace: its KubeVirt resource's settings (SMBIOS, the VM options) are followed live. */
   readonly namespace?: string;
   readonly healthPort: number;
@@ -70,6 +72,7 @@ async function start(o: HandlerRoleOptions, ctx: RoleContext): Promise<RoleWork>
     registry: requireRegistry(ctx),
     signal: stop.signal,
     ...(o.namespace !== undefined && { configNamespace: o.namespace }),
+    ...(o.migration !== undefined && { migration: o.migration }),
   });
   // Also when what follows fails to start: the VMI side stops with the role.
   ctx.defer(async () => {

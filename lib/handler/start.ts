@@ -26,7 +26,7 @@ import { realClock, type Clock } from '../kernel/clock.ts';
 import { ApiEventRecorder, type EventRecorder } from '../kernel/controller/events.ts';
 import { enqueueOwnKey } from '../kernel/controller/keys.ts';
 import { controllerMetricsFor } from '../kernel/controller/metrics.ts';
-import { runController } from '../kernel/controller/runner.ts';
+import { runController, type Reconciler } from '../kernel/controller/runner.ts';
 import { SharedInformer } from '../kernel/informer/informer.ts';
 import { PODS } from '../kernel/kube/index.ts';
 import type { KubeClient } from '../kernel/kube/types.ts';
@@ -34,6 +34,13 @@ import type { Logger } from '../kernel/log/log.ts';
 import { workQueueMetricsFor } from '../kernel/workqueue/metrics.ts';
 import { WorkQueue } from '../kernel/workqueue/queue.ts';
 import { HotplugMounter } from './hotplug/mounter.ts';
+import {
+  HandlerMigrationController,
+  type HandlerMigrationControllerOptions,
+} from './migration/controller.ts';
+import { MigrationProxyManager } from './migration-proxy/manager.ts';
+import type { PortRange } from './migration-proxy/ports.ts';
+import type { MigrationTls } from './migration-proxy/tls.ts';
 import { RouterAdvertisers } from './network/router-adverts.ts';
 import { PodNetworkSetup } from './network/setup.ts';
 import { LauncherClients } from './launchers/clients.ts';
@@ -45,6 +52,7 @@ import { HandlerVmiController } from './vmi/controller.ts';
 import { handlerClusterConfig, type HandlerClusterConfig } from './vmi/options.ts';
 
 const HANDLER_VM_QUEUE = 'virt-handler-vm';
+const HANDLER_MIGRATION_QUEUE = 'virt-handler-migration';
 
 export interface StartHandlerOptions {
   /** Speaks kubevirt.io (a rewritingClient where the cluster stores the internal names). */
@@ -61,6 +69,12 @@ export interface StartHandlerOptions {
   readonly configNamespace?: string;
   readonly resyncMs?: number;
   readonly unresponsiveAfterMs?: number;
+  /** Where this node's migration proxies listen, and their TLS (none: a migration through this node fails). */
+  readonly migration?: {
+    readonly address: string;
+    readonly tls?: MigrationTls;
+    readonly portRange?: PortRange;
+  };
 }
 
 export interface RunningHandler {
@@ -86,6 +100,7 @@ function nodeInformers(
   log: Logger,
 ): {
   vmis: SharedInformer<VirtualMachineInstance>;
+  targets: SharedInformer<VirtualMachineInstance>;
   pods: SharedInformer<Pod>;
   kubevirts: SharedInformer<KubeVirt> | undefined;
 } {
@@ -101,6 +116,12 @@ function nodeInformers(
       labelSelector: `${LABELS.NODE_NAME}=${o.node}`,
       resyncPeriodMs: 5 * 60_000,
     }),
+    // The VMIs migrating here: not this node's until the migration completed (migration-target.go's informer).
+    targets: new SharedInformer<VirtualMachineInstance>({
+      ...common,
+      gvr: VIRTUAL_MACHINE_INSTANCES,
+      labelSelector: `${LABELS.MIGRATION_TARGET_NODE_NAME}=${o.node}`,
+    }),
     pods: new SharedInformer<Pod>({
       ...common,
       gvr: PODS,
@@ -110,11 +131,75 @@ function nodeInformers(
   };
 }
 
+/** Once the caches synced, each queue's workers until the signal aborts (none when a cache never synced). */
+async function runQueues(
+  o: StartHandlerOptions,
+  informers: readonly { waitForSync(signal: AbortSignal): Promise<boolean> }[],
+  queues: readonly { name: string; queue: WorkQueue; reconcile: Reconciler }[],
+  log: Logger,
+): Promise<void> {
+  const all = await Promise.all(informers.map((i) => i.waitForSync(o.signal)));
+  if (all.every(Boolean)) log.info('caches synced, starting workers', { workers: o.workers });
+  else for (const q of queues) q.queue.shutDown();
+  const metrics = controllerMetricsFor(o.registry);
+  await Promise.all(
+    queues.map((q) => runController({ ...q, workers: o.workers, log, metrics, signal: o.signal })),
+  );
+}
+
+/** The migration side: the node's proxies (with TLS material), its controller and work queue. */
+function startMigrations(
+  o: StartHandlerOptions,
+  d: Pick<HandlerMigrationControllerOptions, 'launchers' | 'network' | 'clock' | 'recorder'> & {
+    vmis: SharedInformer<VirtualMachineInstance>;
+    targets: SharedInformer<VirtualMachineInstance>;
+    clusterConfig: () => HandlerClusterConfig;
+    log: Logger;
+  },
+): {
+  proxies: MigrationProxyManager | undefined;
+  queue: WorkQueue;
+  controller: HandlerMigrationController;
+} {
+  const proxies =
+    o.migration?.tls === undefined
+      ? undefined
+      : new MigrationProxyManager({
+          kubeletPodsDir: o.kubeletPodsDir,
+          host: o.migration.address,
+          tls: o.migration.tls,
+          log: d.log,
+          clock: d.clock,
+          ...(o.migration.portRange !== undefined && { portRange: o.migration.portRange }),
+        });
+  const queue = new WorkQueue<string>({
+    name: HANDLER_MIGRATION_QUEUE,
+    clock: d.clock,
+    metrics: workQueueMetricsFor(o.registry),
+  });
+  const controller = new HandlerMigrationController({
+    client: o.client,
+    node: o.node,
+    vmis: d.vmis.store,
+    targets: d.targets.store,
+    launchers: d.launchers,
+    proxies,
+    migrationAddress: o.migration?.address ?? '',
+    config: d.clusterConfig,
+    ...(d.network !== undefined && { network: d.network }),
+    clock: d.clock,
+    recorder: d.recorder,
+  });
+  d.vmis.addEventHandler(enqueueOwnKey(queue.add.bind(queue)));
+  d.targets.addEventHandler(enqueueOwnKey(queue.add.bind(queue)));
+  return { proxies, queue, controller };
+}
+
 export async function startHandler(o: StartHandlerOptions): Promise<RunningHandler> {
   const clock = o.clock ?? realClock;
   const log = o.log.with({ node: o.node });
-  const { vmis, pods, kubevirts } = nodeInformers(o, clock, log);
-  const informers = [vmis, pods, ...(kubevirts === undefined ? [] : [kubevirts])];
+  const { vmis, targets, pods, kubevirts } = nodeInformers(o, clock, log);
+  const informers = [vmis, targets, pods, ...(kubevirts === undefined ? [] : [kubevirts])];
   const launcherPods = nodePods(pods.store);
   const queue = new WorkQueue<string>({
     name: HANDLER_VM_QUEUE,
@@ -175,6 +260,16 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     network,
     ...(o.resyncMs !== undefined && { resyncMs: o.resyncMs }),
   });
+  const migrations = startMigrations(o, {
+    vmis,
+    targets,
+    launchers,
+    network,
+    clusterConfig,
+    clock,
+    recorder,
+    log,
+  });
   registerVmiStats(
     o.registry,
     o.node,
@@ -187,22 +282,15 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
   const reconcile = controller.reconcile;
   vmis.addEventHandler(enqueueOwnKey(queue.add.bind(queue)));
   const informersDone = Promise.all(informers.map((i) => i.run(o.signal)));
-  const metrics = controllerMetricsFor(o.registry);
   const synced = (): boolean => informers.every((i) => i.hasSynced());
+  const queues = [
+    { name: HANDLER_VM_QUEUE, queue, reconcile },
+    { name: HANDLER_MIGRATION_QUEUE, queue: migrations.queue, reconcile: migrations.controller.reconcile },
+  ];
   const done = (async (): Promise<void> => {
-    const all = await Promise.all(informers.map((i) => i.waitForSync(o.signal)));
-    if (all.every(Boolean)) log.info('caches synced, starting workers', { workers: o.workers });
-    else queue.shutDown();
-    await runController({
-      name: HANDLER_VM_QUEUE,
-      queue,
-      workers: o.workers,
-      reconcile,
-      log,
-      metrics,
-      signal: o.signal,
-    });
+    await runQueues(o, informers, queues, log);
     await informersDone;
+    await migrations.proxies?.close();
     await notify.close();
     await network.close();
     await rm(advertsDir, { recursive: true, force: true });

@@ -27,6 +27,7 @@ import type { NotifyServer } from '../notify/server.ts';
 import { syncCpuHotplug, type CpuTopology } from './cpu-hotplug.ts';
 import { syncMemoryHotplug, type MemoryHotplugOutcome } from './memory-hotplug.ts';
 import { decideAction, type HandlerAction } from './decide.ts';
+import { migrationInProgress } from '../migration/role.ts';
 import { syncOptions, type HandlerClusterConfig } from './options.ts';
 import { acpiEnabled, type LauncherReach } from './phase.ts';
 import { computeHandlerStatus } from './status.ts';
@@ -217,6 +218,8 @@ export class HandlerVmiController {
     // A launcher that went away after its guest stopped did its job: no failure to report.
     const gone = i.reach.unresponsive && i.domain === undefined;
     const failure = i.failure ?? (gone ? UNRESPONSIVE : undefined);
+    // During a migration the migration controller's passes write the VMI (migration/controller.ts).
+    if (seen.vmi !== undefined && migrationInProgress(seen.vmi, i.domain)) return;
     if (seen.vmi !== undefined)
       await this.writeStatus(key, seen.vmi, {
         domain: i.domain,

@@ -8,6 +8,7 @@
 import type { KubeVirt, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { domainAttachmentByInterfaceName, type BindingPlugin } from '../../network/pod-network-interfaces.ts';
 import { VirtualMachineOptions } from '../../rpc/index.ts';
+import type { MigrationConfiguration } from '../migration/options.ts';
 
 export interface HandlerClusterConfig {
   readonly smbios: { manufacturer: string; family: string; product: string; sku: string; version: string };
@@ -18,6 +19,8 @@ export interface HandlerClusterConfig {
   readonly bochsDisplayForEfiGuests: boolean;
   /** `network.binding`: the binding plugins by name. */
   readonly networkBindings: Readonly<Record<string, BindingPlugin>>;
+  /** `migrations`: what a migration of a VMI without its own configuration is allowed. */
+  readonly migrations?: MigrationConfiguration;
 }
 
 /** KubeVirt's defaults (virt-config: SMBIOS KubeVirt/KubeVirt/None, balloon period 10 s). */
@@ -46,6 +49,10 @@ function bindingsOf(c: Json): Record<string, BindingPlugin> {
   return out;
 }
 
+/** `migrations` of the configuration, taken as it is (options.ts of migration/ reads each field). */
+const migrationsOf = (c: Json): { migrations?: MigrationConfiguration } =>
+  isJson(c['migrations']) ? { migrations: c['migrations'] } : {};
+
 /** The handler's settings from the KubeVirt resource that configures the cluster (none: KubeVirt's defaults). */
 export function handlerClusterConfig(kv: KubeVirt | undefined): HandlerClusterConfig {
   const c: Json = kv?.spec.configuration ?? {};
@@ -71,6 +78,7 @@ export function handlerClusterConfig(kv: KubeVirt | undefined): HandlerClusterCo
     freePageReportingDisabled: options['disableFreePageReporting'] !== undefined,
     bochsDisplayForEfiGuests: gates.includes('BochsDisplayForEFIGuests'),
     networkBindings: bindingsOf(c),
+    ...migrationsOf(c),
   };
 }
 

@@ -47,6 +47,8 @@ export const CERT_DIRS = {
   /** The client certificate the api Pod's rewriter shows the api for webhook reviews. */
   rewriterClient: '/etc/virt-api/rewriter-client',
   handlerServer: '/etc/virt-handler/servercertificates',
+  /** The client certificate a handler shows the target node's migration proxy. */
+  handlerMigrationClient: '/etc/virt-handler/clientcertificates',
   controller: '/etc/virt-controller/certificates',
   operator: '/etc/virt-operator/certificates',
 } as const;

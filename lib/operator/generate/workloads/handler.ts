@@ -80,6 +80,8 @@ const fieldEnv = (name: string, fieldPath: string): EnvVar => ({
  * On the host network a server bound to every interface listens on all of the node's; there the handler's
  * and pr-helper's servers take the node's address (the Pod's IP, so the probes still reach them) from NODE_IP.
  */
+const POD_IP = 'POD_IP';
+
 function nodeAddress(cfg: InstallConfig): { env: EnvVar[]; address?: string } {
   if (!cfg.handler.hostNetwork) return { env: [] };
   return { env: [fieldEnv(NODE_IP, 'status.hostIP')], address: `$(${NODE_IP})` };
@@ -87,6 +89,7 @@ function nodeAddress(cfg: InstallConfig): { env: EnvVar[]; address?: string } {
 
 function handler(cfg: InstallConfig): ContainerSpec {
   const server = tlsFiles(CERT_DIRS.handlerServer);
+  const client = tlsFiles(CERT_DIRS.handlerMigrationClient);
   const node = nodeAddress(cfg);
   const args = roleArgs(['handler'], {
     '--port': cfg.handler.healthPort,
@@ -97,6 +100,10 @@ function handler(cfg: InstallConfig): ContainerSpec {
     '--tls-cert-file': server.cert,
     '--tls-key-file': server.key,
     '--client-ca-file': CA_BUNDLE_FILE,
+    '--client-cert-file': client.cert,
+    '--client-key-file': client.key,
+    // The target's proxies listen on the Pod's address (KubeVirt's migration IP): the node's on the host network.
+    '--migration-address': node.address ?? `$(${POD_IP})`,
     '--kubelet-pods-dir': HOST_PATHS.kubeletPods,
     '--node-labeller-dir': HOST_PATHS.nodeLabeller,
     '--device-plugins-dir': HOST_PATHS.devicePlugins,
@@ -106,13 +113,19 @@ function handler(cfg: InstallConfig): ContainerSpec {
   return {
     name: CONTAINERS.handler,
     args,
-    env: [fieldEnv('NODE_NAME', 'spec.nodeName'), ...node.env, SUBREAPER],
+    env: [
+      fieldEnv('NODE_NAME', 'spec.nodeName'),
+      ...node.env,
+      ...(node.address === undefined ? [fieldEnv(POD_IP, 'status.podIP')] : []),
+      SUBREAPER,
+    ],
     ports: [
       tcpPort(METRICS_PORT, cfg.handler.healthPort),
       tcpPort(CONSOLE_PORT, cfg.handler.consoleServerPort),
     ],
     mounts: [
       secretAt(SECRETS.handlerServer, CERT_DIRS.handlerServer),
+      secretAt(SECRETS.handlerClient, CERT_DIRS.handlerMigrationClient),
       configMapAt(CONFIG_MAPS.caBundle, CA_BUNDLE_DIR),
       hostPathAt('kubelet', HOST_PATHS.kubelet, { propagation: 'Bidirectional' }),
       hostPathAt('node-labeller', HOST_PATHS.nodeLabeller, { create: true }),
