@@ -121,6 +121,14 @@ describe('LauncherClients in the launcher Pod', () => {
     clients.forget('u1');
     await clients.probe(vmi);
     expect(clients.reach(vmi)).toEqual({ initialized: false, unresponsive: false });
+    // Nor is a migration target's launcher that has not started, its VMI Running on the source node.
+    clients.forget('u1');
+    const migrating = {
+      ...vmi,
+      status: { ...vmi.status, phase: 'Running', nodeName: 'source-node' },
+    } as VirtualMachineInstance;
+    await clients.probe(migrating);
+    expect(clients.reach(migrating)).toEqual({ initialized: false, unresponsive: false });
   });
 
   it('refuses a symlink at a Running VMI’s socket without giving its launcher up: back in place, it is reached', async () => {

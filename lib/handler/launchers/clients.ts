@@ -56,12 +56,13 @@ interface Entry {
 }
 
 /**
- * Whether the VMI's launcher has answered before: this handler reached it, or the VMI got to Running, which only a
- * launcher that started its domain brings about. A handler started after such a launcher died (its socket gone
- * with the Pod's volumes, or left behind refusing) then sees it gone rather than not started yet.
+ * Whether the VMI's launcher has answered before: this handler reached it, or the VMI got to Running on this node,
+ * which only a launcher that started its domain here brings about. A handler started after such a launcher died (its
+ * socket gone with the Pod's volumes, or left behind refusing) then sees it gone rather than not started yet. A
+ * migration target's launcher is new even though its VMI runs (on the source node).
  */
-function hadLauncher(vmi: VirtualMachineInstance, e: Entry): boolean {
-  return e.initialized || vmi.status?.phase === 'Running';
+function hadLauncher(vmi: VirtualMachineInstance, e: Entry, node: string): boolean {
+  return e.initialized || (vmi.status?.phase === 'Running' && vmi.status.nodeName === node);
 }
 
 export class LauncherClients {
@@ -143,7 +144,7 @@ export class LauncherClients {
           .v(3)
           .info('launcher not answering yet', { uid: vmi.metadata.uid, reason: errorMessage(err) });
         // A launcher that ran and now refuses its socket (it died and left the file) fails like one not pinging.
-        if (hadLauncher(vmi, e)) await this.failing(vmi, e);
+        if (hadLauncher(vmi, e, this.o.node)) await this.failing(vmi, e);
       }
       return undefined;
     }
@@ -162,7 +163,7 @@ export class LauncherClients {
     if (!gone) e.refused = err.message;
     // A socket gone after the VMI ran is a launcher gone; something else in its place (a tenant's symlink) is
     // refused while it is there, and only a launcher this handler reached counts as lost for it.
-    if (gone ? hadLauncher(vmi, e) : e.initialized)
+    if (gone ? hadLauncher(vmi, e, this.o.node) : e.initialized)
       await this.markUnresponsive(
         vmi,
         e,
