@@ -52,6 +52,7 @@ import {
 import type { GuestFacts } from './agent-poller.ts';
 import { ownedDir, type Identity } from '../libvirt/daemon/identity.ts';
 import { MigrationSource } from './migration/source.ts';
+import { IncomingMigration } from './migration/incoming.ts';
 import type { MigrationOptions } from './migration/options.ts';
 import {
   definedMachine,
@@ -116,6 +117,8 @@ export class DomainManager {
   readonly clock: Clock;
   /** The source side of this domain's migrations. */
   readonly migration: MigrationSource;
+  /** The target side: the end of the migration this launcher was prepared for. */
+  private readonly incoming: IncomingMigration;
 
   constructor(private readonly o: ManagerOptions) {
     this.domainName = `${o.id.namespace}_${o.id.name}`;
@@ -133,6 +136,20 @@ export class DomainManager {
       clock: this.clock,
       log: this.log,
     });
+    this.incoming = new IncomingMigration({
+      conn: o.conn,
+      domain: (): Promise<DomainRef> => this.require(),
+      changed: (): void => {
+        o.migrationChanged?.();
+      },
+      clock: this.clock,
+      log: this.log,
+    });
+  }
+
+  /** A lifecycle event of the domain (the notifier's): a prepared target learns its guest arrived. */
+  noteLifecycle(event: string, detail: string): void {
+    this.incoming.note(event, detail);
   }
 
   /** The migration proxy's socket directory, where the daemons' QEMU listens or connects. */
@@ -157,6 +174,7 @@ export class DomainManager {
     const xml = domainXml(domain);
     await prepareDomain({ vmi, domain, ctx, identity: this.o.identity, log: this.log });
     await this.prepareProxyDir();
+    this.incoming.expect(vmi.status?.migrationState?.migrationUid ?? '');
     this.applied = { vmi, domain, xml, checksum: vmiSpecChecksum(vmi) };
     if (vmi.spec.domain.devices.autoattachSerialConsole === false) return;
     const serial = ctx.layout.serialSocket(vmi.metadata.uid ?? '');
@@ -420,7 +438,7 @@ export class DomainManager {
       extras: {
         agentConnected: this.agentConnected,
         hostDevices: this.hostDevices,
-        migration: this.migration.metadata,
+        migration: this.migration.metadata ?? this.incoming.metadata,
         ...(this.guestFacts !== undefined && {
           osInfo: this.guestFacts.osInfo,
           fsFreezeStatus: this.guestFacts.fsFreezeStatus,

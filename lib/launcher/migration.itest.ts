@@ -142,6 +142,9 @@ describe('live migration between two launchers', () => {
     expect(await status(p.target)).toEqual(
       expect.objectContaining({ Status: 'Running', Reason: 'Migrated' }),
     );
+    // The target records the end once its incoming job is gone: its handler takes the VMI over by it.
+    const arrived = await ended(p.target, 'mig-ok');
+    expect(Date.parse(arrived.EndTimestamp ?? '')).toBeGreaterThanOrEqual(Date.parse(m.StartTimestamp ?? ''));
     expect(await status(p.source)).toEqual(
       expect.objectContaining({ Status: 'Shutoff', Reason: 'Migrated' }),
     );

@@ -29,8 +29,13 @@ class FakeManager {
   readonly domainName = NAME;
   reads = 0;
   version = 0;
+  /** Each lifecycle event passed on, as `event/detail` (a migration target watches for its guest's arrival). */
+  readonly lifecycles: string[] = [];
   noteAgentState(): void {
     // not needed here
+  }
+  noteLifecycle(event: string, detail: string): void {
+    this.lifecycles.push(`${event}/${detail}`);
   }
   kubevirtState(): Promise<KubevirtState> {
     this.reads++;
@@ -96,6 +101,8 @@ describe('DomainNotifier while the handler is away', () => {
       if (n % 1000 === 0) notifier.notifyCurrent();
     }
     expect(notifier.queued).toBeLessThanOrEqual(1);
+    // Every event reached the manager, even those the queue dropped.
+    expect(manager.lifecycles).toHaveLength(10_000);
 
     // The handler comes back (its socket renamed over the hung one's): the newest domain arrives, and not
     // 10,000 events.

@@ -16,7 +16,10 @@ import type { DomainManager } from './manager.ts';
 
 export interface NotifierOptions {
   readonly socketPath: string;
-  readonly manager: Pick<DomainManager, 'domainName' | 'noteAgentState' | 'kubevirtState' | 'domainJson'>;
+  readonly manager: Pick<
+    DomainManager,
+    'domainName' | 'noteAgentState' | 'noteLifecycle' | 'kubevirtState' | 'domainJson'
+  >;
   readonly hub: Pick<DomainEventHub, 'subscribe'>;
   readonly log: Logger;
   /** Freeze status for the domain's status ('' when unknown). */
@@ -60,6 +63,7 @@ export class DomainNotifier {
       domainEvent.kind === 'lifecycle'
         ? { event: domainEvent.event, detail: domainEvent.detail }
         : { event: domainEvent.kind, detail: '' };
+    if (domainEvent.kind === 'lifecycle') this.o.manager.noteLifecycle(lifecycle.event, lifecycle.detail);
     this.o.log.v(2).info('domain event', { kind: domainEvent.kind, ...lifecycle });
     this.enqueue(domainEvent.domain.name, { lifecycle });
   }

@@ -255,7 +255,7 @@ export class HandlerMigrationController {
       vmi,
       'Normal',
       'PreparingTarget',
-      `Migration Target is listening at ${this.o.migrationAddress}, on ports: ${Object.values(ports).join(',')}`,
+      `Migration Target is listening at ${this.o.migrationAddress}, on ports: ${Object.keys(ports).join(',')}`,
     );
     return ports;
   }

@@ -101,7 +101,9 @@ export class MigrationSource {
       layout.root,
       options.targetPodRoot,
     );
-    await this.d.prepareProxyDir();
+    // Side by side (local mode) the target's QEMU listens in this Pod's proxy directory: it must be the launcher's.
+    // In a Pod the source handler made that directory for its sockets, and this launcher only connects there.
+    if (options.targetPodRoot !== undefined) await this.d.prepareProxyDir();
     const uris = destinationUris(layout, vmi.metadata.uid ?? '');
     const threads = parallelConnections(options);
     const params = {
