@@ -61,13 +61,12 @@ export class IncomingMigration {
   }
 
   private async watch(uid: string): Promise<void> {
-    let done = false;
-    for (let round = 0; !done; round++) {
-      done = await this.jobGoneWithin(ROUND_MS);
-      const delay = RETRY_DELAYS_MS[round];
-      if (done || delay === undefined) break;
+    let done = await this.jobGoneWithin(ROUND_MS);
+    for (const delay of RETRY_DELAYS_MS) {
+      if (done) break;
       this.d.log.info('an incoming migration job is still active; polling again', { afterMs: delay });
       await this.d.clock.sleep(delay);
+      done = await this.jobGoneWithin(ROUND_MS);
     }
     if (this.expected !== uid) return;
     this.meta = { UID: uid, EndTimestamp: new Date(this.d.clock.now()).toISOString() };
