@@ -23,10 +23,12 @@ function queuesOf(vmi: VirtualMachineInstance, iface: Interface): number {
   return Math.max(1, vcpusOf(vmi.spec.domain.cpu));
 }
 
-/** A binding plugin of the KubeVirt resource (`network.binding.<name>`), as far as the domain cares. */
+/** A binding plugin of the KubeVirt resource (`network.binding.<name>`), as far as the domain and a migration care. */
 export interface BindingPlugin {
   /** `tap`, `managedTap`, or absent (the plugin's own sidecar attaches the domain). */
   readonly domainAttachmentType?: string;
+  /** The plugin has a `migration` section: a VMI whose Pod network interface uses it can migrate. */
+  readonly migration?: boolean;
 }
 
 /**

@@ -3,7 +3,8 @@
  * this node. Each reconcile reads the VMI from the cache (or, once it is gone, the last one seen), pings its
  * launcher, reads the domain with GetDomain, does what decide.ts says (SyncVirtualMachine unless the launcher
  * applied this spec already; ACPI shutdown, Kill after the grace period, DeleteVirtualMachine) and a CPU
- * hotplug (cpu-hotplug.ts), then writes the status of status.ts when it changed. Notify events and informer events only enqueue; a VMI the node runs is
+ * hotplug (cpu-hotplug.ts), then writes the status of status.ts when it changed (LiveMigratable too, from the
+ * cluster's binding plugins). Notify events and informer events only enqueue; a VMI the node runs is
  * looked at again every resyncMs, so a launcher that stops answering is noticed.
  */
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
@@ -93,6 +94,8 @@ const OWNED = [
   'volumeStatus',
   'interfaces',
   'currentCPUTopology',
+  // Whether a migration copies disks (migratable.ts); the handler's migration controller reads it.
+  'migrationMethod',
   // The fork's phase and address of each DRA device (device-phase.ts); the rest of each entry is the DRA status
   // controller's, written back as the handler read it (the resourceVersion precondition refuses a stale copy).
   'deviceStatus',
@@ -360,6 +363,7 @@ export class HandlerVmiController {
       launcher: i.reach,
       mountedHotplug: i.hotplug.mounted,
       refusedHotplug: i.hotplug.refused,
+      migratable: { networkBindings: this.o.config().networkBindings },
       nowMs: this.o.clock.now(),
       ...(i.failure !== undefined && { failure: i.failure }),
       ...(i.cpuTopology !== undefined && { cpuTopology: i.cpuTopology }),

@@ -61,6 +61,25 @@ describe('handlerClusterConfig', () => {
       }),
       { networkBindings: { deckhouse: { domainAttachmentType: 'tap' }, other: {} } },
     ],
+    [
+      'a binding plugin with a migration section migrates (any method); a null one does not',
+      kubevirt({
+        network: {
+          binding: {
+            passt: { sidecarImage: 'x', migration: {} },
+            tapper: { domainAttachmentType: 'tap', migration: { method: 'link-refresh' } },
+            none: { migration: null },
+          },
+        },
+      }),
+      {
+        networkBindings: {
+          passt: { migration: true },
+          tapper: { domainAttachmentType: 'tap', migration: true },
+          none: {},
+        },
+      },
+    ],
   ])('%s', (_name, kv, want) => {
     expect(handlerClusterConfig(kv)).toEqual({ ...DEFAULT_CLUSTER_CONFIG, ...want });
   });

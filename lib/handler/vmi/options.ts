@@ -37,14 +37,18 @@ type Json = Readonly<Record<string, unknown>>;
 const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** `network.binding` of the configuration: each plugin's domainAttachmentType (what the domain needs of it). */
+/**
+ * `network.binding` of the configuration: each plugin's domainAttachmentType (what the domain needs of it) and
+ * whether it has a `migration` section (any method: KubeVirt only asks whether it is there).
+ */
 function bindingsOf(c: Json): Record<string, BindingPlugin> {
   const network = isJson(c['network']) ? c['network'] : {};
   const binding = isJson(network['binding']) ? network['binding'] : {};
   const out: Record<string, BindingPlugin> = {};
   for (const [name, plugin] of Object.entries(binding)) {
     const type = isJson(plugin) ? text(plugin['domainAttachmentType']) : '';
-    out[name] = type === '' ? {} : { domainAttachmentType: type };
+    const migration = isJson(plugin) && isJson(plugin['migration']);
+    out[name] = { ...(type !== '' && { domainAttachmentType: type }), ...(migration && { migration }) };
   }
   return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import type { Interface, VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { DomainJson, LifeCycle } from '../../rpc/index.ts';
 import { testDomain } from '../../rpc/testing/domain.ts';
 import type { LauncherReach } from './phase.ts';
@@ -8,6 +8,11 @@ import { computeHandlerStatus, type HandlerStatusInput } from './status.ts';
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 const NOW = '2026-01-01T00:00:00Z';
 const ready: LauncherReach = { initialized: true, unresponsive: false };
+/** What a VMI without interfaces, devices or volumes gets on every sync. */
+const MIGRATABLE = [
+  { type: 'LiveMigratable', status: 'True' },
+  { type: 'StorageLiveMigratable', status: 'True' },
+];
 
 function vmi(status: VirtualMachineInstance['status'], volumes: string[] = []): VirtualMachineInstance {
   return {
@@ -55,7 +60,14 @@ function domain(
 }
 
 const compute = (i: Partial<HandlerStatusInput> & Pick<HandlerStatusInput, 'vmi'>): VirtualMachineInstance =>
-  computeHandlerStatus({ domain: undefined, launcher: ready, mountedHotplug: new Set(), nowMs: T0, ...i });
+  computeHandlerStatus({
+    domain: undefined,
+    launcher: ready,
+    mountedHotplug: new Set(),
+    migratable: { networkBindings: {} },
+    nowMs: T0,
+    ...i,
+  });
 
 describe('computeHandlerStatus', () => {
   it('Scheduled with a running domain: Running, with its transition and the guest facts', () => {
@@ -65,6 +77,8 @@ describe('computeHandlerStatus', () => {
       phaseTransitionTimestamps: [{ phase: 'Running', phaseTransitionTimestamp: NOW }],
       machine: { type: 'pc-q35-7.2' },
       memory: { guestCurrent: '128Mi' },
+      conditions: MIGRATABLE,
+      migrationMethod: 'LiveMigration',
     });
   });
 
@@ -89,13 +103,16 @@ describe('computeHandlerStatus', () => {
       kernelRelease: '6.1.0',
     });
     expect(out.status?.fsFreezeStatus).toBe('frozen');
-    expect(out.status?.conditions).toEqual([{ type: 'AgentConnected', status: 'True', lastProbeTime: NOW }]);
+    expect(out.status?.conditions).toEqual([
+      ...MIGRATABLE,
+      { type: 'AgentConnected', status: 'True', lastProbeTime: NOW },
+    ]);
   });
 
   it('removes AgentConnected when the agent goes away', () => {
     const before = vmi({ phase: 'Running', conditions: [{ type: 'AgentConnected', status: 'True' }] });
     const out = compute({ vmi: before, domain: domain('Running', 'Unpaused') });
-    expect(out.status?.conditions).toEqual([]);
+    expect(out.status?.conditions).toEqual(MIGRATABLE);
   });
 
   // KubeVirt's updateFSFreezeStatus: frozen is shown, thawed clears the field, a domain that does not say keeps it.
@@ -121,6 +138,7 @@ describe('computeHandlerStatus', () => {
     const out = compute({ vmi: vmi({ phase: 'Running' }), domain: domain('Paused', reason) });
     expect(out.status?.phase).toBe('Running');
     expect(out.status?.conditions).toEqual([
+      ...MIGRATABLE,
       {
         type: 'Paused',
         status: 'True',
@@ -140,7 +158,7 @@ describe('computeHandlerStatus', () => {
       }),
       domain: domain('Running', 'Unpaused'),
     });
-    expect(out.status?.conditions).toEqual([]);
+    expect(out.status?.conditions).toEqual(MIGRATABLE);
   });
 
   it('a sync failure is the Synchronized condition; success removes it', () => {
@@ -152,6 +170,7 @@ describe('computeHandlerStatus', () => {
       },
     });
     expect(failed.status?.conditions).toEqual([
+      ...MIGRATABLE,
       {
         type: 'Synchronized',
         status: 'False',
@@ -160,7 +179,9 @@ describe('computeHandlerStatus', () => {
         lastTransitionTime: NOW,
       },
     ]);
-    expect(compute({ vmi: failed, domain: domain('Running', 'Booted') }).status?.conditions).toEqual([]);
+    expect(compute({ vmi: failed, domain: domain('Running', 'Booted') }).status?.conditions).toEqual(
+      MIGRATABLE,
+    );
   });
 
   it('hotplug volumes: MountedToPod once mounted, Ready once the domain has the disk, UnMountedFromPod once gone', () => {
@@ -365,5 +386,84 @@ describe('computeHandlerStatus: CPU hotplug', () => {
       });
       expect(out.status?.volumeStatus?.[0]?.reason).toBeUndefined();
     });
+  });
+});
+
+describe('computeHandlerStatus: live migration', () => {
+  const refusedBridge = {
+    type: 'LiveMigratable',
+    status: 'False',
+    reason: 'InterfaceNotLiveMigratable',
+    message:
+      'cannot migrate VMI which does not use masquerade, bridge with kubevirt.io/allow-pod-bridge-network-live-migration VM annotation or a migratable plugin to connect to the pod network',
+  };
+  const withPodIface = (
+    v: VirtualMachineInstance,
+    iface: Omit<Interface, 'name'>,
+  ): VirtualMachineInstance => {
+    v.spec.domain.devices.interfaces = [{ name: 'default', ...iface }];
+    v.spec.networks = [{ name: 'default', pod: {} }];
+    return v;
+  };
+
+  it('a containerDisk makes it a block migration; shared claims a live one', () => {
+    const local = vmi({ phase: 'Running' });
+    local.spec.volumes = [{ name: 'root', containerDisk: { image: 'img' } }];
+    expect(compute({ vmi: local }).status?.migrationMethod).toBe('BlockMigration');
+    const shared = vmi({
+      phase: 'Running',
+      volumeStatus: [
+        {
+          name: 'data',
+          target: '',
+          persistentVolumeClaimInfo: { claimName: 'data', accessModes: ['ReadWriteMany'] },
+        },
+      ],
+    });
+    shared.spec.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }];
+    const out = compute({ vmi: shared });
+    expect(out.status?.migrationMethod).toBe('LiveMigration');
+    expect(out.status?.conditions).toEqual(MIGRATABLE);
+  });
+
+  it('replaces a LiveMigratable that changed, and moves it last; StorageLiveMigratable keeps its place', () => {
+    const before = withPodIface(
+      vmi({
+        phase: 'Running',
+        conditions: [
+          { type: 'LiveMigratable', status: 'True' },
+          { type: 'StorageLiveMigratable', status: 'True' },
+          { type: 'Ready', status: 'True' },
+        ],
+      }),
+      { bridge: {} },
+    );
+    const out = compute({ vmi: before });
+    expect(out.status?.conditions).toEqual([
+      {
+        type: 'StorageLiveMigratable',
+        status: 'False',
+        reason: 'NotMigratable',
+        message: `InterfaceNotLiveMigratable: ${refusedBridge.message}`,
+      },
+      { type: 'Ready', status: 'True' },
+      refusedBridge,
+    ]);
+    expect(compute({ vmi: out }).status?.conditions).toEqual(out.status?.conditions);
+  });
+
+  it('a binding plugin is migratable when the cluster says it migrates', () => {
+    const v = withPodIface(vmi({ phase: 'Running' }), { binding: { name: 'mig' } });
+    const say = (migration: boolean) =>
+      compute({ vmi: v, migratable: { networkBindings: { mig: migration ? { migration } : {} } } }).status
+        ?.conditions?.[0];
+    expect(say(true)).toEqual({ type: 'LiveMigratable', status: 'True' });
+    expect(say(false)).toMatchObject({ status: 'False', reason: 'InterfaceNotLiveMigratable' });
+  });
+
+  it('a final VMI is not looked at', () => {
+    const final = vmi({ phase: 'Succeeded' });
+    final.spec.volumes = [{ name: 'root', containerDisk: { image: 'img' } }];
+    expect(compute({ vmi: final }).status).toEqual({ phase: 'Succeeded' });
   });
 });

@@ -11,7 +11,8 @@
  * - the device the launcher failed to attach in this sync, why, on its volume or device status;
  * - the phase of phase.ts, with its transition timestamp;
  * - conditions AgentConnected (the agent channel connected), Paused (with KubeVirt's reasons), Synchronized
- *   (False with this sync's failure);
+ *   (False with this sync's failure), LiveMigratable and StorageLiveMigratable, and status.migrationMethod
+ *   (migratable.ts: KubeVirt's updateLiveMigrationConditions, on every sync of a VMI that is not final);
  * - status.currentCPUTopology after a CPU hotplug, and HotVCPUChange dropped once nothing is left to plug;
  * - status.memory.guestRequested after a memory hotplug, HotMemoryChange dropped or False (memory-hotplug.ts).
  */
@@ -19,6 +20,7 @@ import {
   withPhaseTransition,
   withSyncFailure,
   findCondition,
+  upsertCondition,
   withoutCondition,
 } from '../../kubevirt/conditions.ts';
 import type { SyncFailure } from '../../kubevirt/conditions.ts';
@@ -34,11 +36,13 @@ import {
   type VirtualMachineInstance,
 } from '../../kubevirt/index.ts';
 import type { VirtualMachineInstanceCondition } from '../../kubevirt/v1/vmi-status.ts';
+import { deepEqual } from '../../kernel/controller/merge-patch.ts';
 import { rfc3339 } from '../../kernel/controller/time.ts';
 import { AGENT_CHANNEL, parseAttachFailure, type AttachFailure, type DomainJson } from '../../rpc/index.ts';
 import { withDevicePhases } from './device-phase.ts';
 import { interfacesStatus } from './interfaces-status.ts';
 import { withMemoryHotplug, type MemoryHotplugOutcome } from './memory-hotplug.ts';
+import { migratability, type MigratableFacts } from './migratable.ts';
 import { domainPhase, type LauncherReach } from './phase.ts';
 
 export interface HandlerStatusInput {
@@ -56,6 +60,8 @@ export interface HandlerStatusInput {
   readonly cpuTopology?: NonNullable<Status['currentCPUTopology']>;
   /** What a memory hotplug in this sync came to (memory-hotplug.ts). */
   readonly memoryHotplug?: MemoryHotplugOutcome;
+  /** The cluster's binding plugins (and the node's host CPU model, when known) for LiveMigratable. */
+  readonly migratable: MigratableFacts;
   /** What went wrong in this sync, for the Synchronized condition. */
   readonly failure?: SyncFailure;
   readonly nowMs: number;
@@ -227,6 +233,19 @@ function conditions(status: Status, domain: DomainJson | undefined, now: string)
   );
 }
 
+/**
+ * LiveMigratable is replaced (and goes last) whenever any of it changes, StorageLiveMigratable only when its
+ * status or reason does, as KubeVirt's condition managers do; migrationMethod says whether disks are copied.
+ */
+function liveMigration(status: Status, vmi: VirtualMachineInstance, facts: MigratableFacts): void {
+  const m = migratability(vmi, facts);
+  const cur = findCondition(status.conditions, m.condition.type);
+  if (cur === undefined || !deepEqual(cur, m.condition))
+    status.conditions = [...withoutCondition(status.conditions, m.condition.type), m.condition];
+  status.conditions = upsertCondition(status.conditions, m.storageCondition);
+  status.migrationMethod = m.blockMigration ? 'BlockMigration' : 'LiveMigration';
+}
+
 /** The VMI with the handler's status fields brought up to date (a copy; its input is not touched). */
 export function computeHandlerStatus(i: HandlerStatusInput): VirtualMachineInstance {
   const out = structuredClone(i.vmi);
@@ -241,6 +260,7 @@ export function computeHandlerStatus(i: HandlerStatusInput): VirtualMachineInsta
   attachFailed(status, parseAttachFailure(i.failure?.message));
   const phase = domainPhase(i.vmi, i.domain, i.launcher);
   if (phase !== undefined) status.phase = phase;
+  liveMigration(status, out, i.migratable);
   conditions(status, i.domain, now);
   cpuHotplug(status, i, out);
   withMemoryHotplug(status, i.memoryHotplug, out);
