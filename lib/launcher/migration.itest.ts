@@ -27,6 +27,8 @@ const UID = 'c0ffee00-1b2c-4d3e-8f40-5a6b7c8d9e01';
 const NAME = 'mig';
 const BOOT_MS = 240_000;
 const MIGRATE_MS = 300_000;
+/** The emptyDisk's capacity: 32 MiB, 65536 sectors. */
+const SCRATCH_BYTES = 32 * 1024 * 1024;
 
 let guests: Guests | undefined;
 const cleanups: (() => Promise<void>)[] = [];
@@ -48,7 +50,8 @@ async function relay(listen: string, to: string): Promise<void> {
 
 /**
  * The source running the guest, the target launcher started. With a data disk the guest is the agent guest
- * with the ext4 data disk as a containerDisk (a qcow2 overlay in each Pod over the image) at /mnt/data.
+ * with the ext4 data disk as a containerDisk (a qcow2 overlay in each Pod over the image) at /mnt/data, and
+ * an emptyDisk of SCRATCH_BYTES as /dev/vdb.
  */
 async function bootedPair(
   o: { dataDisk?: boolean } = {},
@@ -70,6 +73,7 @@ async function bootedPair(
     initrd: basename(initrd),
     cmdline: GUEST_CMDLINE,
     dataDisk,
+    ...(dataDisk && { emptyDisk: String(SCRATCH_BYTES) }),
   });
   expect(await pair.source.client.syncVirtualMachine(vmi)).toEqual({ success: true, message: '' });
   const booted = await pair.source.readSerial(MARKER, BOOT_MS);
@@ -219,10 +223,13 @@ describe('live migration between two launchers', () => {
     await p.source.typeSerial('echo "AFTER $KEPT"\n');
     await p.source.readSerial('AFTER k42', 60_000);
   }, 900_000);
-  it('copies the local containerDisk overlay: what the guest wrote before is on the target disk after', async () => {
+  it('copies the local disks (containerDisk overlay, emptyDisk): what the guest wrote is on the target disks', async () => {
     const p = await bootedPair({ dataDisk: true });
-    // Written through to the overlay: without the copy the target's fresh overlay shows the image only.
-    await p.source.typeSerial('echo "BLOCK $KEPT" > /mnt/data/kept && sync && echo WROTE-$((6*7))\n');
+    // Written through to the disks: without the copy the target's fresh overlay shows the image only, and its
+    // fresh emptyDisk zeros.
+    await p.source.typeSerial(
+      'echo "BLOCK $KEPT" > /mnt/data/kept && echo "RAW $KEPT" | dd of=/dev/vdb conv=fsync 2>/dev/null && sync && echo WROTE-$((6*7))\n',
+    );
     await p.source.readSerial('WROTE-42', 60_000);
     await prepareAndMigrate(p, 'mig-disk', {
       Bandwidth: '0',
@@ -234,13 +241,13 @@ describe('live migration between two launchers', () => {
     expect(await status(p.target)).toEqual(
       expect.objectContaining({ Status: 'Running', Reason: 'Migrated' }),
     );
-    // The guest forgets what it cached, so the file is read from the target's disk.
+    // The guest forgets what it cached, so both are read from the target's disks; the emptyDisk keeps its size.
     await p.target.typeSerial(
-      'sync; echo 3 > /proc/sys/vm/drop_caches; echo "READ $(cat /mnt/data/kept 2>&1)-$((6*7))"\n',
+      'sync; echo 3 > /proc/sys/vm/drop_caches; echo "READ $(cat /mnt/data/kept 2>&1) $(head -c 7 /dev/vdb) $(cat /sys/block/vdb/size)-$((6*7))"\n',
     );
     const shown = await p.target.readSerial('-42', 60_000);
-    expect(shown).toMatch(/READ BLOCK k42-42/);
+    expect(shown).toContain(`READ BLOCK k42 RAW k42 ${String(SCRATCH_BYTES / 512)}-42`);
     const launcherLog = readFileSync(`${p.source.root}/launcher.log`, 'utf8');
-    expect(launcherLog).toMatch(/"msg":"live migration starting".*"copiedDisks":\["vda"\]/);
+    expect(launcherLog).toMatch(/"msg":"live migration starting".*"copiedDisks":\["vda","vdb"\]/);
   }, 900_000);
 });
