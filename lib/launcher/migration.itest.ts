@@ -3,8 +3,8 @@
 // source's proxy socket for the destination libvirt with a unix-to-unix relay (the handlers' proxy pair in
 // one), and drives MigrateVirtualMachine and CancelVirtualMachineMigration on the source. QEMU's own stream
 // goes through `<uid>-49152-source.sock`: libvirt hands the target the source's path, and on one host the
-// target's QEMU listens at that very path, so no relay stands between the two QEMUs here. The same holds for
-// a copied disk's `<uid>-49153-source.sock` (disks_uri): the target's NBD server listens at the source's path.
+// target's QEMU listens at that very path, so no relay stands between the two QEMUs here. So it is for the
+// copied disks' `<uid>-49153-source.sock` (disks_uri): the target's NBD server listens at the source's path.
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -241,7 +241,7 @@ describe('live migration between two launchers', () => {
     expect(await status(p.target)).toEqual(
       expect.objectContaining({ Status: 'Running', Reason: 'Migrated' }),
     );
-    // The guest forgets what it cached, so both are read from the target's disks; the emptyDisk keeps its size.
+    // The guest forgets its caches: both are read from the target's disks; the emptyDisk keeps its size.
     await p.target.typeSerial(
       'sync; echo 3 > /proc/sys/vm/drop_caches; echo "READ $(cat /mnt/data/kept 2>&1) $(head -c 7 /dev/vdb) $(cat /sys/block/vdb/size)-$((6*7))"\n',
     );

@@ -40,6 +40,7 @@ describe('classifyVolumesForMigration', () => {
         { name: 'host-local', hostDisk: { path: '/l', type: 'Disk' } },
         { name: 'host-moved', hostDisk: { path: '/x', type: 'Disk', shared: true } },
         { name: 'cd', containerDisk: { image: 'img' } },
+        { name: 'cd-hotplug', containerDisk: { image: 'img', hotpluggable: true } },
         { name: 'ci', cloudInitNoCloud: { userData: '#cloud-config' } },
         { name: 'cfg', cloudInitConfigDrive: { userData: '#cloud-config' } },
         { name: 'cm', configMap: { name: 'm' } },
@@ -58,6 +59,7 @@ describe('classifyVolumesForMigration', () => {
       'host-shared': 'shared',
       'host-moved': 'migrated',
       cd: 'generated',
+      'cd-hotplug': 'shared',
       ci: 'generated',
       cfg: 'generated',
       cm: 'generated',
@@ -164,6 +166,8 @@ describe('disksToCopy', () => {
     // root, raw-block and dv are claims; host is a host disk not shared, scratch an emptyDisk, overlay an
     // ephemeral claim's overlay; install an empty CD-ROM.
     ['persistent-volumes', ['sda', 'vdc', 'vdd']],
+    // root's overlay; the hotplugged images are mounted on the target too (ubuntu-iso a CD-ROM besides).
+    ['hotplug-image', ['vda']],
   ])('the converter golden %s copies %j', (name, want) => {
     const [vmi, xml] = golden(name);
     expect(disksToCopy(vmi, xml)).toEqual(want);

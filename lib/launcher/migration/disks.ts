@@ -1,18 +1,20 @@
 /**
  * Which of the domain's disks a migration copies (kubevirt live-migration-source.go
  * classifyVolumesForMigration, getDiskTargetsForMigration): a claim or a shared host disk is the same storage
- * on both sides and stays, unless the VMI lists it among its migrated volumes; a disk the launcher generates
- * (config ISOs, the containerDisk's overlay) is copied even when the guest sees it read-only; every other
- * local file or block disk is copied too, never a CD-ROM. The answer is the disks' target device names, as
- * libvirt's migrate_disks wants them. Pure.
+ * on both sides and stays, unless the VMI lists it among its migrated volumes; so does a hotplugged
+ * containerDisk, which the target's handler mounts there too (the Deckhouse fork's rule). A disk the launcher
+ * generates (config ISOs, the containerDisk's overlay) is copied even when the guest sees it read-only; every
+ * other local file or block disk is copied too, never a CD-ROM. The answer is the disks' target device names,
+ * as libvirt's migrate_disks wants them. Pure.
  */
 import type { VirtualMachineInstance, Volume } from '../../kubevirt/index.ts';
 import { child, children, parseXml } from '../xml-read.ts';
 
 /**
- * What a migration does with a volume's disk: `shared` storage stays, a `generated` disk is copied even
- * read-only, a `migrated` claim or host disk (status.migratedVolumes) is copied; volumes in no class (an
- * emptyDisk, an ephemeral claim's overlay, a host disk not shared) are copied unless read-only.
+ * What a migration does with a volume's disk: `shared` storage (a claim, a shared host disk, a hotplugged
+ * containerDisk) stays, a `generated` disk is copied even read-only, a `migrated` claim or host disk
+ * (status.migratedVolumes) is copied; volumes in no class (an emptyDisk, an ephemeral claim's overlay, a host
+ * disk not shared) are copied unless read-only.
  */
 export type VolumeMigrationClass = 'shared' | 'generated' | 'migrated';
 
@@ -24,7 +26,6 @@ const GENERATED = [
   'serviceAccount',
   'cloudInitNoCloud',
   'cloudInitConfigDrive',
-  'containerDisk',
 ] as const satisfies readonly (keyof Volume)[];
 
 function volumeClass(v: Volume, migrated: ReadonlySet<string>): VolumeMigrationClass | undefined {
@@ -34,6 +35,7 @@ function volumeClass(v: Volume, migrated: ReadonlySet<string>): VolumeMigrationC
     if (migrated.has(v.name)) return 'migrated';
     return v.hostDisk.shared === true ? 'shared' : undefined;
   }
+  if (v.containerDisk !== undefined) return v.containerDisk.hotpluggable === true ? 'shared' : 'generated';
   return GENERATED.some((k) => v[k] !== undefined) ? 'generated' : undefined;
 }
 

@@ -98,7 +98,7 @@ export class MigrationSource {
     const { conn, layout } = this.d;
     const paused = (await getDomainState(conn, ref)).state === 'paused';
     const sourceXml = await getDomainXml(conn, ref, DOMAIN_XML.SECURE | DOMAIN_XML.MIGRATABLE);
-    // The local disks go with the guest (NON_SHARED_INC: the top image only, over the backing the target has).
+    // The local disks go with the guest (NON_SHARED_INC: the top image only, over the target's own backing).
     const copied = disksToCopy(vmi, sourceXml);
     const flags = migrationFlags({ blockMigration: copied.length > 0, paused, options });
     const xml = retargetXml(sourceXml, layout.root, options.targetPodRoot);
