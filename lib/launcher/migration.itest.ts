@@ -3,7 +3,8 @@
 // source's proxy socket for the destination libvirt with a unix-to-unix relay (the handlers' proxy pair in
 // one), and drives MigrateVirtualMachine and CancelVirtualMachineMigration on the source. QEMU's own stream
 // goes through `<uid>-49152-source.sock`: libvirt hands the target the source's path, and on one host the
-// target's QEMU listens at that very path, so no relay stands between the two QEMUs here.
+// target's QEMU listens at that very path, so no relay stands between the two QEMUs here. So it is for the
+// copied disks' `<uid>-49153-source.sock` (disks_uri): the target's NBD server listens at the source's path.
 import { afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -26,6 +27,8 @@ const UID = 'c0ffee00-1b2c-4d3e-8f40-5a6b7c8d9e01';
 const NAME = 'mig';
 const BOOT_MS = 240_000;
 const MIGRATE_MS = 300_000;
+/** The emptyDisk's capacity: 32 MiB, 65536 sectors. */
+const SCRATCH_BYTES = 32 * 1024 * 1024;
 
 let guests: Guests | undefined;
 const cleanups: (() => Promise<void>)[] = [];
@@ -45,19 +48,36 @@ async function relay(listen: string, to: string): Promise<void> {
   cleanups.push(r.close);
 }
 
-async function bootedPair(): Promise<{ source: LauncherProcess; target: LauncherProcess; vmi: object }> {
+/**
+ * The source running the guest, the target launcher started. With a data disk the guest is the agent guest
+ * with the ext4 data disk as a containerDisk (a qcow2 overlay in each Pod over the image) at /mnt/data, and
+ * an emptyDisk of SCRATCH_BYTES as /dev/vdb.
+ */
+async function bootedPair(
+  o: { dataDisk?: boolean } = {},
+): Promise<{ source: LauncherProcess; target: LauncherProcess; vmi: object }> {
   const g = guests;
   if (g === undefined) throw new Error('no guests');
+  const dataDisk = o.dataDisk === true;
+  const initrd = dataDisk ? g.agentInitrd : g.initrd;
   const pair = await startMigrationPair({
     name: NAME,
     uid: UID,
-    guest: { kernel: g.kernel, initrd: g.initrd },
+    guest: { kernel: g.kernel, initrd, ...(dataDisk && { dataDisk: g.dataDisk }) },
     gracePeriodSeconds: 2,
   });
   cleanups.push(pair.cleanup);
-  const vmi = kernelBootVmi({ name: NAME, uid: UID, initrd: basename(g.initrd), cmdline: GUEST_CMDLINE });
+  const vmi = kernelBootVmi({
+    name: NAME,
+    uid: UID,
+    initrd: basename(initrd),
+    cmdline: GUEST_CMDLINE,
+    dataDisk,
+    ...(dataDisk && { emptyDisk: String(SCRATCH_BYTES) }),
+  });
   expect(await pair.source.client.syncVirtualMachine(vmi)).toEqual({ success: true, message: '' });
-  await pair.source.readSerial(MARKER, BOOT_MS);
+  const booted = await pair.source.readSerial(MARKER, BOOT_MS);
+  if (dataDisk) expect(booted).toContain('data=mounted');
   // Guest state the migration must keep: a shell variable, and a counter that goes on ticking.
   await pair.source.typeSerial(
     '\nKEPT=k$((6*7)); i=0; while :; do echo TICK $i; i=$((i+1)); sleep 1; done &\n',
@@ -205,5 +225,32 @@ describe('live migration between two launchers', () => {
     expect(again).toEqual({ success: false, message: expect.stringMatching(/not migrating/) });
     await p.source.typeSerial('echo "AFTER $KEPT"\n');
     await p.source.readSerial('AFTER k42', 60_000);
+  }, 900_000);
+  it('copies the local disks (containerDisk overlay, emptyDisk): what the guest wrote is on the target disks', async () => {
+    const p = await bootedPair({ dataDisk: true });
+    // Written through to the disks: without the copy the target's fresh overlay shows the image only, and its
+    // fresh emptyDisk zeros.
+    await p.source.typeSerial(
+      'echo "BLOCK $KEPT" > /mnt/data/kept && echo "RAW $KEPT" | dd of=/dev/vdb conv=fsync 2>/dev/null && sync && echo WROTE-$((6*7))\n',
+    );
+    await p.source.readSerial('WROTE-42', 60_000);
+    await prepareAndMigrate(p, 'mig-disk', {
+      Bandwidth: '0',
+      ProgressTimeout: 150,
+      CompletionTimeoutPerGiB: 800,
+    });
+    const m = await ended(p.source, 'mig-disk');
+    expect(m.Failed).toBeUndefined();
+    expect(await status(p.target)).toEqual(
+      expect.objectContaining({ Status: 'Running', Reason: 'Migrated' }),
+    );
+    // The guest forgets its caches: both are read from the target's disks; the emptyDisk keeps its size.
+    await p.target.typeSerial(
+      'sync; echo 3 > /proc/sys/vm/drop_caches; echo "READ $(cat /mnt/data/kept 2>&1) $(head -c 7 /dev/vdb) $(cat /sys/block/vdb/size)-$((6*7))"\n',
+    );
+    const shown = await p.target.readSerial('-42', 60_000);
+    expect(shown).toContain(`READ BLOCK k42 RAW k42 ${String(SCRATCH_BYTES / 512)}-42`);
+    const launcherLog = readFileSync(`${p.source.root}/launcher.log`, 'utf8');
+    expect(launcherLog).toMatch(/"msg":"live migration starting".*"copiedDisks":\["vda","vdb"\]/);
   }, 900_000);
 });

@@ -84,6 +84,8 @@ describe('migrateParams', () => {
         destName: 'ns_vm',
         bandwidthMiB: 64,
         parallelConnections: 4,
+        migrateDisks: ['vda'],
+        disksUri: 'unix:///b',
       },
       fields: [
         ['migrate_uri', 'string'],
@@ -92,10 +94,41 @@ describe('migrateParams', () => {
         ['destination_name', 'string'],
         ['bandwidth', 'ullong'],
         ['parallel.connections', 'int'],
+        ['migrate_disks', 'string'],
+        ['disks_uri', 'string'],
       ],
     },
+    { name: 'no disks to copy: no migrate_disks', in: { migrateDisks: [] }, fields: [] },
   ])('$name', (c) => {
     expect(migrateParams(c.in).map((p) => [p.field, p.type])).toEqual(c.fields);
+  });
+
+  it('repeats migrate_disks once per disk, in order, beside disks_uri', () => {
+    const params = migrateParams({ migrateDisks: ['vda', 'sdb'], disksUri: 'unix:///s/b.sock' });
+    expect(params.map((p) => [p.field, p.value])).toEqual([
+      ['migrate_disks', 'vda'],
+      ['migrate_disks', 'sdb'],
+      ['disks_uri', 'unix:///s/b.sock'],
+    ]);
+  });
+
+  it('encodes repeated migrate_disks as separate typed string parameters on the wire', () => {
+    const bytes = x.encode(PROC.domainMigratePerform3Params.args, {
+      dom,
+      dconnuri: null,
+      params: migrateParams({ migrateDisks: ['vda', 'vdb'] }).map(toWireParam),
+      cookieIn: new Uint8Array(0),
+      flags: MIGRATE.NON_SHARED_INC,
+    });
+    expect(hex(bytes)).toBe(
+      wire(`${DOM}
+        00000000
+        00000002
+          0000000d 6d696772 6174655f 6469736b 73000000 00000007 00000003 76646100
+          0000000d 6d696772 6174655f 6469736b 73000000 00000007 00000003 76646200
+        00000000
+        ${MIGRATE.NON_SHARED_INC.toString(16).padStart(8, '0')}`),
+    );
   });
 });
 

@@ -22,6 +22,13 @@ export interface MigrateParams {
   /** VIR_MIGRATE_PARAM_BANDWIDTH in MiB/s; 0 is unlimited. */
   readonly bandwidthMiB?: number;
   readonly parallelConnections?: number;
+  /**
+   * VIR_MIGRATE_PARAM_MIGRATE_DISKS: the target devices (vda, ...) of the disks to copy with NON_SHARED_INC,
+   * one repeated string parameter each.
+   */
+  readonly migrateDisks?: readonly string[];
+  /** VIR_MIGRATE_PARAM_DISKS_URI: where the destination's NBD server takes the copies (unix://, tcp://). */
+  readonly disksUri?: string;
 }
 
 export function migrateParams(p: MigrateParams): OutgoingParam[] {
@@ -34,6 +41,8 @@ export function migrateParams(p: MigrateParams): OutgoingParam[] {
     out.push({ field: 'bandwidth', type: 'ullong', value: p.bandwidthMiB });
   if (p.parallelConnections !== undefined)
     out.push({ field: 'parallel.connections', type: 'int', value: p.parallelConnections });
+  for (const dev of p.migrateDisks ?? []) out.push({ field: 'migrate_disks', type: 'string', value: dev });
+  if (p.disksUri !== undefined) out.push({ field: 'disks_uri', type: 'string', value: p.disksUri });
   return out;
 }
 

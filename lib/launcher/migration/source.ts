@@ -4,6 +4,7 @@
  * handler's proxy sockets and returns; the migration call runs while a monitor samples the job every 400 ms
  * and applies monitor.ts's decisions (abort, post-copy, pause). The outcome goes into the migration metadata
  * (metadata.ts), which the domain report carries; each change is announced so the handler hears it at once.
+ * Local disks (disks.ts) are copied with the guest through the block migration proxy socket.
  */
 import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { Clock } from '../../kernel/clock.ts';
@@ -23,6 +24,7 @@ import {
 } from '../../libvirt/index.ts';
 import { quantityValue } from '../../kubevirt/index.ts';
 import type { MigrationMetadataJson, PodLayout } from '../../rpc/index.ts';
+import { disksToCopy } from './disks.ts';
 import { migrationFlags, parallelConnections } from './flags.ts';
 import { isCancellable, startMetadata, withResult, type MigrationResult } from './metadata.ts';
 import { initialMonitor, monitorStep, type MonitorState } from './monitor.ts';
@@ -95,12 +97,11 @@ export class MigrationSource {
   private async run(vmi: VirtualMachineInstance, ref: DomainRef, options: MigrationOptions): Promise<void> {
     const { conn, layout } = this.d;
     const paused = (await getDomainState(conn, ref)).state === 'paused';
-    const flags = migrationFlags({ blockMigration: false, paused, options });
-    const xml = retargetXml(
-      await getDomainXml(conn, ref, DOMAIN_XML.SECURE | DOMAIN_XML.MIGRATABLE),
-      layout.root,
-      options.targetPodRoot,
-    );
+    const sourceXml = await getDomainXml(conn, ref, DOMAIN_XML.SECURE | DOMAIN_XML.MIGRATABLE);
+    // The local disks go with the guest (NON_SHARED_INC: the top image only, over the target's own backing).
+    const copied = disksToCopy(vmi, sourceXml);
+    const flags = migrationFlags({ blockMigration: copied.length > 0, paused, options });
+    const xml = retargetXml(sourceXml, layout.root, options.targetPodRoot);
     // Side by side (local mode) the target's QEMU listens in this Pod's proxy directory: it must be the launcher's.
     // In a Pod the source handler made that directory for its sockets, and this launcher only connects there.
     if (options.targetPodRoot !== undefined) await this.d.prepareProxyDir();
@@ -113,11 +114,13 @@ export class MigrationSource {
       destName: this.d.domainName,
       bandwidthMiB: options.bandwidthMiB,
       ...(threads !== undefined && { parallelConnections: threads }),
+      ...(copied.length > 0 && { migrateDisks: copied, disksUri: uris.disksUri }),
     };
     this.d.log.info('live migration starting', {
       dconnuri: uris.dconnuri,
       migrateUri: uris.migrateUri,
       flags,
+      ...(copied.length > 0 && { copiedDisks: copied, disksUri: uris.disksUri }),
     });
     let outcome: { error?: unknown } | undefined;
     const call = migratePeerToPeer(conn, ref, {

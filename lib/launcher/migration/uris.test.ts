@@ -3,10 +3,11 @@ import { POD_LAYOUT, podLayout } from '../../rpc/index.ts';
 import { destinationUris, retargetXml } from './uris.ts';
 
 describe('destinationUris', () => {
-  it('reaches the target libvirt and QEMU through the proxy sockets KubeVirt names', () => {
+  it('reaches the target libvirt, QEMU and its NBD server through the proxy sockets KubeVirt names', () => {
     expect(destinationUris(POD_LAYOUT, 'u1')).toEqual({
       dconnuri: 'qemu+unix:///session?socket=/var/run/kubevirt/migrationproxy/u1-source.sock',
       migrateUri: 'unix:///var/run/kubevirt/migrationproxy/u1-49152-source.sock',
+      disksUri: 'unix:///var/run/kubevirt/migrationproxy/u1-49153-source.sock',
     });
     expect(destinationUris(podLayout('/tmp/a'), 'u1').dconnuri).toBe(
       'qemu+unix:///session?socket=/tmp/a/var/run/kubevirt/migrationproxy/u1-source.sock',

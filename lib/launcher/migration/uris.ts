@@ -1,15 +1,24 @@
 /**
  * Where a source migration goes (kubevirt live-migration-source.go migrateHelper, generateMigrationParams): the
  * destination libvirt through the proxy socket `<uid>-source.sock` (a session daemon: qemu+unix:///session),
- * QEMU's stream through `<uid>-49152-source.sock` (KubeVirt's unix transport); and the domain XML the target
+ * QEMU's stream through `<uid>-49152-source.sock` (KubeVirt's unix transport), copied disks through
+ * `<uid>-49153-source.sock` (the destination's NBD server); and the domain XML the target
  * defines, with the source Pod's root moved to the target Pod's where the two differ. Pure.
  */
-import { LIBVIRT_DIRECT_MIGRATION_PORT, type PodLayout } from '../../rpc/index.ts';
+import {
+  LIBVIRT_BLOCK_MIGRATION_PORT,
+  LIBVIRT_DIRECT_MIGRATION_PORT,
+  type PodLayout,
+} from '../../rpc/index.ts';
 
-export function destinationUris(layout: PodLayout, vmiUid: string): { dconnuri: string; migrateUri: string } {
+export function destinationUris(
+  layout: PodLayout,
+  vmiUid: string,
+): { dconnuri: string; migrateUri: string; disksUri: string } {
   return {
     dconnuri: `qemu+unix:///session?socket=${layout.migrationSocket(vmiUid, 0)}`,
     migrateUri: `unix://${layout.migrationSocket(vmiUid, LIBVIRT_DIRECT_MIGRATION_PORT)}`,
+    disksUri: `unix://${layout.migrationSocket(vmiUid, LIBVIRT_BLOCK_MIGRATION_PORT)}`,
   };
 }
 

@@ -21,7 +21,9 @@ import { fileURLToPath } from 'node:url';
 import {
   DEFAULT_CLUSTER_DEFAULTS,
   withVmiDefaults,
+  type Disk,
   type VirtualMachineInstance,
+  type Volume,
 } from '../../kubevirt/index.ts';
 import { realClock } from '../../kernel/clock.ts';
 import {
@@ -64,12 +66,24 @@ export interface VmiSpecOptions {
   readonly cmdline: string;
   /** A containerDisk volume `data` (the staged data disk, qcow2). */
   readonly dataDisk?: boolean;
+  /** An emptyDisk volume `scratch` of this capacity, after `data`. */
+  readonly emptyDisk?: string;
   readonly memory?: string;
   readonly firmwareUuid?: string;
 }
 
 /** A kernel-boot VMI for the staged guest, with KubeVirt's defaults applied. */
 export function kernelBootVmi(opts: VmiSpecOptions): VirtualMachineInstance {
+  const disks: Disk[] = [];
+  const volumes: Volume[] = [];
+  if (opts.dataDisk === true) {
+    disks.push({ name: 'data', disk: { bus: 'virtio' } });
+    volumes.push({ name: 'data', containerDisk: { image: 'test/data:v1' } });
+  }
+  if (opts.emptyDisk !== undefined) {
+    disks.push({ name: 'scratch', disk: { bus: 'virtio' } });
+    volumes.push({ name: 'scratch', emptyDisk: { capacity: opts.emptyDisk } });
+  }
   const vmi: VirtualMachineInstance = {
     apiVersion: 'kubevirt.io/v1',
     kind: 'VirtualMachineInstance',
@@ -91,12 +105,10 @@ export function kernelBootVmi(opts: VmiSpecOptions): VirtualMachineInstance {
         devices: {
           autoattachPodInterface: false,
           autoattachGraphicsDevice: false,
-          ...(opts.dataDisk === true && { disks: [{ name: 'data', disk: { bus: 'virtio' } }] }),
+          ...(disks.length > 0 && { disks }),
         },
       },
-      ...(opts.dataDisk === true && {
-        volumes: [{ name: 'data', containerDisk: { image: 'test/data:v1' } }],
-      }),
+      ...(volumes.length > 0 && { volumes }),
     },
   };
   // The API's mutating webhook always sets firmware.uuid (the converter's SMBIOS sysinfo needs it).
