@@ -88,6 +88,8 @@ export interface ManagerOptions {
   readonly clock?: Clock;
   /** The migration metadata changed (the notifier sends the domain). */
   readonly migrationChanged?: () => void;
+  /** The guest migrated away: the launcher may end. */
+  readonly migratedAway?: () => void;
 }
 
 /** How long a prepared migration target waits for the incoming domain's console. */
@@ -132,6 +134,9 @@ export class DomainManager {
       prepareProxyDir: (): Promise<void> => this.prepareProxyDir(),
       changed: (): void => {
         o.migrationChanged?.();
+      },
+      migratedAway: (): void => {
+        o.migratedAway?.();
       },
       clock: this.clock,
       log: this.log,

@@ -147,10 +147,20 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
   const dhcp = new GuestDhcp({ root, log, podInterfaces: await podInterfaces });
   ctx.defer(() => dhcp.close());
   let migrationChanged = (): void => undefined;
+  let requestExit = (): void => undefined;
+  const exitRequested = new Promise<void>((resolve) => {
+    requestExit = resolve;
+  });
   const manager = new DomainManager({
     ...{ conn, id, host, identity: lv.identity, serial, dhcp, log, clock },
     migrationChanged: (): void => {
       migrationChanged();
+    },
+    // The guest runs on the target now: like KubeVirt's launcher once its QEMU exited, this one ends, and its Pod
+    // completes (after the last domain report went to the handler, in run below).
+    migratedAway: (): void => {
+      log.info('the guest migrated away: the launcher ends');
+      requestExit();
     },
   });
   const guest = new GuestOps(manager, log);
@@ -184,10 +194,6 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
   poller.start();
   ctx.defer(() => {
     poller.stop();
-  });
-  let requestExit = (): void => undefined;
-  const exitRequested = new Promise<void>((resolve) => {
-    requestExit = resolve;
   });
   const server = newCmdServer(
     cmdHandlers({ manager, guest, log, migration: manager, requestExit, podName: process.env['POD_NAME'] }),

@@ -44,6 +44,8 @@ export interface SourceDeps {
   readonly prepareProxyDir: () => Promise<void>;
   /** The metadata changed: tell the handler. */
   readonly changed: () => void;
+  /** The guest left for the target: this launcher has nothing more to run (KubeVirt's QEMU exits, and so does it). */
+  readonly migratedAway?: () => void;
   readonly clock: Clock;
   readonly log: Logger;
 }
@@ -140,6 +142,7 @@ export class MigrationSource {
     if (outcome.error === undefined) {
       this.d.log.info('live migration succeeded');
       this.setResult({ failed: false });
+      this.d.migratedAway?.();
       return;
     }
     const message = errorMessage(outcome.error);
