@@ -7,7 +7,7 @@
 import { ANNOTATIONS, LABELS } from '../../kubevirt/index.ts';
 import type { VirtualMachineInstance, VirtualMachineInstanceMigration } from '../../kubevirt/index.ts';
 
-export const EVACUATION_GENERATE_NAME = 'kubevirt-evacuation-';
+const EVACUATION_GENERATE_NAME = 'kubevirt-evacuation-';
 
 export function newEvacuationMigration(
   vmi: VirtualMachineInstance,
