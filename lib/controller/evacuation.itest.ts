@@ -2,7 +2,8 @@
  * Node evacuation against a real kube-apiserver, through the rewriter rules: a VMI the eviction webhook marked
  * (status.evacuationNodeName) gets one kubevirt-evacuation- migration from the evacuation controller, and no
  * second one however often its node is looked at; the KubeVirt CR's per-node limit holds a second VMI back while
- * the first migrates, and a VMI whose evacuation was cancelled meanwhile gets none once a slot frees. The test
+ * the first migrates, and a VMI whose evacuation was cancelled meanwhile gets none once a slot frees, while the
+ * failed VMI's next migration backs off. The test
  * plays the kubelet (binds, readies, fails Pods) and the handler (the VMI's phase and LiveMigratable).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -12,7 +13,8 @@ import {
   VIRTUAL_MACHINE_INSTANCES,
 } from '../kubevirt/gvr.ts';
 import type { VirtualMachineInstanceMigration } from '../kubevirt/index.ts';
-import { NODES, PODS } from '../kernel/kube/index.ts';
+import { EVENTS, NODES, PODS } from '../kernel/kube/index.ts';
+import type { KubeObject } from '../kernel/kube/index.ts';
 import type { Pod } from '../kubevirt/core/pod.ts';
 import { sleep, waitFor } from '../kernel/testing/wait.ts';
 import { FakeKubelet, startControllerEnv, vmiWhere, type ControllerEnv } from './testing/cluster.ts';
@@ -142,12 +144,16 @@ describe('evacuation controller against kube-apiserver', () => {
     await failTarget(first);
     await migrationInPhase(first.metadata.name ?? '', 'Failed');
 
-    // The first VMI, still marked, gets its next migration; the second none.
-    await waitFor(
-      async () => (await migrationsOf('vm-first')).length === 2,
+    // The first VMI, still marked, gets its next migration, which backs off 20 s after the failure before
+    // it (no target Pod yet); the second VMI gets none.
+    const next = await waitFor(
+      async () => (await migrationsOf('vm-first')).find((m) => m.metadata.uid !== first.metadata.uid),
       'a second migration of vm-first',
     );
     await sleep(2000);
     expect(await migrationsOf('vm-second')).toEqual([]);
+    expect(await podsLabelled(`kubevirt.io/migrationJobUID=${next.metadata.uid ?? ''}`)).toEqual([]);
+    const events = await env.kv.list<KubeObject & { reason?: string }>(EVENTS, { namespace: env.ns });
+    expect(events.items.map((e) => e.reason)).toContain('MigrationBackoff');
   }, 90_000);
 });
