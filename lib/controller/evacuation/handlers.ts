@@ -3,12 +3,15 @@
  * drain/evacuation evacuation.go addNode, enqueueVMI, addMigration and enqueueMigration, tag v1.6.2): a Node
  * wakes itself; a VMI wakes the node it runs on (status.nodeName); a migration wakes the node its annotation
  * kubevirt.io/evacuationMigration names (and counts as a creation that node expected), else the node of its
- * VMI. Pods are read for the count of a VMI's active Pods, not watched; the migration and Pod caches are the
- * migration controller's, with its indexes.
+ * VMI. Pods are read for the count of a VMI's active Pods; one of a VMI's Pods that is down or gone also wakes
+ * the VMI's node, which KubeVirt leaves to the next resync. The migration and Pod caches are the migration
+ * controller's, with its indexes.
  */
 import { ANNOTATIONS, VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/index.ts';
 import type { VirtualMachineInstance, VirtualMachineInstanceMigration } from '../../kubevirt/index.ts';
 import { enqueueOwnKey } from '../../kernel/controller/keys.ts';
+import { controllerRefOf } from '../../kernel/controller/owner.ts';
+import { isPodDown, type Pod } from '../../kubevirt/core/pod.ts';
 import type { ControllerExpectations } from '../../kernel/controller/expectations.ts';
 import { fieldIndex } from '../../kernel/informer/index-funcs.ts';
 import type { EventHandler } from '../../kernel/informer/informer.ts';
@@ -77,6 +80,25 @@ function migrationHandler(
   };
 }
 
+/** A VMI's Pod that went down or away: the VMI may have one active Pod again. */
+function podHandler(
+  inf: Pick<Caches<typeof EVACUATION_WATCHES>, 'vmis'>,
+  enqueue: Enqueue,
+): EventHandler<Pod> {
+  const wakeVmiNode = (pod: Pod): void => {
+    const ref = controllerRefOf(pod);
+    if (ref?.kind !== 'VirtualMachineInstance') return;
+    const node = inf.vmis.store.get(`${pod.metadata.namespace ?? ''}/${ref.name}`)?.status?.nodeName ?? '';
+    if (node !== '') enqueue(node);
+  };
+  return {
+    onUpdate: (old, pod): void => {
+      if (!isPodDown(old) && isPodDown(pod)) wakeVmiNode(pod);
+    },
+    onDelete: wakeVmiNode,
+  };
+}
+
 export function watchForEvacuations(
   inf: Caches<typeof EVACUATION_WATCHES>,
   expectations: ControllerExpectations,
@@ -85,4 +107,5 @@ export function watchForEvacuations(
   inf.nodes.addEventHandler(enqueueOwnKey(enqueue));
   inf.vmis.addEventHandler(vmiHandler(enqueue));
   inf.migrations.addEventHandler(migrationHandler(inf, expectations, enqueue));
+  inf.pods.addEventHandler(podHandler(inf, enqueue));
 }
