@@ -5,6 +5,7 @@
 import type { ControllerDefinition } from './definition.ts';
 import { disruptionBudgetController } from './disruption-budget/definition.ts';
 import { draStatusController } from './dra/definition.ts';
+import { evacuationController } from './evacuation/definition.ts';
 import { migrationController } from './migration/definition.ts';
 import { nodeController } from './node/definition.ts';
 import { vmController } from './vm/definition.ts';
@@ -17,4 +18,5 @@ export const CONTROLLERS: readonly ControllerDefinition[] = [
   draStatusController,
   migrationController,
   disruptionBudgetController,
+  evacuationController,
 ];

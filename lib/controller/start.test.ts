@@ -28,19 +28,25 @@ describe('the controllers on the informer registry', () => {
       },
       {
         informer: 'virtualmachineinstances.kubevirt.io/v1 in ns1',
-        indexes: ['claim', 'node'],
+        indexes: ['claim', 'node', 'vmi-status-node'],
         by: [
           'virt-controller-vm',
           'virt-controller-vmi',
           'virt-controller-node',
           'virt-controller-dra-status',
           'virt-controller-migration',
+          'virt-controller-evacuation',
         ],
       },
       {
         informer: 'kubevirts.kubevirt.io/v1 in kubevirt',
         indexes: [],
-        by: ['virt-controller-vm', 'virt-controller-vmi', 'virt-controller-migration'],
+        by: [
+          'virt-controller-vm',
+          'virt-controller-vmi',
+          'virt-controller-migration',
+          'virt-controller-evacuation',
+        ],
       },
       {
         informer: 'pods/v1 in ns1 with selector "kubevirt.io"',
@@ -50,10 +56,11 @@ describe('the controllers on the informer registry', () => {
           'virt-controller-node',
           'virt-controller-dra-status',
           'virt-controller-migration',
+          'virt-controller-evacuation',
         ],
       },
       { informer: 'persistentvolumeclaims/v1 in ns1', indexes: [], by: ['virt-controller-vmi'] },
-      { informer: 'nodes/v1', indexes: [], by: ['virt-controller-node'] },
+      { informer: 'nodes/v1', indexes: [], by: ['virt-controller-node', 'virt-controller-evacuation'] },
       {
         informer: 'resourceclaims.resource.k8s.io/v1 in ns1',
         indexes: [],
@@ -67,7 +74,7 @@ describe('the controllers on the informer registry', () => {
       {
         informer: 'virtualmachineinstancemigrations.kubevirt.io/v1 in ns1',
         indexes: ['migration-vmi', 'migration-own-uid'],
-        by: ['virt-controller-migration'],
+        by: ['virt-controller-migration', 'virt-controller-evacuation'],
       },
       {
         informer: 'poddisruptionbudgets.policy/v1 in ns1',

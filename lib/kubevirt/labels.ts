@@ -50,6 +50,8 @@ export const ANNOTATIONS = {
   CREATE_MIGRATION_TARGET: 'kubevirt.io/create-migration-target',
   EVACUATION_MIGRATION: 'kubevirt.io/evacuationMigration',
   WORKLOAD_UPDATE_MIGRATION: 'kubevirt.io/workloadUpdateMigration',
+  /** On migrations: no backoff after failed evacuation or workload-update migrations (KubeVirt's functests). */
+  IGNORE_MIGRATION_BACKOFF: 'kubevirt.io/func-test-ignore-migration-backoff',
   LATEST_OBSERVED_API_VERSION: 'kubevirt.io/latest-observed-api-version',
   STORAGE_OBSERVED_API_VERSION: 'kubevirt.io/storage-observed-api-version',
   VM_GENERATION: 'kubevirt.io/vm-generation',

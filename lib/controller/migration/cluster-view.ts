@@ -9,11 +9,11 @@ import { isPodDown, type Pod } from '../../kubevirt/core/pod.ts';
 
 type Migration = VirtualMachineInstanceMigration;
 
-const isMigrationFinal = (m: Migration): boolean =>
+export const isMigrationFinal = (m: Migration): boolean =>
   m.status?.phase === 'Succeeded' || m.status?.phase === 'Failed';
 
 /** Past Pending and not final (KubeVirt's VirtualMachineInstanceMigration.IsRunning). */
-const isMigrationRunning = (m: Migration): boolean =>
+export const isMigrationRunning = (m: Migration): boolean =>
   !isMigrationFinal(m) && m.status?.phase !== undefined && m.status.phase !== 'Pending';
 
 /** Unfinished migrations past Pending, or Pending with a target Pod: each holds a parallel slot. */

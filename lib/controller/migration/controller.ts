@@ -28,6 +28,7 @@ import { clusterKubeVirt } from '../cluster-config.ts';
 import { currentPod } from '../vmi/controller.ts';
 import { podsOfVmi } from '../vmi/indexers.ts';
 import type { LauncherPodConfig } from '../vmi/launcher-pod.ts';
+import { migrationBackoffMs } from './backoff.ts';
 import { activePodCount, otherMigrationActive, outboundFromNode, runningMigrations } from './cluster-view.ts';
 import { migrationConfigurationOf, type MigrationConfiguration } from './config.ts';
 import type { MigrationAction, MigrationDecision, MigrationInput } from './decision.ts';
@@ -114,7 +115,7 @@ export class MigrationController {
     const syncErr = await this.apply(pass, d);
     const written = await this.writeStatus(pass, d);
     await this.cleanUp(pass, written);
-    this.announce(pass.m, d);
+    this.announce(pass.m, pass.vmi, d);
     if (syncErr !== undefined) {
       throw new KvError('KV_ERR_INTERNAL', `syncing migration ${pass.key}: ${errorMessage(syncErr)}`, {
         cause: syncErr,
@@ -132,6 +133,7 @@ export class MigrationController {
     const vmiOf = (o: Migration): VirtualMachineInstance | undefined =>
       this.opts.vmis.get(`${o.metadata.namespace ?? ''}/${o.spec.vmiName ?? ''}`);
     const createError = this.createErrors.get(p.key);
+    const ofVmi = migrationsOfVmi(this.opts.migrations, m.metadata.namespace ?? '', vmi.metadata.name ?? '');
     return {
       migration: m,
       vmi,
@@ -143,13 +145,10 @@ export class MigrationController {
         running: running.length,
         outboundFromNode: outboundFromNode(vmi.status?.nodeName ?? '', running, vmiOf),
       },
-      otherMigrationActive: otherMigrationActive(
-        vmi,
-        m,
-        migrationsOfVmi(this.opts.migrations, m.metadata.namespace ?? '', vmi.metadata.name ?? ''),
-      ),
+      otherMigrationActive: otherMigrationActive(vmi, m, ofVmi),
       nowMs: this.opts.clock.now(),
       ...(createError !== undefined && { createError }),
+      backoffMs: migrationBackoffMs(m, ofVmi, this.opts.clock.now()),
     };
   }
 
@@ -356,7 +355,8 @@ export class MigrationController {
     await this.release(p.key, m);
   }
 
-  private announce(m: Migration, d: MigrationDecision): void {
+  private announce(m: Migration, vmi: VirtualMachineInstance, d: MigrationDecision): void {
+    if (d.backoff !== undefined) this.opts.recorder.event(vmi, 'Warning', 'MigrationBackoff', d.backoff);
     if (d.failure !== undefined) this.opts.recorder.event(m, 'Warning', 'FailedMigration', d.failure);
     if (d.event !== undefined) this.opts.recorder.event(m, 'Normal', 'SuccessfulMigration', d.event);
     if (d.warning !== undefined)

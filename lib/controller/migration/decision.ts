@@ -30,6 +30,8 @@ export interface MigrationInput {
   nowMs: number;
   /** The error of the last target Pod create, to detect a ResourceQuota rejection. */
   createError?: string;
+  /** How long this evacuation or workload-update migration still backs off (backoff.ts); 0 or unset: none. */
+  backoffMs?: number;
 }
 
 export type MigrationAction =
@@ -60,6 +62,8 @@ export interface MigrationDecision {
   event?: string;
   /** A Warning event that fails nothing (the target Pod cannot be scheduled yet). */
   warning?: string;
+  /** A Warning event on the VMI: the migration backs off (KubeVirt's MigrationBackoff). */
+  backoff?: string;
   requeueAfterMs?: number;
   /** Why this pass could not act (KubeVirt's sync error). */
   syncError?: string;

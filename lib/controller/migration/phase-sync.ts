@@ -1,6 +1,7 @@
 /**
  * The acting half of a migration pass (kubevirt migration.go sync and handleTargetPodCreation, tag v1.6.2): by
- * the migration's current phase, create the target Pod within the cluster's parallel limits, delete it when the
+ * the migration's current phase, create the target Pod within the cluster's parallel limits (after the backoff of
+ * an evacuation or workload-update migration that follows failed ones), delete it when the
  * migration is cancelled before the hand-off or it waited too long in Pending, hand the migration to the
  * handlers once it runs, mark the abort on the VMI, and fail the VMI's migrationState when the target went
  * before the source started.
@@ -61,8 +62,12 @@ function createTarget(input: MigrationInput, vmi: VirtualMachineInstance, d: Mig
 
 function pending(input: MigrationInput, vmi: VirtualMachineInstance, d: MigrationDecision): void {
   const pod = input.targetPod;
+  const backoff = input.backoffMs ?? 0;
   if (input.migration.metadata.deletionTimestamp !== undefined) cancelTarget(input, d);
-  else if (pod === undefined) createTarget(input, vmi, d);
+  else if (backoff > 0) {
+    d.backoff = `backoff migrating vmi ${vmi.metadata.namespace ?? ''}/${vmi.metadata.name ?? ''}`;
+    requeue(d, backoff);
+  } else if (pod === undefined) createTarget(input, vmi, d);
   else if (!isPodReady(pod)) checkTimeout(input, vmi, d);
 }
 

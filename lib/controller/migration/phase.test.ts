@@ -55,6 +55,21 @@ const rows: Row[] = [
     { phase: 'Pending', actions: [{ kind: 'createTargetPod' }] },
   ],
   [
+    'Pending, backing off: no target Pod, a warning, look again when it ends',
+    { migration: at('Pending'), backoffMs: 12_000 },
+    {
+      phase: 'Pending',
+      actions: [],
+      backoff: 'backoff migrating vmi default/testvm',
+      requeueAfterMs: 12_000,
+    },
+  ],
+  [
+    'Pending, backing off but cancelled: the cancel goes first',
+    { migration: at('Pending', migrationDeleting), targetPod: targetPending, backoffMs: 12_000 },
+    { backoff: undefined, phase: 'Failed', failure: CANCELED },
+  ],
+  [
     'Pending, cluster limit reached: wait 5 s',
     { migration: at('Pending'), limits: { running: 5, outboundFromNode: 0 } },
     { phase: 'Pending', actions: [], requeueAfterMs: 5000 },

@@ -7,8 +7,8 @@
  * Failed on the first failure rule that matches, checked before any phase step.
  *
  * Left to the caller (state that is not the objects'): the Pod expectations and the "creations pending"/"VMI
- * has two active Pods" gates in front of createTargetPod, the hand-off map that covers cache lag after a
- * hand-off, and the backoff of evacuation migrations. Not modelled: decentralized (cross-cluster) migrations
+ * has two active Pods" gates in front of createTargetPod, and the hand-off map that covers cache lag after a
+ * hand-off; the backoff of evacuation migrations comes in computed (backoff.ts). Not modelled: decentralized (cross-cluster) migrations
  * (WaitingForSync, Synchronizing), hotplug attachment Pods of the target, backend-storage PVC hand-over.
  * A VMI that is final, not LiveMigratable or already migrating is refused when the migration is created
  * (KubeVirt's migration-create admitter), so here it only waits (not Running) or fails by the rules below.

@@ -34,6 +34,8 @@ export interface EnvOptions {
   qps?: number;
   /** The controllers see Pods of every namespace (the rest of the test namespace only). */
   podsInAllNamespaces?: boolean;
+  /** The informers' resync period (default the role's). */
+  resyncPeriodMs?: number;
 }
 
 export async function startControllerEnv(prefix: string, opts: EnvOptions = {}): Promise<ControllerEnv> {
@@ -48,6 +50,7 @@ export async function startControllerEnv(prefix: string, opts: EnvOptions = {}):
     client: kv,
     namespace: c.ns,
     ...(opts.podsInAllNamespaces !== undefined && { podsInAllNamespaces: opts.podsInAllNamespaces }),
+    ...(opts.resyncPeriodMs !== undefined && { resyncPeriodMs: opts.resyncPeriodMs }),
     workers: opts.workers ?? 4,
     log:
       opts.log ??
