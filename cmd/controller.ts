@@ -27,6 +27,7 @@ interface ControllerFlags extends KubeFlagValues, MetricsTlsFlags {
   virtiofsd: string;
   allowEmulation: boolean;
   rewrite: boolean;
+  evacuation: boolean;
   verbosity: number;
 }
 
@@ -48,6 +49,7 @@ function roleOptions(f: ControllerFlags): Omit<ControllerRoleOptions, 'log'> {
       virtiofsd: f.virtiofsd === '' ? undefined : f.virtiofsd,
     },
     rewrite: f.rewrite,
+    evacuation: f.evacuation,
     ...(f.watchNamespace !== undefined && { watchNamespace: f.watchNamespace }),
   };
 }
@@ -76,6 +78,14 @@ export function controllerCommand(): Command {
       opt('--allow-emulation <bool>', 'launchers may use TCG (no kvm device requested)', bool, false),
     )
     .addOption(opt('--rewrite <bool>', 'speak kubevirt.io through the rewriter rules', bool, true))
+    .addOption(
+      opt(
+        '--evacuation <bool>',
+        "migrate the VMIs a node drain evacuates (off where Deckhouse's controller evacuates them)",
+        bool,
+        true,
+      ),
+    )
     .addOption(verbosityOption())
     .action(async (flags: ControllerFlags) => {
       const log = createLogger({ component: 'virt-controller', verbosity: flags.verbosity });

@@ -20,6 +20,11 @@ export interface ControllerSettings {
   vmiEventDelayMs?: number;
   /** How old a virt-handler heartbeat may get before its node counts as unresponsive (default 5 min). */
   heartbeatTimeoutMs?: number;
+  /**
+   * Whether the evacuation controller runs (default true, as in KubeVirt). The Deckhouse fork turns it off (its
+   * patch 048): there the virtualization-controller evacuates a VMI through its own VirtualMachineOperations.
+   */
+  evacuation?: boolean;
 }
 
 interface ControllerContext {

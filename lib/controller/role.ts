@@ -29,6 +29,8 @@ export interface ControllerRoleOptions {
   /** Watch one namespace only; all when unset. */
   watchNamespace?: string;
   launcher: LauncherPodConfig;
+  /** Whether the evacuation controller runs (ControllerSettings.evacuation). */
+  evacuation?: boolean;
   /** Speak kubevirt.io through the rewriter rules (the cluster stores the internal names). Default true. */
   rewrite?: boolean;
   /** Lease timing (client-go's 15 s / 10 s / 2 s by default); tests shorten it. */
@@ -56,6 +58,7 @@ function start(opts: ControllerRoleOptions, ctx: RoleContext): RoleWork {
       registry: requireRegistry(ctx),
       signal,
       launcher: opts.launcher,
+      ...(opts.evacuation !== undefined && { evacuation: opts.evacuation }),
       configNamespace: opts.leaseNamespace,
       ...(opts.watchNamespace !== undefined && { namespace: opts.watchNamespace }),
     });

@@ -4,7 +4,7 @@ import { FakeListWatchClient, page } from '../kernel/informer/testing/fake-clien
 import { nopLogger } from '../kernel/log/log.ts';
 import { CONTROLLERS } from './controllers.ts';
 import { InformerRegistry } from './registry.ts';
-import { watchNamespaces } from './start.ts';
+import { enabledControllers, watchNamespaces } from './start.ts';
 
 function declared(opts: Parameters<typeof watchNamespaces>[0]): ReturnType<InformerRegistry['declarations']> {
   const r = new InformerRegistry({
@@ -109,5 +109,17 @@ describe('the controllers on the informer registry', () => {
       'virtualmachineinstancemigrations.kubevirt.io/v1 in ns1',
       'poddisruptionbudgets.policy/v1 in ns1',
     ]);
+  });
+});
+
+describe('enabledControllers', () => {
+  it('runs every controller by default, and all but the evacuation controller when it is off', () => {
+    const queues = (evacuation?: boolean): string[] =>
+      enabledControllers(evacuation === undefined ? {} : { evacuation }).map((d) => d.queue);
+    expect(queues()).toEqual(CONTROLLERS.map((d) => d.queue));
+    expect(queues()).toContain('virt-controller-evacuation');
+    expect(queues(false)).toEqual(
+      CONTROLLERS.map((d) => d.queue).filter((q) => q !== 'virt-controller-evacuation'),
+    );
   });
 });

@@ -16,7 +16,8 @@ import { workQueueMetricsFor } from '../kernel/workqueue/metrics.ts';
 import { WorkQueue } from '../kernel/workqueue/queue.ts';
 import { ApiEventRecorder } from '../kernel/controller/events.ts';
 import { CONTROLLERS } from './controllers.ts';
-import type { ControllerSettings } from './definition.ts';
+import { evacuationController } from './evacuation/definition.ts';
+import type { ControllerDefinition, ControllerSettings } from './definition.ts';
 import { InformerRegistry, type InformerRegistryOptions } from './registry.ts';
 
 export interface StartControllersOptions extends ControllerSettings {
@@ -66,6 +67,13 @@ export function watchNamespaces(
   };
 }
 
+/** The controllers these settings run: all, but the evacuation controller when it is off. */
+export function enabledControllers(settings: Pick<ControllerSettings, 'evacuation'>): ControllerDefinition[] {
+  return CONTROLLERS.filter(
+    (def) => settings.evacuation !== false || def.queue !== evacuationController.queue,
+  );
+}
+
 export function startControllers(opts: StartControllersOptions): RunningControllers {
   const clock = opts.clock ?? realClock;
   const informers = new InformerRegistry({
@@ -75,7 +83,7 @@ export function startControllers(opts: StartControllersOptions): RunningControll
     resyncPeriodMs: opts.resyncPeriodMs ?? DEFAULT_RESYNC_MS,
     namespaceOf: watchNamespaces(opts),
   });
-  const registered = CONTROLLERS.map((def) => ({ def, build: def.register(informers) }));
+  const registered = enabledControllers(opts).map((def) => ({ def, build: def.register(informers) }));
   const factory = informers.build();
 
   const queueMetrics = workQueueMetricsFor(opts.registry);

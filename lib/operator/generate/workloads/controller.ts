@@ -26,6 +26,8 @@ export function controllerDeployment(cfg: InstallConfig): Deployment {
     '--allow-emulation': cfg.useEmulation,
     '--leader-elect': true,
     '--health-port': PORTS.controllerHealth,
+    // The fork's patch 048: under Deckhouse its own controller evacuates VMIs (VirtualMachineOperations).
+    '--evacuation': cfg.mode !== 'deckhouse',
     ...metricsTlsFlags(CERT_DIRS.controller),
     '-v': cfg.verbosity['virt-controller'],
   });
