@@ -5,17 +5,22 @@
  * two handlers), and the VMI ends on the other node with the same guest: a counter the guest started before
  * keeps counting after, and the guest did not boot again.
  */
-import { describe, expect, it } from '@jest/globals';
-import { PODS } from '../../lib/kernel/kube/index.ts';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { StatusError } from '../../lib/kernel/errors/errors.ts';
+import { NODES, PODS } from '../../lib/kernel/kube/index.ts';
 import { waitFor } from '../../lib/kernel/testing/wait.ts';
 import type { Pod } from '../../lib/kubevirt/core/pod.ts';
 import {
   VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+  KUBEVIRTS,
   VIRTUAL_MACHINES,
+  type KubeVirt,
+  type VirtualMachineInstance,
   type VirtualMachineInstanceMigration,
 } from '../../lib/kubevirt/index.ts';
 import { MARKER } from '../../testenv/guests/guests.ts';
 import { exampleVm } from '../local/virt.ts';
+import { localKubeVirt, VIRT_NAMESPACE } from '../local/virt-install.ts';
 import { scenario } from './stack.ts';
 import { virtctl } from './virtctl.ts';
 
@@ -47,12 +52,116 @@ async function migrations(): Promise<VirtualMachineInstanceMigration[]> {
   ).items;
 }
 
+/** Sets the cluster's migration configuration (merged into the installed KubeVirt resource); null clears it. */
+async function migrationConfig(migrations: Record<string, unknown> | null): Promise<void> {
+  await s.clients.kv.patch<KubeVirt>(
+    KUBEVIRTS,
+    localKubeVirt().metadata.name ?? '',
+    { spec: { configuration: { migrations } } },
+    { namespace: VIRT_NAMESPACE, type: 'merge' },
+  );
+}
+
+/** Creates a migration of the VM's VMI. */
+async function migrate(name: string): Promise<void> {
+  await s.clients.kv.create(
+    VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+    {
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachineInstanceMigration',
+      metadata: { name },
+      spec: { vmiName: VM },
+    },
+    { namespace: s.ns },
+  );
+}
+
+const migration = (name: string): Promise<VirtualMachineInstanceMigration | undefined> =>
+  s.clients.kv
+    .get<VirtualMachineInstanceMigration>(VIRTUAL_MACHINE_INSTANCE_MIGRATIONS, name, { namespace: s.ns })
+    .catch(() => undefined);
+
+/** The migration once it is in one of these phases. */
+const inPhase = (name: string, ...phases: string[]): Promise<VirtualMachineInstanceMigration> =>
+  waitFor(
+    async () => {
+      const m = await migration(name);
+      return phases.includes(m?.status?.phase ?? '') && m;
+    },
+    `migration ${name} in ${phases.join(' or ')}`,
+    { timeoutMs: MIGRATE_MS, intervalMs: 500 },
+  );
+
+/**
+ * The guest is still the one booted at first, on `node`: Running there, and its shell still holds the variable set
+ * before the first migration (a guest that booted again would have none).
+ */
+async function stillOn(node: string | undefined): Promise<void> {
+  const vmi = await s.running(VM);
+  expect(vmi.status?.nodeName).toBe(node);
+  const con = virtctl(s.c.kubeconfig, s.ns).console(VM);
+  try {
+    await con.connected(60_000);
+    const from = con.output().length;
+    con.type('echo "STILL $KEPT"\n');
+    await con.until('STILL k42', 60_000, from);
+  } finally {
+    con.stop();
+    await con.exited;
+  }
+}
+
+/** The VMI's launcher Pod running on its node. */
+async function activePod(vmi: VirtualMachineInstance): Promise<Pod> {
+  const pods = await s.clients.kv.list<Pod>(PODS, {
+    namespace: s.ns,
+    labelSelector: `kubevirt.io/created-by=${vmi.metadata.uid ?? ''}`,
+  });
+  const pod = pods.items.find(
+    (p) => p.spec.nodeName === vmi.status?.nodeName && p.status?.phase === 'Running',
+  );
+  if (pod === undefined)
+    throw new Error(`no running launcher Pod of ${VM} on ${vmi.status?.nodeName ?? '?'}`);
+  return pod;
+}
+
+/** POSTs an Eviction of the Pod, as `kubectl drain` does: the HTTP code of the answer. */
+async function evict(pod: string): Promise<number> {
+  const body = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: s.ns } };
+  try {
+    await s.clients.direct.request({
+      method: 'POST',
+      path: `/api/v1/namespaces/${s.ns}/pods/${pod}/eviction`,
+      body,
+    });
+    return 201;
+  } catch (err) {
+    if (err instanceof StatusError) return err.status.code ?? 0;
+    throw err;
+  }
+}
+
+/** Marks the node (un)schedulable, as `kubectl cordon` and `uncordon` do. */
+async function cordon(node: string, unschedulable: boolean): Promise<void> {
+  await s.clients.direct.patch(NODES, node, { spec: { unschedulable } }, { type: 'merge' });
+}
+
 describe('live migration between the two nodes', () => {
+  afterAll(async () => {
+    await migrationConfig(null);
+  });
+
   it('moves a running guest to the other node: same boot, the counter goes on, the source Pod goes', async () => {
-    await s.clients.kv.create(VIRTUAL_MACHINES, await exampleVm(s.ns, VM), { namespace: s.ns });
+    const vm = await exampleVm(s.ns, VM);
+    // A drain migrates it rather than evicting it (the drain case below).
+    vm.spec.template.spec.evictionStrategy = 'LiveMigrate';
+    await s.clients.kv.create(VIRTUAL_MACHINES, vm, { namespace: s.ns });
     const before = await s.running(VM);
     const sourcePod = await s.launcherPod(before.metadata.uid ?? '');
-    await consoleUntil('TICK 2', '\ni=0; while :; do echo TICK $i; i=$((i+1)); sleep 1; done &\n');
+    await consoleUntil(
+      'TICK 2',
+      '\nKEPT=k$((6*7)); i=0; while :; do echo TICK $i; i=$((i+1)); sleep 1; done &\n',
+    );
 
     const cli = await virtctl(s.c.kubeconfig, s.ns).run('migrate', VM);
     expect(cli).toEqual(expect.objectContaining({ code: 0 }));
@@ -92,9 +201,131 @@ describe('live migration between the two nodes', () => {
       )
         throw err;
     });
+    // The target's console starts with the migrated guest: no boot, the counter past where it was.
     const shown = await consoleUntil('TICK');
     expect(shown).not.toContain(MARKER);
     const ticks = [...shown.matchAll(/TICK (\d+)/g)].map((t) => Number(t[1]));
     expect(Math.max(...ticks)).toBeGreaterThan(2);
+    await stillOn(after.status?.nodeName);
   }, 900_000);
+
+  it('fails a migration that cannot finish in time: the guest keeps running where it was', async () => {
+    const node = (await s.running(VM)).status?.nodeName;
+    await migrationConfig({ bandwidthPerMigration: '1Mi', completionTimeoutPerGiB: 6, progressTimeout: 5 });
+    try {
+      await migrate('too-slow');
+      const failed = await inPhase('too-slow', 'Failed', 'Succeeded');
+      expect(failed.status?.phase).toBe('Failed');
+      expect(failed.status?.migrationState?.failureReason).toMatch(/aborted/);
+    } finally {
+      await migrationConfig({
+        bandwidthPerMigration: null,
+        completionTimeoutPerGiB: null,
+        progressTimeout: null,
+      });
+    }
+    await stillOn(node);
+  }, 600_000);
+
+  it('cancels a running migration by `virtctl-ts migrate-cancel`: the guest stays', async () => {
+    const node = (await s.running(VM)).status?.nodeName;
+    await migrationConfig({ bandwidthPerMigration: '1Mi' });
+    try {
+      await migrate('cancelled');
+      await inPhase('cancelled', 'Running');
+      const cli = await virtctl(s.c.kubeconfig, s.ns).run('migrate-cancel', VM);
+      expect(cli).toEqual(expect.objectContaining({ code: 0 }));
+      await waitFor(async () => (await migration('cancelled')) === undefined, 'the migration deleted', {
+        timeoutMs: 120_000,
+        intervalMs: 500,
+      });
+    } finally {
+      await migrationConfig({ bandwidthPerMigration: null });
+    }
+    const vmi = await s.running(VM);
+    expect(vmi.status?.migrationState).toEqual(
+      expect.objectContaining({ abortStatus: 'Succeeded', failed: true }),
+    );
+    await stillOn(node);
+  }, 600_000);
+
+  it('fails a migration whose target handler is killed: the guest stays on the source', async () => {
+    const node = (await s.running(VM)).status?.nodeName;
+    await migrationConfig({ bandwidthPerMigration: '1Mi' });
+    try {
+      await migrate('target-lost');
+      const running = await inPhase('target-lost', 'Running');
+      const target = running.status?.migrationState?.targetNode;
+      const pods = await s.clients.direct.list<Pod>(PODS, { namespace: VIRT_NAMESPACE });
+      const handler = pods.items.find(
+        (p) => p.metadata.name?.startsWith('virt-handler-') === true && p.spec.nodeName === target,
+      );
+      expect(handler).toBeDefined();
+      await s.clients.kv.delete(PODS, handler?.metadata.name ?? '', {
+        namespace: VIRT_NAMESPACE,
+        gracePeriodSeconds: 0,
+      });
+      const failed = await inPhase('target-lost', 'Failed', 'Succeeded');
+      expect(failed.status?.phase).toBe('Failed');
+    } finally {
+      await migrationConfig({ bandwidthPerMigration: null });
+    }
+    await stillOn(node);
+  }, 600_000);
+
+  it('drains the VM node as `kubectl drain` does (cordon, evictions retried while refused): the VM migrates away', async () => {
+    const vmi = await s.running(VM);
+    const node = vmi.status?.nodeName ?? '';
+    const pod = await activePod(vmi);
+    await cordon(node, true);
+    try {
+      // Refused (429, Too Many Requests: drain retries), and the VMI is marked for evacuation from the node.
+      expect(await evict(pod.metadata.name ?? '')).toBe(429);
+      expect((await s.vmi(VM))?.status?.evacuationNodeName).toBe(node);
+      const answer = await waitFor(
+        async () => {
+          const code = await evict(pod.metadata.name ?? '');
+          return code !== 429 && code;
+        },
+        'the launcher Pod evicted once the VMI left',
+        { timeoutMs: MIGRATE_MS, intervalMs: 5000 },
+      );
+      expect([201, 404]).toContain(answer);
+    } finally {
+      await cordon(node, false);
+    }
+    const after = await s.running(VM);
+    expect(after.status?.nodeName).not.toBe(node);
+    expect(after.status?.evacuationNodeName ?? '').toBe('');
+    const evacuations = (await migrations()).filter(
+      (m) => m.metadata.annotations?.['kubevirt.io/evacuationMigration'] === node,
+    );
+    expect(evacuations.map((m) => m.status?.phase)).toEqual(['Succeeded']);
+    await stillOn(after.status?.nodeName);
+  }, 600_000);
+
+  it('stops an evacuation by the fork’s evacuatecancel: the mark goes, no migration is made', async () => {
+    const vmi = await s.running(VM);
+    const node = vmi.status?.nodeName ?? '';
+    const pod = await activePod(vmi);
+    const before = (await migrations()).length;
+    // Evacuation refused for want of a slot: the cluster allows no parallel migration while it is marked.
+    await migrationConfig({ parallelMigrationsPerCluster: 0 });
+    try {
+      expect(await evict(pod.metadata.name ?? '')).toBe(429);
+      expect((await s.vmi(VM))?.status?.evacuationNodeName).toBe(node);
+      await s.clients.direct.request({
+        method: 'PUT',
+        path: `/apis/subresources.kubevirt.io/v1/namespaces/${s.ns}/virtualmachines/${VM}/evacuatecancel`,
+        body: {},
+      });
+      expect((await s.vmi(VM))?.status?.evacuationNodeName ?? '').toBe('');
+    } finally {
+      await migrationConfig({ parallelMigrationsPerCluster: null });
+    }
+    // With slots again, nothing is evacuated: the mark was the only ask.
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    expect(await migrations()).toHaveLength(before);
+    await stillOn(node);
+  }, 600_000);
 });

@@ -52,7 +52,8 @@ import { HandlerVmiController } from './vmi/controller.ts';
 import { handlerClusterConfig, type HandlerClusterConfig } from './vmi/options.ts';
 
 const HANDLER_VM_QUEUE = 'virt-handler-vm';
-const HANDLER_MIGRATION_QUEUE = 'virt-handler-migration';
+const HANDLER_SOURCE_QUEUE = 'virt-handler-source';
+const HANDLER_TARGET_QUEUE = 'virt-handler-target';
 
 export interface StartHandlerOptions {
   /** Speaks kubevirt.io (a rewritingClient where the cluster stores the internal names). */
@@ -131,11 +132,17 @@ function nodeInformers(
   };
 }
 
+interface QueuedReconciler {
+  readonly name: string;
+  readonly queue: WorkQueue;
+  readonly reconcile: Reconciler;
+}
+
 /** Once the caches synced, each queue's workers until the signal aborts (none when a cache never synced). */
 async function runQueues(
   o: StartHandlerOptions,
   informers: readonly { waitForSync(signal: AbortSignal): Promise<boolean> }[],
-  queues: readonly { name: string; queue: WorkQueue; reconcile: Reconciler }[],
+  queues: readonly QueuedReconciler[],
   log: Logger,
 ): Promise<void> {
   const all = await Promise.all(informers.map((i) => i.waitForSync(o.signal)));
@@ -156,11 +163,7 @@ function startMigrations(
     clusterConfig: () => HandlerClusterConfig;
     log: Logger;
   },
-): {
-  proxies: MigrationProxyManager | undefined;
-  queue: WorkQueue;
-  controller: HandlerMigrationController;
-} {
+): { proxies: MigrationProxyManager | undefined; queues: QueuedReconciler[] } {
   const proxies =
     o.migration?.tls === undefined
       ? undefined
@@ -172,11 +175,10 @@ function startMigrations(
           clock: d.clock,
           ...(o.migration.portRange !== undefined && { portRange: o.migration.portRange }),
         });
-  const queue = new WorkQueue<string>({
-    name: HANDLER_MIGRATION_QUEUE,
-    clock: d.clock,
-    metrics: workQueueMetricsFor(o.registry),
-  });
+  const queue = (name: string): WorkQueue =>
+    new WorkQueue<string>({ name, clock: d.clock, metrics: workQueueMetricsFor(o.registry) });
+  const source = queue(HANDLER_SOURCE_QUEUE);
+  const target = queue(HANDLER_TARGET_QUEUE);
   const controller = new HandlerMigrationController({
     client: o.client,
     node: o.node,
@@ -190,9 +192,15 @@ function startMigrations(
     clock: d.clock,
     recorder: d.recorder,
   });
-  d.vmis.addEventHandler(enqueueOwnKey(queue.add.bind(queue)));
-  d.targets.addEventHandler(enqueueOwnKey(queue.add.bind(queue)));
-  return { proxies, queue, controller };
+  d.vmis.addEventHandler(enqueueOwnKey(source.add.bind(source)));
+  d.targets.addEventHandler(enqueueOwnKey(target.add.bind(target)));
+  return {
+    proxies,
+    queues: [
+      { name: HANDLER_SOURCE_QUEUE, queue: source, reconcile: controller.reconcileSource },
+      { name: HANDLER_TARGET_QUEUE, queue: target, reconcile: controller.reconcileTarget },
+    ],
+  };
 }
 
 export async function startHandler(o: StartHandlerOptions): Promise<RunningHandler> {
@@ -283,10 +291,7 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
   vmis.addEventHandler(enqueueOwnKey(queue.add.bind(queue)));
   const informersDone = Promise.all(informers.map((i) => i.run(o.signal)));
   const synced = (): boolean => informers.every((i) => i.hasSynced());
-  const queues = [
-    { name: HANDLER_VM_QUEUE, queue, reconcile },
-    { name: HANDLER_MIGRATION_QUEUE, queue: migrations.queue, reconcile: migrations.controller.reconcile },
-  ];
+  const queues = [{ name: HANDLER_VM_QUEUE, queue, reconcile }, ...migrations.queues];
   const done = (async (): Promise<void> => {
     await runQueues(o, informers, queues, log);
     await informersDone;

@@ -1,8 +1,8 @@
 /**
  * The handler's migration controller (kubevirt pkg/virt-handler/migration-source.go and migration-target.go),
- * keyed by `ns/name`, on its own work queue. One reconcile looks at the VMI as both caches hold it: as this
- * node's VMI (by the nodeName label) it may be a migration's source; as a VMI labelled with this node as the
- * migration target it may be the target. Each part pings its launcher (the one LauncherClients trusts on this
+ * keyed by `ns/name`, its two parts on two work queues as KubeVirt's: the source part looks at this node's VMIs
+ * (by the nodeName label), the target part at the VMIs labelled with this node as the migration target, so a
+ * failing pass of one part never holds the other back. Each part pings its launcher (the one LauncherClients trusts on this
  * node: the target Pod on the target), reads the domain, does what source.ts or target.ts says (the launcher's
  * migration RPCs, the migration proxies) and patches the VMI within that part's scope. While either part is
  * live the key is looked at again every second: the domain's migration record is polled, not notified. A
@@ -16,7 +16,7 @@ import type { ReconcileContext, ReconcileResult } from '../../kernel/controller/
 import { errorMessage, KvError } from '../../kernel/errors/errors.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
-import type { DomainJson, LauncherClient } from '../../rpc/index.ts';
+import { isDisconnected, type DomainJson, type LauncherClient } from '../../rpc/index.ts';
 import type { LauncherClients } from '../launchers/clients.ts';
 import { syncOptions, type HandlerClusterConfig } from '../vmi/options.ts';
 import type { LauncherReach } from '../vmi/phase.ts';
@@ -80,18 +80,24 @@ export class HandlerMigrationController {
 
   constructor(private readonly o: HandlerMigrationControllerOptions) {}
 
-  readonly reconcile = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult> => {
-    const asSource = this.o.vmis.get(key);
-    const asTarget = this.o.targets.get(key);
-    const after: number[] = [];
-    if (asSource !== undefined && isMigrationSource(asSource, this.o.node))
-      after.push(await this.source(asSource, ctx));
-    else await this.leave(this.sources, key, (uid) => this.proxies().stopSource(uid));
-    if (asTarget !== undefined && isMigrationTarget(asTarget, this.o.node)) {
-      const ms = await this.target(asTarget, ctx);
-      if (ms !== undefined) after.push(ms);
-    } else await this.leave(this.targets, key, (uid) => this.proxies().stopTarget(uid));
-    return after.length === 0 ? undefined : { requeueAfterMs: Math.min(...after) };
+  /** The source part, on the queue of this node's VMIs (KubeVirt's virt-handler-source). */
+  readonly reconcileSource = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult> => {
+    const vmi = this.o.vmis.get(key);
+    if (vmi !== undefined && isMigrationSource(vmi, this.o.node))
+      return { requeueAfterMs: await this.source(vmi, ctx) };
+    await this.leave(this.sources, key, (uid) => this.proxies().stopSource(uid));
+    return undefined;
+  };
+
+  /** The target part, on the queue of the VMIs migrating here (KubeVirt's virt-handler-target). */
+  readonly reconcileTarget = async (key: string, ctx: ReconcileContext): Promise<ReconcileResult> => {
+    const vmi = this.o.targets.get(key);
+    if (vmi !== undefined && isMigrationTarget(vmi, this.o.node)) {
+      const after = await this.target(vmi, ctx);
+      return after === undefined ? undefined : { requeueAfterMs: after };
+    }
+    await this.leave(this.targets, key, (uid) => this.proxies().stopTarget(uid));
+    return undefined;
   };
 
   private proxies(): MigrationProxies {
@@ -115,9 +121,15 @@ export class HandlerMigrationController {
     const reach = await this.o.launchers.probe(vmi);
     const client = await this.o.launchers.client(vmi);
     if (client === undefined) return { reach, client, domain: undefined };
-    const r = await client.getDomain();
-    checked(r, 'GetDomain');
-    return { reach, client, domain: r.payload as DomainJson | undefined };
+    try {
+      const r = await client.getDomain();
+      checked(r, 'GetDomain');
+      return { reach, client, domain: r.payload as DomainJson | undefined };
+    } catch (err) {
+      // A source launcher whose guest left ends before the target took the VMI over: no domain here any more.
+      if (isDisconnected(err)) return { reach, client: undefined, domain: undefined };
+      throw err;
+    }
   }
 
   private async source(vmi: VirtualMachineInstance, ctx: ReconcileContext): Promise<number> {
