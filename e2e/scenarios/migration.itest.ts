@@ -136,7 +136,7 @@ async function evict(pod: string): Promise<number> {
     });
     return 201;
   } catch (err) {
-    if (err instanceof StatusError) return err.status.code ?? 0;
+    if (err instanceof StatusError) return err.status.code;
     throw err;
   }
 }

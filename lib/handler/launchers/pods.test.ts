@@ -105,10 +105,26 @@ describe('launcherPodProblem', () => {
 
 describe('trustedLauncherPod', () => {
   const forged = launcherPodFor(elsewhere, 'pod-v', NODE);
-  const pods = cachedPods(own, forged, launcherPodFor(vmi, 'pod-0', NODE));
+  const at = (p: Pod, created: string): Pod =>
+    edited(p, (x) => {
+      x.metadata.creationTimestamp = created;
+    });
+  // A migration's source Pod that completed, its uid sorting after its target's.
+  const source = edited(at(launcherPodFor(vmi, 'pod-z', NODE), '2026-01-01T00:00:00Z'), (p) => {
+    p.status = { phase: 'Succeeded' };
+  });
+  const older = at(launcherPodFor(vmi, 'pod-y', NODE), '2026-01-01T00:00:00Z');
+  const target = at(launcherPodFor(vmi, 'pod-a', NODE), '2026-01-02T00:00:00Z');
+  const pods = cachedPods(own, forged, launcherPodFor(vmi, 'pod-0', NODE), source, older, target);
   it.each<[string, Record<string, string>, ReturnType<typeof trustedLauncherPod>]>([
     ['its own Pod', { 'pod-1': NODE }, { uid: 'pod-1' }],
     ['the newest of two own Pods here', { 'pod-0': NODE, 'pod-1': NODE }, { uid: 'pod-1' }],
+    [
+      'a running Pod before one that ended, whatever their uids',
+      { 'pod-a': NODE, 'pod-z': NODE },
+      { uid: 'pod-a' },
+    ],
+    ['the newer by creation, whatever their uids', { 'pod-a': NODE, 'pod-y': NODE }, { uid: 'pod-a' }],
     [
       "another tenant's Pod listed after its own: its own",
       { 'pod-1': NODE, 'pod-v': NODE },

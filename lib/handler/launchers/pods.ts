@@ -72,7 +72,11 @@ export type LauncherPodChoice =
       readonly cached: boolean;
     };
 
-/** The newest of the VMI's active Pods on this node that is its launcher Pod, or why there is none. */
+/**
+ * The VMI's launcher Pod among its active Pods on this node, or why there is none: of those that are its launcher
+ * Pods, one still running before one that ended (a migration's source Pod completes beside its target), then the
+ * newest. `activePods` is a map, and its keys come back sorted, not in the order the Pods came.
+ */
 export function trustedLauncherPod(
   vmi: VirtualMachineInstance,
   node: string,
@@ -82,13 +86,26 @@ export function trustedLauncherPod(
     .filter(([, n]) => n === node)
     .map(([uid]) => uid);
   const refused: string[] = [];
+  const trusted: Pod[] = [];
   let cached = false;
-  for (const podUid of listed.reverse()) {
+  for (const podUid of listed) {
     const pod = pods.byUid(podUid);
     const problem = launcherPodProblem(vmi, podUid, pod, node);
-    if (problem === undefined) return { uid: podUid };
-    refused.push(problem);
+    if (problem === undefined && pod !== undefined) trusted.push(pod);
+    else if (problem !== undefined) refused.push(problem);
     cached ||= pod !== undefined;
   }
-  return { refused, cached };
+  const best = trusted.sort(preferred)[0];
+  return best === undefined ? { refused, cached } : { uid: best.metadata.uid ?? '' };
+}
+
+const ended = (p: Pod): boolean => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+
+/** Running before ended, then the newest first (the uid breaks a tie, so the choice is stable). */
+function preferred(a: Pod, b: Pod): number {
+  if (ended(a) !== ended(b)) return ended(a) ? 1 : -1;
+  const at = a.metadata.creationTimestamp ?? '';
+  const bt = b.metadata.creationTimestamp ?? '';
+  if (at !== bt) return at < bt ? 1 : -1;
+  return (a.metadata.uid ?? '') < (b.metadata.uid ?? '') ? 1 : -1;
 }
