@@ -256,8 +256,8 @@ describe('live migration between the two nodes', () => {
     await migrationConfig({ bandwidthPerMigration: '1Mi' });
     try {
       await migrate('target-lost');
-      const running = await inPhase('target-lost', 'Running');
-      const target = running.status?.migrationState?.targetNode;
+      await inPhase('target-lost', 'Running');
+      const target = (await s.vmi(VM))?.status?.migrationState?.targetNode;
       const pods = await s.clients.direct.list<Pod>(PODS, { namespace: VIRT_NAMESPACE });
       const handler = pods.items.find(
         (p) => p.metadata.name?.startsWith('virt-handler-') === true && p.spec.nodeName === target,
