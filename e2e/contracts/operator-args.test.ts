@@ -19,6 +19,7 @@ import type { PodTemplate } from '../../lib/operator/generate/workloads/workload
 const FIELD_VALUES: Readonly<Record<string, string>> = {
   'spec.nodeName': 'node-1',
   'status.hostIP': '192.0.2.10',
+  'status.podIP': '10.244.0.7',
 };
 
 function templates(): [string, PodTemplate][] {
