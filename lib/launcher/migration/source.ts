@@ -180,8 +180,10 @@ export class MigrationSource {
       if (a.kind === 'none') continue;
       log.info('migration monitor acts', { action: a.kind, ...(a.kind === 'abort' && { reason: a.reason }) });
       if (a.kind === 'abort') {
-        await abortJob(conn, ref);
+        // The reason first, as KubeVirt does: the migration call fails on its own as the job ends, and its error
+        // (a broken stream, a cancelled job) must not stand in for why it was stopped.
         this.setResult({ failed: true, reason: a.reason, abortStatus: 'Succeeded' });
+        await abortJob(conn, ref);
         return;
       }
       if (a.kind === 'post-copy') await startPostCopy(conn, ref);
