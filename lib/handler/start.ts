@@ -4,9 +4,11 @@
  * (`spec.nodeName=<node>`, `kubevirt.io=virt-launcher`; KubeVirt's handler watches no Pods) by which an
  * active Pod is trusted as a VMI's launcher Pod (launchers/pods.ts), a Notify server in each launcher Pod,
  * the launcher clients, the hotplug mounter, the VMI controller on its own work queue (`virt-handler-vm`),
+ * the migration controller on two (`virt-handler-source` over the node's VMIs, `virt-handler-target` over an
+ * informer of the VMIs labelled `kubevirt.io/migrationTargetNodeName=<node>`) with the node's migration proxies,
  * and the per-VMI `kubevirt_vmi_*` metrics read from the launchers on each scrape. The workers start once
- * both caches synced. Everything stops when the signal aborts: queue drained, informers stopped, Notify
- * closed, clients closed. Tests run this in-process; the role adds health, device plugins, the REST server
+ * every cache synced. Everything stops when the signal aborts: queues drained, informers stopped, proxies,
+ * Notify and clients closed. Tests run this in-process; the role adds health, device plugins, the REST server
  * and the heartbeat around it.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -154,7 +156,7 @@ async function runQueues(
   );
 }
 
-/** The migration side: the node's proxies (with TLS material), its controller and work queue. */
+/** The migration side: the node's proxies (with TLS material) and its controller's two queues. */
 function startMigrations(
   o: StartHandlerOptions,
   d: Pick<HandlerMigrationControllerOptions, 'launchers' | 'network' | 'clock' | 'recorder'> & {

@@ -179,7 +179,9 @@ export class DomainManager {
     const xml = domainXml(domain);
     await prepareDomain({ vmi, domain, ctx, identity: this.o.identity, log: this.log });
     await this.prepareProxyDir();
-    this.incoming.expect(vmi.status?.migrationState?.migrationUid ?? '');
+    const migration = vmi.status?.migrationState?.migrationUid ?? '';
+    // A target prepared without a migration uid has no record to end: its arrival is not watched.
+    if (migration !== '') this.incoming.expect(migration);
     this.applied = { vmi, domain, xml, checksum: vmiSpecChecksum(vmi) };
     if (vmi.spec.domain.devices.autoattachSerialConsole === false) return;
     const serial = ctx.layout.serialSocket(vmi.metadata.uid ?? '');
