@@ -30,6 +30,7 @@ describe('the webhook table', () => {
     expect(registeredWebhooks('mutating').map((w) => w.path)).toEqual([
       '/virtualmachines-mutate',
       '/virtualmachineinstances-mutate',
+      '/migration-mutate-create',
     ]);
   });
 

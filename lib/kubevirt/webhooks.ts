@@ -79,6 +79,15 @@ export const WEBHOOKS = {
     server: 'api',
     registered: true,
   },
+  migrationMutateCreate: {
+    name: 'migrations-mutator.kubevirt.io',
+    path: '/migration-mutate-create',
+    admission: 'mutating',
+    resource: VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+    operations: ['CREATE'],
+    server: 'api',
+    registered: true,
+  },
   /**
    * KubeVirt's two eviction interceptors: one path, one for launcher Pods and one for hotplug-disk Pods, each
    * called only for its Pods' names (kube-apiserver 1.30 and later honour matchConditions).

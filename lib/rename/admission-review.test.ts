@@ -152,6 +152,21 @@ describe('AdmissionReview response (rename)', () => {
     ]);
   });
 
+  it("renames the migration mutator's whole /metadata: its selector label and finalizer", () => {
+    const metadata = (prefix: string): object => ({
+      name: 'mig',
+      namespace: 'ns',
+      labels: { test: 'test', [`${prefix}/vmi-name`]: 'testvmi' },
+      finalizers: [`${prefix}/migrationJobFinalize`],
+    });
+    const patch = [{ op: 'add', path: '/metadata', value: metadata('kubevirt.io') }];
+    const out = rewriteAdmissionReview(deepFreeze(response(patch)) as Record<string, unknown>, kvRename, {
+      kind: 'VirtualMachineInstanceMigration',
+      apiVersion: 'kubevirt.io/v1',
+    }) as { response: { patch: string } };
+    expect(unb64(out.response.patch)).toEqual([{ op: 'add', path: '/metadata', value: metadata(INT) }]);
+  });
+
   it('uses the reviewed kind for kind-specific fields', () => {
     const patch = [{ op: 'add', path: '/spec/nodeSelector', value: { 'kubevirt.io/schedulable': 'true' } }];
     const out = rewriteAdmissionReview(response(patch) as Record<string, unknown>, kvRename, {

@@ -2,7 +2,7 @@
 // the CR (KubeVirt's defaults without one), a VMI created by a user starts from an empty status, and a VMI
 // update from virt-handler's service account is held to the node its token is bound to.
 import { describe, expect, it } from '@jest/globals';
-import type { KubeVirt, VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { FINALIZERS, LABELS, type KubeVirt, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import { validSpec } from '../../kubevirt/validation/testing/fixtures.ts';
 import { config, kubevirtCr, type KubeVirtChange } from '../../kubevirt/validation/testing/kubevirts.ts';
 import { running } from '../../kubevirt/validation/testing/vmis.ts';
@@ -271,5 +271,43 @@ describe('NodeRestriction: a VMI update from virt-handler', () => {
     });
     expect(a.allowed).toBe(row.refusal === undefined);
     if (row.refusal !== undefined) expect(a.message).toBe(row.refusal);
+  });
+});
+
+describe('the migration mutator', () => {
+  const migration = {
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachineInstanceMigration',
+    metadata: { name: 'mig', namespace: 'ns', labels: { test: 'test' } },
+    spec: { vmiName: 'testvmi' },
+  };
+  const create = (object: unknown): Promise<Answer> =>
+    admit(undefined, WEBHOOKS.migrationMutateCreate.path, { operation: 'CREATE', user: ALICE, object });
+
+  it("labels a new migration with its VMI's name and adds the controller's finalizer", async () => {
+    expect(await create(migration)).toEqual({
+      allowed: true,
+      patch: [
+        {
+          op: 'add',
+          path: '/metadata',
+          value: {
+            name: 'mig',
+            namespace: 'ns',
+            labels: { test: 'test', [LABELS.MIGRATION_SELECTOR]: 'testvmi' },
+            finalizers: [FINALIZERS.MIGRATION],
+          },
+        },
+      ],
+    });
+  });
+
+  it('refuses with a 400 a migration that does not decode, or another kind', async () => {
+    const bad = await create({ ...migration, spec: { vmiName: 7 } });
+    expect(bad.allowed).toBe(false);
+    expect(bad.message).toContain('spec.vmiName');
+    const vmi = await create(newVmi(() => undefined));
+    expect(vmi).toMatchObject({ allowed: false, patch: [] });
+    expect(vmi.message).toContain('not a VirtualMachineInstanceMigration');
   });
 });

@@ -34,7 +34,7 @@ import type { Clock } from '../../kernel/clock.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import type { Admitter } from '../../kubevirt/admission/admit.ts';
 import { clusterConfigSource } from './cluster-config.ts';
-import { mutateVm, mutateVmi, type MutateContext } from './mutate.ts';
+import { mutateMigration, mutateVm, mutateVmi, type MutateContext } from './mutate.ts';
 import { admitPodEviction, type EvictionIo } from './pod-eviction.ts';
 import { deniedWith, type AdmissionRequest, type Verdict } from '../../kubevirt/admission/review.ts';
 
@@ -136,6 +136,10 @@ export function admitters(o: AdmittersOptions): Record<string, Admitter> {
     [WEBHOOKS.vmiMutate.path]: {
       kind: 'VirtualMachineInstance',
       admit: (req) => mutateVmi(req, mutation(req)),
+    },
+    [WEBHOOKS.migrationMutateCreate.path]: {
+      kind: 'VirtualMachineInstanceMigration',
+      admit: mutateMigration,
     },
     [WEBHOOKS.vmValidate.path]: { kind: 'VirtualMachine', admit: vmAdmit },
     [WEBHOOKS.vmiValidateCreate.path]: {

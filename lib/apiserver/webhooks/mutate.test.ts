@@ -1,8 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import { DEFAULT_CLUSTER_DEFAULTS } from '../../kubevirt/defaults/cluster.ts';
-import { FINALIZERS } from '../../kubevirt/labels.ts';
+import type { VirtualMachineInstanceMigration } from '../../kubevirt/index.ts';
+import { FINALIZERS, LABELS } from '../../kubevirt/labels.ts';
 import { vm, vmi, withPhase } from '../../kubevirt/testing/objects.ts';
-import { mutateVm, mutateVmi, partsPatch, type MutateContext } from './mutate.ts';
+import {
+  migrationCreatePatch,
+  mutateMigration,
+  mutateVm,
+  mutateVmi,
+  partsPatch,
+  type MutateContext,
+} from './mutate.ts';
 import type { AdmissionRequest, JsonPatchOp } from '../../kubevirt/admission/review.ts';
 
 const ctx = (own = false): MutateContext => ({
@@ -116,5 +124,56 @@ describe('mutateVmi', () => {
     });
     expect(mutateVmi(req('UPDATE', changed, old), ctx(true))).toEqual({ allowed: true });
     expect(mutateVmi(req('UPDATE', old, old), ctx())).toEqual({ allowed: true });
+  });
+});
+
+describe('migrationCreatePatch', () => {
+  const VMI_NAME = LABELS.MIGRATION_SELECTOR;
+  const MIGRATION = FINALIZERS.MIGRATION;
+  const migration = (
+    metadata: VirtualMachineInstanceMigration['metadata'],
+  ): VirtualMachineInstanceMigration => ({
+    apiVersion: 'kubevirt.io/v1',
+    kind: 'VirtualMachineInstanceMigration',
+    metadata: { name: 'mig', namespace: 'ns', ...metadata },
+    spec: { vmiName: 'testvmi' },
+  });
+  type Meta = VirtualMachineInstanceMigration['metadata'];
+
+  it.each<[string, Meta, Meta | undefined]>([
+    ['none yet: both added', {}, { labels: { [VMI_NAME]: 'testvmi' }, finalizers: [MIGRATION] }],
+    [
+      "the creator's labels and finalizers are kept",
+      { labels: { test: 'test' }, finalizers: ['example.com/keep'] },
+      { labels: { test: 'test', [VMI_NAME]: 'testvmi' }, finalizers: ['example.com/keep', MIGRATION] },
+    ],
+    [
+      'a selector label naming another VMI is set to spec.vmiName',
+      { labels: { [VMI_NAME]: 'other' }, finalizers: [MIGRATION] },
+      { labels: { [VMI_NAME]: 'testvmi' }, finalizers: [MIGRATION] },
+    ],
+    [
+      'a finalizer the creator listed is listed once',
+      { finalizers: [MIGRATION, 'example.com/keep'] },
+      { labels: { [VMI_NAME]: 'testvmi' }, finalizers: [MIGRATION, 'example.com/keep'] },
+    ],
+    [
+      'both already there: no patch',
+      { labels: { [VMI_NAME]: 'testvmi' }, finalizers: [MIGRATION] },
+      undefined,
+    ],
+  ])('%s', (_name, given, expected) => {
+    const m = migration(given);
+    const ops =
+      expected === undefined
+        ? []
+        : [{ op: 'add', path: '/metadata', value: { name: 'mig', namespace: 'ns', ...expected } }];
+    expect(migrationCreatePatch(m)).toEqual(ops);
+  });
+
+  it('is answered on create only', () => {
+    const m = migration({});
+    expect(mutateMigration(req('CREATE', m))).toEqual({ allowed: true, patch: migrationCreatePatch(m) });
+    expect(mutateMigration(req('UPDATE', m, m))).toEqual({ allowed: true });
   });
 });

@@ -8,14 +8,22 @@
  *   accounts is undone (the old status is put back). The VMI has no status subresource, so a create carries a
  *   status too: KubeVirt keeps it, which lets a user forge the node, volume or migration state the roles act
  *   on. Here a create by anyone but our own service accounts starts from an empty status, and only the
- *   status the mutator itself sets (phase, transition time, runtime user, memory and CPU topology) is kept.
+ *   status the mutator itself sets (phase, transition time, runtime user, memory and CPU topology) is kept;
+ * - `/migration-mutate-create` (migration-create-mutator.go): a new migration's selector label and finalizer
+ *   (migrationCreatePatch).
  * The answer is a JSONPatch that adds /metadata, /spec and /status whole where they changed (add replaces an
  * existing member), as KubeVirt's mutators do. An object that does not decode (object-input.ts) throws
  * InvalidObjectError, which the admission call answers with a 400, as KubeVirt answers its decoding errors.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { asVirtualMachine, asVirtualMachineInstance } from '../../kubevirt/index.ts';
-import { FINALIZERS } from '../../kubevirt/labels.ts';
+import {
+  asMigration,
+  asVirtualMachine,
+  asVirtualMachineInstance,
+  type VirtualMachineInstanceMigration,
+} from '../../kubevirt/index.ts';
+import { FINALIZERS, LABELS } from '../../kubevirt/labels.ts';
+import { addFinalizer } from '../../kernel/controller/finalizers.ts';
 import type { ClusterDefaults } from '../../kubevirt/defaults/cluster.ts';
 import { withVmDefaults } from '../../kubevirt/defaults/vm.ts';
 import { withVmiCreateDefaults } from '../../kubevirt/defaults/vmi.ts';
@@ -73,4 +81,25 @@ export function mutateVmi(req: AdmissionRequest, ctx: MutateContext): Verdict {
   const old = asVirtualMachineInstance(req.oldObject, 'request.oldObject');
   if (sameJson(vmi.status, old.status)) return { allowed: true };
   return { allowed: true, patch: [{ op: 'add', path: '/status', value: old.status ?? {} }] };
+}
+
+/**
+ * A new migration's metadata patch: the label kubevirt.io/vmi-name set to spec.vmiName (over any value the
+ * creator gave it), which the controllers select a VMI's migrations by, and the migration controller's
+ * finalizer, which holds a deleted migration until the controller is done with it. KubeVirt appends the
+ * finalizer even when the creator already listed it; here it is listed once. The migration controller adds
+ * both itself when they are missing (a migration created while no configuration named this webhook).
+ */
+export function migrationCreatePatch(m: VirtualMachineInstanceMigration): JsonPatchOp[] {
+  const metadata = {
+    ...m.metadata,
+    labels: { ...m.metadata.labels, [LABELS.MIGRATION_SELECTOR]: m.spec.vmiName ?? '' },
+    finalizers: addFinalizer(m.metadata.finalizers, FINALIZERS.MIGRATION),
+  };
+  return partsPatch(m, { ...m, metadata });
+}
+
+export function mutateMigration(req: AdmissionRequest): Verdict {
+  if (req.operation !== 'CREATE') return { allowed: true };
+  return { allowed: true, patch: migrationCreatePatch(asMigration(req.object, 'request.object')) };
 }

@@ -1,10 +1,11 @@
 /**
  * The migration controller's reconcile (kubevirt migration.go execute, sync and updateStatus, tag v1.6.2), on
- * the migration key, from the informer caches: first the migration's selector label and finalizer; then
- * decideMigration (phase.ts) on the migration, its VMI, its target Pod, the VMI's launcher Pod and the
- * cluster's counts, gated by the Pod expectations and KubeVirt's "creations pending" and "VMI has two active
- * Pods" checks; its actions are applied (target Pod, VMI hand-off, abort, failure), then the status is written
- * through /status when it changed, a final migration loses its finalizer and a Failed one its target Pod.
+ * the migration key, from the informer caches: first the migration's selector label and finalizer where the
+ * api's mutating webhook has not set them; then decideMigration (phase.ts) on the migration, its VMI, its
+ * target Pod, the VMI's launcher Pod and the cluster's counts, gated by the Pod expectations and KubeVirt's
+ * "creations pending" and "VMI has two active Pods" checks; its actions are applied (target Pod, VMI hand-off,
+ * abort, failure), then the status is written through /status when it changed, a final migration loses its
+ * finalizer and a Failed one its target Pod.
  */
 import { PODS } from '../../kernel/kube/resources.ts';
 import { VIRTUAL_MACHINE_INSTANCE_MIGRATIONS, VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/index.ts';
@@ -289,7 +290,11 @@ export class MigrationController {
     this.staleVmi.wrote(key, vmi.metadata.resourceVersion);
   }
 
-  /** The selector label and finalizer; true when it wrote (the update wakes the key again). */
+  /**
+   * The selector label and finalizer; true when it wrote (the update wakes the key again). The api's
+   * /migration-mutate-create webhook sets both first, on create; this covers a migration created while no
+   * configuration names that webhook (an install or upgrade under way, a cluster registering only some).
+   */
   private async ensureMetadata(key: string, m: Migration): Promise<boolean> {
     const desired = { ...m, metadata: { ...m.metadata, ...migrationMetadata(m) } };
     const patch = scopedMergePatch(m, desired, { metadata: ['labels', 'finalizers'] });
