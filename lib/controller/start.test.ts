@@ -59,7 +59,11 @@ describe('the controllers on the informer registry', () => {
           'virt-controller-evacuation',
         ],
       },
-      { informer: 'persistentvolumeclaims/v1 in ns1', indexes: [], by: ['virt-controller-vmi'] },
+      {
+        informer: 'persistentvolumeclaims/v1 in ns1',
+        indexes: [],
+        by: ['virt-controller-vmi', 'virt-controller-migration'],
+      },
       { informer: 'nodes/v1', indexes: [], by: ['virt-controller-node', 'virt-controller-evacuation'] },
       {
         informer: 'resourceclaims.resource.k8s.io/v1 in ns1',

@@ -9,6 +9,7 @@ import type {
   VirtualMachineInstanceMigration,
 } from '../../kubevirt/index.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
+import type { PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
 import { FakeClock } from '../../kernel/clock.ts';
 import { MemoryRecorder } from '../../kernel/controller/events.ts';
 import { Store } from '../../kernel/informer/store.ts';
@@ -28,6 +29,7 @@ let client: RecordingClient;
 let migrations: Store<VirtualMachineInstanceMigration>;
 let vmis: Store<VirtualMachineInstance>;
 let pods: Store<Pod>;
+let pvcs: Store<PersistentVolumeClaim>;
 let c: MigrationController;
 
 beforeEach(() => {
@@ -35,12 +37,14 @@ beforeEach(() => {
   migrations = new Store({ freeze: true, indexers: MIGRATION_WATCHES.migrations.indexers });
   vmis = new Store({ freeze: true });
   pods = new Store({ freeze: true, indexers: MIGRATION_WATCHES.pods.indexers });
+  pvcs = new Store({ freeze: true });
   c = new MigrationController({
     client,
     migrations,
     vmis,
     pods,
     kubevirts: new Store<KubeVirt>({ freeze: true }),
+    pvcs,
     clock: new FakeClock(T0),
     recorder: new MemoryRecorder(),
     launcher: { image: 'virt:test' },
@@ -50,7 +54,7 @@ beforeEach(() => {
 });
 
 /** A migration at phase that already carries its label and finalizer. */
-const ready = (phase: 'Pending'): VirtualMachineInstanceMigration =>
+const ready = (phase: 'Pending' | 'Scheduled'): VirtualMachineInstanceMigration =>
   migration(withMigrationPhase(phase), (m) => {
     m.metadata.finalizers = [FIN];
     m.metadata.labels = { 'kubevirt.io/vmi-name': 'testvm' };
@@ -114,5 +118,90 @@ describe('MigrationController', () => {
     migrations.add(newer(ready('Pending')));
     await c.reconcile(KEY, ctx);
     expect(client.actions.filter((a) => a.verb === 'create')).toEqual([]);
+  });
+});
+
+describe('MigrationController, a VMI with a hotplugged volume', () => {
+  const MIGRATION_UID = 'mig-uid-1';
+  const withHotplug = (v: VirtualMachineInstance): void => {
+    v.spec.volumes = [{ name: 'hp', persistentVolumeClaim: { claimName: 'hp-claim', hotpluggable: true } }];
+    (v.status ??= {}).volumeStatus = [
+      {
+        name: 'hp',
+        target: 'sda',
+        phase: 'Ready',
+        hotplugVolume: { attachPodName: 'hp-volume-src', attachPodUID: 'src' },
+      },
+    ];
+  };
+  const targetPod = pod(podReady('node2'), (p) => {
+    p.metadata.name = 'virt-launcher-testvm-migra';
+    p.metadata.uid = 'target-uid';
+    p.metadata.labels = { ...p.metadata.labels, 'kubevirt.io/migrationJobUID': MIGRATION_UID };
+  });
+
+  beforeEach(() => {
+    vmis.add(running(withHotplug));
+    pvcs.add({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'hp-claim', namespace: 'default' },
+      spec: { volumeMode: 'Filesystem' },
+    });
+    pods.add(targetPod);
+  });
+
+  it('gives the ready target Pod an attachment Pod that mounts every volume again, labelled with the migration', async () => {
+    migrations.add(ready('Pending'));
+    await c.reconcile(KEY, ctx);
+    const created = client.actions.find((a) => a.verb === 'create')?.body as Pod | undefined;
+    expect(created?.metadata).toMatchObject({
+      generateName: 'hp-volume-',
+      labels: { 'kubevirt.io': 'hotplug-disk', 'kubevirt.io/migrationJobUID': MIGRATION_UID },
+      annotations: { 'kubevirt.io/migrationJobName': 'testvm-migration' },
+      ownerReferences: [
+        { kind: 'Pod', name: 'virt-launcher-testvm-migra', uid: 'target-uid', controller: true },
+      ],
+    });
+    // Mounted although the source node has it Ready: the target node has not.
+    expect(created?.spec.containers[0]?.volumeMounts).toContainEqual({ name: 'hp', mountPath: '/path/hp' });
+    expect(JSON.stringify(created?.spec['affinity'])).toContain('"node2"');
+    const status = client.actions.find((a) => a.subresource === 'status')?.body;
+    expect(JSON.stringify(status)).not.toContain('Scheduling');
+  });
+
+  it('hands the attachment Pod’s uid over with the migration', async () => {
+    pods.add(
+      pod(podReady('node2'), (p) => {
+        p.metadata.name = 'hp-volume-tgt';
+        p.metadata.uid = 'tgt-attach';
+        p.metadata.labels = { 'kubevirt.io': 'hotplug-disk', 'kubevirt.io/migrationJobUID': MIGRATION_UID };
+        p.metadata.ownerReferences = [
+          {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            name: targetPod.metadata.name ?? '',
+            uid: 'target-uid',
+            controller: true,
+          },
+        ];
+      }),
+    );
+    migrations.add(ready('Scheduled'));
+    await c.reconcile(KEY, ctx);
+    const handOff = client.actions.find(
+      (a) => a.verb === 'patch' && a.resource === 'virtualmachineinstances',
+    );
+    expect(handOff?.body).toMatchObject({
+      status: {
+        migrationState: { targetAttachmentPodUID: 'tgt-attach', targetPod: 'virt-launcher-testvm-migra' },
+      },
+    });
+  });
+
+  it('does not hand over without the attachment Pod', async () => {
+    migrations.add(ready('Scheduled'));
+    await expect(c.reconcile(KEY, ctx)).rejects.toThrow(/target attachment pod not found/);
+    expect(client.actions.filter((a) => a.resource === 'virtualmachineinstances')).toEqual([]);
   });
 });

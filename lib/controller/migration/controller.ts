@@ -2,13 +2,18 @@
  * The migration controller's reconcile (kubevirt migration.go execute, sync and updateStatus, tag v1.6.2), on
  * the migration key, from the informer caches: first the migration's selector label and finalizer where the
  * api's mutating webhook has not set them; then decideMigration (phase.ts) on the migration, its VMI, its
- * target Pod, the VMI's launcher Pod and the cluster's counts, gated by the Pod expectations and KubeVirt's
- * "creations pending" and "VMI has two active Pods" checks; its actions are applied (target Pod, VMI hand-off,
- * abort, failure), then the status is written through /status when it changed, a final migration loses its
+ * target Pod (and its attachment Pod), the VMI's launcher Pod and the cluster's counts, gated by the Pod
+ * expectations and KubeVirt's "creations pending" and "VMI has two active Pods" checks; its actions are applied
+ * (target Pod, the attachment Pod of a VMI's hotplugged volumes on the target node, VMI hand-off, abort, failure), then the status is written through /status when it changed, a final migration loses its
  * finalizer and a Failed one its target Pod.
  */
 import { PODS } from '../../kernel/kube/resources.ts';
-import { VIRTUAL_MACHINE_INSTANCE_MIGRATIONS, VIRTUAL_MACHINE_INSTANCES } from '../../kubevirt/index.ts';
+import {
+  ANNOTATIONS,
+  LABELS,
+  VIRTUAL_MACHINE_INSTANCE_MIGRATIONS,
+  VIRTUAL_MACHINE_INSTANCES,
+} from '../../kubevirt/index.ts';
 import type {
   KubeVirt,
   VirtualMachineInstance,
@@ -25,9 +30,12 @@ import { errorMessage, isNotFound, KvError } from '../../kernel/errors/errors.ts
 import type { StoreReader } from '../../kernel/informer/store.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
+import type { PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
 import { clusterKubeVirt } from '../cluster-config.ts';
+import { HOTPLUG_DISK, newAttachmentPod } from '../vmi/attachment-pod.ts';
 import { currentPod } from '../vmi/controller.ts';
-import { podsOfVmi } from '../vmi/indexers.ts';
+import { hasHotplugVolumes, hotplugVolumes } from '../vmi/hotplug-volumes.ts';
+import { attachmentPodsOfLauncher, podsOfVmi } from '../vmi/indexers.ts';
 import type { LauncherPodConfig } from '../vmi/launcher-pod.ts';
 import { migrationBackoffMs } from './backoff.ts';
 import { activePodCount, otherMigrationActive, outboundFromNode, runningMigrations } from './cluster-view.ts';
@@ -49,6 +57,7 @@ export interface MigrationControllerOptions {
   /** Launcher and target Pods, indexed by vmiIndexers and the migration uid (handlers.ts). */
   pods: StoreReader<Pod>;
   kubevirts: StoreReader<KubeVirt>;
+  pvcs: StoreReader<PersistentVolumeClaim>;
   clock: Clock;
   recorder: EventRecorder;
   launcher: LauncherPodConfig;
@@ -66,6 +75,8 @@ interface Pass {
   m: Migration;
   vmi: VirtualMachineInstance;
   target: Pod | undefined;
+  /** The target Pod's volume attachment Pod. */
+  attachment: Pod | undefined;
   source: Pod | undefined;
   config: MigrationConfiguration;
   ctx: ReconcileContext;
@@ -106,7 +117,8 @@ export class MigrationController {
     const config = migrationConfigurationOf(clusterKubeVirt(this.opts.kubevirts.list()));
     const source = currentPod(vmi, podsOfVmi(this.opts.pods, vmi));
     const target = targetPodsOf(this.opts.pods, m).find((p) => isControlledBy(p, vmi));
-    return this.run({ key, m, vmi, target, source, config, ctx });
+    const attachment = attachmentPodsOfLauncher(this.opts.pods, target, HOTPLUG_DISK)[0];
+    return this.run({ key, m, vmi, target, attachment, source, config, ctx });
   };
 
   /** One pass: decide, act, write the status, clean up, announce; a failed action is retried with backoff. */
@@ -140,6 +152,8 @@ export class MigrationController {
       vmi,
       targetPod: p.target,
       sourcePod: p.source,
+      hotplug: hasHotplugVolumes(vmi),
+      attachmentPod: p.attachment,
       limits: {
         parallelMigrationsPerCluster: config.parallelMigrationsPerCluster,
         parallelOutboundMigrationsPerNode: config.parallelOutboundMigrationsPerNode,
@@ -188,6 +202,8 @@ export class MigrationController {
         return;
       case 'createTargetPod':
         return this.createTarget(p);
+      case 'createAttachmentPod':
+        return this.createAttachment(p);
       case 'deleteTargetPod':
         if (p.target !== undefined) await this.deleteTarget(p.key, p.m, p.target, a.message);
         return;
@@ -208,9 +224,19 @@ export class MigrationController {
     const { m, vmi, target } = p;
     if (target === undefined) return;
     const sourcePod = m.status?.migrationState?.sourcePod ?? p.source?.metadata.name ?? '';
+    const attachmentPodUid = p.attachment?.metadata.uid;
+    if (hasHotplugVolumes(vmi) && attachmentPodUid === undefined)
+      throw new KvError('KV_ERR_INTERNAL', 'target attachment pod not found');
     await this.writeVmi(
       vmi,
-      handedOffVmi({ vmi, migration: m, targetPod: target, sourcePod, config: p.config }),
+      handedOffVmi({
+        vmi,
+        migration: m,
+        targetPod: target,
+        sourcePod,
+        config: p.config,
+        ...(attachmentPodUid !== undefined && { attachmentPodUid }),
+      }),
     );
     this.opts.recorder.event(m, 'Normal', 'SuccessfulHandOver', HAND_OFF_MESSAGE);
   }
@@ -254,6 +280,49 @@ export class MigrationController {
       this.podExpectations.creationObserved(key);
       this.createErrors.set(key, errorMessage(err));
       this.opts.recorder.event(vmi, 'Warning', 'FailedCreate', `Error creating pod: ${errorMessage(err)}`);
+      throw err;
+    }
+  }
+
+  /**
+   * The attachment Pod of the target Pod (kubevirt migration.go createAttachmentPod): the VMI's hotplugged volumes
+   * as the source Pod has them, every one mounted again (the volume statuses say what the source node mounted),
+   * labelled with the migration like the target Pod.
+   */
+  private async createAttachment(p: Pass): Promise<void> {
+    const { key, m, vmi, target } = p;
+    if (target === undefined) return;
+    const ns = vmi.metadata.namespace ?? '';
+    const manifest = newAttachmentPod({
+      vmi: { ...vmi, status: { ...vmi.status, volumeStatus: [] } },
+      launcher: target,
+      volumes: hotplugVolumes(vmi, p.source),
+      claim: (name) => this.opts.pvcs.get(`${ns}/${name}`),
+      cfg: this.opts.launcher,
+    });
+    manifest.metadata.labels = {
+      ...manifest.metadata.labels,
+      [LABELS.MIGRATION_JOB_UID]: m.metadata.uid ?? '',
+    };
+    manifest.metadata.annotations = { [ANNOTATIONS.MIGRATION_JOB_NAME]: m.metadata.name ?? '' };
+    this.podExpectations.expectCreations(key, 1);
+    try {
+      const created = await this.opts.client.create(PODS, manifest, { namespace: ns });
+      p.ctx.log.info('created migration attachment pod', { pod: created.metadata.name });
+      this.opts.recorder.event(
+        m,
+        'Normal',
+        'SuccessfulCreate',
+        `Created attachment pod ${created.metadata.name ?? ''}`,
+      );
+    } catch (err) {
+      this.podExpectations.creationObserved(key);
+      this.opts.recorder.event(
+        vmi,
+        'Warning',
+        'FailedCreate',
+        `Error creating attachment pod: ${errorMessage(err)}`,
+      );
       throw err;
     }
   }

@@ -24,6 +24,10 @@ export interface MigrationInput {
   targetPod: Pod | undefined;
   /** The VMI's current launcher Pod. */
   sourcePod: Pod | undefined;
+  /** The VMI has hotplugged volumes: the target Pod needs an attachment Pod of its own (VMIHasHotplugVolumes). */
+  hotplug: boolean;
+  /** The target Pod's volume attachment Pod, if any. */
+  attachmentPod: Pod | undefined;
   limits: MigrationLimits;
   /** The VMI's migrationState names another migration that exists and is not final (canMigrateVMI false). */
   otherMigrationActive: boolean;
@@ -38,8 +42,13 @@ export type MigrationAction =
   /** The VMI is gone: delete the migration. */
   | { kind: 'deleteMigration' }
   | { kind: 'createTargetPod' }
+  /** The attachment Pod of the target Pod: the VMI's hotplugged volumes on the target node. */
+  | { kind: 'createAttachmentPod' }
   | { kind: 'deleteTargetPod'; message: string }
-  /** Write the VMI's migrationState (uid, source and target node and Pod) and its target-node label. */
+  /**
+   * Write the VMI's migrationState (uid, source and target node and Pod, the target's attachment Pod) and its
+   * target-node label.
+   */
   | { kind: 'handOff' }
   /** status.migrationState.abortRequested = true on the VMI. */
   | { kind: 'abortOnVmi' }

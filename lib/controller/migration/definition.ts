@@ -1,6 +1,6 @@
 /**
  * The migration controller as the role runs it (kubevirt watch/application.go initMigrationController): on
- * the shared migration, VMI, Pod and KubeVirt caches.
+ * the shared migration, VMI, Pod, KubeVirt and claim caches.
  */
 import { defineController } from '../definition.ts';
 import { MigrationController } from './controller.ts';
@@ -19,6 +19,7 @@ export const migrationController = defineController({
       vmis: inf.vmis.store,
       pods: inf.pods.store,
       kubevirts: inf.kubevirts.store,
+      pvcs: inf.pvcs.store,
       clock: ctx.clock,
       recorder: ctx.recorder('migration-controller'),
       launcher: ctx.settings.launcher,

@@ -21,8 +21,9 @@ import type { UIDTrackingExpectations } from '../../kernel/controller/expectatio
 import type { Indexer } from '../../kernel/informer/index-funcs.ts';
 import type { EventHandler } from '../../kernel/informer/informer.ts';
 import type { StoreReader } from '../../kernel/informer/store.ts';
-import { PODS } from '../../kernel/kube/resources.ts';
+import { PERSISTENT_VOLUME_CLAIMS, PODS } from '../../kernel/kube/resources.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
+import type { PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
 import { watch, type Caches } from '../registry.ts';
 import { vmiIndexers } from '../vmi/indexers.ts';
 
@@ -55,6 +56,8 @@ export const MIGRATION_WATCHES = {
     indexers: { ...vmiIndexers, [BY_MIGRATION_UID]: migrationUidIndex },
   }),
   kubevirts: watch<KubeVirt>(KUBEVIRTS, { scope: 'config' }),
+  // The claims of the hotplugged volumes an attachment Pod on the target node mounts.
+  pvcs: watch<PersistentVolumeClaim>(PERSISTENT_VOLUME_CLAIMS),
 };
 
 /** The migrations of the VMI. */

@@ -1,7 +1,8 @@
 /**
  * The acting half of a migration pass (kubevirt migration.go sync and handleTargetPodCreation, tag v1.6.2): by
  * the migration's current phase, create the target Pod within the cluster's parallel limits (after the backoff of
- * an evacuation or workload-update migration that follows failed ones), delete it when the
+ * an evacuation or workload-update migration that follows failed ones), then, once it is ready, the attachment
+ * Pod of a VMI's hotplugged volumes on its node (createAttachmentPod), delete the target Pod when the
  * migration is cancelled before the hand-off or it waited too long in Pending, hand the migration to the
  * handlers once it runs, mark the abort on the VMI, and fail the VMI's migrationState when the target went
  * before the source started.
@@ -69,6 +70,8 @@ function pending(input: MigrationInput, vmi: VirtualMachineInstance, d: Migratio
     requeue(d, backoff);
   } else if (pod === undefined) createTarget(input, vmi, d);
   else if (!isPodReady(pod)) checkTimeout(input, vmi, d);
+  else if (input.hotplug && input.attachmentPod === undefined)
+    d.actions.push({ kind: 'createAttachmentPod' });
 }
 
 /** The target went (or never came) before the source started: the VMI's migration ends failed. */

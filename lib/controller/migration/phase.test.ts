@@ -3,6 +3,9 @@ import { describe, it } from '@jest/globals';
 import { vmi, vmiDeleting, withPhase } from '../../kubevirt/testing/objects.ts';
 import {
   at,
+  attachmentFailed,
+  attachmentPending,
+  attachmentReady,
   CANCELED,
   CREATED,
   expectRow,
@@ -252,6 +255,42 @@ const rows: Row[] = [
         { kind: 'deleteTargetPod', message: `migration canceled and pod default/${TARGET} is deleted` },
       ],
     },
+  ],
+  // a VMI with hotplugged volumes: the target's attachment Pod
+  [
+    'Pending, hotplug, target ready: create its attachment Pod, stay Pending',
+    { migration: at('Pending'), targetPod: targetReady, hotplug: true },
+    { phase: 'Pending', actions: [{ kind: 'createAttachmentPod' }] },
+  ],
+  [
+    'Pending, hotplug, target not ready yet: no attachment Pod, stay Pending',
+    { migration: at('Pending'), targetPod: targetPending, hotplug: true },
+    { phase: 'Pending', actions: [] },
+  ],
+  [
+    'Pending, hotplug, attachment Pod not ready: nothing, stay Pending',
+    { migration: at('Pending'), targetPod: targetReady, hotplug: true, attachmentPod: attachmentPending },
+    { phase: 'Pending', actions: [] },
+  ],
+  [
+    'Pending, hotplug, attachment Pod ready: Scheduling',
+    { migration: at('Pending'), targetPod: targetReady, hotplug: true, attachmentPod: attachmentReady },
+    { phase: 'Scheduling', actions: [] },
+  ],
+  [
+    'Scheduling, hotplug, attachment Pod not ready: stays',
+    { migration: at('Scheduling'), targetPod: targetReady, hotplug: true, attachmentPod: attachmentPending },
+    { phase: 'Scheduling' },
+  ],
+  [
+    'Scheduling, hotplug, target and attachment Pod ready: Scheduled',
+    { migration: at('Scheduling'), targetPod: targetReady, hotplug: true, attachmentPod: attachmentReady },
+    { phase: 'Scheduled' },
+  ],
+  [
+    'Scheduling, attachment Pod failed: Failed',
+    { migration: at('Scheduling'), targetPod: targetReady, hotplug: true, attachmentPod: attachmentFailed },
+    { phase: 'Failed', failure: 'Migration failed because target attachment pod shutdown during migration' },
   ],
 ];
 

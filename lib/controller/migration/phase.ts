@@ -4,12 +4,13 @@
  * parallel limits and the time, the actions on the objects (sync) and the migration's next phase (status).
  * Pending → Scheduling (target Pod exists) → Scheduled (it runs) → PreparingTarget (the VMI names the target
  * node) → TargetReady (and its address) → Running (the source started) → Succeeded (the VMI reports completion);
- * Failed on the first failure rule that matches, checked before any phase step.
+ * Failed on the first failure rule that matches, checked before any phase step. A VMI with hotplugged volumes
+ * leaves Pending and Scheduling only once the target's attachment Pod is ready too.
  *
  * Left to the caller (state that is not the objects'): the Pod expectations and the "creations pending"/"VMI
  * has two active Pods" gates in front of createTargetPod, and the hand-off map that covers cache lag after a
- * hand-off; the backoff of evacuation migrations comes in computed (backoff.ts). Not modelled: decentralized (cross-cluster) migrations
- * (WaitingForSync, Synchronizing), hotplug attachment Pods of the target, backend-storage PVC hand-over.
+ * hand-off; the backoff of evacuation migrations comes in computed (backoff.ts). Not modelled: decentralized
+ * (cross-cluster) migrations (WaitingForSync, Synchronizing), backend-storage PVC hand-over.
  * A VMI that is final, not LiveMigratable or already migrating is refused when the migration is created
  * (KubeVirt's migration-create admitter), so here it only waits (not Running) or fails by the rules below.
  */
@@ -40,6 +41,7 @@ interface Seen {
   m: VirtualMachineInstanceMigration;
   vmi: VirtualMachineInstance;
   pod: Pod | undefined;
+  attachmentPod: Pod | undefined;
 }
 
 interface Rule {
@@ -57,6 +59,10 @@ const FAILURES: readonly Rule[] = [
   {
     when: ({ pod }) => pod !== undefined && isPodDown(pod),
     message: 'Migration failed because target pod shutdown during migration',
+  },
+  {
+    when: ({ attachmentPod }) => attachmentPod !== undefined && isPodDown(attachmentPod),
+    message: 'Migration failed because target attachment pod shutdown during migration',
   },
   {
     when: ({ m, pod }) => targetIsCreated(m) && pod === undefined,
@@ -77,7 +83,7 @@ const FAILURES: readonly Rule[] = [
 ];
 
 function failureOf(input: MigrationInput, vmi: VirtualMachineInstance): string | undefined {
-  const seen = { m: input.migration, vmi, pod: input.targetPod };
+  const seen = { m: input.migration, vmi, pod: input.targetPod, attachmentPod: input.attachmentPod };
   return FAILURES.find((r) => r.when(seen))?.message;
 }
 
@@ -103,6 +109,9 @@ function targetReadyMark(input: MigrationInput, vmi: VirtualMachineInstance): Mi
 type Step = (input: MigrationInput, vmi: VirtualMachineInstance, d: MigrationDecision) => void;
 const QUOTA: MigrationConditionType = 'migrationRejectedByResourceQuota';
 const set = (v: string | null | undefined): boolean => v !== undefined && v !== null && v !== '';
+/** The target's hotplugged volumes are attached: none are, or its attachment Pod is ready. */
+const attached = (input: MigrationInput): boolean =>
+  !input.hotplug || (input.attachmentPod !== undefined && isPodReady(input.attachmentPod));
 
 /** processMigrationPhase: each phase's step forward, taken when its condition holds. */
 const STEPS: Partial<Record<MigrationPhase | 'unset', Step>> = {
@@ -111,13 +120,18 @@ const STEPS: Partial<Record<MigrationPhase | 'unset', Step>> = {
     else fail(d, 'VMI is not eligible for migration because another migration job is in progress.');
   },
   Pending: (input, _vmi, d) => {
-    if (input.targetPod !== undefined) d.phase = 'Scheduling';
-    else if (input.createError?.includes('exceeded quota') === true && !hasCondition(input.migration, QUOTA))
+    if (input.targetPod !== undefined) {
+      if (attached(input)) d.phase = 'Scheduling';
+    } else if (
+      input.createError?.includes('exceeded quota') === true &&
+      !hasCondition(input.migration, QUOTA)
+    )
       d.addConditions.push(QUOTA);
   },
   Scheduling: (input, _vmi, d) => {
     if (hasCondition(input.migration, QUOTA)) d.removeConditions.push(QUOTA);
-    if (input.targetPod !== undefined && isPodReady(input.targetPod)) d.phase = 'Scheduled';
+    if (input.targetPod !== undefined && isPodReady(input.targetPod) && attached(input))
+      d.phase = 'Scheduled';
   },
   Scheduled: (input, vmi, d) => {
     if (ownsState(vmi, input.migration) && set(vmi.status?.migrationState?.targetNode))

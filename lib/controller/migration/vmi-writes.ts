@@ -1,8 +1,9 @@
 /**
  * The VMI a migration pass wants (kubevirt migration.go handleTargetPodHandoff, markMigrationAbortInVmiStatus
  * and handleMarkMigrationFailedOnVMI, tag v1.6.2), as copies of the cached VMI: the hand-off names the
- * migration, both nodes and Pods in status.migrationState (with the cluster's migrationConfiguration; no
- * migration policy is matched here) and labels the VMI kubevirt.io/migrationTargetNodeName so the target's
+ * migration, both nodes and Pods in status.migrationState (the target's attachment Pod's uid when the VMI has
+ * hotplugged volumes: the target's handler mounts them from it), with the cluster's migrationConfiguration (no
+ * migration policy is matched here), and labels the VMI kubevirt.io/migrationTargetNodeName so the target's
  * handler takes it; the abort request; the failure of a migration whose target went before the source started.
  */
 import { LABELS } from '../../kubevirt/index.ts';
@@ -20,6 +21,8 @@ export interface HandOff {
   /** The source launcher Pod's name (the migration's status.migrationState.sourcePod, else the current Pod). */
   sourcePod: string;
   config: MigrationConfiguration;
+  /** The uid of the target Pod's attachment Pod, for a VMI with hotplugged volumes. */
+  attachmentPodUid?: string;
 }
 
 export function handedOffVmi({
@@ -28,6 +31,7 @@ export function handedOffVmi({
   targetPod,
   sourcePod,
   config,
+  attachmentPodUid,
 }: HandOff): VirtualMachineInstance {
   const out = structuredClone(vmi);
   const node = targetPod.spec.nodeName ?? '';
@@ -39,6 +43,7 @@ export function handedOffVmi({
     migrationConfiguration: structuredClone(config),
   };
   if (sourcePod !== '') state.sourcePod = sourcePod;
+  if (attachmentPodUid !== undefined) state.targetAttachmentPodUID = attachmentPodUid;
   (out.status ??= {}).migrationState = state;
   out.metadata.labels = { ...out.metadata.labels, [LABELS.MIGRATION_TARGET_NODE_NAME]: node };
   return out;

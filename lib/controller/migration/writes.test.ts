@@ -42,6 +42,17 @@ describe('handedOffVmi', () => {
     });
     expect(before.status?.migrationState?.migrationUid).toBe('old');
   });
+  it('names the target attachment Pod of a VMI with hotplugged volumes', () => {
+    const out = handedOffVmi({
+      vmi: vmi(onVmiNode('node1')),
+      migration: migration(),
+      targetPod: target,
+      sourcePod: '',
+      config: migrationConfigurationOf(undefined),
+      attachmentPodUid: 'attach-uid',
+    });
+    expect(out.status?.migrationState?.targetAttachmentPodUID).toBe('attach-uid');
+  });
 });
 
 describe('abortedVmi and failedOnVmi', () => {

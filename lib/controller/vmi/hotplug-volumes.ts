@@ -53,6 +53,17 @@ export function hotplugVolumes(vmi: VirtualMachineInstance, launcher: Pod | unde
   });
 }
 
+/**
+ * The VMI has hotplugged volumes: a volume status of one, or a hotpluggable volume in the spec (KubeVirt's
+ * VMIHasHotplugVolumes, with the fork's hotpluggable containerDisks).
+ */
+export function hasHotplugVolumes(vmi: VirtualMachineInstance): boolean {
+  return (
+    (vmi.status?.volumeStatus ?? []).some((s) => s.hotplugVolume !== undefined) ||
+    hotplugVolumes(vmi, undefined).length > 0
+  );
+}
+
 export function readyToAttach(pvc: PersistentVolumeClaim | undefined): boolean {
   if (pvc === undefined) return false;
   return !isDataVolumeClaim(pvc) || pvc.status?.phase === 'Bound';

@@ -33,6 +33,12 @@ export const unschedulable = pod(
 );
 export const targetReady = pod(named, podReady('node2'));
 export const targetFailed = pod(named, podReady('node2'), withPodPhase('Failed'));
+const attachment: Option<Pod> = (p) => {
+  p.metadata.name = 'hp-volume-target';
+};
+export const attachmentPending = pod(attachment);
+export const attachmentReady = pod(attachment, podReady('node2'));
+export const attachmentFailed = pod(attachment, podReady('node2'), withPodPhase('Failed'));
 export const running = (...opts: Option<VirtualMachineInstance>[]): VirtualMachineInstance =>
   vmi(withPhase('Running', 'Scheduled'), onVmiNode('node1'), ...opts);
 export const started = {
@@ -46,6 +52,8 @@ export const input = (over: Partial<MigrationInput>): MigrationInput => ({
   vmi: running(),
   targetPod: undefined,
   sourcePod: pod(podReady('node1')),
+  hotplug: false,
+  attachmentPod: undefined,
   limits: { running: 0, outboundFromNode: 0 },
   otherMigrationActive: false,
   nowMs: CREATED + 10_000,
