@@ -35,6 +35,7 @@ import type { KubeClient } from '../kernel/kube/types.ts';
 import type { Logger } from '../kernel/log/log.ts';
 import { workQueueMetricsFor } from '../kernel/workqueue/metrics.ts';
 import { WorkQueue } from '../kernel/workqueue/queue.ts';
+import { attachmentPodName } from './hotplug/lookup.ts';
 import { HotplugMounter } from './hotplug/mounter.ts';
 import {
   HandlerMigrationController,
@@ -156,10 +157,24 @@ async function runQueues(
   );
 }
 
+/** A migration target's hotplugged volumes, from the attachment Pod the migration names by uid. */
+function targetHotplug(
+  o: StartHandlerOptions,
+  mounter: HotplugMounter,
+): NonNullable<HandlerMigrationControllerOptions['hotplug']> {
+  return {
+    mountFromPod: async (vmi, podUid, uid): Promise<void> => {
+      const at = { namespace: vmi.metadata.namespace ?? '', node: o.node, uid };
+      await mounter.mountFromPod(vmi, podUid, { name: await attachmentPodName(o.client, at), uid });
+    },
+    release: (vmi, podUid) => mounter.release(vmi, podUid),
+  };
+}
+
 /** The migration side: the node's proxies (with TLS material) and its controller's two queues. */
 function startMigrations(
   o: StartHandlerOptions,
-  d: Pick<HandlerMigrationControllerOptions, 'launchers' | 'network' | 'clock' | 'recorder'> & {
+  d: Pick<HandlerMigrationControllerOptions, 'launchers' | 'network' | 'hotplug' | 'clock' | 'recorder'> & {
     vmis: SharedInformer<VirtualMachineInstance>;
     targets: SharedInformer<VirtualMachineInstance>;
     clusterConfig: () => HandlerClusterConfig;
@@ -191,6 +206,7 @@ function startMigrations(
     migrationAddress: o.migration?.address ?? '',
     config: d.clusterConfig,
     ...(d.network !== undefined && { network: d.network }),
+    ...(d.hotplug !== undefined && { hotplug: d.hotplug }),
     clock: d.clock,
     recorder: d.recorder,
   });
@@ -251,6 +267,12 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     plugins: (): HandlerClusterConfig['networkBindings'] => clusterConfig().networkBindings,
     adverts: new RouterAdvertisers({ log, dir: advertsDir }),
   });
+  const hotplug = await HotplugMounter.start({
+    client: o.client,
+    node: o.node,
+    kubeletPodsDir: o.kubeletPodsDir,
+    log,
+  });
   const controller = new HandlerVmiController({
     client: o.client,
     vmis: vmis.store,
@@ -261,12 +283,7 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     clock,
     recorder,
     config: clusterConfig,
-    hotplug: await HotplugMounter.start({
-      client: o.client,
-      node: o.node,
-      kubeletPodsDir: o.kubeletPodsDir,
-      log,
-    }),
+    hotplug,
     network,
     ...(o.resyncMs !== undefined && { resyncMs: o.resyncMs }),
   });
@@ -275,6 +292,7 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
     targets,
     launchers,
     network,
+    hotplug: targetHotplug(o, hotplug),
     clusterConfig,
     clock,
     recorder,

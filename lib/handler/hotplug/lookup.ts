@@ -6,11 +6,11 @@
  * (kubevirt pkg/virt-handler/hotplug-disk/mount.go finds the attachment Pod by the uid alone). An API error other
  * than NotFound is thrown: the pass is retried.
  */
-import type { VirtualMachineInstance } from '../../kubevirt/index.ts';
+import { APP_LABEL, LABEL_VALUES, type VirtualMachineInstance } from '../../kubevirt/index.ts';
 import type { Pod } from '../../kubevirt/core/pod.ts';
 import type { PersistentVolume } from '../../kubevirt/core/pv.ts';
 import type { PersistentVolumeClaim } from '../../kubevirt/core/pvc.ts';
-import { isNotFound } from '../../kernel/errors/errors.ts';
+import { isNotFound, KvError } from '../../kernel/errors/errors.ts';
 import { PERSISTENT_VOLUME_CLAIMS, PERSISTENT_VOLUMES, PODS } from '../../kernel/kube/index.ts';
 import type { KubeClient } from '../../kernel/kube/types.ts';
 import { attachmentProblem, claimProblem, controllingPodName, volumeProblem } from './checks.ts';
@@ -24,6 +24,25 @@ import {
 
 /** What the mounter reads from the API: core/v1 Pods, claims and volumes. */
 export type ObjectReader = Pick<KubeClient, 'get'>;
+
+/**
+ * The name of the attachment Pod with this uid among this node's attachment Pods of the namespace (a migration
+ * names the target's by uid alone); checks.ts vouches for the Pod afterwards.
+ */
+export async function attachmentPodName(
+  client: Pick<KubeClient, 'list'>,
+  at: { namespace: string; node: string; uid: string },
+): Promise<string> {
+  const pods = await client.list<Pod>(PODS, {
+    namespace: at.namespace,
+    labelSelector: `${APP_LABEL}=${LABEL_VALUES.HOTPLUG_DISK}`,
+    fieldSelector: `spec.nodeName=${at.node}`,
+  });
+  const name = pods.items.find((p) => p.metadata.uid === at.uid)?.metadata.name;
+  if (name === undefined)
+    throw new KvError('KV_ERR_HOTPLUG', `attachment pod ${at.uid} not found on node ${at.node}`);
+  return name;
+}
 
 export interface HotplugLookupOptions {
   readonly client: ObjectReader;

@@ -107,6 +107,52 @@ describe('HotplugMounter', () => {
     await expect(lstat(target)).rejects.toThrow(/ENOENT/);
   });
 
+  it('on a migration target, mounts from the attachment Pod the migration names, not the one the status names', async () => {
+    const w = world();
+    // The status names the source node's attachment Pod, which this node does not have.
+    const vmi = structuredClone(w.vmi);
+    const status = vmi.status?.volumeStatus?.[0];
+    if (status?.hotplugVolume === undefined) throw new Error('the world has no hotplug status');
+    status.hotplugVolume = {
+      attachPodName: 'hp-volume-src',
+      attachPodUID: '44444444-4444-4444-8444-444444444444',
+    };
+    const m = await HotplugMounter.start({
+      client: readerOf(w),
+      node: NODE,
+      kubeletPodsDir: pods,
+      log: nopLogger,
+    });
+    await expect(m.reconcile(vmi, UIDS.launcher, new Set())).resolves.toMatchObject({ mounted: new Set() });
+    await m.mountFromPod(vmi, UIDS.launcher, { name: 'hp-volume-abcde', uid: UIDS.attach });
+    expect(await mountCount(join(hotplugDir, 'hp.img'))).toBe(1);
+    // A Pod that is not this VMI's attachment Pod is refused, and the preparation fails saying so.
+    await rm(join(hotplugDir, 'hp.img')).catch(() => undefined);
+    const other = { name: 'hp-volume-src', uid: '44444444-4444-4444-8444-444444444444' };
+    await m.release(vmi, UIDS.launcher);
+    await expect(m.mountFromPod(vmi, UIDS.launcher, other)).rejects.toThrow(
+      /failed to mount hotplug volumes/,
+    );
+    expect(await mountsUnderTemp()).toEqual([]);
+  });
+
+  it('releases every mount of a launcher Pod whose guest is gone, though the VMI still lists the volume', async () => {
+    const w = world();
+    await reconcile(w);
+    const m = await HotplugMounter.start({
+      client: readerOf(w),
+      node: NODE,
+      kubeletPodsDir: pods,
+      log: nopLogger,
+    });
+    await expect(m.release(w.vmi, UIDS.launcher)).resolves.toEqual({
+      mounted: new Set(),
+      refused: new Map(),
+    });
+    expect(await mountsUnderTemp()).toEqual([]);
+    await expect(lstat(join(hotplugDir, 'hp.img'))).rejects.toThrow(/ENOENT/);
+  });
+
   it('refuses a disk.img that is a symlink to a node file: the file untouched, nothing mounted', async () => {
     await rm(join(t, 'pv/disk.img'));
     await symlink(outside, join(t, 'pv/disk.img'));

@@ -37,6 +37,7 @@ import {
   targetName,
   volumeOfEntry,
   wantedHotplug,
+  type AttachPodRef,
   type HotplugOutcome,
   type ImageOnNode,
   type SourceOnNode,
@@ -137,8 +138,9 @@ export class HotplugMounter {
     vmi: VirtualMachineInstance,
     launcherPodUid: string,
     inDomain: ReadonlySet<string>,
+    from?: AttachPodRef,
   ): Promise<HotplugOutcome> {
-    const { wanted, invalid } = wantedHotplug(vmi);
+    const { wanted, invalid } = wantedHotplug(vmi, from);
     const refused = new Map(invalid);
     const dir = await this.openDir(launcherPodUid);
     if (dir === undefined) return { mounted: new Set(), refused };
@@ -161,6 +163,28 @@ export class HotplugMounter {
       for (const entry of plan.unmount) await this.unmount(vmi, dir, entry);
       return { mounted: new Set((await this.mountedIn(dir)).keys()), refused };
     });
+  }
+
+  /**
+   * Mounts the VMI's attached volumes into a migration target's launcher Pod from the target's own attachment Pod
+   * (kubevirt MountFromPod), before the domain arrives there; a refused volume fails the preparation.
+   */
+  async mountFromPod(vmi: VirtualMachineInstance, launcherPodUid: string, from: AttachPodRef): Promise<void> {
+    const { refused } = await this.reconcile(vmi, launcherPodUid, new Set(), from);
+    if (refused.size > 0)
+      throw new KvError(
+        'KV_ERR_HOTPLUG',
+        `failed to mount hotplug volumes: ${[...refused.values()].join('; ')}`,
+      );
+  }
+
+  /**
+   * Takes every hotplug mount off a launcher Pod whose guest is gone (stopped, or migrated away), so the kubelet
+   * can remove the Pod's directory (kubevirt's UnmountAll on cleanup).
+   */
+  async release(vmi: VirtualMachineInstance, launcherPodUid: string): Promise<HotplugOutcome> {
+    const none = { ...vmi, status: { ...vmi.status, volumeStatus: [] } };
+    return this.reconcile(none, launcherPodUid, new Set());
   }
 
   /** Mounts one volume; resolves why it was refused, or undefined (mounted, or left for the next pass). */

@@ -101,11 +101,21 @@ function asked(s: VolumeStatus, volumes: ReadonlyMap<string, Volume>): WantedHot
   };
 }
 
+/** An attachment Pod by name and uid. */
+export interface AttachPodRef {
+  readonly name: string;
+  readonly uid: string;
+}
+
 /**
  * The hotplug volumes of this VMI attached to the node and still in its spec, and the refusals (volume →
- * message) of those whose names cannot be used.
+ * message) of those whose names cannot be used. With `from`, each is taken from that attachment Pod instead of
+ * the one its status names: a migration target's, made for the target node (kubevirt MountFromPod).
  */
-export function wantedHotplug(vmi: VirtualMachineInstance): {
+export function wantedHotplug(
+  vmi: VirtualMachineInstance,
+  from?: AttachPodRef,
+): {
   wanted: WantedHotplug[];
   invalid: Map<string, string>;
 } {
@@ -113,8 +123,9 @@ export function wantedHotplug(vmi: VirtualMachineInstance): {
   const wanted: WantedHotplug[] = [];
   const invalid = new Map<string, string>();
   for (const s of vmi.status?.volumeStatus ?? []) {
-    const w = asked(s, volumes);
-    if (w === undefined) continue;
+    const asks = asked(s, volumes);
+    if (asks === undefined) continue;
+    const w = from === undefined ? asks : { ...asks, attachPodName: from.name, attachPodUid: from.uid };
     const problem = nameProblem(w);
     if (problem === undefined) wanted.push(w);
     else invalid.set(w.volume, refusal(w.volume, w.block, problem));

@@ -33,6 +33,14 @@ export interface MigrationProxies {
   stopSource(vmiUid: string): Promise<void>;
 }
 
+/** The hotplugged volumes of a target launcher Pod, mounted before the domain arrives (hotplug/mounter.ts). */
+interface TargetHotplug {
+  /** Mounts the VMI's attached volumes into the launcher Pod from the attachment Pod with that uid. */
+  mountFromPod(vmi: VirtualMachineInstance, launcherPodUid: string, attachPodUid: string): Promise<void>;
+  /** Takes them off again: the migration failed and the target Pod goes. */
+  release(vmi: VirtualMachineInstance, launcherPodUid: string): Promise<unknown>;
+}
+
 /** The Pod network of a target launcher Pod, set up before the domain arrives (network/setup.ts). */
 interface PodNetworkNode {
   prepare(vmi: VirtualMachineInstance, launcherPodUid: string): Promise<void>;
@@ -53,6 +61,7 @@ export interface HandlerMigrationControllerOptions {
   readonly migrationAddress: string;
   readonly config: () => HandlerClusterConfig;
   readonly network?: PodNetworkNode;
+  readonly hotplug?: TargetHotplug;
   readonly clock: Clock;
   readonly recorder: EventRecorder;
 }
@@ -226,7 +235,8 @@ export class HandlerMigrationController {
 
   /**
    * The target's part is over: its proxy stops; after a failure its launcher is told to end (its answer does
-   * not matter) and forgotten, after a success the migrated domain is finalized.
+   * not matter), its Pod's hotplug mounts come off and it is forgotten; after a success the migrated domain is
+   * finalized.
    */
   private async cleanup(
     key: string,
@@ -240,10 +250,15 @@ export class HandlerMigrationController {
       return;
     }
     await client?.vmiCommand('signalTargetPodCleanup', vmi).catch(() => undefined);
+    const podUid = this.o.launchers.paths(vmi)?.podUid;
+    if (podUid !== undefined) await this.o.hotplug?.release(vmi, podUid);
     this.o.launchers.forget(vmi.metadata.uid ?? '');
   }
 
-  /** The target launcher takes the domain's definition, then the proxy listens for the source. */
+  /**
+   * The target launcher Pod gets its network and the VMI's hotplugged volumes (from the target's attachment Pod),
+   * its launcher takes the domain's definition, then the proxy listens for the source.
+   */
   private async prepare(
     key: string,
     vmi: VirtualMachineInstance,
@@ -257,6 +272,12 @@ export class HandlerMigrationController {
     // Prepared once per migration; later passes only read the proxy's ports until the source starts.
     if (this.targets.get(key) === uid) return proxies.startTarget(uid, spec);
     await this.o.network?.prepare(vmi, podUid);
+    const attachPodUid = vmi.status?.migrationState?.targetAttachmentPodUID ?? '';
+    if (attachPodUid !== '') {
+      if (this.o.hotplug === undefined)
+        throw new KvError('KV_ERR_CONFIG', 'this handler mounts no hotplugged volumes');
+      await this.o.hotplug.mountFromPod(vmi, podUid, attachPodUid);
+    }
     checked(
       await client.vmiCommand('syncMigrationTarget', vmi, syncOptions(vmi, this.o.config())),
       'SyncMigrationTarget',

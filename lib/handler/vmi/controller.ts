@@ -41,6 +41,8 @@ interface HotplugNode {
     launcherPodUid: string,
     inDomain: ReadonlySet<string>,
   ): Promise<HotplugOutcome>;
+  /** Takes every hotplug mount off the launcher Pod: its guest is gone. */
+  release(vmi: VirtualMachineInstance, launcherPodUid: string): Promise<unknown>;
 }
 
 /** The node side of the Pod network (lib/handler/network/setup.ts). */
@@ -182,7 +184,7 @@ export class HandlerVmiController {
     const acted = await this.tryAct({ action, vmi: last, client, domain, log: ctx.log });
     const now =
       action === 'sync' && acted === undefined ? await this.domainAfterSync(client, domain) : domain;
-    const hotplug = await this.tryHotplug(vmi, client, now);
+    const hotplug = await this.tryHotplug({ vmi, last }, client, now, ctx.log);
     const step = { vmi, client, domain: now, recorder: this.o.recorder, log: ctx.log };
     const cpuTopology = await syncCpuHotplug(step);
     const memoryHotplug = await syncMemoryHotplug(step);
@@ -249,17 +251,22 @@ export class HandlerVmiController {
 
   /**
    * Brings the hotplug mounts of a running VMI in line; a failure is returned like a sync failure, and each
-   * refused volume is a HotplugFailed warning (KubeVirt's) on the VMI.
+   * refused volume is a HotplugFailed warning (KubeVirt's) on the VMI. Once the VMI is final or gone from this
+   * node (stopped, migrated away) and its domain is gone or its launcher silent, every mount comes off its
+   * launcher Pod, so that the kubelet can remove the Pod's directory.
    */
   private async tryHotplug(
-    vmi: VirtualMachineInstance | undefined,
+    seen: { vmi: VirtualMachineInstance | undefined; last: VirtualMachineInstance },
     client: LauncherClient | undefined,
     domain: DomainJson | undefined,
+    log: Logger,
   ): Promise<HotplugOutcome & { failure?: SyncFailure }> {
+    const { vmi, last } = seen;
     // The launcher Pod LauncherClients trusts for the VMI, the one whose launcher answered.
-    const podUid = vmi === undefined ? undefined : this.o.launchers.paths(vmi)?.podUid;
-    if (this.o.hotplug === undefined || vmi === undefined || podUid === undefined || client === undefined)
-      return NO_HOTPLUG;
+    const podUid = this.o.launchers.paths(last)?.podUid;
+    if (this.o.hotplug === undefined || podUid === undefined) return NO_HOTPLUG;
+    if (vmi === undefined || isFinal(vmi)) return this.releaseHotplug(last, podUid, { client, domain }, log);
+    if (client === undefined) return NO_HOTPLUG;
     const inDomain = new Set((domain?.Spec.Devices.Disks ?? []).map((d) => d.Alias.Name));
     try {
       const outcome = await this.o.hotplug.reconcile(vmi, podUid, inDomain);
@@ -271,6 +278,20 @@ export class HandlerVmiController {
       this.o.recorder.event(vmi, 'Warning', 'SyncFailed', failure.message);
       return { ...NO_HOTPLUG, failure };
     }
+  }
+
+  /** The mounts of a final or departed VMI's launcher Pod come off once its guest is gone (domain or launcher). */
+  private async releaseHotplug(
+    vmi: VirtualMachineInstance,
+    podUid: string,
+    seen: { client: LauncherClient | undefined; domain: DomainJson | undefined },
+    log: Logger,
+  ): Promise<HotplugOutcome> {
+    if (seen.client !== undefined && seen.domain !== undefined) return NO_HOTPLUG;
+    await this.o.hotplug?.release(vmi, podUid).catch((err: unknown) => {
+      log.warning('hotplug mounts not released', { name: vmi.metadata.name, reason: errorMessage(err) });
+    });
+    return NO_HOTPLUG;
   }
 
   private next(

@@ -54,7 +54,9 @@ export async function syncMemoryHotplug(step: MemoryHotplugStep): Promise<Memory
   const { vmi, client } = step;
   const guest = memoryHotplugTarget(vmi, step.domain);
   if (vmi === undefined || client === undefined || guest === undefined) return undefined;
-  const warn = (why: string): void => { step.recorder.event(vmi, 'Warning', 'SyncFailed', `failed to change the guest memory: ${why}`); };
+  const warn = (why: string): void => {
+    step.recorder.event(vmi, 'Warning', 'SyncFailed', `failed to change the guest memory: ${why}`);
+  };
   let r: { success: boolean; message: string };
   try {
     r = await client.vmiCommand('syncVirtualMachineMemory', vmi);
