@@ -61,7 +61,7 @@ describe('hotplug on node local', () => {
     const podUid = pods.items[0]?.metadata.uid ?? '';
     const serial = { podUid, vmiUid: vmi.metadata.uid ?? '', timeoutMs: 10_000 };
     await readSerial({ ...serial, until: MARKER, timeoutMs: 120_000 }, s.c.dir);
-    await claimWithDisk(s.clients.direct, s.ns, CLAIM, DISK_MARKER);
+    await claimWithDisk(s.clients.direct, s.ns, CLAIM, { marker: DISK_MARKER });
 
     // Hotplug: the volume and its disk on the SCSI bus, added to the VMI spec (what virtctl addvolume asks for).
     await s.clients.kv.patch(

@@ -3,8 +3,11 @@
  * VirtualMachineInstanceMigration, the controller makes the target Pod on the other node, the target handler
  * prepares its launcher and its proxy, the source handler migrates through the proxies (mutual TLS between the
  * two handlers), and the VMI ends on the other node with the same guest: a counter the guest started before
- * keeps counting after, and the guest did not boot again.
+ * keeps counting after, and the guest did not boot again. A claim hotplugged before goes with it: the target
+ * node mounts it from an attachment Pod of its own, the guest reads it there, and the source Pod's mount goes.
  */
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { StatusError } from '../../lib/kernel/errors/errors.ts';
 import { NODES, PODS } from '../../lib/kernel/kube/index.ts';
@@ -18,8 +21,11 @@ import {
   type VirtualMachineInstance,
   type VirtualMachineInstanceMigration,
 } from '../../lib/kubevirt/index.ts';
+import { HOTPLUG_DISKS_VOLUME, podVolumeOnNode } from '../../lib/rpc/index.ts';
 import { MARKER } from '../../testenv/guests/guests.ts';
-import { exampleVm } from '../local/virt.ts';
+import { secondNodeLayout } from '../local/second-node.ts';
+import { claimWithDisk } from '../local/testing/claims.ts';
+import { agentVm, kubeletPodsDir } from '../local/virt.ts';
 import { localKubeVirt, VIRT_NAMESPACE } from '../local/virt-install.ts';
 import { scenario } from './stack.ts';
 import { virtctl } from './virtctl.ts';
@@ -27,6 +33,9 @@ import { virtctl } from './virtctl.ts';
 const s = scenario('e2e-migrate', { nodes: 2 });
 const VM = 'mover';
 const MIGRATE_MS = 300_000;
+/** The hotplugged claim that migrates with the guest, and the line its disk starts with. */
+const DISK = 'moving-disk';
+const DISK_MARKER = 'KVTS-MOVING-DISK';
 
 /** The console's output once `text` showed after `from`; the session is closed after. */
 async function consoleUntil(text: string, typed?: string): Promise<string> {
@@ -59,6 +68,86 @@ async function migrationConfig(migrations: Record<string, unknown> | null): Prom
     localKubeVirt().metadata.name ?? '',
     { spec: { configuration: { migrations } } },
     { namespace: VIRT_NAMESPACE, type: 'merge' },
+  );
+}
+
+/** Types a command on the guest's console; resolves once `text` showed after it. */
+async function inGuest(command: string, text: string): Promise<void> {
+  const con = virtctl(s.c.kubeconfig, s.ns).console(VM);
+  try {
+    await con.connected(60_000);
+    const from = con.output().length;
+    con.type(`${command}\n`);
+    await con.until(text, 60_000, from);
+  } finally {
+    con.stop();
+    await con.exited;
+  }
+}
+
+/** The VMI once the hotplugged disk is Ready on it (and `also` holds). */
+const diskReady = (
+  also: (v: VirtualMachineInstance) => boolean = () => true,
+): Promise<VirtualMachineInstance> =>
+  waitFor(
+    async () => {
+      const v = await s.vmi(VM);
+      const ready = v?.status?.volumeStatus?.some((x) => x.name === DISK && x.phase === 'Ready') === true;
+      return v !== undefined && ready && also(v) && v;
+    },
+    `the volume ${DISK} Ready`,
+    { timeoutMs: 180_000, intervalMs: 500 },
+  );
+
+/** The guest reads the hotplugged disk's first line. */
+async function guestReadsDisk(vmi: VirtualMachineInstance): Promise<void> {
+  const dev = vmi.status?.volumeStatus?.find((x) => x.name === DISK)?.target ?? '';
+  expect(dev).toMatch(/^sd[a-z]$/);
+  await inGuest(`dd if=/dev/${dev} bs=${DISK_MARKER.length} count=1 2>/dev/null; echo`, DISK_MARKER);
+}
+
+/** A launcher Pod's entry of the hotplugged disk, in either node's kubelet dir as this host sees them. */
+function diskEntries(podUid: string): string[] {
+  const pods = kubeletPodsDir(s.c.dir);
+  const node2 = join(secondNodeLayout({ dir: s.c.dir }).dir, 'stack', relative(s.c.dir, pods));
+  return [pods, node2].map((d) => join(podVolumeOnNode(d, podUid, HOTPLUG_DISKS_VOLUME), `${DISK}.img`));
+}
+
+const attachPodOf = (v: VirtualMachineInstance): string =>
+  v.status?.volumeStatus?.find((x) => x.name === DISK)?.hotplugVolume?.attachPodName ?? '';
+
+/**
+ * Hotplugs a claim both nodes see (ReadWriteMany keeps the VMI live-migratable) and has the guest read it;
+ * resolves the name of its attachment Pod.
+ */
+async function plugDisk(): Promise<string> {
+  await claimWithDisk(s.clients.direct, s.ns, DISK, { marker: DISK_MARKER, accessMode: 'ReadWriteMany' });
+  const plug = await virtctl(s.c.kubeconfig, s.ns).run('addvolume', VM, '--volume-name', DISK);
+  expect(plug).toEqual(expect.objectContaining({ code: 0 }));
+  const plugged = await diskReady((v) =>
+    (v.status?.conditions ?? []).some((c) => c.type === 'LiveMigratable' && c.status === 'True'),
+  );
+  await guestReadsDisk(plugged);
+  return attachPodOf(plugged);
+}
+
+/**
+ * The disk came along: Ready from the target node's own attachment Pod and read by the guest there; the source
+ * Pod's mount of it is gone, so that the kubelet can remove that Pod's directory.
+ */
+async function diskMoved(
+  after: VirtualMachineInstance,
+  sourcePod: Pod | undefined,
+  sourceAttachPod: string,
+): Promise<void> {
+  const target = await activePod(after);
+  const attached = await diskReady((v) => attachPodOf(v) !== '' && attachPodOf(v) !== sourceAttachPod);
+  await guestReadsDisk(attached);
+  expect(diskEntries(target.metadata.uid ?? '').some((e) => existsSync(e))).toBe(true);
+  await waitFor(
+    () => !diskEntries(sourcePod?.metadata.uid ?? '').some((e) => existsSync(e)),
+    'the source Pod’s mount of the disk gone',
+    { timeoutMs: 60_000, intervalMs: 1000 },
   );
 }
 
@@ -151,8 +240,9 @@ describe('live migration between the two nodes', () => {
     await migrationConfig(null);
   });
 
-  it('moves a running guest to the other node: same boot, the counter goes on, the source Pod goes', async () => {
-    const vm = await exampleVm(s.ns, VM);
+  it('moves a running guest and its hotplugged disk to the other node: same boot, the counter goes on, the source Pod goes', async () => {
+    // The agent guest: it has the SCSI controller hotplugged disks go on.
+    const vm = await agentVm(s.ns, VM);
     // A drain migrates it rather than evicting it (the drain case below).
     vm.spec.template.spec.evictionStrategy = 'LiveMigrate';
     await s.clients.kv.create(VIRTUAL_MACHINES, vm, { namespace: s.ns });
@@ -164,6 +254,7 @@ describe('live migration between the two nodes', () => {
       // then runs long enough to be cancelled or broken.
       '\nKEPT=k$((6*7)); dd if=/dev/urandom of=/fill bs=1M count=48 2>/dev/null; i=0; while :; do echo TICK $i; i=$((i+1)); sleep 1; done &\n',
     );
+    const sourceAttachPod = await plugDisk();
 
     const cli = await virtctl(s.c.kubeconfig, s.ns).run('migrate', VM);
     expect(cli).toEqual(expect.objectContaining({ code: 0 }));
@@ -209,6 +300,7 @@ describe('live migration between the two nodes', () => {
     const ticks = [...shown.matchAll(/TICK (\d+)/g)].map((t) => Number(t[1]));
     expect(Math.max(...ticks)).toBeGreaterThan(2);
     await stillOn(after.status?.nodeName);
+    await diskMoved(after, sourcePod, sourceAttachPod);
   }, 900_000);
 
   it('fails a migration that cannot finish in time: the guest keeps running where it was', async () => {

@@ -17,15 +17,25 @@ import {
 import { waitFor } from '../../../lib/kernel/testing/wait.ts';
 import { STORAGE_CLASS } from '../storage.ts';
 
-/** A claim of the local StorageClass, Bound: its volume's directory on the node (the PV's hostPath). */
-export async function boundClaimDir(direct: KubeClient, ns: string, name: string): Promise<string> {
+type AccessMode = 'ReadWriteOnce' | 'ReadWriteMany';
+
+/**
+ * A claim of the local StorageClass, Bound: its volume's directory on the node (the PV's hostPath). The pool's
+ * volumes take either access mode (both nodes of the local cluster see the same directory).
+ */
+export async function boundClaimDir(
+  direct: KubeClient,
+  ns: string,
+  name: string,
+  accessMode: AccessMode = 'ReadWriteOnce',
+): Promise<string> {
   const claim: PersistentVolumeClaim = {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
     metadata: { name, namespace: ns },
     spec: {
       storageClassName: STORAGE_CLASS,
-      accessModes: ['ReadWriteOnce'],
+      accessModes: [accessMode],
       volumeMode: 'Filesystem',
       resources: { requests: { storage: '1Gi' } },
     },
@@ -49,11 +59,11 @@ export async function claimWithDisk(
   direct: KubeClient,
   ns: string,
   name: string,
-  marker?: string,
+  o: { marker?: string; accessMode?: AccessMode } = {},
 ): Promise<void> {
-  const dir = await boundClaimDir(direct, ns, name);
+  const dir = await boundClaimDir(direct, ns, name, o.accessMode);
   const disk = await open(join(dir, 'disk.img'), 'w');
-  if (marker !== undefined) await disk.write(`${marker}\n`);
+  if (o.marker !== undefined) await disk.write(`${o.marker}\n`);
   await disk.truncate(16 * 2 ** 20);
   await disk.close();
 }
