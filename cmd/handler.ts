@@ -79,9 +79,23 @@ function restOptions(f: HandlerFlags): HandlerRoleOptions['rest'] {
   };
 }
 
+/** Where the migration proxies' TLS material is read from (the flags checked before). */
+function migrationTlsFiles(
+  f: HandlerFlags,
+  rest: NonNullable<HandlerRoleOptions['rest']>['tls'],
+): NonNullable<NonNullable<HandlerRoleOptions['migration']>['tlsFiles']> {
+  return {
+    ca: rest.caFile ?? '',
+    cert: rest.certFile ?? '',
+    key: rest.keyFile ?? '',
+    clientCert: f.clientCertFile ?? '',
+    clientKey: f.clientKeyFile ?? '',
+  };
+}
+
 /**
  * The migration proxies' address and mutual TLS: the console server's CA and pair, and the handler's client pair
- * (both client files or neither: then no migration passes through this node).
+ * (both client files or neither: then no migration passes through this node); the files are watched for rotation.
  */
 function migrationOptions(
   f: HandlerFlags,
@@ -109,6 +123,7 @@ function migrationOptions(
   return {
     address: ipAddress('--migration-address', address),
     tls: { ca, cert, key, clientCert: Buffer.from(client.cert), clientKey: Buffer.from(client.key) },
+    tlsFiles: migrationTlsFiles(f, rest.tls),
   };
 }
 

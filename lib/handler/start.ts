@@ -42,6 +42,7 @@ import {
   type HandlerMigrationControllerOptions,
 } from './migration/controller.ts';
 import { MigrationProxyManager } from './migration-proxy/manager.ts';
+import { watchMigrationTls, type MigrationTlsFiles } from './migration-proxy/tls-watch.ts';
 import type { PortRange } from './migration-proxy/ports.ts';
 import type { MigrationTls } from './migration-proxy/tls.ts';
 import { RouterAdvertisers } from './network/router-adverts.ts';
@@ -77,6 +78,8 @@ export interface StartHandlerOptions {
   readonly migration?: {
     readonly address: string;
     readonly tls?: MigrationTls;
+    /** Where the TLS material was read from: watched for rotation, each new set taken up by the proxies. */
+    readonly tlsFiles?: MigrationTlsFiles;
     readonly portRange?: PortRange;
   };
 }
@@ -171,7 +174,45 @@ function targetHotplug(
   };
 }
 
-/** The migration side: the node's proxies (with TLS material) and its controller's two queues. */
+/** The node's migration proxies, when it has TLS material for them, with their files watched for rotation. */
+function migrationProxies(
+  o: StartHandlerOptions,
+  d: { log: Logger; clock: Clock },
+): { proxies: MigrationProxyManager | undefined; close: () => Promise<void> } {
+  const m = o.migration;
+  if (m?.tls === undefined) return { proxies: undefined, close: async (): Promise<void> => {} };
+  const proxies = new MigrationProxyManager({
+    kubeletPodsDir: o.kubeletPodsDir,
+    host: m.address,
+    tls: m.tls,
+    log: d.log,
+    clock: d.clock,
+    ...(m.portRange !== undefined && { portRange: m.portRange }),
+  });
+  const watch =
+    m.tlsFiles === undefined
+      ? undefined
+      : watchMigrationTls({
+          files: m.tlsFiles,
+          tls: m.tls,
+          apply: (tls) => {
+            proxies.reloadTls(tls);
+          },
+          ...d,
+        });
+  return {
+    proxies,
+    close: async (): Promise<void> => {
+      await watch?.close();
+      await proxies.close();
+    },
+  };
+}
+
+/**
+ * The migration side: the node's proxies (with TLS material, watched for rotation when its files are known) and
+ * its controller's two queues.
+ */
 function startMigrations(
   o: StartHandlerOptions,
   d: Pick<HandlerMigrationControllerOptions, 'launchers' | 'network' | 'hotplug' | 'clock' | 'recorder'> & {
@@ -180,18 +221,8 @@ function startMigrations(
     clusterConfig: () => HandlerClusterConfig;
     log: Logger;
   },
-): { proxies: MigrationProxyManager | undefined; queues: QueuedReconciler[] } {
-  const proxies =
-    o.migration?.tls === undefined
-      ? undefined
-      : new MigrationProxyManager({
-          kubeletPodsDir: o.kubeletPodsDir,
-          host: o.migration.address,
-          tls: o.migration.tls,
-          log: d.log,
-          clock: d.clock,
-          ...(o.migration.portRange !== undefined && { portRange: o.migration.portRange }),
-        });
+): { close: () => Promise<void>; queues: QueuedReconciler[] } {
+  const { proxies, close } = migrationProxies(o, d);
   const queue = (name: string): WorkQueue =>
     new WorkQueue<string>({ name, clock: d.clock, metrics: workQueueMetricsFor(o.registry) });
   const source = queue(HANDLER_SOURCE_QUEUE);
@@ -213,7 +244,7 @@ function startMigrations(
   d.vmis.addEventHandler(enqueueOwnKey(source.add.bind(source)));
   d.targets.addEventHandler(enqueueOwnKey(target.add.bind(target)));
   return {
-    proxies,
+    close,
     queues: [
       { name: HANDLER_SOURCE_QUEUE, queue: source, reconcile: controller.reconcileSource },
       { name: HANDLER_TARGET_QUEUE, queue: target, reconcile: controller.reconcileTarget },
@@ -315,7 +346,7 @@ export async function startHandler(o: StartHandlerOptions): Promise<RunningHandl
   const done = (async (): Promise<void> => {
     await runQueues(o, informers, queues, log);
     await informersDone;
-    await migrations.proxies?.close();
+    await migrations.close();
     await notify.close();
     await network.close();
     await rm(advertsDir, { recursive: true, force: true });
