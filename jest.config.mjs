@@ -19,7 +19,7 @@ export default {
       displayName: 'integration',
       testMatch: ['<rootDir>/{cmd,lib,testenv,e2e}/**/*.itest.ts'],
       globalSetup: '<rootDir>/testenv/jest-global-setup.ts',
-      globalTeardown: '<rootDir>/testenv/jest-global-teardown.ts',
+      globalTeardown: '<rootDir>/e2e/local/testing/global-teardown.ts',
       setupFilesAfterEnv: ['<rootDir>/testenv/jest-setup-integration.ts'],
     },
   ],

@@ -26,10 +26,17 @@ const runs = [
   ['--selectProjects', 'integration', '--runInBand'],
 ];
 for (const projectArgs of runs) {
-  const jest = spawnSync(process.execPath, ['scripts/jest.mjs', ...projectArgs, '--', ...process.argv.slice(2)], {
-    stdio: ['inherit', 'pipe', 'inherit'],
-    encoding: 'utf8',
-  });
+  const jest = spawnSync(
+    process.execPath,
+    ['scripts/jest.mjs', ...projectArgs, '--', ...process.argv.slice(2)],
+    {
+      stdio: ['inherit', 'pipe', 'inherit'],
+      encoding: 'utf8',
+      // The local-cluster files share one cluster, brought up once and taken down at the end of the run
+      // (e2e/local/testing/cluster.ts), rather than each bringing its own up and down.
+      env: { ...process.env, KV_LOCAL_CLUSTER_SHARE: '1' },
+    },
+  );
   const out = jest.stdout ?? '';
   const m = /^(\d+) passed, (\d+) failed$/m.exec(out);
   process.stdout.write(out.replace(/^\d+ passed, \d+ failed\n?$/m, ''));

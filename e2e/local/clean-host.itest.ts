@@ -3,17 +3,18 @@
  * nft table, nfacct counter, cgroup dir or outside path of ours remains, and no watched sysctl changed,
  * neither while the cluster runs (the kubelet and kube-proxy would write several) nor after. While it is
  * up, forwarding is off and our drop/reject chains are in place. Needs the local cluster to be down at
- * the start (it brings its own up in the default stack dir, or KV_LOCAL_CLUSTER_DIR).
+ * the start (it brings its own up in the default stack dir, or KV_LOCAL_CLUSTER_DIR; one an earlier file of the
+ * run left up for the next is taken down first).
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { createLogger } from '../../lib/kernel/log/log.ts';
 import { down, status, up } from './cluster.ts';
-import { CHAINS, defaultStackDir, NETWORK } from './layout.ts';
+import { CHAINS, NETWORK } from './layout.ts';
 import { HOST_VETH } from './second-node.ts';
-import { CLUSTER_DIR_ENV } from './testing/cluster.ts';
+import { downIfKept, testStackDir } from './testing/cluster.ts';
 import { hostSnapshot } from './testing/host-snapshot.ts';
 
-const dir = process.env[CLUSTER_DIR_ENV] ?? defaultStackDir();
+const dir = testStackDir();
 const log = createLogger({ component: 'local-cluster-test' });
 let brought = false;
 
@@ -23,6 +24,8 @@ afterAll(async () => {
 
 describe('local cluster on a clean host', () => {
   it('up changes no sysctl and down leaves nothing behind', async () => {
+    // A cluster an earlier file of this run left up for the next is this run's own to take down.
+    await downIfKept(dir, log);
     const st = await status(dir);
     if (st?.ready === true || st?.bridge === true) {
       throw new Error(`the local cluster in ${dir} is up: run \`npm run local -- down\` before this test`);

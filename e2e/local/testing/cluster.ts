@@ -4,8 +4,15 @@
  * that runs roles of its own gets it without the operator's install (`./dev run` or a scenario left it: it is
  * uninstalled); the end-to-end scenarios get it with the install (made when missing, left for the next). release()
  * fails the file when it left a cluster-scoped test object behind (cluster-leftovers.ts).
+ *
+ * With KV_LOCAL_CLUSTER_SHARE=1 (`npm test`'s integration run) a cluster a file brought up is left up, marked, for
+ * the next file (a second node it added still goes): the files and the scenarios' one install share it, and the
+ * run's global teardown takes it down (downIfKept), as does a file that needs the cluster down at its start.
  */
-import { createLogger } from '../../../lib/kernel/log/log.ts';
+import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createLogger, type Logger } from '../../../lib/kernel/log/log.ts';
 import { down, removeSecondNode, status, up } from '../cluster.ts';
 import { installVirt, uninstallVirt, virtInstalled } from '../virt-install.ts';
 import { virtClients } from '../virt.ts';
@@ -13,7 +20,27 @@ import { Api } from '../kube.ts';
 import { defaultStackDir } from '../layout.ts';
 import { checkLeftovers, listClusterObjects } from './cluster-leftovers.ts';
 
-export const CLUSTER_DIR_ENV = 'KV_LOCAL_CLUSTER_DIR';
+const CLUSTER_DIR_ENV = 'KV_LOCAL_CLUSTER_DIR';
+const SHARE_ENV = 'KV_LOCAL_CLUSTER_SHARE';
+/** In the stack dir: the cluster up there was brought up by a test file and left for the next. */
+const KEPT_MARK = '.kept-for-tests';
+
+const sharing = (): boolean => process.env[SHARE_ENV] === '1';
+
+/** The stack dir test files use: KV_LOCAL_CLUSTER_DIR, or the default one. */
+export function testStackDir(): string {
+  const given = process.env[CLUSTER_DIR_ENV];
+  return given !== undefined && given !== '' ? given : defaultStackDir();
+}
+
+/** Takes down a cluster a test file left up for the next one; true when there was one. */
+export async function downIfKept(dir: string, log: Logger): Promise<boolean> {
+  const mark = join(dir, KEPT_MARK);
+  if (!existsSync(mark)) return false;
+  await down({ dir, log });
+  await rm(mark, { force: true });
+  return true;
+}
 
 export interface TestCluster {
   dir: string;
@@ -34,8 +61,7 @@ export interface UseLocalClusterOptions {
 }
 
 export async function useLocalCluster(o: UseLocalClusterOptions = {}): Promise<TestCluster> {
-  const given = process.env[CLUSTER_DIR_ENV];
-  const dir = given !== undefined && given !== '' ? given : defaultStackDir();
+  const dir = testStackDir();
   const log = createLogger({ component: 'local-cluster-test' });
   const was = await status(dir);
   const ours = was?.ready !== true;
@@ -86,8 +112,11 @@ export async function useLocalCluster(o: UseLocalClusterOptions = {}): Promise<T
         () => undefined,
         (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
       );
-      if (ours) await down({ dir, log });
-      else if (ourSecondNode) await removeSecondNode(dir, log);
+      if (ours && !sharing()) await down({ dir, log });
+      else {
+        if (ours) await writeFile(join(dir, KEPT_MARK), '');
+        if (ourSecondNode) await removeSecondNode(dir, log);
+      }
       if (left !== undefined) throw left;
     },
   };
