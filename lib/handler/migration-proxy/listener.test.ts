@@ -37,6 +37,31 @@ describe('Tunnels', () => {
     t.destroyAll();
   });
 
+  it('dials one far end at a time, in the order the connections came; a failed dial does not hold the next', async () => {
+    const started: number[] = [];
+    const pending: ((d: Duplex) => void)[] = [];
+    const t = new Tunnels({
+      dial: () => {
+        const i = started.length;
+        started.push(i);
+        if (i === 1) return Promise.reject(new Error('refused'));
+        return new Promise<Duplex>((resolve) => pending.push(resolve));
+      },
+      log: nopLogger,
+    });
+    const accepted = [conn(), conn(), conn()];
+    for (const c of accepted) t.accept(c);
+    const settle = (): Promise<unknown> => new Promise((r) => setImmediate(r));
+    await settle();
+    // The second waits for the first, however long its handshake takes.
+    expect(started).toEqual([0]);
+    pending[0]?.(new PassThrough());
+    await settle();
+    expect(started).toEqual([0, 1, 2]);
+    expect(accepted.map((c) => c.destroyed)).toEqual([false, true, false]);
+    t.destroyAll();
+  });
+
   it(`holds at most ${MAX_CONNECTIONS} raw connections in their handshake`, () => {
     const t = new Tunnels({ dial: () => Promise.reject(new Error('unused')), log: nopLogger });
     const raw = Array.from({ length: MAX_CONNECTIONS + 1 }, conn);

@@ -34,7 +34,14 @@ export interface Forwarding {
  */
 export const MAX_CONNECTIONS = 32;
 
-/** Tracks the accepted connections of `server` and relays each to a freshly dialled far end. */
+/**
+ * Tracks the accepted connections of `server` and relays each to a freshly dialled far end. The far ends are
+ * dialled one at a time, in the order the connections came: QEMU before 8.1 (7.2 here) takes the first
+ * connection of an incoming migration as its main channel and every later one as a multifd channel, so the order
+ * the source's QEMU connected in must hold at the target's socket. Dialled at once, the TLS handshakes (and the
+ * target's descriptor-safe opens) finish in any order, and a multifd channel that overtakes the main one fails the
+ * migration ("received packet magic 5145564d expected 11223344", libvirt's "Unable to write to socket").
+ */
 export class Tunnels {
   /** Both legs of every tunnel. */
   private readonly open = new Set<Duplex>();
@@ -43,8 +50,17 @@ export class Tunnels {
   /** Raw connections, from their accept on (a TLS one before its handshake ends). */
   private readonly raw = new Set<Duplex>();
   private stopped = false;
+  /** The last dial, settled or not: the next one starts once it settles. */
+  private dialing: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly f: Forwarding) {}
+
+  /** Dials after every earlier dial settled. */
+  private dialInOrder(): Promise<Duplex> {
+    const next = this.dialing.then(() => this.f.dial());
+    this.dialing = next.catch(() => undefined);
+    return next;
+  }
 
   /** Connections open now: both legs of each tunnel. */
   count(): number {
@@ -60,8 +76,7 @@ export class Tunnels {
     }
     this.track(this.inbound, inbound);
     this.track(this.open, inbound);
-    this.f
-      .dial()
+    this.dialInOrder()
       .then((outbound) => {
         if (this.stopped || inbound.destroyed) {
           outbound.destroy();
