@@ -4,8 +4,9 @@
  * api's mutating webhook has not set them; then decideMigration (phase.ts) on the migration, its VMI, its
  * target Pod (and its attachment Pod), the VMI's launcher Pod and the cluster's counts, gated by the Pod
  * expectations and KubeVirt's "creations pending" and "VMI has two active Pods" checks; its actions are applied
- * (target Pod, the attachment Pod of a VMI's hotplugged volumes on the target node, VMI hand-off, abort, failure), then the status is written through /status when it changed, a final migration loses its
- * finalizer and a Failed one its target Pod.
+ * (target Pod, the attachment Pod of a VMI's hotplugged volumes on the target node, VMI hand-off, abort,
+ * failure), then the status is written through /status when it changed, a final migration loses its finalizer
+ * and a Failed one its target Pod.
  */
 import { PODS } from '../../kernel/kube/resources.ts';
 import {
