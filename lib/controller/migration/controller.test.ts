@@ -18,6 +18,7 @@ import { nopLogger } from '../../kernel/log/log.ts';
 import { pod, podReady, T0 } from '../../kubevirt/testing/objects.ts';
 import { MigrationController } from './controller.ts';
 import { MIGRATION_WATCHES } from './handlers.ts';
+import { pvc } from '../testing/storage-fixtures.ts';
 import { running } from './testing/phase-rows.ts';
 import { migration, withMigrationPhase } from './testing/migrations.ts';
 
@@ -142,12 +143,7 @@ describe('MigrationController, a VMI with a hotplugged volume', () => {
 
   beforeEach(() => {
     vmis.add(running(withHotplug));
-    pvcs.add({
-      apiVersion: 'v1',
-      kind: 'PersistentVolumeClaim',
-      metadata: { name: 'hp-claim', namespace: 'default' },
-      spec: { volumeMode: 'Filesystem' },
-    });
+    pvcs.add(pvc('hp-claim'));
     pods.add(targetPod);
   });
 
