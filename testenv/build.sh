@@ -2,7 +2,8 @@
 # Builds kube-apiserver and etcd from the pinned go.mod in testenv/go (Go module proxy only) and
 # caches the binaries outside the repo, keyed by the hash of go.mod + go.sum: a warm run does nothing.
 # `build.sh node` also builds the node's binaries from the same module (kubelet, kube-proxy,
-# kube-scheduler, kube-controller-manager: the local cluster in e2e/local) into the same cache dir, and
+# kube-scheduler, kube-controller-manager: the local cluster in e2e/local) and kubectl (the tests that
+# drive the rewriter as a user would) into the same cache dir, and
 # `build.sh dra` Kubernetes' own DRA test driver (test/e2e/dra/test-driver) as dra-test-driver, the kubelet
 # plugin of e2e/local/dra-driver.ts. Arguments combine: `build.sh node dra`.
 # Prints the cache path on stdout's last line. Progress (packages compiled) goes to stderr.
@@ -16,7 +17,7 @@ key=$( (cat "$here/go/go.mod" "$here/go/go.sum"; echo "$ldflags") | sha256sum | 
 cache="${KV_CACHE_DIR:-$HOME/.cache/kubevirt-ts}/controlplane/$key"
 log() { printf '[controlplane] %s\n' "$*" >&2; }
 
-NODE_TOOLS=(kubelet kube-proxy kube-scheduler kube-controller-manager)
+NODE_TOOLS=(kubelet kube-proxy kube-scheduler kube-controller-manager kubectl)
 DRA_TOOL=dra-test-driver
 want_node=0
 want_dra=0
