@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { KvError } from '../lib/kernel/errors/errors.ts';
-// Its own module, not kube/index.ts: the launcher (and its probe, run every period) never loads client-node.
+// Its own module, not kube/index.ts: the launcher (and its probe, run every period) never loads the kube client.
 import { pemPairFlags } from '../lib/kernel/kube/pem-check.ts';
 import type { Logger } from '../lib/kernel/log/log.ts';
 import type { HealthTls } from '../lib/kernel/metrics/server.ts';

@@ -76,6 +76,14 @@ describe('the image bundle', () => {
     ]);
   });
 
+  it('holds no @kubernetes/client-node: the kubeconfig loader is our own', () => {
+    const chunks = readdirSync(join(out, 'chunks')).filter((f) => f.endsWith('.mjs'));
+    const has = (pkg: string): string[] =>
+      chunks.filter((f) => readFileSync(join(out, 'chunks', f), 'utf8').includes(`node_modules/${pkg}/`));
+    expect(has('yaml')).not.toEqual([]);
+    expect(has('@kubernetes/client-node')).toEqual([]);
+  });
+
   /** The chunk the launcher command's chunk imports on demand for `module` (role, probe-command, …). */
   const onDemand = (entry: string, module: string): string => {
     const text = readFileSync(join(out, 'chunks', entry), 'utf8');

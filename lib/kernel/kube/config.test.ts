@@ -116,6 +116,28 @@ describe('loadRestConfig from a kubeconfig file', () => {
     expect(load({ kubeconfig: file }).token).toBe('from-file');
   });
 
+  it('reads a relative token-file from the kubeconfig directory', () => {
+    mkdirSync(join(dir, 'tokrel'), { recursive: true });
+    writeFileSync(join(dir, 'tokrel', 'token'), 'relative-token\n');
+    const file = writeKubeconfig('tokrel/kubeconfig', {
+      clusters: { c: { server: 'https://h:1' } },
+      users: { u: { 'token-file': 'token' } },
+      contexts: { ctx: { cluster: 'c', user: 'u' } },
+    });
+    expect(load({ kubeconfig: file }).token).toBe('relative-token');
+  });
+
+  it('names an unreadable token-file', () => {
+    const file = writeKubeconfig('tokmissing', {
+      clusters: { c: { server: 'https://h:1' } },
+      users: { u: { 'token-file': '/nonexistent/token' } },
+      contexts: { ctx: { cluster: 'c', user: 'u' } },
+    });
+    expect(configError({ kubeconfig: file }).message).toBe(
+      `token-file of user "u" in kubeconfig ${file} (--kubeconfig): cannot read /nonexistent/token (ENOENT: no such file or directory)`,
+    );
+  });
+
   it('--context picks another context', () => {
     const file = writeKubeconfig('two', {
       clusters: { a: { server: 'https://a:1' }, b: { server: 'https://b:2' } },
@@ -226,13 +248,13 @@ describe('loadRestConfig: a failing kubeconfig says where and what, never what t
     [
       'a syntax error next to a token',
       lines(...head, `    token: ${TOKEN}`, '   bad: [', 'contexts: []'),
-      'not valid YAML (line 7, column 4)',
+      'not valid YAML (line 7, column 1)',
       TOKEN,
     ],
     [
       'a syntax error next to a client key',
       lines(...head, `    client-key-data: ${keyData}`, '     x: ['),
-      'not valid YAML (line 7, column 7)',
+      'not valid YAML (line 6, column 22)',
       keyData.slice(0, 16),
     ],
     [
@@ -261,6 +283,12 @@ describe('loadRestConfig: a failing kubeconfig says where and what, never what t
       'clusters:\n- name: c\n  cluster: {}\n',
       /: clusters\[0\]\.cluster\.server is missing$/,
     ],
+    [
+      'a token that is a number',
+      'users:\n- name: u\n  user:\n    token: 5150\n',
+      /: users\[0\]\.user\.token must be a string, not a number$/,
+    ],
+    ['two documents', 'clusters: []\n---\nusers: []\n', /: holds more than one YAML document$/],
   ])('%s: says what is wrong with it', (name, text, message) => {
     const file = join(dir, name.replace(/\W/g, '-'));
     writeFileSync(file, text);

@@ -1,7 +1,7 @@
 /**
  * Builds the client configuration (server, TLS material, credentials, client-side rate limits) from a
- * kubeconfig or the pod's service account. The only module that imports @kubernetes/client-node: its
- * KubeConfig parses and merges kubeconfig files; everything after that is a plain RestConfig object.
+ * kubeconfig or the pod's service account, as client-go's `clientcmd` and `rest.InClusterConfig` do: the
+ * files are parsed and merged by kubeconfig-file.ts, and the chosen context becomes a plain RestConfig.
  * Errors name the file, the entry and the field, never their content (load-errors.ts, pem-check.ts): the
  * certificates and keys are checked here, so a broken one fails at start-up. A CA together with
  * insecure-skip-tls-verify is refused, as client-go does; insecure-skip-tls-verify, and a token sent over
@@ -9,11 +9,18 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isIPv6 } from 'node:net';
-import { join } from 'node:path';
-import { KubeConfig, bufferFromFileOrString, type Cluster, type User } from '@kubernetes/client-node';
+import { dirname, join } from 'node:path';
 import { KvError } from '../errors/errors.ts';
 import { createLogger } from '../log/log.ts';
 import { chooseConfigSource, type ConfigSource } from './config-source.ts';
+import {
+  findNamed,
+  mergeKubeconfigs,
+  parseKubeconfig,
+  type Kubeconfig,
+  type KubeconfigCluster,
+  type KubeconfigUser,
+} from './kubeconfig-file.ts';
 import { NOT_A_KUBECONFIG, describeLoadProblem, errnoText } from './load-errors.ts';
 import { checkCertificates, checkKeyPair, checkPrivateKey } from './pem-check.ts';
 import { checkHeaderToken } from './token-source.ts';
@@ -87,14 +94,16 @@ export function loadRestConfig(opts: LoadRestConfigOptions = {}): RestConfig {
     exists: existsSync,
   });
   const where = describeSource(source);
-  const kc = source.kind === 'in-cluster' ? inClusterKubeConfig(source) : fileKubeConfig(source);
-  if (opts.context !== undefined) selectContext(kc, opts.context, where);
+  const loaded = source.kind === 'in-cluster' ? inClusterKubeconfig(source) : fileKubeconfig(source);
+  const kc = opts.context === undefined ? loaded : selectContext(loaded, opts.context, where);
   const conn = connectionOf(kc, where);
-  for (const w of connectionWarnings(kc, conn, where)) (opts.onWarning ?? logWarning)(w);
   if (source.kind === 'in-cluster') {
+    // Re-read as it rotates, unlike a kubeconfig's token-file (read once, as client-node does).
+    conn.tokenFile = join(source.serviceAccountDir, 'token');
     const nsFile = join(source.serviceAccountDir, 'namespace');
     if (existsSync(nsFile)) conn.namespace = readFileSync(nsFile, 'utf8').trim();
   }
+  for (const w of connectionWarnings(kc, conn, where)) (opts.onWarning ?? logWarning)(w);
   return { ...conn, ...limits, userAgent: opts.userAgent ?? DEFAULT_USER_AGENT };
 }
 
@@ -115,93 +124,87 @@ function describeSource(s: ConfigSource): string {
   return `kubeconfig ${s.files.join(', ')} (${ORIGIN[s.origin]})`;
 }
 
-function inClusterKubeConfig(source: Extract<ConfigSource, { kind: 'in-cluster' }>): KubeConfig {
+function inClusterKubeconfig(source: Extract<ConfigSource, { kind: 'in-cluster' }>): Kubeconfig {
   const host = isIPv6(source.host) ? `[${source.host}]` : source.host;
-  const kc = new KubeConfig();
-  kc.loadFromClusterAndUser(
-    {
-      name: 'in-cluster',
-      server: `https://${host}:${source.port}`,
-      caFile: join(source.serviceAccountDir, 'ca.crt'),
-      skipTLSVerify: false,
-    },
-    {
-      name: 'in-cluster',
-      authProvider: { name: 'tokenFile', config: { tokenFile: join(source.serviceAccountDir, 'token') } },
-    },
-  );
-  return kc;
+  return {
+    clusters: [
+      {
+        name: 'in-cluster',
+        server: `https://${host}:${source.port}`,
+        caFile: join(source.serviceAccountDir, 'ca.crt'),
+        insecureSkipTLSVerify: false,
+      },
+    ],
+    users: [{ name: 'in-cluster' }],
+    contexts: [{ name: 'loaded-context', cluster: 'in-cluster', user: 'in-cluster' }],
+    currentContext: 'loaded-context',
+  };
 }
 
 /** Loads the files; for names defined twice and for current-context, the first file wins (kubectl rules). */
-function fileKubeConfig(source: Extract<ConfigSource, { kind: 'kubeconfig' }>): KubeConfig {
-  const kc = new KubeConfig();
-  source.files.forEach((file, i) => {
-    const next = i === 0 ? kc : new KubeConfig();
-    try {
-      next.loadFromFile(file);
-    } catch (err) {
-      // The parser's message quotes the lines around the error: rebuild it from the kind and position.
-      const problem = describeLoadProblem(err, file);
-      throw new KvError(
-        'KV_ERR_CONFIG',
-        `kubeconfig ${file} (${ORIGIN[source.origin]}): ${problem.text}`,
-        problem.safeCause ? { cause: err } : undefined,
-      );
-    }
-    if (next !== kc) mergeFirstWins(kc, next);
-  });
-  const empty = kc.getClusters().length + kc.getUsers().length + kc.getContexts().length === 0;
+function fileKubeconfig(source: Extract<ConfigSource, { kind: 'kubeconfig' }>): Kubeconfig {
+  const kc = source.files
+    .map((file) => {
+      try {
+        return parseKubeconfig(readFileSync(file, 'utf8'), dirname(file));
+      } catch (err) {
+        // The parser's message quotes the lines around the error: rebuild it from the kind and position.
+        const problem = describeLoadProblem(err, file);
+        throw new KvError(
+          'KV_ERR_CONFIG',
+          `kubeconfig ${file} (${ORIGIN[source.origin]}): ${problem.text}`,
+          problem.safeCause ? { cause: err } : undefined,
+        );
+      }
+    })
+    .reduce(mergeKubeconfigs);
+  const empty = kc.clusters.length + kc.users.length + kc.contexts.length === 0;
   if (empty) throw new KvError('KV_ERR_CONFIG', `${describeSource(source)}: ${NOT_A_KUBECONFIG}`);
   return kc;
 }
 
-function mergeFirstWins(into: KubeConfig, from: KubeConfig): void {
-  for (const c of from.getClusters()) if (!into.getCluster(c.name)) into.addCluster(c);
-  for (const u of from.getUsers()) if (!into.getUser(u.name)) into.addUser(u);
-  for (const c of from.getContexts()) if (!into.getContextObject(c.name)) into.addContext(c);
-  if (!into.getCurrentContext()) into.setCurrentContext(from.getCurrentContext());
-}
-
-function contextNames(kc: KubeConfig): string {
-  const names = kc.getContexts().map((c) => c.name);
+function contextNames(kc: Kubeconfig): string {
+  const names = kc.contexts.map((c) => c.name);
   return names.length > 0 ? names.join(', ') : 'none';
 }
 
-function selectContext(kc: KubeConfig, name: string, where: string): void {
-  if (!kc.getContextObject(name)) {
+function selectContext(kc: Kubeconfig, name: string, where: string): Kubeconfig {
+  if (!findNamed(kc.contexts, name)) {
     throw new KvError(
       'KV_ERR_CONFIG',
       `context "${name}" not found in ${where}: pass one of --context ${contextNames(kc)}`,
     );
   }
-  kc.setCurrentContext(name);
+  return { ...kc, currentContext: name };
 }
 
-function connectionOf(kc: KubeConfig, where: string): Connection {
-  const current = kc.getCurrentContext() as string | undefined;
-  const ctx = current ? kc.getContextObject(current) : null;
+function connectionOf(kc: Kubeconfig, where: string): Connection {
+  const current = kc.currentContext;
+  const ctx = findNamed(kc.contexts, current);
   if (!ctx) {
     throw new KvError(
       'KV_ERR_CONFIG',
       `${where} has no usable current-context ("${current ?? ''}"): pass --context (available: ${contextNames(kc)})`,
     );
   }
-  const cluster = kc.getCluster(ctx.cluster);
+  const cluster = findNamed(kc.clusters, ctx.cluster);
   if (!cluster) {
     throw new KvError(
       'KV_ERR_CONFIG',
       `context "${ctx.name}" in ${where} names cluster "${ctx.cluster}", which is not defined`,
     );
   }
-  const conn: Connection = { ...clusterPart(cluster, where), ...userPart(kc.getUser(ctx.user), where) };
+  const conn: Connection = {
+    ...clusterPart(cluster, where),
+    ...userPart(findNamed(kc.users, ctx.user), where),
+  };
   if (ctx.namespace) conn.namespace = ctx.namespace;
   return conn;
 }
 
 /** client-go's TLSConfigFor refuses a CA with insecure-skip-tls-verify, in these words (transport.go). */
-function refuseCaWithInsecure(cluster: Cluster, where: string): void {
-  if (!(cluster.caFile || cluster.caData) || !cluster.skipTLSVerify) return;
+function refuseCaWithInsecure(cluster: KubeconfigCluster, where: string): void {
+  if ((cluster.caFile ?? cluster.caData) === undefined || !cluster.insecureSkipTLSVerify) return;
   throw new KvError(
     'KV_ERR_CONFIG',
     `cluster "${cluster.name}" in ${where}: specifying a root certificates file with the insecure flag is not allowed: ` +
@@ -209,7 +212,7 @@ function refuseCaWithInsecure(cluster: Cluster, where: string): void {
   );
 }
 
-function clusterPart(cluster: Cluster, where: string): Connection {
+function clusterPart(cluster: KubeconfigCluster, where: string): Connection {
   let url: URL;
   try {
     url = new URL(cluster.server);
@@ -220,13 +223,13 @@ function clusterPart(cluster: Cluster, where: string): Connection {
       `cluster "${cluster.name}" in ${where}: server is not a valid URL: fix clusters[].cluster.server (https://host:port)`,
     );
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && cluster.skipTLSVerify)) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && cluster.insecureSkipTLSVerify)) {
     throw new KvError(
       'KV_ERR_CONFIG',
       `cluster "${cluster.name}" in ${where}: server ${url.origin} must be https:// (plain http:// only with insecure-skip-tls-verify: true)`,
     );
   }
-  if (cluster.proxyUrl) {
+  if (cluster.proxyUrl !== undefined) {
     throw new KvError(
       'KV_ERR_CONFIG',
       `cluster "${cluster.name}" in ${where}: proxy-url is not supported; remove it`,
@@ -235,17 +238,17 @@ function clusterPart(cluster: Cluster, where: string): Connection {
   refuseCaWithInsecure(cluster, where);
   const out: Connection = { server: cluster.server };
   const what = `certificate-authority of cluster "${cluster.name}" in ${where}`;
-  const ca = readPem(cluster.caFile, cluster.caData, what);
+  const ca = readText(cluster.caFile, cluster.caData, what);
   if (ca !== undefined) checkCertificates(ca, what);
   if (ca !== undefined) out.ca = ca;
-  if (cluster.skipTLSVerify) out.insecureSkipTLSVerify = true;
-  if (cluster.tlsServerName) out.tlsServerName = cluster.tlsServerName;
+  if (cluster.insecureSkipTLSVerify) out.insecureSkipTLSVerify = true;
+  if (cluster.tlsServerName !== undefined) out.tlsServerName = cluster.tlsServerName;
   return out;
 }
 
 /** What the loaded connection gives away: an unverified server, a token in clear text. */
-function connectionWarnings(kc: KubeConfig, conn: Connection, where: string): ConfigWarning[] {
-  const ctx = kc.getContextObject(kc.getCurrentContext());
+function connectionWarnings(kc: Kubeconfig, conn: Connection, where: string): ConfigWarning[] {
+  const ctx = findNamed(kc.contexts, kc.currentContext);
   const cluster = ctx?.cluster ?? '';
   const user = ctx?.user ?? '';
   const origin = new URL(conn.server).origin;
@@ -269,31 +272,31 @@ function connectionWarnings(kc: KubeConfig, conn: Connection, where: string): Co
   return out;
 }
 
-function userPart(user: User | null, where: string): Omit<Connection, 'server'> {
+function userPart(user: KubeconfigUser | undefined, where: string): Omit<Connection, 'server'> {
   if (!user) return {};
-  const tokenFile = tokenFileOf(user);
-  const unsupported = unsupportedAuth(user, tokenFile);
-  if (unsupported) {
+  if (user.unsupported !== undefined) {
     throw new KvError(
       'KV_ERR_CONFIG',
-      `user "${user.name}" in ${where} uses ${unsupported}, which is not supported: ` +
+      `user "${user.name}" in ${where} uses ${user.unsupported}, which is not supported: ` +
         'use a token, token-file or client certificate',
     );
   }
   const out: Omit<Connection, 'server'> = { ...clientCertificate(user, where) };
-  if (user.token) {
-    checkHeaderToken(user.token.trim(), `token of user "${user.name}" in ${where}`);
-    out.token = user.token.trim();
+  const token = (
+    user.token ?? readText(user.tokenFile, undefined, `token-file of user "${user.name}" in ${where}`)
+  )?.trim();
+  if (token !== undefined) {
+    checkHeaderToken(token, `token of user "${user.name}" in ${where}`);
+    out.token = token;
   }
-  if (tokenFile !== undefined) out.tokenFile = tokenFile;
   return out;
 }
 
 /** The client certificate and key: both or neither, each readable PEM, and the key the certificate's. */
-function clientCertificate(user: User, where: string): Pick<Connection, 'cert' | 'key'> {
+function clientCertificate(user: KubeconfigUser, where: string): Pick<Connection, 'cert' | 'key'> {
   const of = `of user "${user.name}" in ${where}`;
-  const cert = readPem(user.certFile, user.certData, `client-certificate ${of}`);
-  const key = readPem(user.keyFile, user.keyData, `client-key ${of}`);
+  const cert = readText(user.certFile, user.certData, `client-certificate ${of}`);
+  const key = readText(user.keyFile, user.keyData, `client-key ${of}`);
   if (cert === undefined && key === undefined) return {};
   if (cert === undefined || key === undefined) {
     const [has, lacks] =
@@ -309,24 +312,11 @@ function clientCertificate(user: User, where: string): Pick<Connection, 'cert' |
   return { cert, key };
 }
 
-/** client-node's own representation of a token file: auth-provider { config: { tokenFile } }. */
-function tokenFileOf(user: User): string | undefined {
-  const provider = user.authProvider as { config?: { tokenFile?: unknown } } | null | undefined;
-  const file = provider?.config?.tokenFile;
-  return typeof file === 'string' ? file : undefined;
-}
-
-function unsupportedAuth(user: User, tokenFile: string | undefined): string | undefined {
-  if (user.exec) return 'exec credential plugins';
-  if (user.username || user.password) return 'basic auth (username/password)';
-  if (user.impersonateUser) return 'impersonation (as)';
-  if (user.authProvider && tokenFile === undefined) return 'an auth-provider';
-  return undefined;
-}
-
-function readPem(file: string | undefined, data: string | undefined, what: string): string | undefined {
+/** The file's text, else the base64 inline data decoded, else undefined (client-node's bufferFromFileOrString). */
+function readText(file: string | undefined, data: string | undefined, what: string): string | undefined {
   try {
-    return bufferFromFileOrString(file ?? undefined, data ?? undefined)?.toString('utf8');
+    if (file !== undefined) return readFileSync(file, 'utf8');
+    return data === undefined ? undefined : Buffer.from(data, 'base64').toString('utf8');
   } catch (err) {
     const why = errnoText(err) ?? 'unreadable';
     throw new KvError('KV_ERR_CONFIG', `${what}: cannot read ${file ?? 'the inline data'} (${why})`, {

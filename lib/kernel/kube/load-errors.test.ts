@@ -1,11 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
+import { YAMLParseError, type ErrorCode } from 'yaml';
 import { describeLoadProblem } from './load-errors.ts';
 
-const yamlError = (reason: string, mark?: { line: number; column: number }): Error =>
-  Object.assign(new Error(`${reason}\n\n 3 |     token: kv-secret\n---^`), {
-    name: 'YAMLException',
-    reason,
-    mark,
+type LinePos = YAMLParseError['linePos'];
+
+/** The `yaml` package's error, its message quoting the file as the real one does. */
+const yamlError = (code: ErrorCode, linePos?: LinePos): Error =>
+  Object.assign(new YAMLParseError([40, 41], code, 'at line 3:\n\n 3 |     token: kv-secret\n---^'), {
+    linePos,
   });
 const fsError = (code: string, errno: number, path: string): Error =>
   Object.assign(new Error(`${code}: open '${path}'`), { code, errno, path });
@@ -14,19 +16,25 @@ describe('describeLoadProblem', () => {
   it.each<[string, unknown, string, boolean]>([
     [
       'a YAML error with a position',
-      yamlError('bad indentation of a mapping entry', { line: 2, column: 4 }),
+      yamlError('BAD_INDENT', [
+        { line: 3, col: 5 },
+        { line: 3, col: 6 },
+      ]),
       'not valid YAML (line 3, column 5): fix the file at that line',
       false,
     ],
     [
-      'an empty document',
-      yamlError('expected a document, but the input is empty'),
+      'a YAML error without a position',
+      yamlError('IMPOSSIBLE'),
       'not a kubeconfig (expected a YAML mapping with clusters, users and contexts)',
       false,
     ],
     [
       'two documents',
-      yamlError('expected a single document in the stream, but found more'),
+      yamlError('MULTIPLE_DOCS', [
+        { line: 2, col: 1 },
+        { line: 4, col: 1 },
+      ]),
       'holds more than one YAML document',
       false,
     ],

@@ -16,18 +16,18 @@ export interface LoadProblem {
 export const NOT_A_KUBECONFIG =
   'not a kubeconfig (expected a YAML mapping with clusters, users and contexts)';
 
-/** client-node's own checks of the entries: fixed texts naming a field path. */
-const ENTRY_CHECK = /^(clusters|users|contexts)\[\d+\]\.[a-z.-]+ is missing$/;
+/**
+ * The kubeconfig parser's checks of the entries (kubeconfig-file.ts): fixed texts naming a field path and,
+ * for a wrong type, the type found. Matched whole, so no other error's message passes through.
+ */
+const ENTRY_CHECK =
+  /^(?:current-context|(?:clusters|users|contexts)(?:\[\d+\])?(?:\.[a-z-]+)*) (?:is missing|must be an? [a-z]+, not (?:an? [a-z]+|null))$/;
 
-interface YamlMark {
-  readonly line: number;
-  readonly column: number;
-}
-
-function yamlMark(err: Error): YamlMark | undefined {
-  const mark = (err as { mark?: { line?: unknown; column?: unknown } }).mark;
-  return typeof mark?.line === 'number' && typeof mark.column === 'number'
-    ? { line: mark.line, column: mark.column }
+/** The 1-based line and column where the `yaml` package's YAMLParseError starts. */
+function yamlPosition(err: Error): { line: number; col: number } | undefined {
+  const start = (err as { linePos?: readonly { line?: unknown; col?: unknown }[] }).linePos?.[0];
+  return typeof start?.line === 'number' && typeof start.col === 'number'
+    ? { line: start.line, col: start.col }
     : undefined;
 }
 
@@ -46,14 +46,16 @@ export function describeLoadProblem(err: unknown, file: string): LoadProblem {
     return { text: `cannot read ${which} (${errno})`, safeCause: true };
   }
   if (!(err instanceof Error)) return { text: NOT_A_KUBECONFIG, safeCause: false };
-  if (err.name === 'YAMLException') {
-    const mark = yamlMark(err);
-    if (mark !== undefined) {
-      const at = `line ${mark.line + 1}, column ${mark.column + 1}`;
-      return { text: `not valid YAML (${at}): fix the file at that line`, safeCause: false };
-    }
-    if (String((err as { reason?: unknown }).reason).includes('found more'))
+  if (err.name === 'YAMLParseError') {
+    if ((err as { code?: unknown }).code === 'MULTIPLE_DOCS')
       return { text: 'holds more than one YAML document', safeCause: false };
+    const at = yamlPosition(err);
+    if (at !== undefined) {
+      return {
+        text: `not valid YAML (line ${at.line}, column ${at.col}): fix the file at that line`,
+        safeCause: false,
+      };
+    }
     return { text: NOT_A_KUBECONFIG, safeCause: false };
   }
   if (ENTRY_CHECK.test(err.message)) return { text: err.message, safeCause: false };
