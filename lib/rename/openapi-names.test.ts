@@ -8,19 +8,28 @@ const NS = 'namespaces/{namespace}';
 
 describe('restoreSchemaName', () => {
   it.each([
-    ['io.deckhouse.virtualization.internal.v1.InternalVirtualizationVirtualMachine', 'io.kubevirt.v1.VirtualMachine'],
+    [
+      'io.deckhouse.virtualization.internal.v1.InternalVirtualizationVirtualMachine',
+      'io.kubevirt.v1.VirtualMachine',
+    ],
     [
       'io.deckhouse.virtualization.internal.v1.InternalVirtualizationVirtualMachineInstanceMigrationList',
       'io.kubevirt.v1.VirtualMachineInstanceMigrationList',
     ],
-    ['io.deckhouse.virtualization.internal.v1alpha3.InternalVirtualizationKubeVirt', 'io.kubevirt.v1alpha3.KubeVirt'],
+    [
+      'io.deckhouse.virtualization.internal.v1alpha3.InternalVirtualizationKubeVirt',
+      'io.kubevirt.v1alpha3.KubeVirt',
+    ],
     [
       'io.deckhouse.virtualization.internal.migrations.v1alpha1.InternalVirtualizationMigrationPolicy',
       'io.kubevirt.migrations.v1alpha1.MigrationPolicy',
     ],
     ['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta', 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta'],
     ['io.k8s.api.core.v1.Pod', 'io.k8s.api.core.v1.Pod'],
-    ['io.deckhouse.virtualization.v1alpha2.VirtualMachine', 'io.deckhouse.virtualization.v1alpha2.VirtualMachine'],
+    [
+      'io.deckhouse.virtualization.v1alpha2.VirtualMachine',
+      'io.deckhouse.virtualization.v1alpha2.VirtualMachine',
+    ],
     ['Short.Name', 'Short.Name'],
     // A kind of a renamed group without a rule, and a schema of an original group the server serves: hidden.
     ['io.deckhouse.virtualization.internal.v1.InternalVirtualizationWidget', SKIP],
@@ -32,7 +41,10 @@ describe('restoreSchemaName', () => {
 
 describe('restoreApiPath', () => {
   it.each([
-    [`/apis/${IG}/v1/${NS}/internalvirtualizationvirtualmachines`, `/apis/kubevirt.io/v1/${NS}/virtualmachines`],
+    [
+      `/apis/${IG}/v1/${NS}/internalvirtualizationvirtualmachines`,
+      `/apis/kubevirt.io/v1/${NS}/virtualmachines`,
+    ],
     [
       `/apis/${IG}/v1/${NS}/internalvirtualizationvirtualmachines/{name}/status`,
       `/apis/kubevirt.io/v1/${NS}/virtualmachines/{name}/status`,

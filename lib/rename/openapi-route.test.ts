@@ -29,7 +29,10 @@ describe('restoreOpenApiUrl', () => {
   it.each([
     [`/openapi/v3/apis/${IG}/v1?hash=AB12`, '/openapi/v3/apis/kubevirt.io/v1?hash=AB12'],
     [`/openapi/v3/apis/clone.${IG}/v1alpha1?hash=1`, '/openapi/v3/apis/clone.kubevirt.io/v1alpha1?hash=1'],
-    [`https://10.0.0.1:6443/openapi/v3/apis/${IG}/v1?hash=9`, 'https://10.0.0.1:6443/openapi/v3/apis/kubevirt.io/v1?hash=9'],
+    [
+      `https://10.0.0.1:6443/openapi/v3/apis/${IG}/v1?hash=9`,
+      'https://10.0.0.1:6443/openapi/v3/apis/kubevirt.io/v1?hash=9',
+    ],
     [`/openapi/v3/apis/${IG}`, '/openapi/v3/apis/kubevirt.io'],
     ['/openapi/v3/apis/apps/v1?hash=1', '/openapi/v3/apis/apps/v1?hash=1'],
     ['/openapi/v3/api/v1?hash=1', '/openapi/v3/api/v1?hash=1'],

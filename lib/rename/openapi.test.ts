@@ -55,7 +55,9 @@ describe('restoreOpenApiV3', () => {
     ]);
     const before = (doc['components'] as { schemas: Schemas }).schemas;
     expect(schemas['io.kubevirt.v1.VirtualMachine']?.properties?.['spec']).toBe(
-      before['io.deckhouse.virtualization.internal.v1.InternalVirtualizationVirtualMachine']?.properties?.['spec'],
+      before['io.deckhouse.virtualization.internal.v1.InternalVirtualizationVirtualMachine']?.properties?.[
+        'spec'
+      ],
     );
   });
 
@@ -64,7 +66,11 @@ describe('restoreOpenApiV3', () => {
   });
 
   it('changes nothing on a document without renamed names', () => {
-    const plain = deepFreeze({ openapi: '3.0.0', paths: {}, components: { schemas: { 'io.k8s.api.core.v1.Pod': {} } } });
+    const plain = deepFreeze({
+      openapi: '3.0.0',
+      paths: {},
+      components: { schemas: { 'io.k8s.api.core.v1.Pod': {} } },
+    });
     expect(restoreOpenApiV3(plain, kvRestore)).toEqual(plain);
   });
 });
@@ -82,7 +88,10 @@ describe('restoreOpenApiV2', () => {
     expect(out.definitions['io.kubevirt.v1.VirtualMachine']?.['x-kubernetes-group-version-kind']).toEqual([
       { group: 'kubevirt.io', kind: 'VirtualMachine', version: 'v1' },
     ]);
-    expect(out.definitions['io.kubevirt.v1.VirtualMachine']).not.toHaveProperty('description', 'served by the API server itself');
+    expect(out.definitions['io.kubevirt.v1.VirtualMachine']).not.toHaveProperty(
+      'description',
+      'served by the API server itself',
+    );
     expect(JSON.stringify(out)).not.toMatch(/internalvirtualization|deckhouse/i);
   });
 });

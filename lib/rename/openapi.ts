@@ -145,3 +145,19 @@ export function restoreOpenApiIndex(index: JsonRecord, ctx: RewriteContext): Jso
     ),
   );
 }
+
+/** The restore of what an OpenAPI route serves (openapi-route.ts). */
+export function restoreOpenApiDocument(
+  kind: 'index' | 'v2' | 'group-version',
+  doc: JsonRecord,
+  ctx: RewriteContext,
+): JsonRecord {
+  switch (kind) {
+    case 'index':
+      return restoreOpenApiIndex(doc, ctx);
+    case 'v2':
+      return restoreOpenApiV2(doc, ctx);
+    case 'group-version':
+      return restoreOpenApiV3(doc, ctx);
+  }
+}
