@@ -36,8 +36,9 @@ afterEach(async () => {
 describe('kube-api proxy: OpenAPI', () => {
   it('asks for a kubevirt.io group-version under the internal group and restores it, with its own ETag', async () => {
     h.upstream.handler = (_req, res) => {
-      res.setHeader('etag', `"${HASH}"`);
-      sendJson(res, 200, internalDoc);
+      // As kube-apiserver sends it: JSON, typed as Go sniffs it.
+      res.writeHead(200, { etag: `"${HASH}"`, 'content-type': 'text/plain; charset=utf-8' });
+      res.end(JSON.stringify(internalDoc));
     };
     const r = await call(h, `/openapi/v3/apis/kubevirt.io/v1?hash=${HASH}`, {
       headers: { accept: 'application/json', 'accept-encoding': 'gzip', 'if-none-match': `"${HASH}"` },
@@ -56,6 +57,7 @@ describe('kube-api proxy: OpenAPI', () => {
       'x-kubernetes-group-version-kind': [{ group: 'kubevirt.io', version: 'v1', kind: 'VirtualMachine' }],
     });
     expect(r.headers['content-length']).toBe(String(r.raw.length));
+    expect(r.headers['content-type']).toBe('application/json');
     const etag = r.headers['etag'];
     expect(etag).toMatch(/^"[0-9A-F]{128}"$/);
     expect(etag).not.toBe(`"${HASH}"`);

@@ -3,7 +3,7 @@
  * schemas only under the internal names): /openapi/v3, /openapi/v3/apis/<kubevirt group>/<v> (asked for under
  * the renamed group) and /openapi/v2 as JSON are read whole and restored (lib/rename/openapi.ts); a renamed
  * group's own document is 404. The answer carries its own Content-Length and ETag (a hash of what is sent, so
- * If-None-Match is answered here with 304); a redirect's Location (a stale hash) names the original group.
+ * If-None-Match is answered here with 304) and is JSON; a redirect's Location (a stale hash) names the original group.
  * v2 asked as protobuf is not restored: it passes through untouched like any other path.
  */
 import { createHash } from 'node:crypto';
@@ -17,13 +17,7 @@ import { restoreOpenApiDocument } from '../../rename/openapi.ts';
 import { openApiRoute, restoreOpenApiUrl, type OpenApiRoute } from '../../rename/openapi-route.ts';
 import type { RuleIndex } from '../../rename/rules/rule-index.ts';
 import type { ApiTarget } from '../../rename/target.ts';
-import {
-  clientHeaders,
-  contentEncoding,
-  isJsonContentType,
-  stringOf,
-  upstreamFailureStatus,
-} from './http.ts';
+import { clientHeaders, contentEncoding, stringOf, upstreamFailureStatus } from './http.ts';
 import type { RequestRecorder } from './recorder.ts';
 import type { KubeApiDeps } from './deps.ts';
 import type { HeaderMap, Identity } from './upstream.ts';
@@ -87,11 +81,8 @@ function send(x: OpenApiExchange, code: number, headers: HeaderMap, body: Buffer
 function restoredBody(x: OpenApiExchange, up: Dispatcher.ResponseData, raw: Buffer): Buffer | undefined {
   const kind = x.route.kind;
   if (kind === 'hidden' || up.statusCode !== 200) return undefined;
-  if (
-    !isJsonContentType(stringOf(up.headers['content-type'])) ||
-    !['', 'identity'].includes(contentEncoding(up.headers))
-  )
-    return undefined;
+  // kube-apiserver sends these documents as text/plain (Go's sniffed type): the body decides.
+  if (!['', 'identity'].includes(contentEncoding(up.headers))) return undefined;
   let doc: unknown;
   try {
     doc = JSON.parse(raw.toString('utf8'));
@@ -121,6 +112,7 @@ function relay(x: OpenApiExchange, up: Dispatcher.ResponseData, raw: Buffer): vo
   }
   const etag = etagOf(body);
   headers['etag'] = etag;
+  headers['content-type'] = 'application/json';
   delete headers['content-encoding'];
   if (
     stringOf(x.req.headers['if-none-match'])
