@@ -2,8 +2,9 @@
  * OpenAPI through the kube-api proxy, so that `kubectl explain vm.spec` works (kube-apiserver serves the CRD
  * schemas only under the internal names): /openapi/v3, /openapi/v3/apis/<kubevirt group>/<v> (asked for under
  * the renamed group) and /openapi/v2 as JSON are read whole and restored (lib/rename/openapi.ts); a renamed
- * group's own document is 404. The answer carries its own Content-Length and ETag (a hash of what is sent, so
- * If-None-Match is answered here with 304) and is JSON; a redirect's Location (a stale hash) names the original group.
+ * group's own document is 404. The answer is JSON with its own Content-Length and ETag (a hash of what is
+ * sent, so If-None-Match is answered here with 304); a redirect's Location (a stale hash) names the original
+ * group.
  * v2 asked as protobuf is not restored: it passes through untouched like any other path.
  */
 import { createHash } from 'node:crypto';
@@ -17,7 +18,7 @@ import { restoreOpenApiDocument } from '../../rename/openapi.ts';
 import { openApiRoute, restoreOpenApiUrl, type OpenApiRoute } from '../../rename/openapi-route.ts';
 import type { RuleIndex } from '../../rename/rules/rule-index.ts';
 import type { ApiTarget } from '../../rename/target.ts';
-import { clientHeaders, contentEncoding, stringOf, upstreamFailureStatus } from './http.ts';
+import { clientHeaders, contentEncoding, stringOf, upstreamFailureStatus, upstreamHeaders } from './http.ts';
 import type { RequestRecorder } from './recorder.ts';
 import type { KubeApiDeps } from './deps.ts';
 import type { HeaderMap, Identity } from './upstream.ts';
@@ -45,20 +46,17 @@ export function openApiRouteOf(
   return route.kind === 'v2' && accept.includes('protobuf') ? undefined : route;
 }
 
-/** Headers that are not forwarded: the body must come back whole, as JSON, uncompressed. */
-const DROPPED = new Set([
+/** Besides hop-by-hop headers, not forwarded: the body must come back whole, as JSON, uncompressed. */
+const DROPPED: ReadonlySet<string> = new Set([
   'accept',
   'accept-encoding',
   'if-none-match',
   'if-modified-since',
-  'host',
-  'connection',
 ]);
 
 function openApiHeaders(h: IncomingHttpHeaders): HeaderMap {
-  const out: HeaderMap = { accept: 'application/json' };
-  for (const [k, v] of Object.entries(h)) if (v !== undefined && !DROPPED.has(k)) out[k] = v;
-  return out;
+  const kept = Object.entries(upstreamHeaders(h, { forceJson: false })).filter(([k]) => !DROPPED.has(k));
+  return { ...Object.fromEntries(kept), accept: 'application/json' };
 }
 
 async function readAll(x: OpenApiExchange, up: Dispatcher.ResponseData): Promise<Buffer> {
