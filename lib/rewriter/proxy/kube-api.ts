@@ -3,7 +3,7 @@
  * internal names behind. Per request: parse the target, decide whose identity it runs as (identity.ts: 401
  * without credentials on TCP), rename path and query, read and rename the body (400 when it does not parse,
  * 413 past the limit), ask for JSON instead of protobuf or Table, forward, and relay the answer restored
- * (relay.ts). Upgrade requests (exec, attach, port-forward) are piped raw (upgrade.ts). It listens on TCP or
+ * (relay.ts); OpenAPI documents are restored whole (openapi.ts). Upgrade requests (exec, attach, port-forward) are piped raw (upgrade.ts). It listens on TCP or
  * on a unix socket (created by descriptor, lib/kernel/safepath).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -17,6 +17,7 @@ import { BodyTooLargeError, readBody, sendStatus } from '../../kernel/http/body.
 import { isRewritableBody, stringOf, upstreamFailureStatus, upstreamHeaders } from './http.ts';
 import type { KubeApiDeps } from './deps.ts';
 import { admit } from './identity.ts';
+import { openApiRouteOf, serveOpenApi } from './openapi.ts';
 import { baseLabels, RequestRecorder } from './recorder.ts';
 import { relayResponse } from './relay.ts';
 import { BadBodyError, renameRequestBody } from './request-body.ts';
@@ -65,15 +66,20 @@ async function handleKubeApi(
 ): Promise<void> {
   const target = parseTarget(req.url ?? '/', kubeApiDeps.index);
   const rewrite = shouldRewriteBodies(target, kubeApiDeps.index);
+  const openApi = openApiRouteOf(req, target, kubeApiDeps.index);
   const rec = new RequestRecorder(
     kubeApiDeps.metrics,
     baseLabels('kube-api', target, req.method, kubeApiDeps.index),
-    rewrite ? 'rewrite' : 'pass',
+    rewrite || openApi !== undefined ? 'rewrite' : 'pass',
   );
   const admission = admit(req.headers, target, kubeApiDeps.credentialLess);
   if ('refused' in admission) {
     rec.toClient(sendStatus(res, admission.refused));
     rec.handled(admission.refused.code);
+    return;
+  }
+  if (openApi !== undefined) {
+    await serveOpenApi({ ...kubeApiDeps, req, res, target, route: openApi, as: admission.as, rec, signal });
     return;
   }
   const x: Exchange = { d: kubeApiDeps, req, res, target, rewrite, rec };
