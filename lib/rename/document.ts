@@ -1,6 +1,6 @@
 /**
- * A whole response or request body, dispatched by kind: discovery bodies, AdmissionReview, Status, lists and
- * single objects. For big lists the proxy can stream instead: rewriteListEnvelope for the list without its
+ * A whole response or request body, dispatched by kind: discovery bodies, AdmissionReview, Status, Tables, lists
+ * and single objects. For big lists the proxy can stream instead: rewriteListEnvelope for the list without its
  * items, and the function from listItemRewriter for each item as it is parsed (SKIP: leave the item out).
  */
 import type { RewriteContext } from './context.ts';
@@ -21,6 +21,7 @@ import {
 } from './json.ts';
 import { objectTypeOf, rewriteObject } from './object.ts';
 import { restoreStatus } from './status.ts';
+import { isTable, restoreTable } from './table.ts';
 
 type DocRewriter = (doc: JsonRecord, ctx: RewriteContext) => JsonRecord;
 
@@ -72,10 +73,12 @@ export function rewriteList(list: JsonRecord, ctx: RewriteContext): JsonRecord |
 
 /**
  * Any body. SKIP means the client must not see it: drop it from a watch, answer a GET with 404 (notFoundStatus).
- * Values that are not objects come back unchanged.
+ * Values that are not objects come back unchanged. `stored` is the requested resource as the API server
+ * keeps it (storedTypeOf): the rows of a Table are its objects.
  */
-export function rewriteDocument(doc: unknown, ctx: RewriteContext): unknown {
+export function rewriteDocument(doc: unknown, ctx: RewriteContext, stored: ObjectType = {}): unknown {
   if (!isRecord(doc)) return doc;
+  if (isTable(doc)) return restoreTable(doc, ctx, stored);
   const special = SPECIAL.get(getString(doc, 'kind') ?? '');
   if (special) return special(doc, ctx);
   return isList(doc) ? rewriteList(doc, ctx) : rewriteObject(doc, ctx);

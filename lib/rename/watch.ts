@@ -1,6 +1,7 @@
 /**
  * Watch events ({type, object}), one at a time as they arrive. BOOKMARK objects get only apiVersion and kind
- * rewritten (they are not full objects); ERROR objects are Status; an excluded object makes the event SKIP.
+ * rewritten (they are not full objects); ERROR objects are Status; a Table (a watch asked as=Table) has its rows
+ * restored; an excluded object makes the event SKIP.
  */
 import { KvError } from '../kernel/errors/errors.ts';
 import type { RewriteContext } from './context.ts';
@@ -9,6 +10,7 @@ import type { ObjectType } from './exclude.ts';
 import { getString, isRecord, isSkip, SKIP, type JsonRecord, type Skip } from './json.ts';
 import { rewriteObject } from './object.ts';
 import { restoreStatus } from './status.ts';
+import { isTable, restoreTable } from './table.ts';
 
 const WATCH_EVENT_TYPES: readonly string[] = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'];
 
@@ -18,6 +20,8 @@ function rewriteEventObject(
   ctx: RewriteContext,
   objType?: ObjectType,
 ): JsonRecord | Skip {
+  if (type !== 'ERROR' && WATCH_EVENT_TYPES.includes(type) && isTable(obj))
+    return restoreTable(obj, ctx, objType ?? {});
   switch (type) {
     case 'BOOKMARK':
       return rewriteCustomResource(obj, ctx);
@@ -33,7 +37,8 @@ function rewriteEventObject(
 }
 
 /**
- * One event. `objType` is the watched resource's kind/apiVersion for objects that omit theirs.
+ * One event. `objType` is the watched resource's kind/apiVersion as stored (storedTypeOf), for objects that omit
+ * theirs and for the rows of a Table.
  * Throws KV_ERR_DECODE for an unknown event type.
  */
 export function rewriteWatchEvent(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { upstreamFailureStatus } from './http.ts';
+import { upstreamFailureStatus, upstreamHeaders } from './http.ts';
 
 const withCode = (message: string, code: string): Error => Object.assign(new Error(message), { code });
 
@@ -25,5 +25,30 @@ describe('upstreamFailureStatus', () => {
     ],
   ])('answers %s with a Status that quotes no credential', (_name, err, code, message) => {
     expect(upstreamFailureStatus(err, 'https://api:6443')).toMatchObject({ kind: 'Status', code, message });
+  });
+});
+
+const KUBECTL =
+  'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
+describe('upstreamHeaders: Accept', () => {
+  it.each<[string, string, boolean, string]>([
+    ['plain JSON', 'application/json', true, 'application/json'],
+    ['a JSON Table (kubectl get): kept', KUBECTL, true, KUBECTL],
+    ['protobuf: JSON', 'application/vnd.kubernetes.protobuf, application/json', true, 'application/json'],
+    [
+      'protobuf and Tables: the JSON Tables, then JSON',
+      'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1;g=meta.k8s.io,application/vnd.kubernetes.protobuf',
+      true,
+      'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+    ],
+    [
+      'a body the rewriter does not read: as sent',
+      'application/vnd.kubernetes.protobuf',
+      false,
+      'application/vnd.kubernetes.protobuf',
+    ],
+  ])('%s', (_name, accept, forceJson, want) => {
+    expect(upstreamHeaders({ accept, host: 'proxy' }, { forceJson })).toEqual({ accept: want });
   });
 });

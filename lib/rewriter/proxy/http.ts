@@ -24,20 +24,32 @@ const HOP_BY_HOP: ReadonlySet<string> = new Set([
 ]);
 
 export interface ForwardHeaderOptions {
-  /** Ask for JSON instead of protobuf or a Table, so the body can be rewritten. */
+  /** Ask for JSON instead of protobuf, so the body can be rewritten (a JSON Table stays asked for). */
   forceJson: boolean;
 }
 
-/** True when the client asked for something the rewriter cannot read (protobuf, a Table). */
-function needsJsonAccept(accept: string | undefined): boolean {
-  if (accept === undefined) return false;
-  return accept.includes('protobuf') || /;\s*as=Table/i.test(accept);
+const AS_TABLE = /;\s*as=Table(;|$)/i;
+
+/**
+ * The Accept to send for a body the rewriter reads: as it came unless it lists protobuf, which the rewriter
+ * cannot read. Then JSON: the Tables asked for first (in either encoding, with their version and group, in
+ * the client's order), plain JSON after them.
+ */
+function jsonAccept(accept: string): string {
+  if (!accept.includes('protobuf')) return accept;
+  const tables = accept
+    .split(',')
+    .map((range) => range.trim())
+    .filter((range) => AS_TABLE.test(range))
+    .map((range) => `application/json${range.slice(range.indexOf(';'))}`);
+  return [...new Set([...tables, 'application/json'])].join(',');
 }
 
 export function upstreamHeaders(h: IncomingHttpHeaders, o: ForwardHeaderOptions): HeaderMap {
   const out: HeaderMap = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined && !HOP_BY_HOP.has(k)) out[k] = v;
-  if (o.forceJson && needsJsonAccept(stringOf(h['accept']))) out['accept'] = 'application/json';
+  const accept = stringOf(h['accept']);
+  if (o.forceJson && accept !== undefined) out['accept'] = jsonAccept(accept);
   return out;
 }
 

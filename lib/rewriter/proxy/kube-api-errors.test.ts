@@ -21,19 +21,24 @@ afterEach(async () => {
   await h.close();
 });
 
+const KUBECTL_TABLE =
+  'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
 describe('kube-api proxy: content negotiation', () => {
   it.each([
-    ['protobuf', 'application/vnd.kubernetes.protobuf, application/json'],
+    ['protobuf', 'application/vnd.kubernetes.protobuf, application/json', 'application/json'],
+    ['a Table (kubectl get)', KUBECTL_TABLE, KUBECTL_TABLE],
     [
-      'a Table',
-      'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json',
+      'a Table in protobuf',
+      'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io,application/json',
+      'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
     ],
-  ])('asks the API server for JSON when the client asks for %s', async (_name, accept) => {
+  ])('asks the API server for JSON when the client asks for %s', async (_name, accept, forwarded) => {
     h.upstream.handler = (_req, res) => {
       sendJson(res, 200, internalVmi({ name: 'a' }));
     };
     const r = await call(h, `${VMIS}/a`, { headers: { accept } });
-    expect(h.upstream.last.headers['accept']).toBe('application/json');
+    expect(h.upstream.last.headers['accept']).toBe(forwarded);
     expect(r.json()).toEqual(originalVmi({ name: 'a' }));
   });
 

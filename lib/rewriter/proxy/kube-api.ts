@@ -2,9 +2,9 @@
  * The kube-api proxy (mode "rename"): a client speaking kubevirt.io in front, the API server storing the
  * internal names behind. Per request: parse the target, decide whose identity it runs as (identity.ts: 401
  * without credentials on TCP), rename path and query, read and rename the body (400 when it does not parse,
- * 413 past the limit), ask for JSON instead of protobuf or Table, forward, and relay the answer restored
- * (relay.ts); OpenAPI documents are restored whole (openapi.ts). Upgrade requests (exec, attach, port-forward) are piped raw (upgrade.ts). It listens on TCP or
- * on a unix socket (created by descriptor, lib/kernel/safepath).
+ * 413 past the limit), ask for JSON (a Table as a JSON Table), forward, and relay the answer restored
+ * (relay.ts); OpenAPI documents are restored whole (openapi.ts). Upgrade requests (exec, attach, port-forward)
+ * are piped raw (upgrade.ts). It listens on TCP or on a unix socket (created by descriptor, lib/kernel/safepath).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';

@@ -6,12 +6,14 @@
  * The envelope (kind, apiVersion, metadata) is restored as a whole. Typed lists (PodList...) send it before
  * "items": it is written first. Custom resource lists come with their members sorted (apiVersion, items, kind,
  * metadata), so the kind is only known after the items: then the items go first and the envelope after them
- * (member order means nothing in JSON). An object that turns out not to be a `*List` is restored whole.
+ * (member order means nothing in JSON). An object that turns out not to be a `*List` (a Table) is restored
+ * whole.
  *
  * Broken bodies: an item that is not valid JSON is passed through as it is (onInvalid); a broken structure
  * before anything was written passes the whole body through; after that, the rest of the body.
  */
 import type { RewriteContext } from '../../rename/context.ts';
+import type { ObjectType } from '../../rename/exclude.ts';
 import { isList, listItemRewriter, rewriteDocument, rewriteListEnvelope } from '../../rename/document.ts';
 import { isSkip, type JsonRecord } from '../../rename/json.ts';
 import { ListSplitter, ListSyntaxError, type SplitEvent } from './list-splitter.ts';
@@ -19,6 +21,8 @@ import { rewriteObjectText } from './text-rewrite.ts';
 
 export interface ListRestoreOptions {
   readonly ctx: RewriteContext;
+  /** The listed resource as the API server keeps it (storedTypeOf): a Table answer's rows are its objects. */
+  readonly stored?: ObjectType;
   /** Receives the output in order. */
   readonly write: (data: string | Buffer) => void;
   /** A part of the body (or all of it) that is not valid JSON was passed through. */
@@ -188,7 +192,7 @@ export class ListRestorer {
       this.o.write(text);
       return;
     }
-    const out = rewriteDocument(doc, this.o.ctx);
+    const out = rewriteDocument(doc, this.o.ctx, this.o.stored);
     if (isSkip(out)) {
       this.hidden = true;
       return;

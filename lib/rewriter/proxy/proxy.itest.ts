@@ -15,6 +15,7 @@ import { richVmiSpec, richVmSpec, vmStatusRunning } from '../../kubevirt/testing
 import { isNotFound } from '../../kernel/errors/errors.ts';
 import type { KubeObject, WatchEvent } from '../../kernel/kube/index.ts';
 import { startCluster, type Cluster } from './testing/cluster.ts';
+import { Upstream } from './upstream.ts';
 import { IG, INT } from '../../rename/testing/objects.ts';
 
 let c: Cluster;
@@ -302,21 +303,107 @@ describe('kube-api proxy against kube-apiserver', () => {
     expect(direct.groups.map((g) => g.name)).not.toContain('kubevirt.io');
   });
 
-  it('answers kubectl-style Table requests with the JSON list', async () => {
-    const res = await request(
-      `${c.proxyUrl}/apis/kubevirt.io/v1/namespaces/${c.ns}/virtualmachineinstances`,
-      {
-        headers: {
-          accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
-          authorization: `Bearer ${c.token}`,
-        },
-      },
+  it('answers kubectl Table requests with the CRD printer columns and restored row metadata', async () => {
+    for (const name of ['t1', 't2']) await c.viaProxy.create(VIRTUAL_MACHINES, vm(name));
+    const proxied = await tableGet(`${c.proxyUrl}/apis/kubevirt.io/v1/namespaces/${c.ns}/virtualmachines`);
+    const direct = await directTableGet(
+      `/apis/${IG}/v1/namespaces/${c.ns}/internalvirtualizationvirtualmachines`,
     );
-    const body = (await res.body.json()) as { kind: string };
+    expect(direct.kind).toBe('Table');
+    expect(proxied.kind).toBe('Table');
+    const columns = (t: Table): string[] => t.columnDefinitions.map((col) => col.name);
+    expect(columns(proxied)).toEqual(columns(direct));
+    expect(columns(proxied)).toEqual(expect.arrayContaining(['Name', 'Status', 'Ready']));
+    const rows = proxied.rows.filter((r) => ['t1', 't2'].includes(r.object?.metadata.name ?? ''));
+    expect(rows).toHaveLength(2);
+    for (const r of rows) {
+      expect(r.object?.kind).toBe('PartialObjectMetadata');
+      const { name = '', labels, finalizers } = r.object?.metadata ?? {};
+      expect(r.cells[0]).toBe(name);
+      expect(labels).toEqual({ 'kubevirt.io/vm': name });
+      expect(finalizers).toEqual(['kubevirt.io/virtualMachineControllerFinalize']);
+      expect(r.object?.metadata.managedFields?.map((f) => f.apiVersion)).toEqual(['kubevirt.io/v1']);
+    }
+    // The same rows straight from the API server carry the internal names.
+    expect(direct.rows.map((r) => Object.keys(r.object?.metadata.labels ?? {}))).toContainEqual([
+      `${INT}/vm`,
+    ]);
+
+    const one = await tableGet(
+      `${c.proxyUrl}/apis/kubevirt.io/v1/namespaces/${c.ns}/virtualmachines/t1?includeObject=Object`,
+    );
+    expect(one.rows).toHaveLength(1);
+    expect(one.rows[0]?.object).toMatchObject({
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachine',
+      metadata: { name: 't1', labels: { 'kubevirt.io/vm': 't1' } },
+    });
+  });
+
+  it('watches with as=Table (kubectl get -w): Table events with restored row metadata', async () => {
+    const ac = new AbortController();
+    const res = await request(
+      `${c.proxyUrl}/apis/kubevirt.io/v1/namespaces/${c.ns}/virtualmachines?watch=1&labelSelector=kubevirt.io%2Fvm%3Dtw1`,
+      { signal: ac.signal, headers: { accept: KUBECTL_TABLE, authorization: `Bearer ${c.token}` } },
+    );
     expect(res.statusCode).toBe(200);
-    expect(body.kind).toBe('VirtualMachineInstanceList');
+    await c.viaProxy.create(VIRTUAL_MACHINES, vm('tw1'));
+    let first: { type: string; object: Table } | undefined;
+    let buf = '';
+    try {
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        buf += chunk.toString('utf8');
+        const nl = buf.indexOf('\n');
+        if (nl === -1) continue;
+        first = JSON.parse(buf.slice(0, nl)) as { type: string; object: Table };
+        break;
+      }
+    } finally {
+      ac.abort();
+    }
+    expect(first?.type).toBe('ADDED');
+    expect(first?.object.kind).toBe('Table');
+    expect(first?.object.rows[0]?.object?.metadata).toMatchObject({
+      name: 'tw1',
+      labels: { 'kubevirt.io/vm': 'tw1' },
+      finalizers: ['kubevirt.io/virtualMachineControllerFinalize'],
+    });
   });
 });
+
+const KUBECTL_TABLE =
+  'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+
+interface Table {
+  kind: string;
+  columnDefinitions: { name: string }[];
+  rows: { cells: unknown[]; object?: Obj & { metadata: { managedFields?: { apiVersion?: string }[] } } }[];
+}
+
+/** A GET as kubectl sends it, through the proxy. */
+async function tableGet(url: string): Promise<Table> {
+  const res = await request(url, { headers: { accept: KUBECTL_TABLE, authorization: `Bearer ${c.token}` } });
+  expect(res.statusCode).toBe(200);
+  return (await res.body.json()) as Table;
+}
+
+/** The same GET straight to the API server. */
+async function directTableGet(path: string): Promise<Table> {
+  const upstream = new Upstream({ config: c.config, keepAliveTimeout: 10 });
+  try {
+    const res = await upstream.request({
+      method: 'GET',
+      url: path,
+      headers: { accept: KUBECTL_TABLE },
+      signal: AbortSignal.timeout(10_000),
+      as: 'rewriter',
+    });
+    expect(res.statusCode).toBe(200);
+    return (await res.body.json()) as Table;
+  } finally {
+    await upstream.destroy();
+  }
+}
 
 /** Who the API server says the caller is (SelfSubjectReview), asked through `dispatcher` at `base`. */
 async function whoAmI(

@@ -2,7 +2,8 @@
  * The way back: relays the API server's answer to the client. Bodies of targets the rewriter does not touch
  * pass through byte for byte (compressed or not). For the others, gzip is decoded and the body restored:
  * watch streams event by event as they arrive (flushed per chunk of events), lists item by item, anything
- * else whole. A body that is not JSON passes through and is counted.
+ * else whole (a Table, what kubectl asks for with `as=Table`, row by row). A body that is not JSON passes
+ * through and is counted.
  */
 import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
@@ -12,6 +13,7 @@ import type { RewriteContext } from '../../rename/context.ts';
 import { rewriteDocument } from '../../rename/document.ts';
 import { isSkip } from '../../rename/json.ts';
 import { notFoundStatus } from '../../rename/not-found.ts';
+import { storedTypeOf } from '../../rename/table.ts';
 import type { ApiTarget } from '../../rename/target.ts';
 import { ClientWriter } from './client-writer.ts';
 import { sendStatus } from '../../kernel/http/body.ts';
@@ -42,6 +44,8 @@ function modeOf(rc: RelayContext, up: Dispatcher.ResponseData): Mode {
     return 'opaque';
   const ok = up.statusCode >= 200 && up.statusCode < 300;
   if (ok && rc.target.isWatch) return 'watch';
+  // A Table (the API server announces it as plain JSON) is found by the list restorer, which restores what
+  // turns out not to be a list whole.
   if (ok && rc.target.isList && rc.method === 'GET') return 'list';
   return 'whole';
 }
@@ -120,6 +124,7 @@ async function relayWatch(rc: RelayContext, up: Dispatcher.ResponseData): Promis
   const w = writer(rc, up, true);
   const restorer = new WatchRestorer({
     ctx: rc.ctx,
+    stored: storedTypeOf(rc.target, rc.ctx.rules),
     onInvalid: (): void => {
       rc.rec.invalidJson();
     },
@@ -146,6 +151,7 @@ async function relayList(rc: RelayContext, up: Dispatcher.ResponseData): Promise
   const w = writer(rc, up, true);
   const restorer = new ListRestorer({
     ctx: rc.ctx,
+    stored: storedTypeOf(rc.target, rc.ctx.rules),
     write: (d): void => {
       w.write(d);
     },
@@ -198,7 +204,9 @@ async function relayWhole(rc: RelayContext, up: Dispatcher.ResponseData): Promis
     send(rc, up, raw);
     return;
   }
-  const out = rc.rec.rewrite('target', 'restore', () => rewriteDocument(doc, rc.ctx));
+  const out = rc.rec.rewrite('target', 'restore', () =>
+    rewriteDocument(doc, rc.ctx, storedTypeOf(rc.target, rc.ctx.rules)),
+  );
   if (isSkip(out)) {
     rc.rec.toClient(sendStatus(rc.res, notFoundStatus(rc.target)));
     return;

@@ -7,6 +7,7 @@
  * members are encoded again. Throws when what is parsed is not valid JSON.
  */
 import type { RewriteContext } from '../../rename/context.ts';
+import type { ObjectType } from '../../rename/exclude.ts';
 import { isRecord, isSkip, SKIP, type JsonRecord, type Skip } from '../../rename/json.ts';
 import { rewriteWatchEvent } from '../../rename/watch.ts';
 import {
@@ -119,21 +120,24 @@ export function rewriteObjectText(
 /** How the API server writes every watch event: type first, then the object, nothing else. */
 const EVENT_HEAD = /^\{"type":"([A-Za-z]*)","object":/;
 
-/** One watch event line restored (SKIP: an excluded object). Throws on invalid JSON or an unknown type. */
-export function restoreEventText(line: string, ctx: RewriteContext): string | Skip {
+/**
+ * One watch event line restored (SKIP: an excluded object). `stored` is the watched resource as the API server
+ * keeps it (rewriteWatchEvent). Throws on invalid JSON or an unknown type.
+ */
+export function restoreEventText(line: string, ctx: RewriteContext, stored?: ObjectType): string | Skip {
   const m = EVENT_HEAD.exec(line);
   if (m === null || !line.endsWith('}')) {
     const ev: unknown = JSON.parse(line);
     if (!isRecord(ev)) throw new TypeError('a watch event must be a JSON object');
-    const out = rewriteWatchEvent(ev, ctx);
+    const out = rewriteWatchEvent(ev, ctx, stored);
     if (isSkip(out)) return SKIP;
     return out === ev ? line : JSON.stringify(out);
   }
   const type = m[1] ?? '';
   const objectText = line.slice(m[0].length, -1);
   const out = rewriteObjectText(objectText, ctx, (obj) => {
-    if (!isRecord(obj)) return rewriteWatchEvent({ type, object: obj }, ctx) === SKIP ? SKIP : obj;
-    const ev = rewriteWatchEvent({ type, object: obj }, ctx);
+    if (!isRecord(obj)) return rewriteWatchEvent({ type, object: obj }, ctx, stored) === SKIP ? SKIP : obj;
+    const ev = rewriteWatchEvent({ type, object: obj }, ctx, stored);
     return isSkip(ev) ? SKIP : ev['object'];
   });
   if (isSkip(out)) return SKIP;

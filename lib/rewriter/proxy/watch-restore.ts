@@ -1,16 +1,20 @@
 /**
  * Restores a watch stream frame by frame (one JSON event per line) as the bytes arrive: each complete line is
- * restored (rewriteWatchEvent, through text-rewrite.ts) and handed back with its newline; events of excluded
- * objects are left out. A line that is not JSON or not a known event passes through unchanged (onInvalid), so
- * nothing is ever dropped or reordered apart from the excluded objects. Pure apart from the callbacks.
+ * restored (rewriteWatchEvent, through text-rewrite.ts; a Table event, `kubectl get -w`, row by row) and handed
+ * back with its newline; events of excluded objects are left out. A line that is not JSON or not a known event
+ * passes through unchanged (onInvalid), so nothing is ever dropped or reordered apart from the excluded objects.
+ * Pure apart from the callbacks.
  */
 import { StringDecoder } from 'node:string_decoder';
 import type { RewriteContext } from '../../rename/context.ts';
+import type { ObjectType } from '../../rename/exclude.ts';
 import { isSkip } from '../../rename/json.ts';
 import { restoreEventText } from './text-rewrite.ts';
 
 export interface WatchRestoreOptions {
   readonly ctx: RewriteContext;
+  /** The watched resource as the API server keeps it (storedTypeOf): Table events' rows are its objects. */
+  readonly stored?: ObjectType;
   readonly onInvalid: () => void;
   /** Seconds spent on one event (the handling-duration histogram). */
   readonly onEvent?: (seconds: number) => void;
@@ -54,7 +58,7 @@ export class WatchRestorer {
     const started = performance.now();
     let out: string;
     try {
-      const next = restoreEventText(line, this.o.ctx);
+      const next = restoreEventText(line, this.o.ctx, this.o.stored);
       out = isSkip(next) ? '' : `${next}\n`;
     } catch {
       this.o.onInvalid();
