@@ -19,3 +19,8 @@ export async function controlPlaneBinaries(): Promise<ControlPlaneBinaries> {
   const cache = await runCacheBuild(BUILD_SCRIPT);
   return { etcd: join(cache, 'bin', 'etcd'), kubeApiServer: join(cache, 'bin', 'kube-apiserver') };
 }
+
+/** kubectl from the same pinned module (built with the node binaries: `build.sh node`). */
+export async function kubectlBinary(): Promise<string> {
+  return join(await runCacheBuild(BUILD_SCRIPT, ['node']), 'bin', 'kubectl');
+}
