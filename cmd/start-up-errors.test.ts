@@ -136,7 +136,7 @@ describe('a kube role given a broken kubeconfig', () => {
     const lines = r.output.split('\n').filter((l) => l !== '');
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
-    expect(line['reason']).toMatch(/not valid YAML \(line 7, column 4\)/);
+    expect(line['reason']).toMatch(/not valid YAML \(line 7, column 1\)/);
     expect(line['stack']).toEqual(expect.stringContaining('KvError: kubeconfig'));
   });
 });
