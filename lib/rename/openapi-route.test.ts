@@ -17,6 +17,8 @@ describe('openApiRoute', () => {
     [`/openapi/v3/apis/${IG}/v1`, { kind: 'hidden' }],
     [`/openapi/v3/apis/pool.${IG}/v1alpha1`, { kind: 'hidden' }],
     ['/openapi/v3/apis/apps/v1', undefined],
+    ['/openapi/v3/apis/kubevirt.io/../../../api/v1/secrets', undefined],
+    ['/openapi/v3/apis/kubevirt.io/v1/%2E%2e/x', undefined],
     ['/openapi/v3/api/v1', undefined],
     ['/apis/kubevirt.io/v1', undefined],
     ['/version', undefined],

@@ -21,6 +21,8 @@ export function openApiRoute(path: string, rules: RuleIndex): OpenApiRoute | und
   if (!trimmed.startsWith(V3_APIS)) return undefined;
   const [group = '', ...rest] = trimmed.slice(V3_APIS.length).split('/');
   if (rules.groupByRenamed.has(group)) return { kind: 'hidden' };
+  // A `.` or `..` segment (plain or escaped) would name another path once the API server cleans it.
+  if (rest.some((s) => /^(\.|%2e){1,2}$/i.test(s))) return undefined;
   const rule = rules.groupByOriginal.get(group);
   if (rule === undefined) return undefined;
   return { kind: 'group-version', upstreamPath: [V3_APIS + rule.renamed, ...rest].join('/') };
