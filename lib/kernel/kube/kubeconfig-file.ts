@@ -70,22 +70,22 @@ function optString(obj: Fields, key: string, path: string): string | undefined {
 
 function required(obj: Fields, key: string, path: string): string {
   const v = optString(obj, key, path);
-  if (v === undefined) throw new Error(`${path}.${key} is missing`);
+  if (v === undefined) throw new Error(`${field(path, key)} is missing`);
   return v;
 }
 
 function optBoolean(obj: Fields, key: string, path: string): boolean {
   const v = obj[key];
   if (v === undefined || v === null) return false;
-  if (typeof v !== 'boolean') throw wrongType(`${path}.${key}`, 'a boolean', v);
+  if (typeof v !== 'boolean') throw wrongType(field(path, key), 'a boolean', v);
   return v;
 }
 
 /** The mapping under `key` of entry i (`clusters[0].cluster`), or missing. */
 function body(entry: Fields, key: string, path: string): Fields {
   const v = entry[key];
-  if (v === undefined || v === null) throw new Error(`${path}.${key} is missing`);
-  if (!isMapping(v)) throw wrongType(`${path}.${key}`, 'a mapping', v);
+  if (v === undefined || v === null) throw new Error(`${field(path, key)} is missing`);
+  if (!isMapping(v)) throw wrongType(field(path, key), 'a mapping', v);
   return v;
 }
 
