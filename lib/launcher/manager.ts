@@ -78,7 +78,10 @@ import { prepareDomain } from './sync/prestart.ts';
 export interface ManagerOptions {
   readonly conn: LibvirtConnection;
   readonly id: DomainIdentity;
-  readonly host: HostFacts;
+  /** The launcher's root directory (the Pod layout's). */
+  readonly root: string;
+  /** Found while the launcher already answers: a sync waits for them. */
+  readonly host: Promise<HostFacts>;
   /** The daemons' user: everything a domain touches is handed to it. */
   readonly identity: Identity;
   readonly serial: SerialRelay;
@@ -130,7 +133,7 @@ export class DomainManager {
       conn: o.conn,
       domain: (): Promise<DomainRef> => this.require(),
       domainName: this.domainName,
-      layout: podLayout(o.host.root),
+      layout: podLayout(o.root),
       prepareProxyDir: (): Promise<void> => this.prepareProxyDir(),
       changed: (): void => {
         o.migrationChanged?.();
@@ -159,7 +162,7 @@ export class DomainManager {
 
   /** The migration proxy's socket directory, where the daemons' QEMU listens or connects. */
   private async prepareProxyDir(): Promise<void> {
-    const layout = podLayout(this.o.host.root);
+    const layout = podLayout(this.o.root);
     const rel = relative(layout.shareDir, layout.migrationProxyDir);
     await (await ownedDir({ root: layout.shareDir, rel, id: this.o.identity, mode: 0o755 })).close();
   }
@@ -300,7 +303,7 @@ export class DomainManager {
     vmi: VirtualMachineInstance,
     options: VirtualMachineOptions | undefined,
   ): Promise<ConverterContext> {
-    const base = syncContext(this.o.host, options);
+    const base = syncContext(await this.o.host, options);
     const images = await findContainerDiskImages(vmi, base.layout);
     const formats = await containerDiskFormats(vmi, images, {
       known: base.containerDiskFormats,

@@ -138,7 +138,11 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
     });
   });
   lost.catch(() => undefined);
-  const host = await hostFacts({ ...opts, root }, conn, layout.ephemeralDiskDir);
+  // The accelerator and the domain capabilities wait for libvirt's probe of QEMU, the longest step of a start:
+  // the launcher serves meanwhile (the handler finds it and sets up the Pod network), and a sync waits for them.
+  const host = hostFacts({ ...opts, root }, conn, layout.ephemeralDiskDir);
+  const hostFailed = host.then(() => new Promise<never>(() => undefined));
+  hostFailed.catch(() => undefined);
   const serial = await SerialRelay.listen({ publicPath: layout.serialSocket(opts.uid), log, clock });
   ctx.defer(() => serial.close());
   const id = { name: opts.name, namespace: opts.namespace, uid: opts.uid };
@@ -152,7 +156,7 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
     requestExit = resolve;
   });
   const manager = new DomainManager({
-    ...{ conn, id, host, identity: lv.identity, serial, dhcp, log, clock },
+    ...{ conn, id, root, host, identity: lv.identity, serial, dhcp, log, clock },
     migrationChanged: (): void => {
       migrationChanged();
     },
@@ -200,9 +204,9 @@ async function start(opts: LauncherOptions, ctx: RoleContext): Promise<RoleWork>
   );
   // Only the launcher's user (and root: the handler) may reach the Cmd socket.
   await listenUnix(server, layout.launcherSocket, { mode: 0o600 });
-  log.info('launcher ready', { socket: layout.launcherSocket, emulation: host.emulation });
+  log.info('launcher ready', { socket: layout.launcherSocket });
   const run = async (signal: AbortSignal): Promise<void> => {
-    await Promise.race([untilAborted(signal), lost, exitRequested]);
+    await Promise.race([untilAborted(signal), lost, exitRequested, hostFailed]);
     const outcome = await manager.stopGuest(opts.gracePeriodSeconds * 1000);
     log.info('guest stopped', { outcome, gracePeriodSeconds: opts.gracePeriodSeconds });
     await clock.sleep(200);
