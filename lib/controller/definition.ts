@@ -16,7 +16,7 @@ import type { LauncherPodConfig } from './vmi/launcher-pod.ts';
 export interface ControllerSettings {
   launcher: LauncherPodConfig;
   random?: () => number;
-  /** How long VMI events wait before they wake the VM controller (default 500 ms; 0: at once). */
+  /** How long VMI events wait before they wake the VM controller (default 150 ms; 0: at once). */
   vmiEventDelayMs?: number;
   /** How old a virt-handler heartbeat may get before its node counts as unresponsive (default 5 min). */
   heartbeatTimeoutMs?: number;
