@@ -1,6 +1,6 @@
 // `npm test`: static checks (each counted as one test), then jest (unit + integration), then the plain
 // closing line CI reads: "N passed, N failed". Extra args go to jest.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 
 const checks = [
   ['node version', ['node', 'scripts/check-node.mjs']],
@@ -20,31 +20,55 @@ for (const [name, [cmd, ...args]] of checks) {
   if (ok) passed++;
   else failed++;
 }
-// Unit tests in parallel; integration tests in band (some kill and restart the shared API server).
-const runs = [
-  ['--selectProjects', 'unit'],
-  ['--selectProjects', 'integration', '--runInBand'],
-];
-for (const projectArgs of runs) {
-  const jest = spawnSync(
-    process.execPath,
-    ['scripts/jest.mjs', ...projectArgs, '--', ...process.argv.slice(2)],
-    {
+// The local-cluster files share one cluster, brought up once and taken down at the end of their run
+// (e2e/local/testing/cluster.ts), rather than each bringing its own up and down.
+const SHARE = { KV_LOCAL_CLUSTER_SHARE: '1' };
+
+/** One jest run; resolves with its counts (a run that failed without failing tests counts one failure). */
+function jest(name, projectArgs, env) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['scripts/jest.mjs', ...projectArgs, '--', ...extra], {
       stdio: ['inherit', 'pipe', 'inherit'],
-      encoding: 'utf8',
-      // The local-cluster files share one cluster, brought up once and taken down at the end of the run
-      // (e2e/local/testing/cluster.ts), rather than each bringing its own up and down.
-      env: { ...process.env, KV_LOCAL_CLUSTER_SHARE: '1' },
-    },
+      env: { ...process.env, ...env },
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
+    child.on('close', (code) => {
+      const m = /^(\d+) passed, (\d+) failed$/m.exec(out);
+      process.stdout.write(out.replace(/^\d+ passed, \d+ failed\n?$/m, ''));
+      const p = m ? Number(m[1]) : 0;
+      const f = m ? Number(m[2]) : 0;
+      console.error(`[test] jest ${name}: ${p} passed, ${f} failed (exit ${code})`);
+      resolve({ passed: p, failed: f === 0 && code !== 0 ? 1 : f });
+    });
+  });
+}
+
+const extra = process.argv.slice(2);
+// Unit tests in parallel. Integration tests in band (some kill and restart their API server); with no filter
+// given, the file that compares the whole host before and after the cluster runs alone first, then the other
+// local-cluster files (e2e/, mostly waiting on the cluster) and the rest (their own control plane) run side by
+// side, as two jest runs.
+const runs = [[await jest('unit', ['--selectProjects', 'unit'], {})]];
+const integration = ['--selectProjects', 'integration', '--runInBand'];
+const alone = 'e2e/local/clean-host';
+if (extra.length > 0) runs.push([await jest('integration', integration, SHARE)]);
+else {
+  runs.push([await jest('integration (clean host)', [...integration, '--testPathPatterns', alone], SHARE)]);
+  runs.push(
+    await Promise.all([
+      jest(
+        'integration (local cluster)',
+        [...integration, '--testPathPatterns', '/e2e/', '--testPathIgnorePatterns', alone],
+        SHARE,
+      ),
+      jest('integration (own control plane)', [...integration, '--testPathIgnorePatterns', '/e2e/'], {}),
+    ]),
   );
-  const out = jest.stdout ?? '';
-  const m = /^(\d+) passed, (\d+) failed$/m.exec(out);
-  process.stdout.write(out.replace(/^\d+ passed, \d+ failed\n?$/m, ''));
-  const p = m ? Number(m[1]) : 0;
-  const f = m ? Number(m[2]) : 0;
-  passed += p;
-  failed += f === 0 && jest.status !== 0 ? 1 : f;
-  console.error(`[test] jest ${projectArgs[1]}: ${p} passed, ${f} failed (exit ${jest.status})`);
+}
+for (const r of runs.flat()) {
+  passed += r.passed;
+  failed += r.failed;
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
