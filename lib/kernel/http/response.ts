@@ -4,7 +4,7 @@
  */
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
-export interface BodyReaders {
+interface BodyReaders {
   /** The whole body, decoded as UTF-8. */
   text(): Promise<string>;
   /** The whole body, parsed as JSON (a SyntaxError when it is not). */
