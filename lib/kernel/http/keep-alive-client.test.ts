@@ -118,6 +118,13 @@ describe('KeepAliveClient', () => {
     expect(srv.connections).toHaveLength(0);
   });
 
+  it('fails a call with a header Node refuses, sending nothing', async () => {
+    await expect(
+      newClient().request({ method: 'GET', path: '/a', headers: { 'x-bad': 'a\nb' } }),
+    ).rejects.toMatchObject({ code: 'ERR_INVALID_CHAR' });
+    expect(srv.connections).toHaveLength(0);
+  });
+
   it('destroy() breaks an open stream and closes its socket', async () => {
     const c = newClient();
     const res = await c.request({ method: 'GET', path: '/stream', headers: {}, bodyTimeout: 0 });

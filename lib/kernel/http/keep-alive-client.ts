@@ -78,10 +78,13 @@ export class KeepAliveClient {
     this.agent.keepSocketAlive = (socket: Duplex): boolean => !this.closed && keep(socket);
   }
 
-  /** Sends the call; the answer, of any status, comes back with its body unread. */
-  request(call: OutgoingCall): Promise<HttpResponse> {
-    if (this.closed) return Promise.reject(new KvError('KV_ERR_TRANSPORT', 'the HTTP client is closed'));
-    if (call.signal?.aborted) return Promise.reject(abortError(call.signal));
+  /**
+   * Sends the call; the answer, of any status, comes back with its body unread. Async throughout, so a header
+   * Node refuses is a rejection like any other failure.
+   */
+  async request(call: OutgoingCall): Promise<HttpResponse> {
+    if (this.closed) throw new KvError('KV_ERR_TRANSPORT', 'the HTTP client is closed');
+    if (call.signal?.aborted) throw abortError(call.signal);
     const req = this.send({
       host: this.host,
       port: this.port,
@@ -98,7 +101,7 @@ export class KeepAliveClient {
     this.inFlight.add(done);
     void done.then(() => this.inFlight.delete(done));
     req.end(call.body);
-    return answer;
+    return await answer;
   }
 
   /** Closes idle sockets and waits for calls in flight (their sockets close when they end). */
