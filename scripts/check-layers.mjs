@@ -6,6 +6,8 @@
 // - a role (lib/<role>/) imports the shared layers and itself, never another role;
 // - generated code (a gen/ folder: lib/rpc/gen, lib/handler/device-plugins/gen) is private to the folder that
 //   holds it; nothing imports @kubernetes/client-node (lib/kernel/kube loads kubeconfigs itself);
+// - no code that runs in a role (lib/ and cmd/ but tests and testing/ folders) imports undici: outgoing HTTP
+//   goes over node:http (lib/kernel/http/keep-alive-client.ts), which costs no extra memory per process;
 // - testenv/ (the test infrastructure: control plane, certificates, libvirt daemon, guests) imports lib/ and
 //   itself, never e2e/, cmd/ or bench/;
 // - tests (*.test.ts, *.itest.ts) and test helpers (testing/ folders) follow their folder's rule, and may
@@ -84,6 +86,9 @@ export function checkLayers(root) {
         const spec = m[1] ?? m[2] ?? m[3];
         if (spec === '@kubernetes/client-node') {
           out.push(`${rel}: imports ${spec} (nothing may: lib/kernel/kube loads kubeconfigs itself)`);
+        }
+        if (spec === 'undici' && /^(lib|cmd)\//.test(rel) && !isTestCode(rel)) {
+          out.push(`${rel}: imports ${spec} (only tests may: roles send HTTP over node:http)`);
         }
         if (!spec.startsWith('.')) continue;
         const why = violation(rel, relative(root, resolve(dirname(file), spec)));

@@ -1,7 +1,7 @@
 /**
  * The image's bundle (scripts/build.mjs): it runs on plain node with the version baked in, and the launcher
  * role's chunk graph (its command, the role it loads on demand, and its probe, run every probe period) holds no
- * other role's packages (the launcher runs once per VM).
+ * other role's packages (the launcher runs once per VM), and no chunk holds undici (node:http costs less memory).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -76,12 +76,20 @@ describe('the image bundle', () => {
     ]);
   });
 
+  /** The chunks that hold code of the package `pkg`. */
+  const chunksWith = (pkg: string): string[] =>
+    readdirSync(join(out, 'chunks'))
+      .filter((f) => f.endsWith('.mjs'))
+      .filter((f) => readFileSync(join(out, 'chunks', f), 'utf8').includes(`node_modules/${pkg}/`));
+
   it('holds no @kubernetes/client-node: the kubeconfig loader is our own', () => {
-    const chunks = readdirSync(join(out, 'chunks')).filter((f) => f.endsWith('.mjs'));
-    const has = (pkg: string): string[] =>
-      chunks.filter((f) => readFileSync(join(out, 'chunks', f), 'utf8').includes(`node_modules/${pkg}/`));
-    expect(has('yaml')).not.toEqual([]);
-    expect(has('@kubernetes/client-node')).toEqual([]);
+    expect(chunksWith('yaml')).not.toEqual([]);
+    expect(chunksWith('@kubernetes/client-node')).toEqual([]);
+  });
+
+  it('holds no undici: every role sends HTTP over node:http', () => {
+    expect(chunksWith('ws')).not.toEqual([]);
+    expect(chunksWith('undici')).toEqual([]);
   });
 
   /** The chunk the launcher command's chunk imports on demand for `module` (role, probe-command, …). */

@@ -149,6 +149,38 @@ describe('HttpKubeClient.watch', () => {
     expect(server.last.raw.socket.destroyed).toBe(true);
   });
 
+  it('ends with KV_ERR_TRANSPORT when the client is destroyed, and the server sees the socket close', async () => {
+    streamTo((res) => {
+      res.write(line('ADDED', obj('a')));
+    });
+    const c = client();
+    const seen: string[] = [];
+    let err: unknown;
+    try {
+      for await (const ev of c.watch(NODES, {}, new AbortController().signal)) {
+        seen.push(ev.type);
+        await c.destroy();
+      }
+    } catch (e) {
+      err = e;
+    }
+    expect(seen).toEqual(['ADDED']);
+    expect((err as KvError).code).toBe('KV_ERR_TRANSPORT');
+    await closed(server.last);
+  });
+
+  it('stays open across quiet spells longer than the idle-socket timeout', async () => {
+    streamTo((res) => {
+      res.write(line('ADDED', obj('a')));
+      setTimeout(() => {
+        res.end(line('MODIFIED', obj('a')));
+      }, 200);
+    });
+    // keepAliveTimeout is 10 ms: it closes idle sockets only, never one a watch is reading.
+    const events = await collect(client().watch(NODES, {}, new AbortController().signal));
+    expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED']);
+  });
+
   it('closes the socket when the consumer stops early', async () => {
     streamTo((res) => {
       res.write(line('ADDED', obj('a')) + line('ADDED', obj('b')));

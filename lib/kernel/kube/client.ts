@@ -1,5 +1,6 @@
 /**
- * KubeClient over HTTP (undici). Objects are plain JSON, so built-in kinds and CRDs take the same path.
+ * KubeClient over HTTP (node:http, through HttpTransport). Objects are plain JSON, so built-in kinds and CRDs
+ * take the same path.
  * Every call but a watch goes through the client-side token bucket; a watch is a streaming GET decoded line by
  * line as it arrives, and ends quietly when its signal aborts.
  */

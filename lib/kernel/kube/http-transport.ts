@@ -1,16 +1,18 @@
 /**
- * One undici Agent per RestConfig: TLS material, bearer token, User-Agent, the client-side token bucket,
- * and the mapping of answers to errors (non-2xx → StatusError with the server's Status; socket and TLS
- * failures → KV_ERR_TRANSPORT; a caller's abort → KV_ERR_ABORTED; an error answer is read up to 64 KiB).
+ * One keep-alive client (node:http or node:https: ../http/keep-alive-client.ts) per RestConfig: TLS material,
+ * bearer token, User-Agent, the client-side token bucket, and the mapping of answers to errors (non-2xx →
+ * StatusError with the server's Status; socket and TLS failures → KV_ERR_TRANSPORT; a caller's abort →
+ * KV_ERR_ABORTED; an error answer is read up to 64 KiB). A 401 drops the token, so the next call reads it again.
  * A 429 or 5xx answer with a `Retry-After` of whole seconds (kube-apiserver's "storage is (re)initializing",
  * its max-in-flight refusal) is sent again after that delay, up to 10 times, as client-go's request retry does.
  * No error carries a credential: a token or key the server or a library echoed into a message is redacted
- * (redactSecrets).
+ * (redactSecrets). A stream (a watch) has no body timeout and breaks when its signal aborts.
  */
-import { Agent, type Dispatcher } from 'undici';
 import { realClock, type Clock } from '../clock.ts';
 import { KvError, StatusError, errorMessage, isStatus, newStatus, type Status } from '../errors/errors.ts';
 import { redactSecrets } from '../errors/redact.ts';
+import { KeepAliveClient, type ClientTls } from '../http/keep-alive-client.ts';
+import type { HttpResponse, ResponseBody } from '../http/response.ts';
 import type { RestConfig } from './config.ts';
 import { TokenBucket } from './rate-limiter.ts';
 import { FileTokenSource, staticTokenSource, type TokenSource } from './token-source.ts';
@@ -20,7 +22,7 @@ export type Query = Readonly<Record<string, string | number | boolean | undefine
 
 export interface HttpTransportOptions {
   clock?: Clock;
-  /** Idle keep-alive sockets close after this (ms); tests use a short one. undici's default otherwise. */
+  /** Idle keep-alive sockets close after this (ms); tests use a short one. 4 s otherwise. */
   keepAliveTimeout?: number;
   /** Replaces the token from the config (tests, or a caller with its own credentials). */
   tokenSource?: TokenSource;
@@ -39,8 +41,7 @@ export interface SendOptions {
 }
 
 export class HttpTransport {
-  private readonly agent: Agent;
-  private readonly origin: string;
+  private readonly client: KeepAliveClient;
   private readonly prefix: string;
   private readonly limiter: TokenBucket;
   private readonly tokens: TokenSource;
@@ -51,7 +52,6 @@ export class HttpTransport {
     const url = new URL(config.server);
     const clock = opts.clock ?? realClock;
     this.clock = clock;
-    this.origin = url.origin;
     this.prefix = url.pathname.replace(/\/+$/, '');
     this.userAgent = config.userAgent;
     this.limiter = new TokenBucket({ qps: config.qps, burst: config.burst, clock });
@@ -60,26 +60,26 @@ export class HttpTransport {
       (config.tokenFile !== undefined
         ? new FileTokenSource(config.tokenFile, { clock })
         : staticTokenSource(config.token));
-    this.agent = new Agent({
-      connect: tlsOptions(config),
-      ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
+    this.client = new KeepAliveClient({
+      server: url,
+      tls: tlsOptions(config),
+      keepAliveTimeout: opts.keepAliveTimeout,
     });
   }
 
   /** Sends a call and returns a 2xx response with its body unread; anything else throws. */
-  async send(opts: SendOptions): Promise<Dispatcher.ResponseData> {
+  async send(opts: SendOptions): Promise<HttpResponse> {
     const what = `${opts.method} ${opts.path}`;
     for (let attempt = 0; ; attempt++) {
       if (!opts.stream)
         await this.limiter.take(opts.signal).catch((err: unknown) => rethrow(err, what, opts.signal));
-      const res = await this.agent
+      const res = await this.client
         .request({
-          origin: this.origin,
           path: this.prefix + opts.path + queryString(opts.query),
           method: opts.method,
           headers: await this.headers(opts),
           body: encodeBody(opts.body),
-          signal: opts.signal ?? null,
+          signal: opts.signal,
           ...(opts.stream && { bodyTimeout: 0 }),
         })
         .catch((err: unknown) => rethrow(err, what, opts.signal));
@@ -100,7 +100,7 @@ export class HttpTransport {
       .catch((err: unknown) => rethrow(err, `${opts.method} ${opts.path}`, opts.signal));
     if (text === '') return undefined as T;
     const type = res.headers['content-type'];
-    if (!String(type ?? '').includes('json')) return text as T;
+    if (!(type ?? '').includes('json')) return text as T;
     try {
       return JSON.parse(text) as T;
     } catch (err) {
@@ -112,12 +112,12 @@ export class HttpTransport {
 
   /** Closes idle sockets and waits for calls in flight. */
   close(): Promise<void> {
-    return this.agent.close();
+    return this.client.close();
   }
 
   /** Closes every socket now, streams included. */
   destroy(): Promise<void> {
-    return this.agent.destroy();
+    return this.client.destroy();
   }
 
   private async headers(o: SendOptions): Promise<Record<string, string>> {
@@ -129,7 +129,7 @@ export class HttpTransport {
   }
 }
 
-function tlsOptions(config: RestConfig): NonNullable<Agent.Options['connect']> {
+function tlsOptions(config: RestConfig): ClientTls {
   return {
     ...(config.ca !== undefined && { ca: config.ca }),
     ...(config.cert !== undefined && { cert: config.cert }),
@@ -151,10 +151,9 @@ function queryString(q: Query | undefined): string {
 const MAX_RETRIES = 10;
 
 /** The delay a 429 or 5xx answer asks for in whole seconds (client-go's checkWait); undefined: no retry. */
-function retryAfterMs(res: Dispatcher.ResponseData): number | undefined {
+function retryAfterMs(res: HttpResponse): number | undefined {
   if (res.statusCode !== 429 && res.statusCode < 500) return undefined;
-  const header = res.headers['retry-after'];
-  const value = Array.isArray(header) ? header[0] : header;
+  const value = res.headers['retry-after'];
   if (value === undefined || !/^\d+$/.test(value.trim())) return undefined;
   return Number(value.trim()) * 1000;
 }
@@ -163,7 +162,7 @@ function retryAfterMs(res: Dispatcher.ResponseData): number | undefined {
 const MAX_ERROR_BODY = 64 * 1024;
 
 /** The first MAX_ERROR_BODY bytes of the body, as text; the rest is not read (the connection goes). */
-async function readErrorBody(body: Dispatcher.ResponseData['body']): Promise<string> {
+async function readErrorBody(body: ResponseBody): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -175,8 +174,8 @@ async function readErrorBody(body: Dispatcher.ResponseData['body']): Promise<str
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function encodeBody(body: unknown): string | Uint8Array | null {
-  if (body === undefined) return null;
+function encodeBody(body: unknown): string | Uint8Array | undefined {
+  if (body === undefined) return undefined;
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
   return JSON.stringify(body);
 }

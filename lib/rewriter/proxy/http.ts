@@ -98,7 +98,8 @@ const UNREACHABLE = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'EAI_AGAIN',
-  'UND_ERR_CONNECT_TIMEOUT',
+  // connecting took too long (the OS's timeout, or the client's own connect timeout)
+  'ETIMEDOUT',
 ]);
 
 function errorCode(err: unknown): string {

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
-import type { Dispatcher } from 'undici';
+import type { HttpResponse } from '../../kernel/http/response.ts';
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 import { renameContext, restoreContext } from '../../rename/context.ts';
 import { parseTarget, targetUrl, type ApiTarget } from '../../rename/target.ts';
@@ -86,7 +86,7 @@ async function handleKubeApi(
   const body = await clientBody(x);
   if (body === undefined) return;
   const up = rewriteTarget(target, renameContext(kubeApiDeps.index));
-  let reply: Dispatcher.ResponseData;
+  let reply: HttpResponse;
   try {
     reply = await kubeApiDeps.upstream.request({
       method: req.method ?? 'GET',
@@ -112,7 +112,7 @@ async function handleKubeApi(
   await relay(x, reply, signal);
 }
 
-async function relay(exchange: Exchange, reply: Dispatcher.ResponseData, signal: AbortSignal): Promise<void> {
+async function relay(exchange: Exchange, reply: HttpResponse, signal: AbortSignal): Promise<void> {
   const { req, res, target, rewrite, rec } = exchange;
   try {
     await relayResponse(

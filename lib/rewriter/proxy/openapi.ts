@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { Dispatcher } from 'undici';
+import type { HttpResponse } from '../../kernel/http/response.ts';
 import { newStatus, type Status } from '../../kernel/errors/errors.ts';
 import { sendStatus } from '../../kernel/http/body.ts';
 import { restoreContext } from '../../rename/context.ts';
@@ -59,7 +59,7 @@ function openApiHeaders(h: IncomingHttpHeaders): HeaderMap {
   return { ...Object.fromEntries(kept), accept: 'application/json' };
 }
 
-async function readAll(x: OpenApiExchange, up: Dispatcher.ResponseData): Promise<Buffer> {
+async function readAll(x: OpenApiExchange, up: HttpResponse): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of up.body as AsyncIterable<Buffer>) {
     x.rec.fromTarget(chunk.length);
@@ -76,7 +76,7 @@ function send(x: OpenApiExchange, code: number, headers: HeaderMap, body: Buffer
 }
 
 /** The restored body, or undefined when the answer is not a JSON document to restore (sent as it came). */
-function restoredBody(x: OpenApiExchange, up: Dispatcher.ResponseData, raw: Buffer): Buffer | undefined {
+function restoredBody(x: OpenApiExchange, up: HttpResponse, raw: Buffer): Buffer | undefined {
   const kind = x.route.kind;
   if (kind === 'hidden' || up.statusCode !== 200) return undefined;
   // kube-apiserver sends these documents as text/plain (Go's sniffed type): the body decides.
@@ -99,7 +99,7 @@ function etagOf(body: Buffer): string {
   return `"${createHash('sha512').update(body).digest('hex').toUpperCase()}"`;
 }
 
-function relay(x: OpenApiExchange, up: Dispatcher.ResponseData, raw: Buffer): void {
+function relay(x: OpenApiExchange, up: HttpResponse, raw: Buffer): void {
   const headers = clientHeaders(up.headers, { rewritten: true, decoded: false });
   const location = stringOf(up.headers['location']);
   if (location !== undefined) headers['location'] = restoreOpenApiUrl(location, restoreContext(x.index));
@@ -135,7 +135,7 @@ export async function serveOpenApi(x: OpenApiExchange): Promise<void> {
     return;
   }
   const path = x.route.kind === 'group-version' ? x.route.upstreamPath : x.target.path;
-  let up: Dispatcher.ResponseData;
+  let up: HttpResponse;
   try {
     up = await x.upstream.request({
       method: 'GET',

@@ -8,7 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
-import type { Dispatcher } from 'undici';
+import type { HttpResponse } from '../../kernel/http/response.ts';
 import type { RewriteContext } from '../../rename/context.ts';
 import { rewriteDocument } from '../../rename/document.ts';
 import { isSkip } from '../../rename/json.ts';
@@ -35,7 +35,7 @@ export interface RelayContext {
 
 type Mode = 'pass' | 'opaque' | 'watch' | 'list' | 'whole';
 
-function modeOf(rc: RelayContext, up: Dispatcher.ResponseData): Mode {
+function modeOf(rc: RelayContext, up: HttpResponse): Mode {
   if (!rc.rewrite || rc.method === 'HEAD') return 'pass';
   const type = stringOf(up.headers['content-type']);
   if (type === undefined) return 'pass';
@@ -51,7 +51,7 @@ function modeOf(rc: RelayContext, up: Dispatcher.ResponseData): Mode {
 }
 
 /** Relays the answer; resolves when the client has it all (or has gone away). Stream errors propagate. */
-export async function relayResponse(rc: RelayContext, up: Dispatcher.ResponseData): Promise<void> {
+export async function relayResponse(rc: RelayContext, up: HttpResponse): Promise<void> {
   const mode = modeOf(rc, up);
   switch (mode) {
     case 'pass':
@@ -71,7 +71,7 @@ export async function relayResponse(rc: RelayContext, up: Dispatcher.ResponseDat
 }
 
 /** The body's chunks, decompressed, counted as they come from the API server. */
-async function* counted(rc: RelayContext, up: Dispatcher.ResponseData): AsyncGenerator<Buffer> {
+async function* counted(rc: RelayContext, up: HttpResponse): AsyncGenerator<Buffer> {
   const encoding = contentEncoding(up.headers);
   const decoder =
     encoding === 'gzip' || encoding === 'x-gzip'
@@ -94,7 +94,7 @@ async function* counted(rc: RelayContext, up: Dispatcher.ResponseData): AsyncGen
   yield* decoder as AsyncIterable<Buffer>;
 }
 
-function writer(rc: RelayContext, up: Dispatcher.ResponseData, rewritten: boolean): ClientWriter {
+function writer(rc: RelayContext, up: HttpResponse, rewritten: boolean): ClientWriter {
   const headers = clientHeaders(up.headers, { rewritten, decoded: rewritten });
   return new ClientWriter(
     rc.res,
@@ -105,7 +105,7 @@ function writer(rc: RelayContext, up: Dispatcher.ResponseData, rewritten: boolea
   );
 }
 
-async function pipeRaw(rc: RelayContext, up: Dispatcher.ResponseData): Promise<void> {
+async function pipeRaw(rc: RelayContext, up: HttpResponse): Promise<void> {
   const w = writer(rc, up, false);
   try {
     for await (const chunk of up.body as AsyncIterable<Buffer>) {
@@ -120,7 +120,7 @@ async function pipeRaw(rc: RelayContext, up: Dispatcher.ResponseData): Promise<v
   w.end();
 }
 
-async function relayWatch(rc: RelayContext, up: Dispatcher.ResponseData): Promise<void> {
+async function relayWatch(rc: RelayContext, up: HttpResponse): Promise<void> {
   const w = writer(rc, up, true);
   const restorer = new WatchRestorer({
     ctx: rc.ctx,
@@ -147,7 +147,7 @@ async function relayWatch(rc: RelayContext, up: Dispatcher.ResponseData): Promis
   w.end();
 }
 
-async function relayList(rc: RelayContext, up: Dispatcher.ResponseData): Promise<void> {
+async function relayList(rc: RelayContext, up: HttpResponse): Promise<void> {
   const w = writer(rc, up, true);
   const restorer = new ListRestorer({
     ctx: rc.ctx,
@@ -193,7 +193,7 @@ async function readAll(body: AsyncIterable<Buffer>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function relayWhole(rc: RelayContext, up: Dispatcher.ResponseData): Promise<void> {
+async function relayWhole(rc: RelayContext, up: HttpResponse): Promise<void> {
   const raw = await readAll(counted(rc, up));
   const text = raw.toString('utf8');
   let doc: unknown;
@@ -214,7 +214,7 @@ async function relayWhole(rc: RelayContext, up: Dispatcher.ResponseData): Promis
   send(rc, up, out === doc ? raw : Buffer.from(JSON.stringify(out)));
 }
 
-function send(rc: RelayContext, up: Dispatcher.ResponseData, body: Buffer): void {
+function send(rc: RelayContext, up: HttpResponse, body: Buffer): void {
   const headers = clientHeaders(up.headers, { rewritten: true, decoded: true });
   rc.res.writeHead(up.statusCode, { ...headers, 'content-length': String(body.length) });
   rc.res.end(body);

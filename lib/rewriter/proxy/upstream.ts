@@ -1,13 +1,14 @@
 /**
  * The API server the proxy forwards to, as one of two identities: the rewriter's own (its bearer token and its
  * client certificate) or the client's (the client's Authorization only, over connections that present no
- * certificate: kube-apiserver tries the certificate first, so ours would make the request ours). One undici
- * Agent per identity, and raw sockets for upgrade requests. No client-side rate limit.
+ * certificate: kube-apiserver tries the certificate first, so ours would make the request ours). One keep-alive
+ * client (node:http/node:https) per identity, and raw sockets for upgrade requests. No client-side rate limit.
  */
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { Agent, type Dispatcher } from 'undici';
 import { realClock, type Clock } from '../../kernel/clock.ts';
+import { KeepAliveClient } from '../../kernel/http/keep-alive-client.ts';
+import type { HttpResponse } from '../../kernel/http/response.ts';
 import {
   FileTokenSource,
   staticTokenSource,
@@ -30,7 +31,7 @@ export interface UpstreamOptions {
  */
 export type Identity = 'rewriter' | 'client';
 
-/** The TLS settings both the Agents and raw upgrade sockets use. */
+/** The TLS settings both the keep-alive clients and raw upgrade sockets use. */
 interface TlsMaterial {
   ca?: string;
   cert?: string;
@@ -58,7 +59,7 @@ export interface UpstreamRequest {
 export class Upstream {
   readonly url: URL;
   private readonly prefix: string;
-  private readonly agents: Readonly<Record<Identity, Agent>>;
+  private readonly clients: Readonly<Record<Identity, KeepAliveClient>>;
   private readonly tokens: TokenSource;
   private readonly tls: Readonly<Record<Identity, TlsMaterial>>;
 
@@ -82,12 +83,14 @@ export class Upstream {
       ...(c.key !== undefined && { key: c.key }),
     };
     this.tls = { rewriter, client };
-    const agent = (connect: TlsMaterial): Agent =>
-      new Agent({
-        connect,
-        ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
+    const keepAlive = (tls: TlsMaterial): KeepAliveClient =>
+      new KeepAliveClient({
+        server: this.url,
+        tls,
+        keepAliveTimeout: opts.keepAliveTimeout,
+        highWaterMark: STREAM_BUFFER_BYTES,
       });
-    this.agents = { rewriter: agent(rewriter), client: agent(client) };
+    this.clients = { rewriter: keepAlive(rewriter), client: keepAlive(client) };
   }
 
   /** The path as the API server sees it (with the server URL's path prefix). */
@@ -96,18 +99,15 @@ export class Upstream {
   }
 
   /** Sends the request; answers of any status come back with their body unread. No timeout on the body. */
-  async request(upstreamRequest: UpstreamRequest): Promise<Dispatcher.ResponseData> {
+  async request(upstreamRequest: UpstreamRequest): Promise<HttpResponse> {
     const headers = await this.authorized(upstreamRequest.headers, upstreamRequest.as);
-    if (upstreamRequest.body !== undefined) headers['content-length'] = String(upstreamRequest.body.length);
-    return await this.agents[upstreamRequest.as].request({
-      origin: this.url.origin,
+    return await this.clients[upstreamRequest.as].request({
       path: this.pathOf(upstreamRequest.url),
       method: upstreamRequest.method,
       headers,
-      body: upstreamRequest.body ?? null,
+      body: upstreamRequest.body,
       signal: upstreamRequest.signal,
       bodyTimeout: 0,
-      highWaterMark: STREAM_BUFFER_BYTES,
     });
   }
 
@@ -147,11 +147,11 @@ export class Upstream {
 
   /** Closes idle sockets and waits for requests in flight. */
   async close(): Promise<void> {
-    await Promise.all([this.agents.rewriter.close(), this.agents.client.close()]);
+    await Promise.all([this.clients.rewriter.close(), this.clients.client.close()]);
   }
 
   /** Closes every socket now. */
   async destroy(): Promise<void> {
-    await Promise.all([this.agents.rewriter.destroy(), this.agents.client.destroy()]);
+    await Promise.all([this.clients.rewriter.destroy(), this.clients.client.destroy()]);
   }
 }

@@ -15,8 +15,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import { createSecureContext, TLSSocket, type SecureContextOptions } from 'node:tls';
-import { Agent, type Dispatcher } from 'undici';
 import { errorMessage, KvError, newStatus, type Status } from '../../kernel/errors/errors.ts';
+import { KeepAliveClient } from '../../kernel/http/keep-alive-client.ts';
+import type { HttpResponse } from '../../kernel/http/response.ts';
 import type { Logger } from '../../kernel/log/log.ts';
 import { peerNameRefusal } from '../../kernel/tls/peer-name.ts';
 import { rewriteAdmissionReview } from '../../rename/admission-review.ts';
@@ -86,9 +87,9 @@ export interface WebhookProxy extends ProxyServer {
 /** The connections to the webhook server: replaced as a whole when its TLS changes. */
 interface Agents {
   /** For the rule set's webhook paths, showing the client certificate. */
-  readonly webhook: Agent;
+  readonly webhook: KeepAliveClient;
   /** For every other path: no client certificate. */
-  readonly pass: Agent;
+  readonly pass: KeepAliveClient;
 }
 
 interface WebhookDeps extends WebhookProxyOptions {
@@ -156,14 +157,16 @@ export async function startWebhookProxy(opts: WebhookProxyOptions): Promise<Webh
 }
 
 function upstreamAgents(opts: WebhookProxyOptions, tls: WebhookUpstreamTls): Agents {
-  const agent = (client: WebhookUpstreamTls['client']): Agent =>
-    new Agent({
-      connect: {
-        ...(tls.ca !== undefined && { ca: tls.ca }),
-        ...(opts.upstreamServerName !== undefined && { servername: opts.upstreamServerName }),
+  const server = new URL(opts.upstream);
+  const agent = (client: WebhookUpstreamTls['client']): KeepAliveClient =>
+    new KeepAliveClient({
+      server,
+      tls: {
+        ca: tls.ca,
+        servername: opts.upstreamServerName,
         ...(client !== undefined && { cert: client.cert, key: client.key }),
       },
-      ...(opts.keepAliveTimeout !== undefined && { keepAliveTimeout: opts.keepAliveTimeout }),
+      keepAliveTimeout: opts.keepAliveTimeout,
     });
   return { webhook: agent(tls.client), pass: agent(undefined) };
 }
@@ -202,7 +205,7 @@ async function handleWebhook(
     else req.destroy();
     return;
   }
-  let reply: Dispatcher.ResponseData;
+  let reply: HttpResponse;
   try {
     reply = await forward(webhookDeps, req, body, signal);
   } catch (err) {
@@ -212,7 +215,7 @@ async function handleWebhook(
   }
   rec.toTarget(body.length);
   rec.targetResponse(reply.statusCode);
-  const raw = Buffer.from(await reply.body.arrayBuffer());
+  const raw = await reply.body.bytes();
   rec.fromTarget(raw.length);
   const out = target.webhook ? renameReviewResponse(raw, reviewed, rec, webhookDeps.index) : raw;
   const retryAfter = stringOf(reply.headers['retry-after']);
@@ -246,14 +249,13 @@ function forward(
   req: IncomingMessage,
   body: Buffer,
   signal: AbortSignal,
-): Promise<Dispatcher.ResponseData> {
+): Promise<HttpResponse> {
   const target = parseTarget(req.url ?? '/', webhookDeps.index);
   const agent = target.webhook === undefined ? webhookDeps.agents.pass : webhookDeps.agents.webhook;
   return agent.request({
-    origin: webhookDeps.origin,
     path: upstreamPath(target, req.url),
     method: req.method ?? 'POST',
-    headers: { ...upstreamHeaders(req.headers, { forceJson: false }), 'content-length': String(body.length) },
+    headers: upstreamHeaders(req.headers, { forceJson: false }),
     body,
     signal,
   });

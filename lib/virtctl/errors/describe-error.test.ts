@@ -95,6 +95,24 @@ describe('describeError', () => {
       ],
     ],
     [
+      'connect timeout (the HTTP client gives up connecting)',
+      new RequestFailed(START, SERVER, transport(errno('ETIMEDOUT', 'connect ETIMEDOUT 10.0.0.1:6443'))),
+      EXIT.unreachable,
+      [
+        'cannot reach the API server https://api.example:6443: connection timed out (connect ETIMEDOUT 10.0.0.1:6443)',
+        'check that the cluster is up and the kubeconfig names the right server, or pick another with --kubeconfig/--context',
+      ],
+    ],
+    [
+      'the server hangs up',
+      new RequestFailed(START, SERVER, transport(errno('ECONNRESET', 'socket hang up'))),
+      EXIT.unreachable,
+      [
+        'cannot reach the API server https://api.example:6443: connection reset (socket hang up)',
+        'check that the cluster is up and the kubeconfig names the right server, or pick another with --kubeconfig/--context',
+      ],
+    ],
+    [
       'TLS names the certificate authority',
       new RequestFailed(
         START,

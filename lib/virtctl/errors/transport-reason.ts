@@ -1,6 +1,6 @@
 /**
  * Why a connection to the API server failed, in words, from the error codes along the cause chain (Node's
- * errno and TLS codes, undici's): connection refused, name not found, TLS verification, timeouts. Pure.
+ * errno and TLS codes, as node:http reports them): connection refused, name not found, TLS verification, timeouts. Pure.
  */
 import { errorMessage } from '../../kernel/errors/errors.ts';
 
@@ -20,7 +20,7 @@ export function messageOf(e: unknown): string {
   return typeof m === 'string' ? m : errorMessage(e);
 }
 
-/** The code of an error read by shape (Node's errno, TLS, undici), never a KV_ERR_ one. */
+/** The code of an error read by shape (Node's errno, TLS), never a KV_ERR_ one. */
 export function codeOf(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
   return typeof code === 'string' && !code.startsWith('KV_ERR_') ? code : undefined;
@@ -31,11 +31,10 @@ const PLAIN: Readonly<Record<string, string>> = {
   ENOTFOUND: 'host name not found (DNS)',
   EAI_AGAIN: 'host name lookup failed (DNS)',
   ECONNRESET: 'connection reset',
+  EPIPE: 'connection closed by the server',
   EHOSTUNREACH: 'host unreachable',
   ENETUNREACH: 'network unreachable',
   ETIMEDOUT: 'connection timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
-  UND_ERR_SOCKET: 'connection closed by the server',
 };
 
 function isTls(code: string): boolean {
