@@ -268,25 +268,26 @@ describe('the manager', () => {
   });
 
   it('runs out of ports with a clear error, skips a port another program holds, and reuses freed ones', async () => {
-    const range = { first: 47170, last: 47172 };
+    // Below the kernel's ephemeral range (32768–60999 here), where other tests' outgoing connections take ports.
+    const range = { first: 29170, last: 29172 };
     const other: Server = createServer();
-    await new Promise<void>((resolve) => other.listen(47171, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => other.listen(29171, '127.0.0.1', resolve));
     try {
       const m = manager({ range });
       expect(Object.keys(await m.startTarget('a', { podUid: 'tp', blockMigration: false }))).toEqual([
-        '47170',
-        '47172',
+        '29170',
+        '29172',
       ]);
       await expect(m.startTarget('b', { podUid: 'tp', blockMigration: false })).rejects.toMatchObject({
         code: 'KV_ERR_CONFIG',
         message:
-          'no free migration port in 47170-47172: 2 of 3 held by migration proxies, 1 in use by other programs',
+          'no free migration port in 29170-29172: 2 of 3 held by migration proxies, 1 in use by other programs',
       });
       expect(m.openListenerCount()).toBe(1);
       await m.stopTarget('a');
       expect(Object.keys(await m.startTarget('b', { podUid: 'tp', blockMigration: false }))).toEqual([
-        '47170',
-        '47172',
+        '29170',
+        '29172',
       ]);
     } finally {
       await new Promise<void>((resolve) =>
