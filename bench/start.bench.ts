@@ -47,8 +47,8 @@ const TIMEOUT_MS = 180_000;
 const LAUNCHER_MARKS: readonly (readonly [stage: string, match: (l: Record<string, unknown>) => boolean])[] =
   [
     ['launcher: libvirt daemons up', (l) => l['msg'] === 'launcher libvirt started'],
-    ['launcher: accelerator chosen', (l) => l['msg'] === 'accelerator chosen'],
     ['launcher: ready (Cmd socket)', (l) => l['msg'] === 'launcher ready'],
+    ['launcher: accelerator chosen', (l) => l['msg'] === 'accelerator chosen'],
     ['launcher: first sync', (l) => l['msg'] === 'sync planned'],
     ['launcher: domain defined', (l) => l['msg'] === 'domain event' && l['event'] === 'defined'],
     ['launcher: domain started', (l) => l['msg'] === 'domain started'],
@@ -186,44 +186,23 @@ async function oneStart(
   const marks: Marks = new Map();
   const stop = new AbortController();
   const state: { podUid?: string; atRunning?: Promise<AtRunning> } = {};
+  const seeVmi = (vmi: VirtualMachineInstance, now: number): void => {
+    mark(marks, 'VMI created (controller)', now);
+    if (vmi.status?.phase !== 'Running' || state.atRunning !== undefined) return;
+    mark(marks, 'VMI Running (handler report)', now);
+    state.atRunning = readAtRunning(roleUids, state.podUid ?? '');
+  };
+  const seeLauncherPod = (pod: Pod, now: number): void => {
+    if (pod.metadata.uid !== undefined) state.podUid ??= pod.metadata.uid;
+    seePod(marks, pod, now);
+  };
+  const seeVm = (v: VirtualMachine, now: number): void => {
+    if (v.status?.printableStatus === 'Running') mark(marks, 'VM Running (controller)', now);
+  };
   const watches = [
-    watchFor<VirtualMachineInstance>(
-      c,
-      ns,
-      {
-        gvr: VIRTUAL_MACHINE_INSTANCES,
-        see: (vmi, now) => {
-          mark(marks, 'VMI created (controller)', now);
-          if (vmi.status?.phase !== 'Running' || state.atRunning !== undefined) return;
-          mark(marks, 'VMI Running (handler report)', now);
-          state.atRunning = readAtRunning(roleUids, state.podUid ?? '');
-        },
-      },
-      stop.signal,
-    ),
-    watchFor<Pod>(
-      c,
-      ns,
-      {
-        gvr: PODS,
-        see: (pod, now) => {
-          if (pod.metadata.uid !== undefined) state.podUid ??= pod.metadata.uid;
-          seePod(marks, pod, now);
-        },
-      },
-      stop.signal,
-    ),
-    watchFor<VirtualMachine>(
-      c,
-      ns,
-      {
-        gvr: VIRTUAL_MACHINES,
-        see: (v, now) => {
-          if (v.status?.printableStatus === 'Running') mark(marks, 'VM Running (controller)', now);
-        },
-      },
-      stop.signal,
-    ),
+    watchFor(c, ns, { gvr: VIRTUAL_MACHINE_INSTANCES, see: seeVmi }, stop.signal),
+    watchFor(c, ns, { gvr: PODS, see: seeLauncherPod }, stop.signal),
+    watchFor(c, ns, { gvr: VIRTUAL_MACHINES, see: seeVm }, stop.signal),
   ];
   await new Promise((r) => setTimeout(r, 300)); // the watches open
   const before = await readCpu(roleUids);
