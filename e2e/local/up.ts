@@ -97,7 +97,10 @@ async function upToDate(c0: Omit<StepContext, 'bins' | 'readyTimeoutMs'> & { o: 
   };
   const images = await buildImages(c.timings, o.image ?? true);
   await importImages(c, images);
-  if (o.nodes === 2) await ensureSecondNode(c, await Api.fromKubeconfig(c.s.kubeconfig), images);
+  const api = await Api.fromKubeconfig(c.s.kubeconfig);
+  if (o.nodes === 2) await ensureSecondNode(c, api, images);
+  // Volumes the files before this one released (Retain) are replaced: a shared cluster's pool stays full.
+  await timed(c, 'storage class and PVs', () => ensureStorage(api, c.L.pv));
   return summary(c.s, c.timings, await statusOf(c.s));
 }
 
