@@ -6,6 +6,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readProcStat } from './stats.ts';
 
 const CPUACCT = '/sys/fs/cgroup/cpuacct/kubepods';
 /** USER_HZ: /proc reports times in these ticks on Linux. */
@@ -43,24 +44,11 @@ export async function podPids(uid: string): Promise<number[]> {
   return pids;
 }
 
-interface ProcInfo {
-  readonly comm: string;
-  readonly cpuSeconds: number;
-  /** Clock ticks after boot. */
-  readonly startTicks: number;
-}
-
-async function procInfo(pid: number): Promise<ProcInfo | undefined> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  const open = stat.indexOf('(');
-  const close = stat.lastIndexOf(')');
-  if (open < 0 || close < 0) return undefined;
-  const f = stat.slice(close + 2).split(' ');
-  return {
-    comm: stat.slice(open + 1, close),
-    cpuSeconds: (Number(f[11]) + Number(f[12])) / TICKS_PER_S,
-    startTicks: Number(f[19]),
-  };
+async function procInfo(
+  pid: number,
+): Promise<{ comm: string; cpuSeconds: number; startTicks: number } | undefined> {
+  const p = await readProcStat(pid);
+  return p && { comm: p.comm, cpuSeconds: p.cpuTicks / TICKS_PER_S, startTicks: p.startTicks };
 }
 
 /** Wall-clock ms of the machine's boot, to 10 ms (uptime is read beside Date.now()). */
