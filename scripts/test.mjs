@@ -49,24 +49,24 @@ const extra = process.argv.slice(2);
 // given, the file that compares the whole host before and after the cluster runs alone first, then the other
 // local-cluster files (e2e/, mostly waiting on the cluster) and the rest (their own control plane) run side by
 // side, as two jest runs.
-const runs = [[await jest('unit', ['--selectProjects', 'unit'], {})]];
+const results = [await jest('unit', ['--selectProjects', 'unit'], {})];
 const integration = ['--selectProjects', 'integration', '--runInBand'];
 const alone = 'e2e/local/clean-host';
-if (extra.length > 0) runs.push([await jest('integration', integration, SHARE)]);
+if (extra.length > 0) results.push(await jest('integration', integration, SHARE));
 else {
-  runs.push([await jest('integration (clean host)', [...integration, '--testPathPatterns', alone], SHARE)]);
-  runs.push(
-    await Promise.all([
+  results.push(await jest('integration (clean host)', [...integration, '--testPathPatterns', alone], SHARE));
+  results.push(
+    ...(await Promise.all([
       jest(
         'integration (local cluster)',
         [...integration, '--testPathPatterns', '/e2e/', '--testPathIgnorePatterns', alone],
         SHARE,
       ),
       jest('integration (own control plane)', [...integration, '--testPathIgnorePatterns', '/e2e/'], {}),
-    ]),
+    ])),
   );
 }
-for (const r of runs.flat()) {
+for (const r of results) {
   passed += r.passed;
   failed += r.failed;
 }
